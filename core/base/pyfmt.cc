@@ -1,0 +1,227 @@
+#include "base/pyfmt.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+// fmt (Debian libfmt-dev, header-only) provides Dragonbox shortest round-trip digits in both
+// builds; emscripten 3.1.6's libc++ has no floating-point std::to_chars.
+#define FMT_HEADER_ONLY
+#include <fmt/format.h>
+
+namespace visprobe {
+namespace {
+
+// Shortest round-trip digits of |x| (finite, non-zero) and decpt with |x| = 0.DIGITS x 10^decpt.
+int ShortestDigits(double x, char* digits, int* ndigits) {
+  char buf[64];
+  auto end = fmt::format_to_n(buf, sizeof(buf) - 1, "{}", std::fabs(x)).out;
+  *end = '\0';
+  // fmt writes either fixed ("0.0001", "100", "1.5") or exponent ("1.5e-07") form.
+  int exp10 = 0;
+  char* e = std::strchr(buf, 'e');
+  if (e) { exp10 = std::atoi(e + 1); *e = '\0'; }
+  int n = 0, point = -1, lead = 0;
+  bool nonzero_seen = false;
+  for (char* p = buf; *p; ++p) {
+    if (*p == '.') { point = n + lead; continue; }
+    if (!nonzero_seen && *p == '0') { ++lead; continue; }
+    nonzero_seen = true;
+    digits[n++] = *p;
+  }
+  int int_digits = (point < 0) ? (n + lead) : point;  // digits before the point
+  while (n > 0 && digits[n - 1] == '0') --n;
+  *ndigits = n;
+  return int_digits - lead + exp10;
+}
+
+}  // namespace
+
+void AppendPyFloat(std::string& out, double x) {
+  if (std::isnan(x)) { out += "nan"; return; }
+  if (std::isinf(x)) { out += x > 0 ? "inf" : "-inf"; return; }
+  if (std::signbit(x)) out += '-';
+  if (x == 0) { out += "0.0"; return; }
+  char d[32];
+  int n = 0;
+  int decpt = ShortestDigits(x, d, &n);
+  if (decpt <= -4 || decpt > 16) {
+    out += d[0];
+    if (n > 1) { out += '.'; out.append(d + 1, n - 1); }
+    int e = decpt - 1;
+    char eb[8];
+    std::snprintf(eb, sizeof(eb), "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    out += eb;
+  } else if (decpt <= 0) {
+    out += "0.";
+    out.append(-decpt, '0');
+    out.append(d, n);
+  } else if (decpt >= n) {
+    out.append(d, n);
+    out.append(decpt - n, '0');
+    out += ".0";
+  } else {
+    out.append(d, decpt);
+    out += '.';
+    out.append(d + decpt, n - decpt);
+  }
+}
+
+std::string PyFloat(double x) { std::string s; AppendPyFloat(s, x); return s; }
+
+void AppendJsonFloat(std::string& out, double x) {
+  if (std::isnan(x)) { out += "NaN"; return; }
+  if (std::isinf(x)) { out += x > 0 ? "Infinity" : "-Infinity"; return; }
+  AppendPyFloat(out, x);
+}
+
+void AppendFixed(std::string& out, double x, int digits) {
+  if (std::isnan(x)) { out += "nan"; return; }
+  if (std::isinf(x)) { out += x > 0 ? "inf" : "-inf"; return; }
+  char buf[400];
+  int n = std::snprintf(buf, sizeof(buf), "%.*f", digits, x);
+  if (n > 0 && n < static_cast<int>(sizeof(buf))) out.append(buf, n);
+}
+
+std::string Fixed(double x, int digits) { std::string s; AppendFixed(s, x, digits); return s; }
+
+double RoundDecimals(double x, int digits) {
+  if (!std::isfinite(x)) return x;
+  std::string s = Fixed(x, digits);
+  return std::strtod(s.c_str(), nullptr);
+}
+
+namespace {
+struct CrcTable {
+  uint32_t t[256];
+  CrcTable() {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+  }
+};
+const CrcTable kCrc;
+}  // namespace
+
+uint32_t Crc32(std::string_view bytes) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : bytes) c = kCrc.t[(c ^ b) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+std::string Crc32Hex(std::string_view bytes) {
+  char buf[9];
+  std::snprintf(buf, sizeof(buf), "%08x", Crc32(bytes));
+  return std::string(buf, 8);
+}
+
+namespace {
+const char kHex[] = "0123456789abcdef";
+
+void AppendU4(std::string& out, uint32_t cp) {
+  out += "\\u";
+  out += kHex[(cp >> 12) & 0xF]; out += kHex[(cp >> 8) & 0xF];
+  out += kHex[(cp >> 4) & 0xF]; out += kHex[cp & 0xF];
+}
+
+// Decodes one UTF-8 sequence at s[i]; returns the code point and advances i. Input strings come
+// from simdjson (validated UTF-8); a stray byte is returned as itself.
+uint32_t DecodeUtf8(std::string_view s, size_t& i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  if (i + len > s.size()) len = 1;
+  uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+  for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  i += len;
+  return cp;
+}
+
+// Approximation of Python's str.isprintable() for non-ASCII code points: the separator,
+// control, format and private-use ranges that occur in practice.
+bool PyPrintable(uint32_t cp) {
+  if (cp < 0x20 || cp == 0x7F) return false;
+  if (cp < 0x7F) return true;
+  if (cp <= 0xA0 || cp == 0xAD) return false;
+  if ((cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
+      (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF ||
+      (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE000 && cp <= 0xF8FF) ||
+      (cp >= 0xD800 && cp <= 0xDFFF) || cp >= 0xF0000)
+    return false;
+  return true;
+}
+}  // namespace
+
+void AppendJsonString(std::string& out, std::string_view s) {
+  out += '"';
+  size_t i = 0;
+  while (i < s.size()) {
+    // Fast path over plain ASCII.
+    size_t j = i;
+    while (j < s.size()) {
+      unsigned char c = static_cast<unsigned char>(s[j]);
+      if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+      ++j;
+    }
+    out.append(s.data() + i, j - i);
+    i = j;
+    if (i >= s.size()) break;
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default: AppendU4(out, c);
+      }
+      continue;
+    }
+    uint32_t cp = DecodeUtf8(s, i);
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      AppendU4(out, 0xD800 + (cp >> 10));
+      AppendU4(out, 0xDC00 + (cp & 0x3FF));
+    } else {
+      AppendU4(out, cp);
+    }
+  }
+  out += '"';
+}
+
+void AppendPyReprString(std::string& out, std::string_view s) {
+  bool has_single = s.find('\'') != std::string_view::npos;
+  bool has_double = s.find('"') != std::string_view::npos;
+  char q = (has_single && !has_double) ? '"' : '\'';
+  out += q;
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      if (c == '\\' || c == static_cast<unsigned char>(q)) out += '\\';
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    uint32_t cp = c < 0x80 ? (++i, c) : DecodeUtf8(s, i);
+    if (cp == '\n') { out += "\\n"; continue; }
+    if (cp == '\r') { out += "\\r"; continue; }
+    if (cp == '\t') { out += "\\t"; continue; }
+    if (PyPrintable(cp)) { out.append(s.data() + start, i - start); continue; }
+    char buf[12];
+    if (cp < 0x100) std::snprintf(buf, sizeof(buf), "\\x%02x", cp);
+    else if (cp < 0x10000) std::snprintf(buf, sizeof(buf), "\\u%04x", cp);
+    else std::snprintf(buf, sizeof(buf), "\\U%08x", cp);
+    out += buf;
+  }
+  out += q;
+}
+
+}  // namespace visprobe

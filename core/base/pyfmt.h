@@ -1,0 +1,33 @@
+// Python-compatible text primitives (spec graph-engine §2): float repr, fixed-point
+// formatting, CRC-32, json.dumps string escaping and repr() of strings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace visprobe {
+
+// Python repr(float): shortest round-trip digits, 'e' form when decpt <= -4 or > 16.
+void AppendPyFloat(std::string& out, double x);
+std::string PyFloat(double x);
+
+// json.dumps of a float: like repr but non-finite values are NaN / Infinity / -Infinity.
+void AppendJsonFloat(std::string& out, double x);
+
+// printf("%.*f") with a correctly rounding libc.
+void AppendFixed(std::string& out, double x, int digits);
+std::string Fixed(double x, int digits);
+double RoundDecimals(double x, int digits);   // parse_double(fmt_fixed(x, digits))
+
+uint32_t Crc32(std::string_view bytes);
+std::string Crc32Hex(std::string_view bytes);  // 8 lowercase hex digits
+
+// json.dumps(str) with ensure_ascii=True, including the surrounding quotes.
+void AppendJsonString(std::string& out, std::string_view utf8);
+
+// repr(str): quotes chosen like Python, escapes for \\, the quote, \n \r \t and
+// non-printable characters.
+void AppendPyReprString(std::string& out, std::string_view utf8);
+
+}  // namespace visprobe

@@ -1,0 +1,67 @@
+// Status and Result<T>: errors are values in the whole engine (no exceptions cross the wasm
+// boundary, and core code compiles with -fno-exceptions).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace visprobe {
+
+enum class Code : uint8_t { kOk, kInvalidInput, kNotFound, kIo, kOutOfMemory, kInternal, kCancelled };
+
+class Status {
+ public:
+  Status() = default;
+  Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
+  static Status Ok() { return Status(); }
+
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+  const char* code_name() const;
+
+ private:
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+inline Status InvalidInput(std::string msg) { return Status(Code::kInvalidInput, std::move(msg)); }
+inline Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
+inline Status IoError(std::string msg) { return Status(Code::kIo, std::move(msg)); }
+inline Status Internal(std::string msg) { return Status(Code::kInternal, std::move(msg)); }
+
+// A value or the Status that explains why there is none.
+template <typename T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}           // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {}   // NOLINT
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  T& value() { return value_; }
+  const T& value() const { return value_; }
+  T* operator->() { return &value_; }
+  T& operator*() { return value_; }
+
+ private:
+  Status status_;
+  T value_{};
+};
+
+#define VP_CONCAT_INNER(a, b) a##b
+#define VP_CONCAT(a, b) VP_CONCAT_INNER(a, b)
+#define RETURN_IF_ERROR(expr)                     \
+  do {                                            \
+    ::visprobe::Status vp_status_ = (expr);       \
+    if (!vp_status_.ok()) return vp_status_;      \
+  } while (0)
+
+#define ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                          \
+  if (!tmp.ok()) return tmp.status();         \
+  lhs = std::move(tmp.value())
+#define ASSIGN_OR_RETURN(lhs, expr) ASSIGN_OR_RETURN_IMPL(VP_CONCAT(vp_result_, __LINE__), lhs, expr)
+
+}  // namespace visprobe

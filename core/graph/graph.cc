@@ -1,0 +1,85 @@
+#include "graph/graph.h"
+
+#include <unordered_set>
+
+namespace visprobe {
+
+const char* OverflowName(Overflow o) {
+  switch (o) {
+    case Overflow::kMedium: return "medium";
+    case Overflow::kHigh: return "high";
+    case Overflow::kCritical: return "critical";
+    default: return nullptr;
+  }
+}
+
+namespace {
+// `.` in the reference's patterns is unescaped: "Tensor1" is an API (§5.2).
+bool PrefixAny(std::string_view n, std::string_view word, bool need_char) {
+  if (n.size() < word.size() + (need_char ? 1 : 0)) return false;
+  return n.compare(0, word.size(), word) == 0;
+}
+}  // namespace
+
+NodeOp OpOfName(std::string_view n) {
+  static const char* kModules[] = {"Module", "Cell"};
+  static const char* kModuleWords[] = {"optimizer", "clip_grad", "DefaultModel"};
+  static const char* kApis[] = {"Tensor", "Torch", "Functional", "NPU", "VF", "Distributed", "Aten",
+                                "Mint", "Primitive", "Jit", "MintFunctional", "MindSpeed"};
+  for (const char* m : kModules) if (PrefixAny(n, m, true)) return NodeOp::kModule;
+  for (const char* m : kModuleWords) if (PrefixAny(n, m, false)) return NodeOp::kModule;
+  for (const char* a : kApis) if (PrefixAny(n, a, true)) return NodeOp::kFunctionApi;
+  return NodeOp::kModule;
+}
+
+Graph::Graph() {
+  names_.emplace_back("DefaultModel");
+  Node root;
+  root.name = names_.back();
+  root.op = NodeOp::kModule;
+  nodes_.push_back(std::move(root));
+  index_.emplace(nodes_[0].name, 0);
+}
+
+NodeId Graph::Find(std::string_view name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? kNoNode : it->second;
+}
+
+NodeId Graph::AddNode(NodeOp op, std::string_view name, NodeId parent, bool accumulate) {
+  std::string id(name);
+  if (accumulate) {
+    uint32_t& k = accumulate_[id];
+    id += "." + std::to_string(k++);
+  } else {
+    NodeId existing = Find(id);
+    if (existing != kNoNode) return existing;
+  }
+  names_.push_back(std::move(id));
+  Node n;
+  n.name = names_.back();
+  n.op = op;
+  NodeId nid = static_cast<NodeId>(nodes_.size());
+  nodes_.push_back(std::move(n));
+  index_.emplace(nodes_[nid].name, nid);
+  AddUpnode(nid, parent);
+  return nid;
+}
+
+void Graph::AddUpnode(NodeId n, NodeId parent) {
+  if (parent == kNoNode || parent == n || nodes_[n].up != kNoNode) return;
+  nodes_[n].up = parent;
+  nodes_[parent].subnodes.push_back(n);
+}
+
+std::vector<NodeId> Graph::Ancestors(NodeId n) const {
+  std::vector<NodeId> out;
+  std::unordered_set<NodeId> seen{n};
+  for (NodeId p = nodes_[n].up; p != kNoNode; p = nodes_[p].up) {
+    if (!seen.insert(p).second) return {};
+    out.push_back(p);
+  }
+  return std::vector<NodeId>(out.rbegin(), out.rend());
+}
+
+}  // namespace visprobe

@@ -1,0 +1,91 @@
+// The graph of one (step, rank) dump: plain data, nodes in a vector indexed by NodeId, in the
+// order the reference inserts them into its node_map (§6.1).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace visprobe {
+
+using NodeId = uint32_t;
+constexpr NodeId kNoNode = 0xFFFFFFFFu;
+
+enum class NodeOp : uint8_t { kModule = 0, kFunctionApi = 1, kApiCollection = 9 };
+enum class Overflow : uint8_t { kNone = 0, kMedium, kHigh, kCritical };
+const char* OverflowName(Overflow o);  // nullptr for kNone
+
+// One formatted input/output item (§7, §12). `text` holds the item's fields as JSON members
+// without the braces, so comparison fields can be appended later.
+struct ItemRef {
+  uint32_t key_off = 0, key_len = 0;
+  uint32_t text_off = 0, text_len = 0;
+  bool collapsed = false;   // written as {"value": "null"} (§12 rule 4)
+};
+
+// The items of one node; keys and texts live in `blob`.
+struct NodeItems {
+  std::string blob;
+  std::vector<ItemRef> inputs, outputs;
+  std::string_view Key(const ItemRef& r) const { return {blob.data() + r.key_off, r.key_len}; }
+  std::string_view Text(const ItemRef& r) const { return {blob.data() + r.text_off, r.text_len}; }
+  bool empty() const { return inputs.empty() && outputs.empty(); }
+};
+
+struct BatchP2PInfo {
+  std::string op, peer, group_id;  // JSON texts of the values ("null" when missing)
+};
+
+struct Node {
+  std::string_view name;     // interned in Graph::names_
+  NodeOp op = NodeOp::kModule;
+  NodeId up = kNoNode;
+  std::vector<NodeId> subnodes;
+  NodeItems items;
+  int32_t stack = -1;        // index into Graph::stacks; -1 = no stack ("[]")
+  int32_t micro_step = -1;   // -1 = unset (stored as 0)
+  Overflow overflow = Overflow::kNone;
+  std::vector<BatchP2PInfo> batch_p2p;
+};
+
+struct StackEntry {
+  std::string json;                 // json.dumps of the stack value
+  std::vector<std::string> frames;  // the frames when the value is a list of strings
+};
+
+class Graph {
+ public:
+  Graph();
+  NodeId root() const { return 0; }
+  Node& node(NodeId id) { return nodes_[id]; }
+  const Node& node(NodeId id) const { return nodes_[id]; }
+  size_t size() const { return nodes_.size(); }
+  NodeId Find(std::string_view name) const;
+  // add_node: returns the existing node when `name` exists (unless accumulate).
+  NodeId AddNode(NodeOp op, std::string_view name, NodeId parent, bool accumulate = false);
+  // add_upnode: first parent wins; no self-parenting.
+  void AddUpnode(NodeId n, NodeId parent);
+  // Ancestor ids from the root down to n's parent; empty on a cycle.
+  std::vector<NodeId> Ancestors(NodeId n) const;
+
+  std::vector<StackEntry> stacks;
+  std::string framework = "pytorch";
+  std::string task, level;
+  bool has_dump_data_dir = false;   // false -> NULL in the database
+  std::string dump_data_dir;
+  int micro_step_num = -1;          // Megatron construct: N (largest 0-based micro step)
+  uint64_t dump_bytes = 0, dump_records = 0;
+
+ private:
+  std::vector<Node> nodes_;
+  std::deque<std::string> names_;   // stable storage for node names
+  std::unordered_map<std::string_view, NodeId> index_;
+  std::unordered_map<std::string, uint32_t> accumulate_;
+};
+
+NodeOp OpOfName(std::string_view name);
+
+}  // namespace visprobe

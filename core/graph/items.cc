@@ -1,0 +1,370 @@
+#include "graph/items.h"
+
+#include <cstdlib>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/pyfmt.h"
+
+namespace visprobe {
+namespace {
+
+constexpr int kMaxWalkDepth = 400;
+
+// One field of an item under construction: a raw JSON value, a literal string, or null.
+struct Field {
+  std::string_view name;
+  enum Kind : uint8_t { kTree, kLit, kNull } kind = kNull;
+  JIdx j = kJNone;
+  uint32_t lit_off = 0, lit_len = 0;
+};
+
+struct ItemBuild {
+  std::vector<Field> fields;
+  std::string lits;       // literal strings of this item
+  std::string full_op_name;
+  std::string data_name;  // "-1" when absent
+  bool data_name_is_str = false;
+};
+
+class EntryParser {
+ public:
+  EntryParser(const JTree& t, std::string_view node, const ItemOptions& o, NodeItems& out)
+      : t_(t), node_(node), opts_(o), out_(out) {
+    batch_p2p_node_ = node.find("batch_isend_irecv") != std::string_view::npos;
+  }
+
+  Status Walk(JIdx v, const std::string& nm, int depth);
+  Status Finish();
+
+ private:
+  static Field* FindField(ItemBuild& it, std::string_view name) {
+    for (auto& f : it.fields) if (f.name == name) return &f;
+    return nullptr;
+  }
+  void SetTree(ItemBuild& it, std::string_view name, JIdx j) {
+    Field* f = FindField(it, name);
+    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
+    f->kind = Field::kTree; f->j = j;
+  }
+  void SetLit(ItemBuild& it, std::string_view name, std::string_view s) {
+    Field* f = FindField(it, name);
+    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
+    f->kind = Field::kLit; f->lit_off = static_cast<uint32_t>(it.lits.size()); f->lit_len = static_cast<uint32_t>(s.size());
+    it.lits.append(s.data(), s.size());
+  }
+  void SetNull(ItemBuild& it, std::string_view name) {
+    Field* f = FindField(it, name);
+    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
+    f->kind = Field::kNull;
+  }
+  void AddIfAbsent(ItemBuild& it, std::string_view name) { if (!FindField(it, name)) SetNull(it, name); }
+
+  void SetDataName(ItemBuild& it, JIdx dn, const std::string& nm);
+  ItemBuild GenItem(JIdx leaf, const std::string& nm);
+  ItemBuild DefaultItem(const std::string& nm);
+  void Emit(ItemBuild& it);
+  void Render(const ItemBuild& it, std::string& text, bool* collapsed);
+
+  const JTree& t_;
+  std::string_view node_;
+  const ItemOptions& opts_;
+  NodeItems& out_;
+  bool batch_p2p_node_ = false;
+  std::string text_;
+  // key -> index in out_.inputs / out_.outputs (for "later replaces earlier, first position").
+  std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
+};
+
+std::string StripExt(const std::string& s) {
+  auto k = s.rfind('.');
+  return k == std::string::npos ? s : s.substr(0, k);
+}
+
+const char* PyTypeName(const JTree& t, JIdx v) {
+  if (v == kJNone) return "NoneType";
+  switch (t.Kind(v)) {
+    case JKind::kNull: return "NoneType";
+    case JKind::kBool: return "bool";
+    case JKind::kInt: case JKind::kBigInt: return "int";
+    case JKind::kFloat: return "float";
+    case JKind::kString: return "str";
+    case JKind::kArray: return "list";
+    case JKind::kObject: return "dict";
+  }
+  return "NoneType";
+}
+
+std::string_view LastSegment(std::string_view s) {
+  auto k = s.rfind('.');
+  return k == std::string_view::npos ? s : s.substr(k + 1);
+}
+
+void EntryParser::SetDataName(ItemBuild& it, JIdx dn, const std::string& nm) {
+  if (dn != kJNone && t_.Truthy(dn)) {
+    SetTree(it, "data_name", dn);
+    if (t_.Kind(dn) == JKind::kString) { it.data_name.assign(t_.Str(dn)); it.data_name_is_str = true; }
+    else it.data_name = t_.PyStr(dn);
+  } else {
+    SetLit(it, "data_name", "-1");
+    it.data_name = "-1";
+  }
+  it.full_op_name = it.data_name != "-1" ? StripExt(it.data_name) : nm;
+}
+
+ItemBuild EntryParser::DefaultItem(const std::string& nm) {
+  ItemBuild it;
+  for (const char* k : {"type", "dtype", "shape", "md5", "Max", "Min", "Mean", "Norm"}) SetNull(it, k);
+  SetLit(it, "data_name", "-1");
+  it.data_name = "-1";
+  it.full_op_name = nm;
+  SetNull(it, "requires_grad");
+  return it;
+}
+
+ItemBuild EntryParser::GenItem(JIdx leaf, const std::string& nm) {
+  ItemBuild it;
+  it.fields.reserve(16);
+  for (JIdx c = t_.at(leaf).first; c != kJNone; c = t_.at(c).next) {
+    if (t_.Kind(c) == JKind::kBool) SetLit(it, t_.Key(c), t_.at(c).b ? "True" : "False");
+    else SetTree(it, t_.Key(c), c);
+  }
+  SetDataName(it, t_.Find(leaf, "data_name"), nm);
+  AddIfAbsent(it, "requires_grad");
+  for (const char* s : {"Max", "Min", "Mean", "Norm"}) AddIfAbsent(it, s);
+
+  JIdx dtype = t_.Find(leaf, "dtype");
+  JIdx value = t_.Find(leaf, "value");
+  JIdx type = t_.Find(leaf, "type");
+  std::string_view type_s = (type != kJNone && t_.Kind(type) == JKind::kString) ? t_.Str(type) : std::string_view();
+  std::string md5_override;
+  bool has_md5_override = false;
+  if (!t_.Truthy(dtype)) {
+    auto set_stats_tree = [&](JIdx v) {
+      for (const char* s : {"Max", "Min", "Mean", "Norm"}) { if (v == kJNone) SetNull(it, s); else SetTree(it, s, v); }
+    };
+    auto set_stats_lit = [&](const std::string& v) { for (const char* s : {"Max", "Min", "Mean", "Norm"}) SetLit(it, s, v); };
+    std::string_view last = LastSegment(nm);
+    if (type_s == "torch.Size") {
+      SetLit(it, "dtype", "torch.Size");
+      SetLit(it, "shape", value == kJNone ? std::string("None") : t_.PyStr(value));
+    } else if (type_s == "slice") {
+      SetLit(it, "dtype", "slice");
+      // numpy shape of the value; such items have no statistics and print as {"value": "null"}.
+      std::string shape = "()";
+      if (value != kJNone && t_.Kind(value) == JKind::kArray) shape = "(" + std::to_string(t_.at(value).count) + ",)";
+      SetLit(it, "shape", shape);
+    } else if (type_s == "ellipsis") {
+      SetLit(it, "dtype", "ellipsis");
+      SetLit(it, "shape", "[]");
+      set_stats_tree(value);
+    } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
+      if (type != kJNone) SetTree(it, "dtype", type); else SetNull(it, "dtype");
+      SetLit(it, "shape", "[]");
+      std::string v = value == kJNone ? std::string("None") : t_.PyStr(value);
+      set_stats_lit(v);
+      md5_override = v;
+      has_md5_override = true;
+    } else if (type_s == "torch.ProcessGroup") {
+      SetLit(it, "dtype", "torch.ProcessGroup");
+      SetLit(it, "shape", "[]");
+      JIdx gr = t_.Find(leaf, "group_ranks");
+      std::string v = gr == kJNone ? std::string("None") : t_.PyStr(gr);
+      set_stats_lit(v);
+      md5_override = v;
+      has_md5_override = true;
+    } else {
+      SetLit(it, "dtype", std::string("<class '") + PyTypeName(t_, value) + "'>");
+      SetLit(it, "shape", "[]");
+      set_stats_tree(value);
+    }
+  }
+  if (opts_.keep_md5) {
+    JIdx md5 = t_.Find(leaf, "md5");
+    if (!t_.Truthy(md5)) {
+      if (has_md5_override) SetLit(it, "md5", Crc32Hex(md5_override));
+      else if (value != kJNone) SetLit(it, "md5", Crc32Hex(t_.PyStr(value)));
+      else SetLit(it, "md5", "00000000");
+    }
+  }
+  return it;
+}
+
+Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
+  if (depth > kMaxWalkDepth)
+    return InvalidInput("the entry '" + std::string(node_) + "' is nested more than 400 levels deep (exceeds the recursion limit)");
+  JKind k = t_.Kind(v);
+  if (k == JKind::kNull) {
+    ItemBuild it = DefaultItem(nm);
+    Emit(it);
+    return Status::Ok();
+  }
+  if (!t_.Truthy(v)) return Status::Ok();
+  if (k == JKind::kArray) {
+    bool pg = false;
+    for (size_t s = 0, e; s <= nm.size(); s = e + 1) {
+      e = nm.find('.', s);
+      if (e == std::string::npos) e = nm.size();
+      if (nm.compare(s, e - s, "parameters_grad") == 0) { pg = true; break; }
+    }
+    uint32_t i = 0;
+    for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next, ++i)
+      RETURN_IF_ERROR(Walk(c, pg ? nm : nm + "." + std::to_string(i), depth + 1));
+    return Status::Ok();
+  }
+  if (k != JKind::kObject) return Status::Ok();
+  JIdx ct = t_.Find(v, "class_type");
+  if (ct != kJNone && t_.Kind(ct) == JKind::kString && t_.Str(ct) == "torch.distributed.P2POp") {
+    JIdx tensor = t_.Find(v, "tensor");
+    ItemBuild it = (tensor != kJNone && t_.Kind(tensor) == JKind::kObject) ? GenItem(tensor, nm) : DefaultItem(nm);
+    for (const char* f : {"class_type", "op", "peer", "tag", "group_id"}) {
+      JIdx x = t_.Find(v, f);
+      if (x == kJNone) SetNull(it, f);
+      else if (t_.Kind(x) == JKind::kBool) SetLit(it, f, t_.at(x).b ? "True" : "False");
+      else SetTree(it, f, x);
+    }
+    Emit(it);
+    return Status::Ok();
+  }
+  JIdx type = t_.Find(v, "type");
+  if (type != kJNone && t_.Kind(type) == JKind::kString) {
+    ItemBuild it = GenItem(v, nm);
+    Emit(it);
+    return Status::Ok();
+  }
+  for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next)
+    RETURN_IF_ERROR(Walk(c, nm + "." + std::string(t_.Key(c)), depth + 1));
+  return Status::Ok();
+}
+
+void AppendDecimalRule(std::string& out, const std::string& s) {
+  // ^\d{1,20}\.\d{1,20}%?$ with more than 6 decimals -> 6 decimals.
+  size_t n = s.size();
+  bool pct = n > 0 && s[n - 1] == '%';
+  size_t body = pct ? n - 1 : n;
+  size_t i = 0;
+  while (i < body && s[i] >= '0' && s[i] <= '9') ++i;
+  size_t int_digits = i;
+  bool ok = int_digits >= 1 && int_digits <= 20 && i < body && s[i] == '.';
+  size_t frac = 0;
+  if (ok) {
+    ++i;
+    while (i < body && s[i] >= '0' && s[i] <= '9') ++i, ++frac;
+    ok = i == body && frac >= 1 && frac <= 20;
+  }
+  if (ok && frac > 6) {
+    AppendFixed(out, std::strtod(s.substr(0, body).c_str(), nullptr), 6);
+    if (pct) out += '%';
+    return;
+  }
+  out += s;
+}
+
+}  // namespace
+
+void AppendFormattedString(std::string& out, std::string_view s) {
+  std::string tmp;
+  tmp.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\'') continue;
+    if (s[i] == 'N' && s.compare(i, 4, "None") == 0) { tmp += "null"; i += 3; continue; }
+    tmp += s[i];
+  }
+  AppendDecimalRule(out, tmp);
+}
+
+namespace {
+
+void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed) {
+  text.clear();
+  bool process_group = false;
+  for (const auto& fld : it.fields)
+    if (fld.name == "type" && fld.kind == Field::kTree && t_.Kind(fld.j) == JKind::kString && t_.Str(fld.j) == "torch.ProcessGroup")
+      process_group = true;
+  std::string val;
+  bool first = true;
+  *collapsed = false;
+  for (const auto& f : it.fields) {
+    std::string_view n = f.name;
+    if (n == "md5" && !opts_.keep_md5) continue;
+    if (batch_p2p_node_ && (n == "op" || n == "peer" || n == "tag" || n == "group_id")) continue;
+    if (process_group && !(n == "type" || n == "group_ranks" || n == "group_id" || n == "data_name")) continue;
+    if (!first) text += ", ";
+    first = false;
+    AppendJsonString(text, n);
+    text += ": ";
+    if (n == "error_key") {
+      if (f.kind == Field::kTree) t_.AppendJson(text, f.j);
+      else if (f.kind == Field::kLit) AppendJsonString(text, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
+      else text += "null";
+      continue;
+    }
+    val.clear();
+    if (f.kind == Field::kNull || (f.kind == Field::kTree && t_.Kind(f.j) == JKind::kNull)) {
+      val = "null";
+    } else if (f.kind == Field::kLit) {
+      AppendFormattedString(val, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
+    } else if (t_.Kind(f.j) == JKind::kString) {
+      AppendFormattedString(val, t_.Str(f.j));
+    } else {
+      t_.AppendPyStr(val, f.j);
+    }
+    if (n == "Max" && val == "null") *collapsed = true;
+    AppendJsonString(text, val);
+  }
+}
+
+void EntryParser::Emit(ItemBuild& it) {
+  if (it.full_op_name.empty()) return;
+  const std::string& fon = it.full_op_name;
+  bool is_output = fon.find(".output.") != std::string::npos && fon.find(".input.") == std::string::npos;
+  std::string key;
+  if (is_output) key = fon;
+  else key = (it.data_name_is_str && it.data_name != "-1") ? StripExt(it.data_name) : fon;
+
+  bool collapsed = false;
+  Render(it, text_, &collapsed);
+  ItemRef ref;
+  ref.key_off = static_cast<uint32_t>(out_.blob.size());
+  ref.key_len = static_cast<uint32_t>(key.size());
+  out_.blob += key;
+  ref.text_off = static_cast<uint32_t>(out_.blob.size());
+  ref.text_len = static_cast<uint32_t>(text_.size());
+  out_.blob += text_;
+  ref.collapsed = collapsed;
+
+  auto& list = is_output ? out_.outputs : out_.inputs;
+  auto& pos = is_output ? out_pos_ : in_pos_;
+  auto found = pos.find(key);
+  if (found != pos.end()) {
+    list[found->second] = ref;
+  } else {
+    pos.emplace(std::move(key), static_cast<uint32_t>(list.size()));
+    list.push_back(ref);
+  }
+}
+
+}  // namespace
+
+Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
+  out = NodeItems();
+  EntryParser p(t, name, opts, out);
+  std::string nm(name);
+  std::string_view last = LastSegment(name);
+  std::string_view second_last;
+  if (auto k = name.rfind('.'); k != std::string_view::npos) second_last = LastSegment(name.substr(0, k));
+  if (last == "debug") return p.Walk(entry, nm, 0);
+  if (last == "parameters_grad" || second_last == "parameters_grad") return p.Walk(entry, nm, 0);
+  if (t.Kind(entry) != JKind::kObject) return Status::Ok();
+  static const struct { const char* key; const char* suffix; } kParts[] = {
+      {"input_args", ".input"}, {"input_kwargs", ".input"}, {"input", ".input"},
+      {"output", ".output"}, {"parameters", ".parameters"}};
+  for (const auto& part : kParts) {
+    JIdx v = t.Find(entry, part.key);
+    if (v != kJNone) RETURN_IF_ERROR(p.Walk(v, nm + part.suffix, 0));
+  }
+  return Status::Ok();
+}
+
+}  // namespace visprobe

@@ -1,0 +1,22 @@
+// Dump entry -> formatted input/output items (spec §7 walking and gen_item, §12 formatting).
+#pragma once
+
+#include <string_view>
+
+#include "base/status.h"
+#include "graph/graph.h"
+#include "loader/json_tree.h"
+
+namespace visprobe {
+
+struct ItemOptions {
+  bool keep_md5 = false;        // md5 compare mode keeps the md5 field (§12 rule 1)
+};
+
+// Replaces `out` with the items of dump entry `entry` of node `name`.
+Status ParseEntryItems(const JTree& tree, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out);
+
+// §12 rule 3 for a string value: drop ', None -> null, round long decimals to 6 places.
+void AppendFormattedString(std::string& out, std::string_view s);
+
+}  // namespace visprobe

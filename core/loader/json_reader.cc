@@ -1,0 +1,288 @@
+#include "loader/json_reader.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loader/record_splitter.h"
+#include "simdjson.h"
+
+namespace visprobe {
+namespace od = simdjson::ondemand;
+
+namespace {
+
+constexpr int kMaxDepth = 1000;
+
+std::string_view TrimToken(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t')) t.remove_suffix(1);
+  return t;
+}
+
+// Python's json accepts NaN, Infinity and -Infinity; simdjson does not.
+bool NonFinite(std::string_view tok, double* out) {
+  tok = TrimToken(tok);
+  if (tok == "NaN") { *out = std::numeric_limits<double>::quiet_NaN(); return true; }
+  if (tok == "Infinity") { *out = std::numeric_limits<double>::infinity(); return true; }
+  if (tok == "-Infinity") { *out = -std::numeric_limits<double>::infinity(); return true; }
+  return false;
+}
+
+struct Converter {
+  JTree& tree;
+  simdjson::error_code error = simdjson::SUCCESS;
+  const char* what = nullptr;
+
+  bool Fail(simdjson::error_code e, const char* w = nullptr) { error = e; what = w; return false; }
+
+  bool Scalar(od::value& v, JIdx idx) {
+    JNode* n = &tree.at(idx);
+    od::json_type t;
+    auto te = v.type().get(t);
+    if (te) {
+      std::string_view tok;
+      double d;
+      if (!v.raw_json_token().get(tok) && NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
+      return Fail(te);
+    }
+    switch (t) {
+      case od::json_type::null: {
+        bool is_null = false;
+        if (auto e = v.is_null().get(is_null)) return Fail(e);
+        if (!is_null) return Fail(simdjson::N_ATOM_ERROR);
+        n->kind = JKind::kNull;
+        return true;
+      }
+      case od::json_type::boolean: {
+        bool b;
+        if (auto e = v.get_bool().get(b)) return Fail(e);
+        n->kind = JKind::kBool; n->b = b;
+        return true;
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        if (auto e = v.get_string().get(s)) return Fail(e);
+        n->kind = JKind::kString;
+        tree.SetStr(idx, s);
+        return true;
+      }
+      case od::json_type::number: {
+        od::number_type nt;
+        if (auto e = v.get_number_type().get(nt)) {
+          std::string_view tok; double d;
+          if (!v.raw_json_token().get(tok) && NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
+          return Fail(e);
+        }
+        if (nt == od::number_type::signed_integer) {
+          int64_t i;
+          if (auto e = v.get_int64().get(i)) return Fail(e);
+          n->kind = JKind::kInt; n->i = i;
+        } else if (nt == od::number_type::floating_point_number) {
+          double d;
+          if (auto e = v.get_double().get(d)) return Fail(e);
+          n->kind = JKind::kFloat; n->d = d;
+        } else {
+          std::string_view tok;
+          if (auto e = v.raw_json_token().get(tok)) return Fail(e);
+          n->kind = JKind::kBigInt;
+          tree.SetStr(idx, TrimToken(tok));
+        }
+        return true;
+      }
+      default:
+        return Fail(simdjson::INCORRECT_TYPE);
+    }
+  }
+
+  // Recursion depth is bounded by kMaxDepth (a few hundred bytes per frame).
+  bool Value(od::value v, JIdx idx, int depth) {
+    if (depth > kMaxDepth) return Fail(simdjson::DEPTH_ERROR);
+    od::json_type t;
+    if (v.type().get(t)) return Scalar(v, idx);
+    if (t == od::json_type::array) {
+      od::array arr;
+      if (auto e = v.get_array().get(arr)) return Fail(e);
+      tree.at(idx).kind = JKind::kArray;
+      JIdx prev = kJNone;
+      uint32_t count = 0;
+      for (auto el : arr) {
+        od::value ev;
+        if (auto e = el.get(ev)) return Fail(e);
+        JIdx c = tree.Add(JKind::kNull);
+        if (prev == kJNone) tree.at(idx).first = c; else tree.at(prev).next = c;
+        prev = c;
+        ++count;
+        if (!Value(ev, c, depth + 1)) return false;
+      }
+      tree.at(idx).count = count;
+      return true;
+    }
+    if (t == od::json_type::object) {
+      od::object obj;
+      if (auto e = v.get_object().get(obj)) return Fail(e);
+      tree.at(idx).kind = JKind::kObject;
+      JIdx prev = kJNone;
+      uint32_t count = 0;
+      for (auto fr : obj) {
+        od::field f;
+        if (auto e = fr.get(f)) return Fail(e);
+        std::string_view k;
+        if (auto e = f.unescaped_key().get(k)) return Fail(e);
+        JIdx c = tree.Add(JKind::kNull);
+        tree.SetKey(c, k);
+        if (prev == kJNone) tree.at(idx).first = c; else tree.at(prev).next = c;
+        prev = c;
+        ++count;
+        if (!Value(f.value(), c, depth + 1)) return false;
+      }
+      tree.at(idx).count = count;
+      return true;
+    }
+    return Scalar(v, idx);
+  }
+};
+
+std::string ErrorText(simdjson::error_code e) {
+  switch (e) {
+    case simdjson::TAPE_ERROR: return "invalid JSON syntax";
+    case simdjson::INCORRECT_TYPE: return "unexpected value type";
+    case simdjson::N_ATOM_ERROR: return "invalid literal (expected null)";
+    case simdjson::T_ATOM_ERROR: return "invalid literal (expected true)";
+    case simdjson::F_ATOM_ERROR: return "invalid literal (expected false)";
+    case simdjson::NUMBER_ERROR: return "invalid number";
+    case simdjson::UTF8_ERROR: return "invalid UTF-8 in a string";
+    case simdjson::UNCLOSED_STRING: return "unclosed string";
+    case simdjson::STRING_ERROR: return "invalid string escape";
+    case simdjson::DEPTH_ERROR: return "JSON nesting is too deep";
+    case simdjson::TRAILING_CONTENT: return "unexpected content after a value";
+    default: return simdjson::error_message(e);
+  }
+}
+
+class WindowParser {
+ public:
+  WindowParser(const std::string& path, const RecordFn& fn) : path_(path), fn_(fn) {}
+
+  Status Parse(std::string& window, const std::vector<RecordOrigin>& origins) {
+    const size_t len = window.size();
+    window.reserve(len + simdjson::SIMDJSON_PADDING);
+    od::document doc;
+    simdjson::padded_string_view view(window.data(), len, window.capacity());
+    if (auto e = parser_.iterate(view).get(doc)) return Error(e, origins, 0);
+    od::object obj;
+    if (auto e = doc.get_object().get(obj)) return Error(e, origins, 0);
+    size_t rec = 0;
+    for (auto fr : obj) {
+      od::field f;
+      if (auto e = fr.get(f)) return Error(e, origins, rec);
+      std::string_view k;
+      if (auto e = f.unescaped_key().get(k)) return Error(e, origins, rec);
+      key_.assign(k.data(), k.size());
+      tree_.Clear();
+      JIdx root = tree_.Add(JKind::kNull);
+      Converter conv{tree_};
+      if (!conv.Value(f.value(), root, 1)) return Error(conv.error, origins, rec);
+      RETURN_IF_ERROR(fn_(key_, tree_, root));
+      ++rec;
+    }
+    if (!doc.at_end()) return Error(simdjson::TRAILING_CONTENT, origins, rec ? rec - 1 : 0);
+    return Status::Ok();
+  }
+
+ private:
+  Status Error(simdjson::error_code e, const std::vector<RecordOrigin>& origins, size_t rec) {
+    uint64_t pos = origins.empty() ? 0 : origins[rec < origins.size() ? rec : origins.size() - 1].file_pos;
+    std::string where = rec < origins.size() ? " (in the member starting at byte " + std::to_string(pos) + ")" : "";
+    return InvalidInput(path_ + " @ byte " + std::to_string(pos) + ": " + ErrorText(e) + where);
+  }
+
+  const std::string& path_;
+  const RecordFn& fn_;
+  od::parser parser_;
+  JTree tree_;
+  std::string key_;
+};
+
+struct FileCloser { void operator()(FILE* f) const { if (f) std::fclose(f); } };
+
+}  // namespace
+
+Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
+                                       const RecordFn& on_record) {
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
+  uint64_t total = 0;
+  if (fseeko(f.get(), 0, SEEK_END) == 0) { total = static_cast<uint64_t>(ftello(f.get())); fseeko(f.get(), 0, SEEK_SET); }
+
+  WindowParser wp(path, on_record);
+  RecordSplitter splitter(opts.container_key, opts.window_bytes,
+                          [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
+  std::vector<char> block(opts.block_bytes);
+  uint64_t done = 0;
+  for (;;) {
+    size_t n = std::fread(block.data(), 1, block.size(), f.get());
+    if (n == 0) {
+      if (std::ferror(f.get())) return IoError(path + " @ byte " + std::to_string(done) + ": read error (" + std::strerror(errno) + ")");
+      break;
+    }
+    Status st = splitter.Feed(block.data(), n);
+    if (!st.ok()) {
+      if (st.message().rfind("@ byte", 0) == 0) return InvalidInput(path + " " + st.message());
+      return st;
+    }
+    done += n;
+    if (opts.progress) opts.progress(done, total);
+  }
+  Status st = splitter.Finish();
+  if (!st.ok()) return InvalidInput(path + " " + st.message());
+
+  JsonReadResult out;
+  out.records = splitter.records();
+  out.bytes = done;
+  out.largest_window = splitter.largest_window();
+  if (!opts.container_key.empty()) {
+    Status ms = ParseJsonText(splitter.meta(), out.meta, &out.meta_root);
+    if (!ms.ok()) return InvalidInput(path + ": " + ms.message());
+  }
+  return out;
+}
+
+Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
+  std::string buf(text);
+  buf.reserve(buf.size() + simdjson::SIMDJSON_PADDING);
+  od::parser parser;
+  od::document doc;
+  simdjson::padded_string_view view(buf.data(), buf.size(), buf.capacity());
+  if (auto e = parser.iterate(view).get(doc)) return InvalidInput(ErrorText(e));
+  tree.Clear();
+  *root = tree.Add(JKind::kNull);
+  od::value v;
+  // A scalar document cannot be read as a value in on-demand mode; the callers only need objects.
+  od::object obj;
+  if (auto e = doc.get_object().get(obj)) return InvalidInput("the top-level value is not a JSON object");
+  tree.at(*root).kind = JKind::kObject;
+  JIdx prev = kJNone;
+  uint32_t count = 0;
+  for (auto fr : obj) {
+    od::field f;
+    if (auto e = fr.get(f)) return InvalidInput(ErrorText(e));
+    std::string_view k;
+    if (auto e = f.unescaped_key().get(k)) return InvalidInput(ErrorText(e));
+    JIdx c = tree.Add(JKind::kNull);
+    tree.SetKey(c, k);
+    if (prev == kJNone) tree.at(*root).first = c; else tree.at(prev).next = c;
+    prev = c;
+    ++count;
+    Converter conv{tree};
+    if (!conv.Value(f.value(), c, 1)) return InvalidInput(ErrorText(conv.error));
+  }
+  tree.at(*root).count = count;
+  if (!doc.at_end()) return InvalidInput(ErrorText(simdjson::TRAILING_CONTENT));
+  (void)v;
+  return Status::Ok();
+}
+
+}  // namespace visprobe

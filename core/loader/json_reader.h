@@ -1,0 +1,41 @@
+// Reads a JSON file whose top-level object holds many members ("records"), in bounded windows:
+// records of dump.json's "data", or the members of construct.json / stack.json. Each record is
+// handed over as a JTree; memory is the window plus one record, never the file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "loader/json_tree.h"
+
+namespace visprobe {
+
+struct JsonReadOptions {
+  std::string container_key;            // "" = top-level members; "data" for dump.json
+  size_t window_bytes = 4u << 20;       // records are parsed this many bytes at a time
+  size_t block_bytes = 8u << 20;        // file read size
+  std::function<void(uint64_t done, uint64_t total)> progress;  // optional
+};
+
+using RecordFn = std::function<Status(std::string_view key, const JTree& tree, JIdx value)>;
+
+struct JsonReadResult {
+  JTree meta;                 // top-level members other than the container (container mode)
+  JIdx meta_root = kJNone;    // object node of `meta`
+  uint64_t records = 0;
+  uint64_t bytes = 0;
+  size_t largest_window = 0;
+};
+
+// `path` is opened with fopen (WORKERFS makes this work in the browser). Errors name `path`
+// and the byte offset; the caller adds msProbe's "load json file ... failed." prefix.
+Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
+                                       const RecordFn& on_record);
+
+// Parses a whole in-memory JSON text as one value (tests, small config texts).
+Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root);
+
+}  // namespace visprobe

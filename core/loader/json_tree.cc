@@ -1,0 +1,132 @@
+#include "loader/json_tree.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "base/pyfmt.h"
+
+namespace visprobe {
+
+double JTree::AsDouble(JIdx i) const {
+  const JNode& n = nodes_[i];
+  switch (n.kind) {
+    case JKind::kInt: return static_cast<double>(n.i);
+    case JKind::kFloat: return n.d;
+    case JKind::kBigInt: return std::strtod(std::string(Str(i)).c_str(), nullptr);
+    case JKind::kBool: return n.b ? 1.0 : 0.0;
+    default: return 0.0;
+  }
+}
+
+JIdx JTree::Find(JIdx obj, std::string_view key) const {
+  if (obj == kJNone || nodes_[obj].kind != JKind::kObject) return kJNone;
+  JIdx found = kJNone;
+  for (JIdx c = nodes_[obj].first; c != kJNone; c = nodes_[c].next)
+    if (Key(c) == key) found = c;
+  return found;
+}
+
+bool JTree::Truthy(JIdx i) const {
+  if (i == kJNone) return false;
+  const JNode& n = nodes_[i];
+  switch (n.kind) {
+    case JKind::kNull: return false;
+    case JKind::kBool: return n.b;
+    case JKind::kInt: return n.i != 0;
+    case JKind::kFloat: return n.d != 0.0;  // NaN is truthy in Python, and NaN != 0
+    case JKind::kBigInt: return true;
+    case JKind::kString: return n.str_len != 0;
+    case JKind::kArray:
+    case JKind::kObject: return n.count != 0;
+  }
+  return false;
+}
+
+void JTree::AppendPyStr(std::string& out, JIdx i) const {
+  if (nodes_[i].kind == JKind::kString) { out += Str(i); return; }
+  AppendPyRepr(out, i);
+}
+
+void JTree::AppendPyRepr(std::string& out, JIdx i) const {
+  // Iterative on purpose: nesting depth comes from user files.
+  struct Frame { JIdx node; JIdx child; bool first; };
+  std::vector<Frame> stack;
+  auto emit_scalar = [&](JIdx k) {
+    const JNode& n = nodes_[k];
+    switch (n.kind) {
+      case JKind::kNull: out += "None"; break;
+      case JKind::kBool: out += n.b ? "True" : "False"; break;
+      case JKind::kInt: out += std::to_string(n.i); break;
+      case JKind::kBigInt: out += Str(k); break;
+      case JKind::kFloat: AppendPyFloat(out, n.d); break;
+      case JKind::kString: AppendPyReprString(out, Str(k)); break;
+      default: break;
+    }
+  };
+  auto open = [&](JIdx k) {
+    const JNode& n = nodes_[k];
+    if (n.kind == JKind::kArray || n.kind == JKind::kObject) {
+      out += n.kind == JKind::kArray ? '[' : '{';
+      stack.push_back({k, n.first, true});
+    } else {
+      emit_scalar(k);
+    }
+  };
+  open(i);
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.child == kJNone) {
+      out += nodes_[f.node].kind == JKind::kArray ? ']' : '}';
+      stack.pop_back();
+      continue;
+    }
+    JIdx c = f.child;
+    f.child = nodes_[c].next;
+    if (!f.first) out += ", ";
+    f.first = false;
+    if (nodes_[f.node].kind == JKind::kObject) {
+      AppendPyReprString(out, Key(c));
+      out += ": ";
+    }
+    open(c);  // may invalidate f
+  }
+}
+
+void JTree::AppendJson(std::string& out, JIdx i) const {
+  struct Frame { JIdx node; JIdx child; bool first; };
+  std::vector<Frame> stack;
+  auto open = [&](JIdx k) {
+    const JNode& n = nodes_[k];
+    switch (n.kind) {
+      case JKind::kNull: out += "null"; return;
+      case JKind::kBool: out += n.b ? "true" : "false"; return;
+      case JKind::kInt: out += std::to_string(n.i); return;
+      case JKind::kBigInt: out += Str(k); return;
+      case JKind::kFloat: AppendJsonFloat(out, n.d); return;
+      case JKind::kString: AppendJsonString(out, Str(k)); return;
+      default: break;
+    }
+    out += n.kind == JKind::kArray ? '[' : '{';
+    stack.push_back({k, n.first, true});
+  };
+  open(i);
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.child == kJNone) {
+      out += nodes_[f.node].kind == JKind::kArray ? ']' : '}';
+      stack.pop_back();
+      continue;
+    }
+    JIdx c = f.child;
+    f.child = nodes_[c].next;
+    if (!f.first) out += ", ";
+    f.first = false;
+    if (nodes_[f.node].kind == JKind::kObject) {
+      AppendJsonString(out, Key(c));
+      out += ": ";
+    }
+    open(c);
+  }
+}
+
+}  // namespace visprobe

@@ -1,0 +1,184 @@
+#include "loader/record_splitter.h"
+
+#include <cstring>
+
+namespace visprobe {
+
+RecordSplitter::RecordSplitter(std::string container_key, size_t window_bytes, WindowFn fn)
+    : container_key_(std::move(container_key)), window_bytes_(window_bytes), fn_(std::move(fn)) {
+  container_depth_ = container_key_.empty() ? 1 : 2;
+  window_ = "{";
+}
+
+Status RecordSplitter::Fail(uint64_t pos, const char* what) const {
+  return InvalidInput("@ byte " + std::to_string(pos) + ": " + what);
+}
+
+void RecordSplitter::Append(Sink s, const char* b, const char* e) {
+  if (b >= e) return;
+  if (s == Sink::kMeta) meta_.append(b, e - b);
+  else if (s == Sink::kWindow) window_.append(b, e - b);
+}
+
+Status RecordSplitter::EndRecord(bool container_closed) {
+  in_record_ = false;
+  if (window_.size() >= window_bytes_ || (container_closed && !origins_.empty())) {
+    window_ += '}';
+    if (window_.size() > largest_window_) largest_window_ = window_.size();
+    RETURN_IF_ERROR(fn_(window_, origins_));
+    window_.assign("{");
+    origins_.clear();
+  } else if (!container_closed) {
+    window_ += ',';
+  }
+  return Status::Ok();
+}
+
+Status RecordSplitter::Feed(const char* data, size_t size) {
+  const char* p = data;
+  const char* end = data + size;
+  // Where the bytes currently go, and since when.
+  auto sink_now = [&]() -> Sink {
+    if (in_record_) return Sink::kWindow;
+    if (!container_key_.empty() && depth_ >= 1 && !in_container_) return Sink::kMeta;
+    return Sink::kNone;
+  };
+  Sink sink = sink_now();
+  const char* seg = p;
+  auto switch_sink = [&](const char* at) { Append(sink, seg, at); seg = at; sink = sink_now(); };
+
+  while (p < end) {
+    if (in_string_) {
+      if (escape_) { escape_ = false; ++p; continue; }
+      // Jump to the next quote or backslash.
+      const char* q = static_cast<const char*>(std::memchr(p, '"', end - p));
+      const char* bs = static_cast<const char*>(std::memchr(p, '\\', (q ? q : end) - p));
+      if (bs) {
+        if (capturing_key_) key_.append(p, bs - p), key_ += '\\';
+        p = bs + 1;
+        escape_ = true;
+        continue;
+      }
+      if (!q) { if (capturing_key_) key_.append(p, end - p); p = end; break; }
+      if (capturing_key_) { key_.append(p, q - p); capturing_key_ = false; key_done_ = true; }
+      in_string_ = false;
+      p = q + 1;
+      continue;
+    }
+    char c = *p;
+    switch (c) {
+      case ' ': case '\n': case '\r': case '\t':
+        ++p;
+        continue;
+      case '"':
+        if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
+        if (depth_ == container_depth_ && in_container_ && !in_record_) {
+          switch_sink(p);
+          in_record_ = true;
+          ++records_;
+          origins_.push_back({window_.size(), pos_ + (p - data)});
+          sink = Sink::kWindow;
+        } else if (depth_ == 1 && expect_key_) {
+          capturing_key_ = true;
+          key_.clear();
+          expect_key_ = false;
+        }
+        in_string_ = true;
+        ++p;
+        continue;
+      case '{': case '[':
+        if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
+        if (depth_ == 0) {
+          if (c != '{') return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
+          depth_ = 1;
+          ++p;
+          if (container_key_.empty()) {
+            in_container_ = true;
+          } else {
+            switch_sink(p - 1);  // keep the '{' in meta
+            seg = p - 1;
+            sink = Sink::kMeta;
+            expect_key_ = true;
+          }
+          continue;
+        }
+        if (depth_ == 1 && value_is_container_ && c == '{' && !in_container_) {
+          // Entering the container: meta gets a placeholder instead of its content.
+          switch_sink(p);
+          meta_ += '0';
+          ++depth_;
+          in_container_ = true;
+          value_is_container_ = false;
+          ++p;
+          seg = p;
+          sink = sink_now();
+          continue;
+        }
+        value_is_container_ = false;
+        ++depth_;
+        ++p;
+        continue;
+      case '}': case ']':
+        if (depth_ <= 0) return Fail(pos_ + (p - data), "unbalanced closing bracket");
+        if (in_container_ && depth_ == container_depth_) {
+          // Closing the container (or the top-level object in top mode).
+          switch_sink(p);
+          if (in_record_) RETURN_IF_ERROR(EndRecord(true));
+          else if (!origins_.empty()) RETURN_IF_ERROR(EndRecord(true));
+          in_container_ = false;
+          --depth_;
+          ++p;
+          if (depth_ == 0) top_closed_ = true;
+          seg = p;
+          sink = sink_now();
+          continue;
+        }
+        --depth_;
+        ++p;
+        if (depth_ == 0) {
+          top_closed_ = true;
+          switch_sink(p);
+        }
+        continue;
+      case ',':
+        if (in_record_ && depth_ == container_depth_) {
+          switch_sink(p);
+          RETURN_IF_ERROR(EndRecord(false));
+          ++p;
+          seg = p;
+          sink = sink_now();
+          continue;
+        }
+        if (depth_ == 1 && !in_container_) expect_key_ = true;
+        ++p;
+        continue;
+      case ':':
+        if (depth_ == 1 && key_done_ && !in_container_) {
+          key_done_ = false;
+          value_is_container_ = (key_ == container_key_);
+        }
+        ++p;
+        continue;
+      default:
+        if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
+        if (depth_ == 0) return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
+        if (depth_ == 1) value_is_container_ = false;
+        ++p;
+        continue;
+    }
+  }
+  Append(sink, seg, end);
+  pos_ += size;
+  return Status::Ok();
+}
+
+Status RecordSplitter::Finish() {
+  if (depth_ == 0 && !top_closed_) {
+    if (pos_ == 0) return Fail(0, "the file is empty");
+    return Fail(pos_, "no JSON object found");
+  }
+  if (!top_closed_ || in_string_) return Fail(pos_, "the file ends inside a JSON value (truncated JSON)");
+  return Status::Ok();
+}
+
+}  // namespace visprobe

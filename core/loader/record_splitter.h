@@ -1,0 +1,70 @@
+// Splits a JSON object into windows of whole members ("records") without parsing them, so a
+// multi-GB dump.json is parsed a few MB at a time (STYLE §2.4). Accepts any chunking of the
+// input (Feed may be called with 1 byte or 64 MB). A quote/escape/depth scanner: it does not
+// validate records, the window parser does.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+namespace visprobe {
+
+struct RecordOrigin {
+  uint64_t window_pos;  // offset of the record's key in the window text
+  uint64_t file_pos;    // offset of the same byte in the file
+};
+
+class RecordSplitter {
+ public:
+  // window: '{' + whole members + '}' (valid JSON if the members are).
+  using WindowFn = std::function<Status(std::string& window, const std::vector<RecordOrigin>& origins)>;
+
+  // container_key empty: records are the members of the top-level object. Otherwise records are
+  // the members of the top-level member `container_key` (dump.json's "data"); the other
+  // top-level members are kept in meta() with the container replaced by 0.
+  RecordSplitter(std::string container_key, size_t window_bytes, WindowFn fn);
+
+  Status Feed(const char* data, size_t size);
+  Status Finish();
+
+  // Top-level members other than the container, as a JSON object text (only in container mode).
+  const std::string& meta() const { return meta_; }
+  uint64_t records() const { return records_; }
+  // Visible for testing.
+  size_t largest_window() const { return largest_window_; }
+
+ private:
+  enum class Sink : uint8_t { kNone, kMeta, kWindow };
+  void Append(Sink s, const char* b, const char* e);
+  Status EndRecord(bool container_closed);
+  Status Fail(uint64_t pos, const char* what) const;
+
+  std::string container_key_;
+  size_t window_bytes_;
+  WindowFn fn_;
+
+  uint64_t pos_ = 0;     // bytes consumed before the current chunk
+  int depth_ = 0;
+  bool in_string_ = false, escape_ = false;
+  bool top_closed_ = false;
+  bool in_container_ = false;   // between the container's braces
+  bool in_record_ = false;      // inside a member of the container
+  int container_depth_ = 1;     // depth of the container's members
+  // Key tracking at depth 1 (container mode).
+  bool expect_key_ = false, capturing_key_ = false, key_done_ = false;
+  std::string key_;
+  bool value_is_container_ = false;  // the current depth-1 value belongs to container_key_
+
+  std::string meta_;
+  std::string window_;
+  std::vector<RecordOrigin> origins_;
+  uint64_t records_ = 0;
+  size_t largest_window_ = 0;
+};
+
+}  // namespace visprobe
