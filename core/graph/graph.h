@@ -48,6 +48,9 @@ struct Node {
   int32_t stack = -1;        // index into Graph::stacks; -1 = no stack ("[]")
   int32_t micro_step = -1;   // -1 = unset (stored as 0)
   Overflow overflow = Overflow::kNone;
+  bool has_data = false;     // a dump.json record exists for this node
+  double precision_index = -1;            // < 0: NULL (build mode, unmatched, no items)
+  std::vector<std::string> matched_link;  // matched_node_link (compare mode)
   std::vector<BatchP2PInfo> batch_p2p;
 };
 
@@ -77,6 +80,7 @@ class Graph {
   bool has_dump_data_dir = false;   // false -> NULL in the database
   std::string dump_data_dir;
   int micro_step_num = -1;          // Megatron construct: N (largest 0-based micro step)
+  bool has_data_key = false;        // dump.json has a "data" member
   uint64_t dump_bytes = 0, dump_records = 0;
 
  private:

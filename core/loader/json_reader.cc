@@ -45,7 +45,8 @@ struct Converter {
     if (te) {
       std::string_view tok;
       double d;
-      if (!v.raw_json_token().get(tok) && NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
+      tok = v.raw_json_token();
+      if (NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
       return Fail(te);
     }
     switch (t) {
@@ -73,7 +74,8 @@ struct Converter {
         od::number_type nt;
         if (auto e = v.get_number_type().get(nt)) {
           std::string_view tok; double d;
-          if (!v.raw_json_token().get(tok) && NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
+          tok = v.raw_json_token();
+      if (NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
           return Fail(e);
         }
         if (nt == od::number_type::signed_integer) {
@@ -85,8 +87,7 @@ struct Converter {
           if (auto e = v.get_double().get(d)) return Fail(e);
           n->kind = JKind::kFloat; n->d = d;
         } else {
-          std::string_view tok;
-          if (auto e = v.raw_json_token().get(tok)) return Fail(e);
+          std::string_view tok = v.raw_json_token();
           n->kind = JKind::kBigInt;
           tree.SetStr(idx, TrimToken(tok));
         }
@@ -128,9 +129,9 @@ struct Converter {
       uint32_t count = 0;
       for (auto fr : obj) {
         od::field f;
-        if (auto e = fr.get(f)) return Fail(e);
+        if (auto e = std::move(fr).get(f)) return Fail(e);
         std::string_view k;
-        if (auto e = f.unescaped_key().get(k)) return Fail(e);
+        if (auto e = f.unescaped_key(false).get(k)) return Fail(e);
         JIdx c = tree.Add(JKind::kNull);
         tree.SetKey(c, k);
         if (prev == kJNone) tree.at(idx).first = c; else tree.at(prev).next = c;
@@ -177,9 +178,9 @@ class WindowParser {
     size_t rec = 0;
     for (auto fr : obj) {
       od::field f;
-      if (auto e = fr.get(f)) return Error(e, origins, rec);
+      if (auto e = std::move(fr).get(f)) return Error(e, origins, rec);
       std::string_view k;
-      if (auto e = f.unescaped_key().get(k)) return Error(e, origins, rec);
+      if (auto e = f.unescaped_key(false).get(k)) return Error(e, origins, rec);
       key_.assign(k.data(), k.size());
       tree_.Clear();
       JIdx root = tree_.Add(JKind::kNull);
@@ -268,9 +269,9 @@ Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
   uint32_t count = 0;
   for (auto fr : obj) {
     od::field f;
-    if (auto e = fr.get(f)) return InvalidInput(ErrorText(e));
+    if (auto e = std::move(fr).get(f)) return InvalidInput(ErrorText(e));
     std::string_view k;
-    if (auto e = f.unescaped_key().get(k)) return InvalidInput(ErrorText(e));
+    if (auto e = f.unescaped_key(false).get(k)) return InvalidInput(ErrorText(e));
     JIdx c = tree.Add(JKind::kNull);
     tree.SetKey(c, k);
     if (prev == kJNone) tree.at(*root).first = c; else tree.at(prev).next = c;

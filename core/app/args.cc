@@ -1,0 +1,168 @@
+#include "app/args.h"
+
+#include <cstdlib>
+
+namespace visprobe {
+namespace {
+
+enum class Kind { kString, kFlag, kOptionalValue, kInts, kStrings, kChoice };
+
+struct Opt {
+  const char* short_name;
+  const char* long_name;
+  Kind kind;
+  const char* help;
+};
+
+const Opt kOpts[] = {
+    {"-tp", "--target_path", Kind::kString, "<Required> The target (debug) dump folder."},
+    {"-gp", "--golden_path", Kind::kString, "<Optional> The golden (benchmark) dump folder; selects compare mode."},
+    {"-o", "--output_path", Kind::kString, "<Required> The folder where the .vis.db file is written."},
+    {"-lm", "--layer_mapping", Kind::kOptionalValue, "<Optional> Layer mapping, with an optional mapping .yaml file."},
+    {"-oc", "--overflow_check", Kind::kFlag, "<Optional> Mark overflow levels (medium / high / critical)."},
+    {"-fm", "--fuzzy_match", Kind::kFlag, "<Optional> Fuzzy matching of nodes."},
+    {"-tensor_log", "--is_print_compare_log", Kind::kFlag, "<Optional> Log every tensor comparison."},
+    {"-progress_log", "--is_print_progress_log", Kind::kFlag, "<Optional> Print machine-readable PROGRESS lines."},
+    {nullptr, "--rank_size", Kind::kInts, "<Optional> World size(s) of the parallel run(s); enables graph merge."},
+    {nullptr, "--tp", Kind::kInts, "<Optional> Tensor parallel size(s)."},
+    {nullptr, "--pp", Kind::kInts, "<Optional> Pipeline parallel size(s)."},
+    {nullptr, "--vpp", Kind::kInts, "<Optional> Virtual pipeline parallel size(s) (default 1)."},
+    {nullptr, "--order", Kind::kStrings, "<Optional> Rank order(s) (default tp-cp-ep-dp-pp)."},
+    {nullptr, "--file_type", Kind::kChoice, "<Optional> db or json (json: merge build only)."},
+};
+
+const Opt* FindOpt(const std::string& s) {
+  for (const Opt& o : kOpts)
+    if ((o.short_name && s == o.short_name) || s == o.long_name) return &o;
+  return nullptr;
+}
+
+std::string OptTitle(const Opt& o) {
+  return o.short_name ? std::string(o.short_name) + "/" + o.long_name : std::string(o.long_name);
+}
+
+bool LooksLikeOption(const std::string& s) {
+  if (s.size() < 2 || s[0] != '-') return false;
+  // argparse treats negative numbers as values.
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return !(end && *end == '\0');
+}
+
+}  // namespace
+
+std::string GraphVisualizeUsage() {
+  return "usage: visprobe graph_visualize [-h] -tp TARGET_PATH [-gp GOLDEN_PATH] -o OUTPUT_PATH [-lm [LAYER_MAPPING]]\n"
+         "                                [-oc] [-fm] [-tensor_log] [-progress_log] [--rank_size RANK_SIZE [RANK_SIZE ...]]\n"
+         "                                [--tp TP [TP ...]] [--pp PP [PP ...]] [--vpp VPP [VPP ...]]\n"
+         "                                [--order ORDER [ORDER ...]] [--file_type {db,json}]\n";
+}
+
+std::string GraphVisualizeHelp() {
+  std::string s = GraphVisualizeUsage();
+  s += "\nBuild the hierarchical graph of an msProbe dump (or compare two dumps) into a .vis.db file.\n\noptions:\n";
+  s += "  -h, --help            show this help message and exit\n";
+  for (const Opt& o : kOpts) {
+    std::string name = o.short_name ? std::string(o.short_name) + ", " + o.long_name : std::string("    ") + o.long_name;
+    s += "  " + name;
+    s += name.size() < 20 ? std::string(20 - name.size(), ' ') : std::string("\n                      ");
+    s += o.help;
+    s += '\n';
+  }
+  return s;
+}
+
+Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string>& argv) {
+  GraphVisualizeArgs a;
+  bool has_tp = false, has_o = false;
+  std::vector<std::string> unknown;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    std::string arg = argv[i], value;
+    bool has_inline = false;
+    if (arg.size() > 1 && arg[0] == '-') {
+      auto eq = arg.find('=');
+      if (eq != std::string::npos) { value = arg.substr(eq + 1); arg = arg.substr(0, eq); has_inline = true; }
+    }
+    const Opt* o = FindOpt(arg);
+    if (!o) { unknown.push_back(argv[i]); continue; }
+    auto take_one = [&](std::string* out) -> Status {
+      if (has_inline) { *out = value; return Status::Ok(); }
+      if (i + 1 >= argv.size() || LooksLikeOption(argv[i + 1]))
+        return InvalidInput("argument " + OptTitle(*o) + ": expected one argument");
+      *out = argv[++i];
+      return Status::Ok();
+    };
+    auto take_many = [&](std::vector<std::string>* out) -> Status {
+      out->clear();
+      if (has_inline) out->push_back(value);
+      while (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1])) out->push_back(argv[++i]);
+      if (out->empty()) return InvalidInput("argument " + OptTitle(*o) + ": expected at least one argument");
+      return Status::Ok();
+    };
+    std::string name = o->long_name;
+    switch (o->kind) {
+      case Kind::kString: {
+        std::string v;
+        RETURN_IF_ERROR(take_one(&v));
+        if (name == "--target_path") { a.target_path = v; has_tp = true; }
+        else if (name == "--golden_path") { a.golden_path = v; a.has_golden = true; }
+        else if (name == "--output_path") { a.output_path = v; has_o = true; }
+        break;
+      }
+      case Kind::kFlag:
+        if (has_inline) return InvalidInput("argument " + OptTitle(*o) + ": ignored explicit argument '" + value + "'");
+        if (name == "--overflow_check") a.overflow_check = true;
+        else if (name == "--fuzzy_match") a.fuzzy_match = true;
+        else if (name == "--is_print_compare_log") a.print_compare_log = true;
+        else if (name == "--is_print_progress_log") a.progress_log = true;
+        break;
+      case Kind::kOptionalValue:
+        a.layer_mapping = true;
+        if (has_inline) a.layer_mapping_file = value;
+        else if (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1])) a.layer_mapping_file = argv[++i];
+        break;
+      case Kind::kInts: {
+        std::vector<std::string> vs;
+        RETURN_IF_ERROR(take_many(&vs));
+        std::vector<int> ints;
+        for (const auto& v : vs) {
+          char* end = nullptr;
+          long x = std::strtol(v.c_str(), &end, 10);
+          if (v.empty() || *end != '\0') return InvalidInput("argument " + OptTitle(*o) + ": invalid int value: '" + v + "'");
+          ints.push_back(static_cast<int>(x));
+        }
+        if (name == "--rank_size") { a.rank_size = ints; a.has_rank_size = true; }
+        else if (name == "--tp") { a.tp = ints; a.has_tp = true; }
+        else if (name == "--pp") { a.pp = ints; a.has_pp = true; }
+        else if (name == "--vpp") a.vpp = ints;
+        break;
+      }
+      case Kind::kStrings: {
+        std::vector<std::string> vs;
+        RETURN_IF_ERROR(take_many(&vs));
+        a.order = vs;
+        break;
+      }
+      case Kind::kChoice: {
+        std::string v;
+        RETURN_IF_ERROR(take_one(&v));
+        if (v != "db" && v != "json")
+          return InvalidInput("argument --file_type: invalid choice: '" + v + "' (choose from 'db', 'json')");
+        a.file_type = v;
+        break;
+      }
+    }
+  }
+  std::string missing;
+  if (!has_tp) missing += "-tp/--target_path";
+  if (!has_o) missing += std::string(missing.empty() ? "" : ", ") + "-o/--output_path";
+  if (!missing.empty()) return InvalidInput("the following arguments are required: " + missing);
+  if (!unknown.empty()) {
+    std::string u;
+    for (auto& s : unknown) u += (u.empty() ? "" : " ") + s;
+    return InvalidInput("unrecognized arguments: " + u);
+  }
+  return a;
+}
+
+}  // namespace visprobe

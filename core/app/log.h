@@ -1,0 +1,55 @@
+// msProbe's log line format and progress protocol (spec §16.4, §16.5), shared by the native CLI
+// and the browser worker so both print the same text.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace visprobe {
+
+enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
+const char* LogLevelName(LogLevel l);
+
+// Threshold from MSPROBE_LOG_LEVEL's text: 0 DEBUG, 1 INFO (default, also unknown), 2, 3, 4 nothing.
+int LogThreshold(const char* env_value);
+
+// Replaces \n \r \x7f \b \f \t \v and %08 %0a %0b %0c %0d %7f by '_'.
+std::string SanitizeLogMessage(const std::string& msg);
+
+// "YYYY-mm-dd HH:MM:SS (<pid>) [LEVEL] <message>" with the local time now.
+std::string FormatLogLine(LogLevel level, const std::string& msg);
+
+// Receives what a run says. Implementations must be thread-safe only if the run uses threads;
+// Session serialises its calls.
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void Log(LogLevel level, const std::string& msg) = 0;
+  // Overall progress 0..100, non-decreasing; `running` false exactly once at the end.
+  virtual void Progress(double percent, bool running) = 0;
+};
+
+// The CLI's reporter: log lines on stdout, the PROGRESS protocol with -progress_log, and a
+// progress bar on stderr when it is a terminal.
+class ConsoleReporter : public Reporter {
+ public:
+  ConsoleReporter(bool progress_log, bool progress_bar);
+  void Log(LogLevel level, const std::string& msg) override;
+  void Progress(double percent, bool running) override;
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  void PrintProgressLine();
+  bool progress_log_, bar_;
+  int threshold_;
+  double percent_ = 0;
+  bool running_ = true;
+  int last_bar_ = -1;
+  std::vector<std::string> errors_;
+};
+
+// JSON of the progress state: {"current_progress": p, "process_running": b, "error_msg": [...]}.
+std::string ProgressJson(double percent, bool running, const std::vector<std::string>& errors);
+
+}  // namespace visprobe

@@ -1,0 +1,63 @@
+// The native command-line front door: `visprobe graph_visualize ...` (spec §16).
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/args.h"
+#include "app/log.h"
+#include "app/session.h"
+
+namespace {
+
+const char kTopHelp[] =
+    "usage: visprobe [-h] {graph_visualize} ...\n"
+    "\n"
+    "visprobe: msProbe precision dumps, analysed natively or in the browser.\n"
+    "\n"
+    "commands:\n"
+    "  graph_visualize   build the module graph of a dump (or compare two dumps) into a .vis.db file\n"
+    "\n"
+    "options:\n"
+    "  -h, --help        show this help message and exit\n"
+    "\n"
+    "Run `visprobe <command> --help` for the options of a command.\n";
+
+int GraphVisualizeMain(const std::vector<std::string>& argv) {
+  for (const auto& a : argv)
+    if (a == "-h" || a == "--help") { std::fputs(visprobe::GraphVisualizeHelp().c_str(), stdout); return 0; }
+  auto parsed = visprobe::ParseGraphVisualizeArgs(argv);
+  if (!parsed.ok()) {
+    std::fputs(visprobe::GraphVisualizeUsage().c_str(), stderr);
+    std::fprintf(stderr, "visprobe graph_visualize: error: %s\n", parsed.status().message().c_str());
+    return 2;
+  }
+  visprobe::RunOptions opts;
+  opts.timestamp = visprobe::NowTimestamp();
+  unsigned hw = std::thread::hardware_concurrency();
+  opts.threads = hw == 0 ? 1 : static_cast<int>(hw);
+  if (const char* t = std::getenv("VISPROBE_THREADS")) opts.threads = std::max(1, std::atoi(t));
+  bool bar = ::isatty(2) != 0;
+  visprobe::ConsoleReporter rep(parsed->progress_log, bar);
+  auto r = visprobe::RunGraphVisualize(parsed.value(), opts, rep);
+  return r.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "-h" || args[0] == "--help") {
+    std::fputs(kTopHelp, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "graph_visualize") return GraphVisualizeMain(args);
+  std::fputs(kTopHelp, stderr);
+  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize')\n", cmd.c_str());
+  return 2;
+}

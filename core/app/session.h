@@ -1,0 +1,34 @@
+// The one facade the CLI and the browser worker call: a graph_visualize run from arguments to
+// a finished .vis.db (spec §1.2 pipelines, §16.2 order of checks).
+#pragma once
+
+#include <string>
+
+#include "app/args.h"
+#include "app/log.h"
+#include "base/status.h"
+
+namespace visprobe {
+
+struct RunOptions {
+  std::string timestamp;        // YYYYmmddHHMMSS, taken once at process start (§13.1)
+  int threads = 1;              // ranks built in parallel (native); 1 = no threads at all
+  bool wal = true;              // SQLite WAL while writing (native)
+  size_t window_bytes = 4u << 20;
+};
+
+struct RunSummary {
+  std::string db_path;
+  size_t graphs = 0;
+  size_t rows = 0;
+  uint64_t dump_bytes = 0;
+};
+
+// Runs graph_visualize. Every failure is logged through `rep` (ERROR) and returned.
+// The progress state ends with running = false exactly once.
+Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep);
+
+// Local time formatted as YYYYmmddHHMMSS.
+std::string NowTimestamp();
+
+}  // namespace visprobe

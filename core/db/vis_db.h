@@ -1,0 +1,75 @@
+// Writes graphs into a .vis.db through the SQLite C API (spec §13). The file is written under a
+// temporary name and renamed when complete, so a failed run leaves no .vis.db behind.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "graph/graph.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace visprobe {
+
+struct GraphRowsInfo {
+  std::string data_source = "NPU";   // NPU / Bench
+  int step = 0;
+  int rank = 0;
+};
+
+struct ConfigRow {
+  std::string graph_type = "build";
+  std::string task;
+  bool has_tool_tip = false;
+  std::string tool_tip;
+  int micro_steps = 1;
+  bool overflow_check = false;
+  std::string node_colors = "null";
+  std::string rank_list = "[0]";
+  std::string step_list = "[0]";
+};
+
+struct DbOptions {
+  bool wal = true;   // PRAGMA journal_mode=WAL natively (§13.1); the browser build uses the default
+};
+
+class VisDbWriter {
+ public:
+  // final_path: the .vis.db to produce. If it exists its rows are kept and appended to.
+  static Result<std::unique_ptr<VisDbWriter>> Open(const std::string& final_path, const DbOptions& opts);
+  ~VisDbWriter();
+
+  // All rows of one graph in one transaction, post-order (§13.3), then its tb_stack rows.
+  // Returns the number of tb_nodes rows written.
+  Result<size_t> WriteGraph(const Graph& g, const GraphRowsInfo& info);
+  Status WriteConfig(const ConfigRow& row);   // INSERT OR IGNORE: the first call wins
+  Status CreateIndexes();
+  // Closes (checkpointing the WAL) and renames the temporary file to the final name.
+  Result<std::string> Commit();
+  // Closes and deletes the temporary file (also done by the destructor when not committed).
+  void Abort();
+
+  sqlite3* handle() { return db_; }
+  const std::string& temp_path() const { return temp_; }
+
+ private:
+  VisDbWriter() = default;
+  Status Exec(const std::string& sql);
+  Status Prepare(const std::string& sql, sqlite3_stmt** st);
+  Status SqlError(const char* what) const;
+
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* ins_node_ = nullptr;
+  sqlite3_stmt* ins_stack_ = nullptr;
+  sqlite3_stmt* ins_config_ = nullptr;
+  std::string final_, temp_;
+  bool done_ = false;
+};
+
+// Post-order of the nodes reachable from the root (§13.3).
+std::vector<NodeId> PostOrder(const Graph& g);
+
+}  // namespace visprobe

@@ -1,0 +1,673 @@
+#include "graph/builder.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "base/fs.h"
+#include "graph/overflow.h"
+#include "loader/json_reader.h"
+
+namespace visprobe {
+namespace {
+
+constexpr const char* kNoForwardStack =
+    "This backward node cannot find the forward node and cannot retrieve stack information.";
+
+// ---- small string helpers (the reference's regexes, written out) --------------------------
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// Matches `\.<word>\.(\d+)$`; on success *stem is the text before ".<word>." and *num the digits.
+bool MatchDirSuffix(std::string_view s, std::string_view word, std::string_view* stem, std::string_view* num) {
+  auto dot = s.rfind('.');
+  if (dot == std::string_view::npos || !AllDigits(s.substr(dot + 1))) return false;
+  std::string_view head = s.substr(0, dot);
+  if (head.size() < word.size() + 1) return false;
+  if (head.substr(head.size() - word.size()) != word || head[head.size() - word.size() - 1] != '.') return false;
+  *stem = head.substr(0, head.size() - word.size() - 1);
+  *num = s.substr(dot + 1);
+  return true;
+}
+
+// re.sub(r"\.<from>\.(\d+)$", r".<to>.\1", s)
+std::string SwapDir(std::string_view s, std::string_view from, std::string_view to) {
+  std::string_view stem, num;
+  if (!MatchDirSuffix(s, from, &stem, &num)) return std::string(s);
+  std::string out(stem);
+  out += '.'; out += to; out += '.'; out += num;
+  return out;
+}
+
+std::string ReplaceAll(std::string_view s, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t i = 0;
+  for (;;) {
+    size_t k = s.find(from, i);
+    if (k == std::string_view::npos) break;
+    out.append(s.substr(i, k - i));
+    out.append(to);
+    i = k + from.size();
+  }
+  out.append(s.substr(i));
+  return out;
+}
+
+bool EndsWith(std::string_view s, std::string_view suf) {
+  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
+}
+
+std::vector<std::string_view> Split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  for (;;) {
+    size_t k = s.find(sep, i);
+    if (k == std::string_view::npos) { out.push_back(s.substr(i)); break; }
+    out.push_back(s.substr(i, k - i));
+    i = k + 1;
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string_view>& parts, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n && i < parts.size(); ++i) {
+    if (i) out += '.';
+    out.append(parts[i]);
+  }
+  return out;
+}
+
+// `\.parameters_grad(\.\d+)?$`: returns the match start or npos.
+size_t ParamsGradPos(std::string_view key) {
+  static constexpr std::string_view kPg = ".parameters_grad";
+  if (EndsWith(key, kPg)) return key.size() - kPg.size();
+  auto dot = key.rfind('.');
+  if (dot == std::string_view::npos || !AllDigits(key.substr(dot + 1))) return std::string_view::npos;
+  std::string_view head = key.substr(0, dot);
+  if (EndsWith(head, kPg)) return head.size() - kPg.size();
+  return std::string_view::npos;
+}
+
+// ---- construct.json ----------------------------------------------------------------------
+
+struct ConstructEntry {
+  std::string child;
+  std::string parent;   // "" = top level (null or "")
+  int micro = 0;
+  bool from_list = false;
+};
+
+struct Construct {
+  std::vector<ConstructEntry> entries;
+  std::unordered_map<std::string, size_t> index;   // child -> entry
+  bool megatron = false;
+  int micro_step_num = -1;
+
+  const std::string* Get(const std::string& k) const {
+    auto it = index.find(k);
+    return it == index.end() ? nullptr : &entries[it->second].parent;
+  }
+  bool Has(const std::string& k) const { return index.count(k) != 0; }
+};
+
+Status ConstructParseFailed() { return InvalidInput("Parse construct json file \"construct.json\" failed."); }
+
+Status LoadFailed(const std::string& base, const Status& why) {
+  return InvalidInput("load json file \"" + base + "\" failed. " + why.message());
+}
+
+Result<Construct> LoadConstruct(const std::string& path) {
+  Construct c;
+  bool bad_value = false;
+  JsonReadOptions o;
+  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    std::string k(key);
+    if (k == "megatron_micro_step_number") {
+      c.megatron = true;
+      c.micro_step_num = t.IsNumber(v) ? static_cast<int>(t.AsDouble(v)) : 0;
+      return Status::Ok();
+    }
+    ConstructEntry e;
+    e.child = k;
+    switch (t.Kind(v)) {
+      case JKind::kNull: break;
+      case JKind::kString: e.parent.assign(t.Str(v)); break;
+      case JKind::kArray: {
+        e.from_list = true;
+        if (t.at(v).count != 2) { bad_value = true; break; }
+        JIdx p = t.at(v).first, m = t.at(p).next;
+        if (t.Kind(p) == JKind::kString) e.parent.assign(t.Str(p));
+        else if (t.Kind(p) != JKind::kNull) bad_value = true;
+        if (t.Kind(m) == JKind::kInt) e.micro = static_cast<int>(t.at(m).i);
+        else bad_value = true;
+        break;
+      }
+      default: bad_value = true;
+    }
+    auto it = c.index.find(e.child);
+    if (it != c.index.end()) c.entries[it->second] = std::move(e);   // last value, first position
+    else { c.index.emplace(e.child, c.entries.size()); c.entries.push_back(std::move(e)); }
+    return Status::Ok();
+  };
+  auto r = ReadJsonRecords(path, o, rec);
+  if (!r.ok()) return LoadFailed("construct.json", r.status());
+  if (bad_value) return ConstructParseFailed();
+  if (!c.megatron)
+    for (const auto& e : c.entries) if (e.from_list) return ConstructParseFailed();
+  if (c.entries.empty() && !c.megatron)
+    return InvalidInput(
+        "The content of 'construct.json' is empty, failed to build graph. When dumping data, it is necessary to "
+        "select level L0 or mix in order to collect model structure data, that is, the content of "
+        "'construct.json' is not empty.");
+  return c;
+}
+
+// ---- stack.json --------------------------------------------------------------------------
+
+struct Stacks {
+  std::unordered_map<std::string, int32_t> by_name;   // node name -> index in graph.stacks
+};
+
+void FillFrames(const JTree& t, JIdx v, StackEntry* e) {
+  if (t.Kind(v) != JKind::kArray) return;
+  for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next)
+    if (t.Kind(c) == JKind::kString) e->frames.emplace_back(t.Str(c));
+}
+
+Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
+  // Both interpretations are collected in one pass; the format is known once key "0" is seen.
+  bool new_format = false;
+  std::vector<std::pair<std::string, int32_t>> old_map;               // name -> stack (old format)
+  std::vector<std::pair<std::vector<std::string>, int32_t>> groups;   // names -> stack (new format)
+  JsonReadOptions o;
+  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    if (key == "0") new_format = t.Truthy(v);
+    StackEntry whole;
+    whole.json.clear();
+    t.AppendJson(whole.json, v);
+    int32_t idx = -1;
+    if (t.Truthy(v)) {
+      FillFrames(t, v, &whole);
+      idx = static_cast<int32_t>(g.stacks.size());
+    }
+    // New-format group: [[names...], stack].
+    if (t.Kind(v) == JKind::kArray && t.at(v).count == 2 && t.Kind(t.at(v).first) == JKind::kArray) {
+      JIdx names = t.at(v).first, st = t.at(names).next;
+      std::vector<std::string> ns;
+      for (JIdx c = t.at(names).first; c != kJNone; c = t.at(c).next)
+        ns.push_back(t.Kind(c) == JKind::kString ? std::string(t.Str(c)) : t.PyStr(c));
+      int32_t gidx = -1;
+      if (t.Truthy(st)) {
+        StackEntry ge;
+        t.AppendJson(ge.json, st);
+        FillFrames(t, st, &ge);
+        gidx = static_cast<int32_t>(g.stacks.size()) + (idx >= 0 ? 1 : 0);
+        if (idx >= 0) g.stacks.push_back(std::move(whole));
+        g.stacks.push_back(std::move(ge));
+      } else if (idx >= 0) {
+        g.stacks.push_back(std::move(whole));
+      }
+      groups.emplace_back(std::move(ns), gidx);
+    } else if (idx >= 0) {
+      g.stacks.push_back(std::move(whole));
+    }
+    old_map.emplace_back(std::string(key), idx);
+    return Status::Ok();
+  };
+  auto r = ReadJsonRecords(path, o, rec);
+  if (!r.ok()) {
+    if (r.status().message().find("not a JSON object") != std::string::npos ||
+        r.status().message().find("not an object") != std::string::npos)
+      return InvalidInput("The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
+    return LoadFailed("stack.json", r.status());
+  }
+  if (new_format) {
+    for (auto& grp : groups)
+      for (auto& n : grp.first) s.by_name[n] = grp.second;
+  } else {
+    for (auto& kv : old_map) s.by_name[kv.first] = kv.second;
+  }
+  return Status::Ok();
+}
+
+// ---- the builder ---------------------------------------------------------------------------
+
+class Builder {
+ public:
+  Builder(const BuildOptions& o, Graph& g) : opts_(o), g_(g) {}
+  Status Run(const std::string& dir);
+
+ private:
+  std::string FixBackwardMissing(const std::string& child, const std::string& parent);
+  std::string FixBackwardInplace(const std::string& child, const std::string& parent);
+  NodeId GetOrCreate(const std::string& name, NodeId up);
+  Status StreamDump(const std::string& path);
+  void HandleRecompute();
+  void CollectApisBetweenModules();
+  Status AttachParametersGrad();
+  void SetDumpDataDir(const JTree& meta, JIdx root, const std::string& dir);
+
+  const BuildOptions& opts_;
+  Graph& g_;
+  Construct c_;
+  Stacks stacks_;
+  int32_t no_forward_stack_ = -1;
+
+  struct PendingGrad { std::string key; size_t split; NodeItems items; };
+  std::vector<PendingGrad> pending_;
+  std::unordered_map<std::string, size_t> pending_index_;
+};
+
+std::string Builder::FixBackwardMissing(const std::string& child, const std::string& parent) {
+  std::string_view stem, num;
+  if (MatchDirSuffix(child, "backward", &stem, &num)) {
+    const std::string* fp = c_.Get(SwapDir(child, "backward", "forward"));
+    if (fp && !fp->empty()) {
+      std::string np = SwapDir(*fp, "forward", "backward");
+      if (c_.Has(np)) return np;
+    }
+  } else if (EndsWith(child, ".backward")) {
+    const std::string* fp = c_.Get(ReplaceAll(child, "backward", "forward"));
+    if (fp && !fp->empty()) {
+      std::string np = ReplaceAll(*fp, "forward", "backward");
+      if (c_.Has(np)) return np;
+    }
+  }
+  return parent;
+}
+
+std::string Builder::FixBackwardInplace(const std::string& child, const std::string& parent) {
+  std::string_view stem, num;
+  if (!MatchDirSuffix(child, "backward", &stem, &num)) return parent;
+  auto cparts = Split(child, '.');
+  auto pparts = Split(parent, '.');
+  if (cparts.size() < 5 || pparts.size() < 4) return parent;
+  if (Join(cparts, cparts.size() - 4) == Join(pparts, pparts.size() - 3)) return parent;
+  std::string fc = SwapDir(child, "backward", "forward");
+  const std::string* fp = c_.Get(fc);
+  if (fp) {
+    if (fp->empty()) return std::string();
+    std::string np = SwapDir(*fp, "forward", "backward");
+    if (c_.Has(np)) return np;
+  }
+  return parent;
+}
+
+NodeId Builder::GetOrCreate(const std::string& name, NodeId up) {
+  NodeId existing = g_.Find(name);
+  if (existing != kNoNode) {
+    g_.AddUpnode(existing, up);
+    return existing;
+  }
+  NodeId id = g_.AddNode(OpOfName(name), name, kNoNode);
+  Node& n = g_.node(id);
+  auto st = stacks_.by_name.find(name);
+  if (st != stacks_.by_name.end() && st->second >= 0) {
+    n.stack = st->second;
+  } else {
+    std::string fwd;
+    std::string_view stem, num;
+    bool backward = false;
+    if (MatchDirSuffix(name, "backward", &stem, &num)) {
+      fwd = std::string(stem) + ".forward.0";
+      backward = true;
+    } else if (EndsWith(name, ".backward")) {
+      fwd = ReplaceAll(name, "backward", "forward");
+      backward = true;
+    }
+    if (backward) {
+      NodeId f = g_.Find(fwd);
+      if (f != kNoNode) {
+        n.stack = g_.node(f).stack;
+      } else {
+        if (no_forward_stack_ < 0) {
+          StackEntry e;
+          e.json = std::string("[\"") + kNoForwardStack + "\"]";
+          e.frames.emplace_back(kNoForwardStack);
+          no_forward_stack_ = static_cast<int32_t>(g_.stacks.size());
+          g_.stacks.push_back(std::move(e));
+        }
+        g_.node(id).stack = no_forward_stack_;
+      }
+    }
+  }
+  if (c_.megatron) {
+    auto it = c_.index.find(name);
+    g_.node(id).micro_step = it == c_.index.end() ? 0 : c_.entries[it->second].micro;
+  }
+  g_.AddUpnode(id, up);
+  return id;
+}
+
+void Builder::SetDumpDataDir(const JTree& t, JIdx root, const std::string& dir) {
+  JIdx d = root == kJNone ? kJNone : t.Find(root, "dump_data_dir");
+  if (d == kJNone) { g_.has_dump_data_dir = true; g_.dump_data_dir.clear(); return; }
+  if (t.Kind(d) == JKind::kNull) { g_.has_dump_data_dir = false; return; }
+  g_.has_dump_data_dir = true;
+  g_.dump_data_dir = t.Kind(d) == JKind::kString ? std::string(t.Str(d)) : t.PyStr(d);
+  if (!g_.dump_data_dir.empty()) {
+    std::string real = RealPath(dir);
+    std::string parent = g_.dump_data_dir;
+    auto k = parent.rfind('/');
+    parent = k == std::string::npos ? std::string() : parent.substr(0, k);
+    if (parent != real) g_.dump_data_dir = JoinPath(real, "dump_tensor_data");
+  }
+}
+
+Status Builder::StreamDump(const std::string& path) {
+  JsonReadOptions o;
+  o.container_key = "data";
+  o.window_bytes = opts_.window_bytes;
+  o.progress = opts_.progress;
+  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    NodeId id = g_.Find(key);
+    if (id != kNoNode) {
+      Node& n = g_.node(id);
+      RETURN_IF_ERROR(ParseEntryItems(t, v, n.name, opts_.items, n.items));
+      n.overflow = opts_.overflow_check ? CheckOverflow(t, v, n.name) : Overflow::kNone;
+      n.has_data = true;
+      if (key.find("batch_isend_irecv") != std::string_view::npos) {
+        n.batch_p2p.clear();
+        JIdx out = t.Kind(v) == JKind::kObject ? t.Find(v, "output") : kJNone;
+        if (out != kJNone && t.Kind(out) == JKind::kArray && t.Truthy(out)) {
+          JIdx first = t.at(out).first;
+          if (t.Kind(first) == JKind::kArray && t.Truthy(first)) {
+            for (JIdx p = t.at(first).first; p != kJNone; p = t.at(p).next) {
+              if (t.Kind(p) != JKind::kObject) continue;
+              BatchP2PInfo info;
+              auto field = [&](const char* f, std::string* dst) {
+                JIdx x = t.Find(p, f);
+                if (x == kJNone) *dst = "null"; else t.AppendJson(*dst, x);
+              };
+              field("op", &info.op);
+              field("peer", &info.peer);
+              field("group_id", &info.group_id);
+              n.batch_p2p.push_back(std::move(info));
+            }
+          }
+        }
+      }
+      return Status::Ok();
+    }
+    size_t pos = ParamsGradPos(key);
+    if (pos != std::string_view::npos) {
+      std::string k(key);
+      auto it = pending_index_.find(k);
+      size_t slot;
+      if (it == pending_index_.end()) {
+        slot = pending_.size();
+        pending_index_.emplace(k, slot);
+        pending_.push_back(PendingGrad{k, pos, NodeItems()});
+      } else {
+        slot = it->second;
+      }
+      RETURN_IF_ERROR(ParseEntryItems(t, v, pending_[slot].key, opts_.items, pending_[slot].items));
+    }
+    return Status::Ok();
+  };
+  auto r = ReadJsonRecords(path, o, rec);
+  if (!r.ok()) return LoadFailed("dump.json", r.status());
+  g_.dump_bytes = r->bytes;
+  g_.dump_records = r->records;
+  const JTree& meta = r->meta;
+  JIdx root = r->meta_root;
+  auto str_of = [&](const char* k) -> std::string {
+    JIdx x = root == kJNone ? kJNone : meta.Find(root, k);
+    if (x == kJNone || meta.Kind(x) == JKind::kNull) return std::string();
+    return meta.Kind(x) == JKind::kString ? std::string(meta.Str(x)) : meta.PyStr(x);
+  };
+  g_.task = str_of("task");
+  g_.level = str_of("level");
+  JIdx fw = root == kJNone ? kJNone : meta.Find(root, "framework");
+  g_.framework = (fw != kJNone && meta.Truthy(fw)) ? str_of("framework") : "pytorch";
+  g_.has_data_key = root != kJNone && meta.Find(root, "data") != kJNone;
+  SetDumpDataDir(meta, root, DirName(path));
+  return Status::Ok();
+}
+
+// §6.6: is_recompute_name.
+bool IsRecomputeName(const std::vector<std::string_view>& seg) {
+  if (seg.size() > 7) return true;
+  if (seg.size() == 7) return !(AllDigits(seg[1]) && AllDigits(seg[3]));
+  if (seg.size() == 6) return !AllDigits(seg[1]);
+  return false;
+}
+
+}  // namespace
+
+bool IsRecomputeByStack(const std::vector<std::string>& frames) {
+  struct Frame { std::string file, func; };
+  std::vector<Frame> parsed;
+  for (const auto& raw : frames) {
+    std::string s = raw;
+    size_t b = s.find_first_not_of(" \t\n\r\f\v");
+    size_t e = s.find_last_not_of(" \t\n\r\f\v");
+    s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+    s = ReplaceAll(s, "File ", "");
+    size_t line = s.find(", line ");
+    size_t in = s.find(", in ");
+    if (line == std::string::npos || in == std::string::npos) continue;
+    Frame f;
+    f.file = s.substr(0, line);
+    size_t fs = in + 5;
+    size_t fe = s.find(',', fs);
+    f.func = s.substr(fs, fe == std::string::npos ? std::string::npos : fe - fs);
+    parsed.push_back(std::move(f));
+  }
+  if (parsed.empty()) return false;
+  for (const auto& f : parsed)
+    if (f.func == "recompute_fn" && EndsWith(f.file, "torch/utils/checkpoint.py")) return true;
+  for (size_t i = 0; i < parsed.size(); ++i) {
+    const auto& f = parsed[i];
+    bool hit = f.func == "backward" ||
+               (f.func == "checkpoint_function_backward" && f.file.find("megatron") != std::string::npos);
+    if (!hit) continue;
+    for (size_t d = 1; d <= 2; ++d)
+      if (i + d < parsed.size() && EndsWith(parsed[i + d].file, "torch/autograd/function.py")) return true;
+  }
+  return false;
+}
+
+namespace {
+
+void Builder::HandleRecompute() {
+  Node& root = g_.node(g_.root());
+  std::vector<std::pair<NodeId, std::string>> rmap;   // recompute node -> prefix (insertion order)
+  std::unordered_map<NodeId, size_t> ridx;
+  std::unordered_set<std::string> cache, ids;
+  for (NodeId c : root.subnodes) ids.emplace(g_.node(c).name);
+  auto set_rmap = [&](NodeId id, std::string prefix, size_t i) {
+    for (auto& kv : rmap) if (kv.first == id) { kv.second = std::move(prefix); ridx[id] = i; return; }
+    rmap.emplace_back(id, std::move(prefix));
+    ridx[id] = i;
+  };
+  for (size_t i = 0; i < root.subnodes.size(); ++i) {
+    NodeId nid = root.subnodes[i];
+    std::string id(g_.node(nid).name);
+    if (OpOfName(id) != NodeOp::kModule) continue;
+    if (g_.framework == "pytorch") {
+      std::string sid = SwapDir(id, "backward", "forward");
+      auto st = stacks_.by_name.find(sid);
+      if (st == stacks_.by_name.end() || st->second < 0) continue;
+      if (!IsRecomputeByStack(g_.stacks[st->second].frames)) continue;
+    }
+    auto seg = Split(id, '.');
+    std::string prefix = Join(seg, seg.size() >= 2 ? seg.size() - 2 : 0);
+    if (cache.count(id)) { set_rmap(nid, prefix, i); continue; }
+    if (!IsRecomputeName(seg)) continue;
+    std::vector<std::string> s2(seg.begin(), seg.end());
+    s2[s2.size() - 2] = s2[s2.size() - 2] == "forward" ? "backward" : "forward";
+    std::string other;
+    for (size_t k = 0; k < s2.size(); ++k) { if (k) other += '.'; other += s2[k]; }
+    if (ids.count(other)) { set_rmap(nid, prefix, i); cache.insert(other); }
+  }
+  if (rmap.empty()) return;
+  std::unordered_set<std::string> prefixes;
+  for (auto& kv : rmap) prefixes.insert(kv.second);
+  std::unordered_map<std::string, std::vector<NodeId>> fwd_lists;
+  for (NodeId id = 0; id < g_.size(); ++id) {
+    const Node& n = g_.node(id);
+    std::string_view stem, num;
+    if (OpOfName(n.name) != NodeOp::kModule || !MatchDirSuffix(n.name, "forward", &stem, &num)) continue;
+    if (n.up == kNoNode || n.up == g_.root()) continue;
+    std::string p(stem);
+    if (prefixes.count(p)) fwd_lists[p].push_back(id);
+  }
+  if (fwd_lists.empty()) return;
+  auto bwd_lists = fwd_lists;
+  std::unordered_map<std::string, size_t> fpos, bpos;
+  std::vector<size_t> del;
+  for (auto& kv : rmap) {
+    NodeId rc = kv.first;
+    const std::string& p = kv.second;
+    std::string_view stem, num;
+    bool fwd = MatchDirSuffix(g_.node(rc).name, "forward", &stem, &num);
+    auto& lists = fwd ? fwd_lists : bwd_lists;
+    auto& pos = fwd ? fpos : bpos;
+    auto it = lists.find(p);
+    if (it == lists.end() || pos[p] >= it->second.size()) continue;
+    NodeId nr = it->second[pos[p]++];
+    NodeId up = g_.node(nr).up;
+    NodeId new_parent = g_.Find(SwapDir(g_.node(up).name, "forward", "backward"));
+    if (new_parent == kNoNode) continue;
+    auto anc = g_.Ancestors(new_parent);
+    if (std::find(anc.begin(), anc.end(), rc) != anc.end()) continue;
+    g_.node(rc).up = new_parent;
+    g_.node(new_parent).subnodes.push_back(rc);
+    del.push_back(ridx[rc]);
+  }
+  std::sort(del.begin(), del.end());
+  del.erase(std::unique(del.begin(), del.end()), del.end());
+  auto& subs = g_.node(g_.root()).subnodes;
+  for (auto it = del.rbegin(); it != del.rend(); ++it) subs.erase(subs.begin() + static_cast<long>(*it));
+}
+
+void Builder::CollectApisBetweenModules() {
+  std::vector<NodeId> old = g_.node(g_.root()).subnodes;
+  std::vector<NodeId> out;
+  size_t i = 0;
+  while (i < old.size()) {
+    if (g_.node(old[i]).op != NodeOp::kFunctionApi) { out.push_back(old[i++]); continue; }
+    size_t j = i;
+    while (j < old.size() && g_.node(old[j]).op == NodeOp::kFunctionApi) ++j;
+    if (j - i >= 2) {
+      NodeId coll = g_.AddNode(NodeOp::kApiCollection, "Apis_Between_Modules", kNoNode, true);
+      Node& cn = g_.node(coll);
+      cn.up = g_.root();
+      for (size_t k = i; k < j; ++k) {
+        g_.node(old[k]).up = coll;
+        g_.node(coll).subnodes.push_back(old[k]);
+      }
+      if (g_.node(old[i]).micro_step >= 0) g_.node(coll).micro_step = g_.node(old[i]).micro_step;
+      out.push_back(coll);
+    } else {
+      out.push_back(old[i]);
+    }
+    i = j;
+  }
+  g_.node(g_.root()).subnodes = std::move(out);
+}
+
+Status Builder::AttachParametersGrad() {
+  if (pending_.empty()) return Status::Ok();
+  std::vector<std::string> order;                          // prefixes in first-seen order
+  std::unordered_map<std::string, std::vector<size_t>> groups;
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    std::string p = pending_[i].key.substr(0, pending_[i].split);
+    auto it = groups.find(p);
+    if (it == groups.end()) { order.push_back(p); groups[p].push_back(i); }
+    else it->second.push_back(i);
+  }
+  std::unordered_map<std::string, long long> maxb;
+  for (auto& p : order) maxb[p] = 0;
+  for (NodeId id = 0; id < g_.size(); ++id) {
+    auto parts = Split(g_.node(id).name, '.');
+    if (parts.size() <= 2 || parts[parts.size() - 2] != "backward") continue;
+    std::string p = Join(parts, parts.size() - 2);
+    auto it = maxb.find(p);
+    if (it == maxb.end() || !AllDigits(parts.back()) || parts.back().size() > 15) continue;
+    long long n = std::stoll(std::string(parts.back()));
+    if (n > it->second) it->second = n;
+  }
+  for (auto& p : order) {
+    NodeId owner = g_.Find(p + ".backward." + std::to_string(maxb[p]));
+    if (owner == kNoNode) continue;
+    for (size_t i : groups[p]) {
+      NodeId id = g_.AddNode(NodeOp::kModule, pending_[i].key, owner);
+      g_.node(id).items = std::move(pending_[i].items);
+      g_.node(id).has_data = true;
+    }
+  }
+  pending_.clear();
+  return Status::Ok();
+}
+
+Status Builder::Run(const std::string& dir) {
+  ASSIGN_OR_RETURN(c_, LoadConstruct(JoinPath(dir, "construct.json")));
+  RETURN_IF_ERROR(LoadStacks(JoinPath(dir, "stack.json"), g_, stacks_));
+  if (c_.megatron) g_.micro_step_num = c_.micro_step_num;
+  for (size_t i = 0; i < c_.entries.size(); ++i) {
+    const ConstructEntry& e = c_.entries[i];
+    std::string parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
+    NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
+    GetOrCreate(e.child, up);
+  }
+  RETURN_IF_ERROR(StreamDump(JoinPath(dir, "dump.json")));
+  HandleRecompute();
+  CollectApisBetweenModules();
+  RETURN_IF_ERROR(AttachParametersGrad());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Graph>> BuildGraph(const std::string& rank_dir, const BuildOptions& opts) {
+  auto g = std::make_unique<Graph>();
+  Builder b(opts, *g);
+  RETURN_IF_ERROR(b.Run(rank_dir));
+  return g;
+}
+
+int PageMicroSteps(Graph& g) {
+  if (g.micro_step_num >= 0) return g.micro_step_num + 1;
+  Node& root = g.node(g.root());
+  int batch = 0;
+  bool seen_backward = false;
+  for (NodeId c : root.subnodes) {
+    Node& n = g.node(c);
+    if (n.op == NodeOp::kModule) {
+      if (n.name.find(".forward.") != std::string_view::npos) {
+        if (seen_backward) { ++batch; seen_backward = false; }
+      } else {
+        seen_backward = true;
+      }
+    }
+    n.micro_step = batch;
+  }
+  // Propagate down (pre-order): unset nodes take their parent's id.
+  std::vector<NodeId> stack(root.subnodes.rbegin(), root.subnodes.rend());
+  std::vector<char> seen(g.size(), 0);
+  while (!stack.empty()) {
+    NodeId id = stack.back();
+    stack.pop_back();
+    if (seen[id]) continue;
+    seen[id] = 1;
+    const Node& n = g.node(id);
+    for (auto it = n.subnodes.rbegin(); it != n.subnodes.rend(); ++it) {
+      Node& ch = g.node(*it);
+      if (ch.micro_step < 0) ch.micro_step = n.micro_step;
+      stack.push_back(*it);
+    }
+  }
+  return batch + 1;
+}
+
+}  // namespace visprobe
