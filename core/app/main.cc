@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -40,6 +41,8 @@ int GraphVisualizeMain(const std::vector<std::string>& argv) {
   unsigned hw = std::thread::hardware_concurrency();
   opts.threads = hw == 0 ? 1 : static_cast<int>(hw);
   if (const char* t = std::getenv("VISPROBE_THREADS")) opts.threads = std::max(1, std::atoi(t));
+  // Size of the dump.json windows (bytes); tests shrink it to exercise record splitting.
+  if (const char* w = std::getenv("VISPROBE_WINDOW_BYTES")) opts.window_bytes = static_cast<size_t>(std::max(1L, std::atol(w)));
   bool bar = ::isatty(2) != 0;
   visprobe::ConsoleReporter rep(parsed->progress_log, bar);
   auto r = visprobe::RunGraphVisualize(parsed.value(), opts, rep);

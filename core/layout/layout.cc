@@ -51,6 +51,10 @@ Result<LayoutKind> Classify(const std::string& dir) {
   if (IsDir(JoinPath(dir, "dump_tensor_data"))) return LayoutKind::kFiles;
   bool all_files = std::all_of(entries.begin(), entries.end(), [](const DirEntry& e) { return e.is_file; });
   if (all_files) return LayoutKind::kFiles;
+  // A folder holding the dump files, one of which is not a regular file (a dangling link, a
+  // folder): treat it as a rank folder so the file check names the broken file (§16.3).
+  for (const auto& e : entries)
+    if (e.name == "dump.json" || e.name == "construct.json" || e.name == "stack.json") return LayoutKind::kFiles;
   if (entries.size() == 1 && entries[0].name == "rank") return LayoutKind::kRanks;
   for (const auto& e : entries) if (e.is_dir && IsProcName(e.name)) return LayoutKind::kRanks;
   bool any_dir = false, all_rank = true, all_step = true;

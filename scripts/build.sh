@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds natively (build/native: the visprobe CLI and the Catch2 tests) and, unless
+# VISPROBE_SKIP_WASM=1, with Emscripten (build/wasm: the same core, its tests for Node).
+# Usage: scripts/build.sh [native|wasm|all]   (default all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+jobs="${VISPROBE_JOBS:-$(nproc)}"
+
+if [ "$what" = native ] || [ "$what" = all ]; then
+  cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C build/native -j "$jobs"
+fi
+if { [ "$what" = wasm ] || [ "$what" = all ]; } && [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
+  # Debian's emscripten needs its node modules on NODE_PATH.
+  export NODE_PATH=/usr/share/nodejs
+  emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C build/wasm -j "$jobs"
+fi
