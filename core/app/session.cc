@@ -76,8 +76,17 @@ class BuildRun {
   Result<RunSummary> Run();
 
  private:
-  Status Fail(const Status& s);
   void BuildOne(size_t i);
+  BuildOptions BuildOpts(size_t i) {
+    BuildOptions bo;
+    bo.overflow_check = args_.overflow_check;
+    bo.window_bytes = opts_.window_bytes;
+    bo.keep_items = false;
+    Progress* p = progress_.get();
+    size_t stage = 2 * i;
+    bo.progress = [p, stage](uint64_t done, uint64_t total) { if (total) p->Stage(stage, double(done) / double(total)); };
+    return bo;
+  }
 
   const GraphVisualizeArgs& args_;
   const RunOptions& opts_;
@@ -92,12 +101,7 @@ class BuildRun {
 void BuildRun::BuildOne(size_t i) {
   const GraphJob& job = plan_.jobs[i];
   if (plan_.kind != LayoutKind::kFiles) progress_->Log(LogLevel::kInfo, "Start building graph for " + BaseName(job.target_dir) + "...");
-  BuildOptions bo;
-  bo.overflow_check = args_.overflow_check;
-  bo.window_bytes = opts_.window_bytes;
-  Progress* p = progress_.get();
-  size_t stage = 2 * i;
-  bo.progress = [p, stage](uint64_t done, uint64_t total) { if (total) p->Stage(stage, 0.95 * double(done) / double(total)); };
+  BuildOptions bo = BuildOpts(i);
   auto r = BuildGraph(job.target_dir, bo);
   BuiltGraph out;
   if (!r.ok()) {
@@ -108,7 +112,6 @@ void BuildRun::BuildOne(size_t i) {
   } else {
     out.graph = std::move(r.value());
     out.micro_steps = PageMicroSteps(*out.graph);
-    p->Stage(stage, 1.0);
     if (plan_.kind != LayoutKind::kFiles)
       progress_->Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(job.step) + ", rank: " +
                                           BaseName(job.target_dir) + " finished.");
@@ -174,10 +177,19 @@ Result<RunSummary> BuildRun::Run() {
     GraphRowsInfo info;
     info.step = job.step;
     info.rank = job.rank;
-    auto rows = db->WriteGraph(*b.graph, info);
+    // Rows go to the database while dump.json's records stream past (second pass).
+    BuildOptions bo = BuildOpts(i);
+    Status ws = db->BeginGraph(*b.graph, info);
+    if (ws.ok()) {
+      VisDbWriter* w = db.get();
+      ws = StreamNodeRecords(*b.graph, bo, [w](NodeId id, const NodeItems& items) { return w->WriteNodeRow(id, items); });
+    }
+    Result<size_t> rows = ws.ok() ? db->EndGraph() : Result<size_t>(ws);
     if (!rows.ok()) {
       join_all();
-      progress_->Log(LogLevel::kError, "Failed to export model graph, file: " + file + ", error: " + rows.status().message());
+      const std::string& m = rows.status().message();
+      if (m.find(job.target_dir) == std::string::npos)
+        return Status(rows.status().code(), m + " (in " + job.target_dir + ")");
       return rows.status();
     }
     sum.rows += rows.value();

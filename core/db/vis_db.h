@@ -42,9 +42,15 @@ class VisDbWriter {
   static Result<std::unique_ptr<VisDbWriter>> Open(const std::string& final_path, const DbOptions& opts);
   ~VisDbWriter();
 
-  // All rows of one graph in one transaction, post-order (§13.3), then its tb_stack rows.
-  // Returns the number of tb_nodes rows written.
+  // All rows of one graph in one transaction (§13.3: node_order is the post-order index), then
+  // its tb_stack rows. Returns the number of tb_nodes rows written. Rows may be written in any
+  // order: BeginGraph numbers the nodes, WriteNodeRow writes one node with the given items
+  // (streamed from dump.json), EndGraph writes every reachable node not written yet (with the
+  // items the graph holds), the stacks, and commits.
   Result<size_t> WriteGraph(const Graph& g, const GraphRowsInfo& info);
+  Status BeginGraph(const Graph& g, const GraphRowsInfo& info);
+  Status WriteNodeRow(NodeId id, const NodeItems& items);
+  Result<size_t> EndGraph();
   Status WriteConfig(const ConfigRow& row);   // INSERT OR IGNORE: the first call wins
   Status CreateIndexes();
   // Closes (checkpointing the WAL) and renames the temporary file to the final name.
@@ -60,6 +66,19 @@ class VisDbWriter {
   Status Exec(const std::string& sql);
   Status Prepare(const std::string& sql, sqlite3_stmt** st);
   Status SqlError(const char* what) const;
+
+  Status InsertNode(NodeId id, const NodeItems& items);
+
+  // The graph being written.
+  const Graph* g_ = nullptr;
+  GraphRowsInfo info_;
+  std::string prefix_;
+  std::vector<int64_t> order_;          // node -> post-order index, -1 if unreachable
+  std::vector<char> written_;
+  std::vector<int> stack_of_node_;      // node -> stack k
+  std::vector<std::string_view> stack_texts_;
+  size_t rows_ = 0;
+  std::string id_buf_, sub_buf_, link_buf_, in_buf_, out_buf_, stack_buf_, up_buf_;
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* ins_node_ = nullptr;

@@ -238,6 +238,27 @@ Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
   return Status::Ok();
 }
 
+// §6.8: batch_isend_irecv outputs -> {op, peer, group_id} of the first output list.
+void ExtractBatchP2P(const JTree& t, JIdx v, std::vector<BatchP2PInfo>* out) {
+  out->clear();
+  JIdx outs = t.Kind(v) == JKind::kObject ? t.Find(v, "output") : kJNone;
+  if (outs == kJNone || t.Kind(outs) != JKind::kArray || !t.Truthy(outs)) return;
+  JIdx first = t.at(outs).first;
+  if (t.Kind(first) != JKind::kArray || !t.Truthy(first)) return;
+  for (JIdx p = t.at(first).first; p != kJNone; p = t.at(p).next) {
+    if (t.Kind(p) != JKind::kObject) continue;
+    BatchP2PInfo info;
+    auto field = [&](const char* f, std::string* dst) {
+      JIdx x = t.Find(p, f);
+      if (x == kJNone) *dst = "null"; else t.AppendJson(*dst, x);
+    };
+    field("op", &info.op);
+    field("peer", &info.peer);
+    field("group_id", &info.group_id);
+    out->push_back(std::move(info));
+  }
+}
+
 // ---- the builder ---------------------------------------------------------------------------
 
 class Builder {
@@ -249,7 +270,7 @@ class Builder {
   std::string FixBackwardMissing(const std::string& child, const std::string& parent);
   std::string FixBackwardInplace(const std::string& child, const std::string& parent);
   NodeId GetOrCreate(const std::string& name, NodeId up);
-  Status StreamDump(const std::string& path);
+  Status ScanDump(const std::string& path);
   void HandleRecompute();
   void CollectApisBetweenModules();
   Status AttachParametersGrad();
@@ -261,7 +282,7 @@ class Builder {
   Stacks stacks_;
   int32_t no_forward_stack_ = -1;
 
-  struct PendingGrad { std::string key; size_t split; NodeItems items; };
+  struct PendingGrad { std::string key; size_t split; };
   std::vector<PendingGrad> pending_;
   std::unordered_map<std::string, size_t> pending_index_;
 };
@@ -362,59 +383,29 @@ void Builder::SetDumpDataDir(const JTree& t, JIdx root, const std::string& dir) 
   }
 }
 
-Status Builder::StreamDump(const std::string& path) {
+Status Builder::ScanDump(const std::string& path) {
   JsonReadOptions o;
   o.container_key = "data";
   o.window_bytes = opts_.window_bytes;
-  o.progress = opts_.progress;
-  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+  if (opts_.progress) o.progress = [this](uint64_t d, uint64_t t) { opts_.progress(d / 10, t); };
+  auto on_key = [&](std::string_view key) -> Status {
     NodeId id = g_.Find(key);
     if (id != kNoNode) {
       Node& n = g_.node(id);
-      RETURN_IF_ERROR(ParseEntryItems(t, v, n.name, opts_.items, n.items));
-      n.overflow = opts_.overflow_check ? CheckOverflow(t, v, n.name) : Overflow::kNone;
       n.has_data = true;
-      if (key.find("batch_isend_irecv") != std::string_view::npos) {
-        n.batch_p2p.clear();
-        JIdx out = t.Kind(v) == JKind::kObject ? t.Find(v, "output") : kJNone;
-        if (out != kJNone && t.Kind(out) == JKind::kArray && t.Truthy(out)) {
-          JIdx first = t.at(out).first;
-          if (t.Kind(first) == JKind::kArray && t.Truthy(first)) {
-            for (JIdx p = t.at(first).first; p != kJNone; p = t.at(p).next) {
-              if (t.Kind(p) != JKind::kObject) continue;
-              BatchP2PInfo info;
-              auto field = [&](const char* f, std::string* dst) {
-                JIdx x = t.Find(p, f);
-                if (x == kJNone) *dst = "null"; else t.AppendJson(*dst, x);
-              };
-              field("op", &info.op);
-              field("peer", &info.peer);
-              field("group_id", &info.group_id);
-              n.batch_p2p.push_back(std::move(info));
-            }
-          }
-        }
-      }
+      ++n.dump_records;
       return Status::Ok();
     }
     size_t pos = ParamsGradPos(key);
     if (pos != std::string_view::npos) {
       std::string k(key);
-      auto it = pending_index_.find(k);
-      size_t slot;
-      if (it == pending_index_.end()) {
-        slot = pending_.size();
-        pending_index_.emplace(k, slot);
-        pending_.push_back(PendingGrad{k, pos, NodeItems()});
-      } else {
-        slot = it->second;
-      }
-      RETURN_IF_ERROR(ParseEntryItems(t, v, pending_[slot].key, opts_.items, pending_[slot].items));
+      if (pending_index_.emplace(k, pending_.size()).second) pending_.push_back(PendingGrad{k, pos});
     }
     return Status::Ok();
   };
-  auto r = ReadJsonRecords(path, o, rec);
+  auto r = ScanJsonKeys(path, o, on_key);
   if (!r.ok()) return LoadFailed("dump.json", r.status());
+  g_.dump_path = path;
   g_.dump_bytes = r->bytes;
   g_.dump_records = r->records;
   const JTree& meta = r->meta;
@@ -602,8 +593,8 @@ Status Builder::AttachParametersGrad() {
     if (owner == kNoNode) continue;
     for (size_t i : groups[p]) {
       NodeId id = g_.AddNode(NodeOp::kModule, pending_[i].key, owner);
-      g_.node(id).items = std::move(pending_[i].items);
       g_.node(id).has_data = true;
+      g_.node(id).dump_records = 1;
     }
   }
   pending_.clear();
@@ -620,7 +611,7 @@ Status Builder::Run(const std::string& dir) {
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
     GetOrCreate(e.child, up);
   }
-  RETURN_IF_ERROR(StreamDump(JoinPath(dir, "dump.json")));
+  RETURN_IF_ERROR(ScanDump(JoinPath(dir, "dump.json")));
   HandleRecompute();
   CollectApisBetweenModules();
   RETURN_IF_ERROR(AttachParametersGrad());
@@ -631,9 +622,40 @@ Status Builder::Run(const std::string& dir) {
 
 Result<std::unique_ptr<Graph>> BuildGraph(const std::string& rank_dir, const BuildOptions& opts) {
   auto g = std::make_unique<Graph>();
-  Builder b(opts, *g);
-  RETURN_IF_ERROR(b.Run(rank_dir));
+  {
+    Builder b(opts, *g);
+    RETURN_IF_ERROR(b.Run(rank_dir));
+  }
+  if (opts.keep_items) {
+    Graph* gp = g.get();
+    RETURN_IF_ERROR(StreamNodeRecords(*g, opts, [gp](NodeId id, const NodeItems& items) {
+      gp->node(id).items = items;
+      return Status::Ok();
+    }));
+  }
   return g;
+}
+
+Status StreamNodeRecords(Graph& g, const BuildOptions& opts, const NodeRecordFn& fn) {
+  JsonReadOptions o;
+  o.container_key = "data";
+  o.window_bytes = opts.window_bytes;
+  if (opts.progress) o.progress = [&opts](uint64_t d, uint64_t t) { opts.progress(t / 10 + d - d / 10, t); };
+  std::vector<uint32_t> seen(g.size(), 0);
+  NodeItems items;
+  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    NodeId id = g.Find(key);
+    if (id == kNoNode) return Status::Ok();
+    Node& n = g.node(id);
+    if (++seen[id] < n.dump_records) return Status::Ok();   // a later record of the same name wins
+    RETURN_IF_ERROR(ParseEntryItems(t, v, n.name, opts.items, items));
+    n.overflow = opts.overflow_check ? CheckOverflow(t, v, n.name) : Overflow::kNone;
+    if (key.find("batch_isend_irecv") != std::string_view::npos) ExtractBatchP2P(t, v, &n.batch_p2p);
+    return fn(id, items);
+  };
+  auto r = ReadJsonRecords(g.dump_path, o, rec);
+  if (!r.ok()) return LoadFailed("dump.json", r.status());
+  return Status::Ok();
 }
 
 int PageMicroSteps(Graph& g) {

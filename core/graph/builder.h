@@ -15,14 +15,24 @@ namespace visprobe {
 
 struct BuildOptions {
   bool overflow_check = false;
+  // Load every node's items into the graph (tests, small inputs). The CLI streams them into the
+  // database instead (StreamNodeRecords), so memory follows the graph, not dump.json.
+  bool keep_items = true;
   ItemOptions items;
   size_t window_bytes = 4u << 20;
   // Called while dump.json is read: bytes done, bytes total.
   std::function<void(uint64_t, uint64_t)> progress;
 };
 
-// Builds the graph of the folder holding construct.json, dump.json and stack.json.
+// Builds the graph of the folder holding construct.json, dump.json and stack.json. The first pass
+// over dump.json reads only its keys and meta members; with keep_items the second pass follows.
 Result<std::unique_ptr<Graph>> BuildGraph(const std::string& rank_dir, const BuildOptions& opts);
+
+// Second pass: parses dump.json's records in windows; for the last record of every graph node
+// it renders the items (§7), sets the node's overflow level (§11) and batch p2p info (§6.8)
+// and calls `fn`. Records of names that are not nodes are skipped.
+using NodeRecordFn = std::function<Status(NodeId id, const NodeItems& items)>;
+Status StreamNodeRecords(Graph& g, const BuildOptions& opts, const NodeRecordFn& fn);
 
 // §10 paging: assigns micro_step ids (build mode) and returns the number of micro steps.
 int PageMicroSteps(Graph& g);

@@ -49,6 +49,7 @@ struct Node {
   int32_t micro_step = -1;   // -1 = unset (stored as 0)
   Overflow overflow = Overflow::kNone;
   bool has_data = false;     // a dump.json record exists for this node
+  uint32_t dump_records = 0; // how many records of dump.json carry this name (the last one wins)
   double precision_index = -1;            // < 0: NULL (build mode, unmatched, no items)
   std::vector<std::string> matched_link;  // matched_node_link (compare mode)
   std::vector<BatchP2PInfo> batch_p2p;
@@ -82,6 +83,7 @@ class Graph {
   int micro_step_num = -1;          // Megatron construct: N (largest 0-based micro step)
   bool has_data_key = false;        // dump.json has a "data" member
   uint64_t dump_bytes = 0, dump_records = 0;
+  std::string dump_path;            // the dump.json the graph was built from
 
  private:
   std::vector<Node> nodes_;

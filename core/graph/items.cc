@@ -347,8 +347,30 @@ void EntryParser::Emit(ItemBuild& it) {
 
 }  // namespace
 
+namespace {
+Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out);
+}  // namespace
+
 Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
-  out = NodeItems();
+  // Items are rendered into a reused scratch buffer and copied out at their exact size: the graph
+  // keeps every node's items until it is written, so growth slack would be paid for every node.
+  static thread_local NodeItems scratch;
+  scratch.blob.clear();
+  scratch.inputs.clear();
+  scratch.outputs.clear();
+  Status s = ParseEntryItemsInto(t, entry, name, opts, scratch);
+  if (!s.ok()) return s;
+  out.blob.assign(scratch.blob.data(), scratch.blob.size());
+  out.blob.shrink_to_fit();
+  out.inputs.assign(scratch.inputs.begin(), scratch.inputs.end());
+  out.inputs.shrink_to_fit();
+  out.outputs.assign(scratch.outputs.begin(), scratch.outputs.end());
+  out.outputs.shrink_to_fit();
+  return Status::Ok();
+}
+
+namespace {
+Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
   EntryParser p(t, name, opts, out);
   std::string nm(name);
   std::string_view last = LastSegment(name);
@@ -366,5 +388,7 @@ Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const 
   }
   return Status::Ok();
 }
+
+}  // namespace
 
 }  // namespace visprobe

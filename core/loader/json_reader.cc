@@ -211,16 +211,73 @@ struct FileCloser { void operator()(FILE* f) const { if (f) std::fclose(f); } };
 
 }  // namespace
 
-Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
-                                       const RecordFn& on_record) {
+bool DecodeJsonString(std::string_view raw, std::string* out) {
+  out->clear();
+  auto hex4 = [&](size_t i, uint32_t* v) {
+    if (i + 4 > raw.size()) return false;
+    *v = 0;
+    for (size_t k = i; k < i + 4; ++k) {
+      char c = raw[k];
+      *v <<= 4;
+      if (c >= '0' && c <= '9') *v |= static_cast<uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f') *v |= static_cast<uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') *v |= static_cast<uint32_t>(c - 'A' + 10);
+      else return false;
+    }
+    return true;
+  };
+  auto put_utf8 = [&](uint32_t cp) {
+    if (cp < 0x80) { *out += static_cast<char>(cp); }
+    else if (cp < 0x800) { *out += static_cast<char>(0xC0 | (cp >> 6)); *out += static_cast<char>(0x80 | (cp & 0x3F)); }
+    else if (cp < 0x10000) {
+      *out += static_cast<char>(0xE0 | (cp >> 12)); *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      *out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      *out += static_cast<char>(0xF0 | (cp >> 18)); *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); *out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  };
+  for (size_t i = 0; i < raw.size(); ++i) {
+    char c = raw[i];
+    if (c != '\\') { *out += c; continue; }
+    if (++i >= raw.size()) return false;
+    switch (raw[i]) {
+      case '"': *out += '"'; break;
+      case '\\': *out += '\\'; break;
+      case '/': *out += '/'; break;
+      case 'b': *out += '\b'; break;
+      case 'f': *out += '\f'; break;
+      case 'n': *out += '\n'; break;
+      case 'r': *out += '\r'; break;
+      case 't': *out += '\t'; break;
+      case 'u': {
+        uint32_t cp;
+        if (!hex4(i + 1, &cp)) return false;
+        i += 4;
+        if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < raw.size() + 0 && raw[i + 1] == '\\' && raw[i + 2] == 'u') {
+          uint32_t lo;
+          if (hex4(i + 3, &lo) && lo >= 0xDC00 && lo < 0xE000) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            i += 6;
+          }
+        }
+        put_utf8(cp);
+        break;
+      }
+      default: return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Feeds a whole file through a splitter in blocks; file errors name `path` and the byte offset.
+Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
   uint64_t total = 0;
   if (fseeko(f.get(), 0, SEEK_END) == 0) { total = static_cast<uint64_t>(ftello(f.get())); fseeko(f.get(), 0, SEEK_SET); }
-
-  WindowParser wp(path, on_record);
-  RecordSplitter splitter(opts.container_key, opts.window_bytes,
-                          [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
   std::vector<char> block(opts.block_bytes);
   uint64_t done = 0;
   for (;;) {
@@ -239,15 +296,45 @@ Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOp
   }
   Status st = splitter.Finish();
   if (!st.ok()) return InvalidInput(path + " " + st.message());
+  return done;
+}
 
+Status ParseMeta(const std::string& path, const RecordSplitter& splitter, const JsonReadOptions& opts, JsonReadResult& out) {
+  if (opts.container_key.empty()) return Status::Ok();
+  Status ms = ParseJsonText(splitter.meta(), out.meta, &out.meta_root);
+  if (!ms.ok()) return InvalidInput(path + ": " + ms.message());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
+                                       const RecordFn& on_record) {
+  WindowParser wp(path, on_record);
+  RecordSplitter splitter(opts.container_key, opts.window_bytes,
+                          [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
+  ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
   JsonReadResult out;
   out.records = splitter.records();
   out.bytes = done;
   out.largest_window = splitter.largest_window();
-  if (!opts.container_key.empty()) {
-    Status ms = ParseJsonText(splitter.meta(), out.meta, &out.meta_root);
-    if (!ms.ok()) return InvalidInput(path + ": " + ms.message());
-  }
+  RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
+  return out;
+}
+
+Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key) {
+  RecordSplitter splitter(opts.container_key, opts.window_bytes, nullptr);
+  std::string decoded;
+  splitter.SetKeysOnly([&](std::string_view raw, uint64_t pos) -> Status {
+    if (raw.find('\\') == std::string_view::npos) return on_key(raw);
+    if (!DecodeJsonString(raw, &decoded)) return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
+    return on_key(decoded);
+  });
+  ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
+  JsonReadResult out;
+  out.records = splitter.records();
+  out.bytes = done;
+  RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
   return out;
 }
 

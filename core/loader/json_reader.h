@@ -35,6 +35,14 @@ struct JsonReadResult {
 Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
                                        const RecordFn& on_record);
 
+// First pass over a file: only the record keys (decoded) and the meta members, at scanning speed,
+// without parsing the records. Same errors as ReadJsonRecords for the file's structure.
+using KeyOnlyFn = std::function<Status(std::string_view key)>;
+Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key);
+
+// Decodes the content of a JSON string literal (without quotes). False if malformed.
+bool DecodeJsonString(std::string_view raw, std::string* out);
+
 // Parses a whole in-memory JSON text as one value (tests, small config texts).
 Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root);
 

@@ -17,7 +17,7 @@ Status RecordSplitter::Fail(uint64_t pos, const char* what) const {
 void RecordSplitter::Append(Sink s, const char* b, const char* e) {
   if (b >= e) return;
   if (s == Sink::kMeta) meta_.append(b, e - b);
-  else if (s == Sink::kWindow) window_.append(b, e - b);
+  else if (s == Sink::kWindow && !keys_only_) window_.append(b, e - b);
 }
 
 Status RecordSplitter::EndRecord(bool container_closed) {
@@ -49,18 +49,35 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
 
   while (p < end) {
     if (in_string_) {
-      if (escape_) { escape_ = false; ++p; continue; }
+      if (escape_) {
+        escape_ = false;
+        if (capturing_key_) key_ += *p;
+        if (capturing_record_key_) record_key_ += *p;
+        ++p;
+        continue;
+      }
       // Jump to the next quote or backslash.
       const char* q = static_cast<const char*>(std::memchr(p, '"', end - p));
       const char* bs = static_cast<const char*>(std::memchr(p, '\\', (q ? q : end) - p));
       if (bs) {
         if (capturing_key_) key_.append(p, bs - p), key_ += '\\';
+        if (capturing_record_key_) record_key_.append(p, bs - p), record_key_ += '\\';
         p = bs + 1;
         escape_ = true;
         continue;
       }
-      if (!q) { if (capturing_key_) key_.append(p, end - p); p = end; break; }
+      if (!q) {
+        if (capturing_key_) key_.append(p, end - p);
+        if (capturing_record_key_) record_key_.append(p, end - p);
+        p = end;
+        break;
+      }
       if (capturing_key_) { key_.append(p, q - p); capturing_key_ = false; key_done_ = true; }
+      if (capturing_record_key_) {
+        record_key_.append(p, q - p);
+        capturing_record_key_ = false;
+        RETURN_IF_ERROR(key_fn_(record_key_, record_key_pos_));
+      }
       in_string_ = false;
       p = q + 1;
       continue;
@@ -76,7 +93,13 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
           switch_sink(p);
           in_record_ = true;
           ++records_;
-          origins_.push_back({window_.size(), pos_ + (p - data)});
+          if (keys_only_) {
+            capturing_record_key_ = true;
+            record_key_.clear();
+            record_key_pos_ = pos_ + (p - data);
+          } else {
+            origins_.push_back({window_.size(), pos_ + (p - data)});
+          }
           sink = Sink::kWindow;
         } else if (depth_ == 1 && expect_key_) {
           capturing_key_ = true;

@@ -29,6 +29,11 @@ class RecordSplitter {
   // top-level members are kept in meta() with the container replaced by 0.
   RecordSplitter(std::string container_key, size_t window_bytes, WindowFn fn);
 
+  // Keys-only mode: no windows are built; `fn` gets each record's key (raw JSON string content,
+  // escapes not decoded) and the file offset of its opening quote. The meta text is still kept.
+  using KeyFn = std::function<Status(std::string_view raw_key, uint64_t file_pos)>;
+  void SetKeysOnly(KeyFn fn) { key_fn_ = std::move(fn); keys_only_ = true; }
+
   Status Feed(const char* data, size_t size);
   Status Finish();
 
@@ -59,6 +64,12 @@ class RecordSplitter {
   bool expect_key_ = false, capturing_key_ = false, key_done_ = false;
   std::string key_;
   bool value_is_container_ = false;  // the current depth-1 value belongs to container_key_
+
+  bool keys_only_ = false;
+  KeyFn key_fn_;
+  bool capturing_record_key_ = false;
+  uint64_t record_key_pos_ = 0;
+  std::string record_key_;
 
   std::string meta_;
   std::string window_;

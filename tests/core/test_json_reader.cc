@@ -1,0 +1,263 @@
+// Spec §2.1 (JSON value model) and §4.4 through the windowed reader: non-finite tokens, integer vs
+// float, big integers, duplicate keys, any window/block size giving the same records, and errors
+// that name the file and a byte offset.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "loader/json_reader.h"
+#include "loader/record_splitter.h"
+#include "test_util.h"
+
+using namespace visprobe;
+using vptest::TempDir;
+using vptest::WriteFile;
+
+namespace {
+
+struct Records {
+  Status status;
+  std::vector<std::pair<std::string, std::string>> items;   // key, json.dumps(value)
+  std::string meta;                                          // json.dumps(meta) in container mode
+};
+
+Records ReadAll(const std::string& path, const std::string& container, size_t window, size_t block) {
+  Records out;
+  JsonReadOptions o;
+  o.container_key = container;
+  o.window_bytes = window;
+  o.block_bytes = block;
+  auto r = ReadJsonRecords(path, o, [&](std::string_view k, const JTree& t, JIdx v) {
+    std::string js;
+    t.AppendJson(js, v);
+    out.items.emplace_back(std::string(k), js);
+    return Status::Ok();
+  });
+  out.status = r.ok() ? Status::Ok() : r.status();
+  if (r.ok() && !container.empty()) r->meta.AppendJson(out.meta, r->meta_root);
+  return out;
+}
+
+// A dump.json-like text with strings that contain braces, quotes, escapes and non-ASCII text.
+const char kTricky[] = R"({"task": "statistics", "level": "mix",
+  "info": {"data": {"not": "the container"}, "x": [1, {"y": "}"}]},
+  "data": {
+    "Module.a.A.forward.0": {"input_args": [{"type": "torch.Tensor", "Max": NaN, "Min": -Infinity, "Mean": Infinity, "Norm": 1e-05}], "s": "brace } and { and \" quote"},
+    "Tensor.__add__.0.forward": {"k\"ey": "\\", "u": "\u00e9\ud83d\ude00", "nested": [[[], {}], [null, true, false]]},
+    "weird , key": [1, 2.5, -3, 12345678901234567890123, "a,b:c"],
+    "last": {}
+  },
+  "framework": "pytorch", "dump_data_dir": null}
+)";
+
+}  // namespace
+
+TEST_CASE("§2.1 NaN, Infinity and -Infinity are accepted as floats") {
+  auto p = vptest::ParseObject(R"({"a": NaN, "b": Infinity, "c": -Infinity, "d": [NaN, -Infinity, 1], "e":Infinity})");
+  REQUIRE(p->status.ok());
+  const JTree& t = p->tree;
+  REQUIRE(t.Kind(p->Get("a")) == JKind::kFloat);
+  CHECK(std::isnan(t.at(p->Get("a")).d));
+  CHECK(t.at(p->Get("b")).d == std::numeric_limits<double>::infinity());
+  CHECK(t.at(p->Get("c")).d == -std::numeric_limits<double>::infinity());
+  CHECK(t.PyStr(p->Get("d")) == "[nan, -inf, 1]");
+  CHECK(t.PyStr(p->Get("e")) == "inf");
+  std::string js;
+  t.AppendJson(js, p->Get("d"));
+  CHECK(js == "[NaN, -Infinity, 1]");
+}
+
+TEST_CASE("§2.1 integers and floats stay distinct; big integers keep their digits") {
+  auto p = vptest::ParseObject(
+      R"({"i": 1, "f": 1.0, "e": 1e5, "neg": -7, "i64": 9223372036854775807, "u64": 18446744073709551615,
+          "big": 123456789012345678901234567890, "nbig": -123456789012345678901234567890, "z": -0.0})");
+  REQUIRE(p->status.ok());
+  const JTree& t = p->tree;
+  CHECK(t.Kind(p->Get("i")) == JKind::kInt);
+  CHECK(t.PyStr(p->Get("i")) == "1");
+  CHECK(t.Kind(p->Get("f")) == JKind::kFloat);
+  CHECK(t.PyStr(p->Get("f")) == "1.0");
+  CHECK(t.PyStr(p->Get("e")) == "100000.0");
+  CHECK(t.PyStr(p->Get("neg")) == "-7");
+  CHECK(t.PyStr(p->Get("i64")) == "9223372036854775807");
+  CHECK(t.PyStr(p->Get("u64")) == "18446744073709551615");
+  CHECK(t.PyStr(p->Get("big")) == "123456789012345678901234567890");
+  CHECK(t.PyStr(p->Get("nbig")) == "-123456789012345678901234567890");
+  CHECK(t.IsNumber(p->Get("big")));
+  CHECK(t.Truthy(p->Get("big")));
+  std::string js;
+  t.AppendJson(js, p->Get("big"));
+  CHECK(js == "123456789012345678901234567890");
+  CHECK(t.PyStr(p->Get("z")) == "-0.0");
+}
+
+TEST_CASE("§2.1 duplicate keys: lookup returns the last value") {
+  auto p = vptest::ParseObject(R"({"o": {"x": 1, "y": 2, "x": 3}, "o": {"x": 4}})");
+  REQUIRE(p->status.ok());
+  JIdx o = p->Get("o");
+  REQUIRE(o != kJNone);
+  CHECK(p->tree.PyStr(p->tree.Find(o, "x")) == "4");
+  auto q = vptest::ParseObject(R"({"o": {"x": 1, "y": 2, "x": 3}})");
+  CHECK(q->tree.PyStr(q->tree.Find(q->Get("o"), "x")) == "3");
+}
+
+TEST_CASE("§2.1/§2.2 duplicate keys: a dict keeps the first position with the last value", "[engine-bug]") {
+  // Python: str(json.loads('{"x": 1, "y": 2, "x": 3}')) == "{'x': 3, 'y': 2}"
+  auto q = vptest::ParseObject(R"({"o": {"x": 1, "y": 2, "x": 3}})");
+  REQUIRE(q->status.ok());
+  CHECK(q->tree.PyStr(q->Get("o")) == "{'x': 3, 'y': 2}");
+}
+
+TEST_CASE("§2.1 Python truthiness of JSON values") {
+  auto p = vptest::ParseObject(R"({"z": 0, "zf": 0.0, "n": NaN, "s": "", "l": [], "o": {}, "f": false, "nl": null, "one": [0]})");
+  REQUIRE(p->status.ok());
+  for (const char* k : {"z", "zf", "s", "l", "o", "f", "nl"}) CHECK_FALSE(p->tree.Truthy(p->Get(k)));
+  CHECK(p->tree.Truthy(p->Get("n")));
+  CHECK(p->tree.Truthy(p->Get("one")));
+}
+
+TEST_CASE("json reader: tiny windows and blocks give exactly the records of one big window") {
+  TempDir t;
+  const std::string path = t / "dump.json";
+  WriteFile(path, kTricky);
+  Records big = ReadAll(path, "data", 64u << 20, 8u << 20);
+  REQUIRE(big.status.ok());
+  REQUIRE(big.items.size() == 4);
+  CHECK(big.items[0].first == "Module.a.A.forward.0");
+  CHECK(big.items[1].first == "Tensor.__add__.0.forward");
+  CHECK(big.items[2].first == "weird , key");
+  CHECK(big.items[3].first == "last");
+  CHECK(big.items[0].second ==
+        "{\"input_args\": [{\"type\": \"torch.Tensor\", \"Max\": NaN, \"Min\": -Infinity, \"Mean\": Infinity, "
+        "\"Norm\": 1e-05}], \"s\": \"brace } and { and \\\" quote\"}");
+  CHECK(big.items[1].second ==
+        "{\"k\\\"ey\": \"\\\\\", \"u\": \"\\u00e9\\ud83d\\ude00\", \"nested\": [[[], {}], [null, true, false]]}");
+  CHECK(big.items[2].second == "[1, 2.5, -3, 12345678901234567890123, \"a,b:c\"]");
+  CHECK(big.items[3].second == "{}");
+  // The meta object keeps the other members, with the container replaced.
+  CHECK_THAT(big.meta, Catch::Contains("\"task\": \"statistics\""));
+  CHECK_THAT(big.meta, Catch::Contains("\"info\": {\"data\": {\"not\": \"the container\"}"));
+  CHECK_THAT(big.meta, Catch::Contains("\"framework\": \"pytorch\""));
+  CHECK_THAT(big.meta, Catch::Contains("\"dump_data_dir\": null"));
+
+  for (size_t window : {size_t(1), size_t(64)}) {
+    for (size_t block : {size_t(1), size_t(7), size_t(64)}) {
+      INFO("window " << window << " block " << block);
+      Records small = ReadAll(path, "data", window, block);
+      REQUIRE(small.status.ok());
+      CHECK(small.items == big.items);
+      CHECK(small.meta == big.meta);
+    }
+  }
+}
+
+TEST_CASE("json reader: top-level members mode (construct.json / stack.json) with tiny windows") {
+  TempDir t;
+  const std::string path = t / "construct.json";
+  WriteFile(path, "{\"Tensor1\": \"Module1\",\n \"Module1\": null, \"x\": [\"a\", 1], \"y\": {\"z\": \"}\"}}\n");
+  Records big = ReadAll(path, "", 1u << 20, 1u << 20);
+  REQUIRE(big.status.ok());
+  REQUIRE(big.items.size() == 4);
+  CHECK(big.items[0] == std::make_pair(std::string("Tensor1"), std::string("\"Module1\"")));
+  CHECK(big.items[1] == std::make_pair(std::string("Module1"), std::string("null")));
+  CHECK(big.items[3] == std::make_pair(std::string("y"), std::string("{\"z\": \"}\"}")));
+  Records small = ReadAll(path, "", 1, 1);
+  REQUIRE(small.status.ok());
+  CHECK(small.items == big.items);
+}
+
+TEST_CASE("json reader: an empty object and a missing container give no records") {
+  TempDir t;
+  WriteFile(t / "a.json", "{}");
+  Records a = ReadAll(t / "a.json", "", 64, 64);
+  REQUIRE(a.status.ok());
+  CHECK(a.items.empty());
+  WriteFile(t / "b.json", "{\"task\": \"tensor\"}");
+  Records b = ReadAll(t / "b.json", "data", 64, 64);
+  REQUIRE(b.status.ok());
+  CHECK(b.items.empty());
+  CHECK(b.meta == "{\"task\": \"tensor\"}");
+}
+
+TEST_CASE("json reader: a truncated file is an error naming the file and a byte offset") {
+  TempDir t;
+  const std::string path = t / "dump.json";
+  WriteFile(path, "{\"data\": {\"a\": {\"input_args\": [1, 2");
+  for (size_t window : {size_t(1), size_t(4u << 20)}) {
+    Records r = ReadAll(path, "data", window, 5);
+    REQUIRE_FALSE(r.status.ok());
+    CHECK_THAT(r.status.message(), Catch::Contains(path));
+    CHECK_THAT(r.status.message(), Catch::Contains("@ byte"));
+  }
+}
+
+TEST_CASE("json reader: trailing garbage is an error at its byte offset") {
+  TempDir t;
+  const std::string path = t / "stack.json";
+  WriteFile(path, "{\"a\": 1} x");
+  Records r = ReadAll(path, "", 64, 64);
+  REQUIRE_FALSE(r.status.ok());
+  CHECK_THAT(r.status.message(), Catch::Contains(path));
+  CHECK_THAT(r.status.message(), Catch::Contains("@ byte 9"));
+  WriteFile(path, "{\"a\": 1}{\"b\": 2}");
+  Records r2 = ReadAll(path, "", 64, 64);
+  REQUIRE_FALSE(r2.status.ok());
+  CHECK_THAT(r2.status.message(), Catch::Contains("@ byte 8"));
+}
+
+TEST_CASE("json reader: a top level that is not an object is an error") {
+  TempDir t;
+  for (const char* text : {"[1, 2]", "\"abc\"", "42", "null"}) {
+    INFO(text);
+    const std::string path = t / "x.json";
+    WriteFile(path, text);
+    Records r = ReadAll(path, "", 64, 64);
+    REQUIRE_FALSE(r.status.ok());
+    CHECK_THAT(r.status.message(), Catch::Contains(path));
+    CHECK_THAT(r.status.message(), Catch::Contains("@ byte 0"));
+    CHECK_THAT(r.status.message(), Catch::Contains("not a JSON object"));
+  }
+}
+
+TEST_CASE("json reader: invalid JSON inside a record names the offset of that record") {
+  TempDir t;
+  const std::string path = t / "dump.json";
+  const std::string text = "{\"data\": {\"ok\": 1, \"bad\": {\"x\": tru}}}";
+  WriteFile(path, text);
+  Records r = ReadAll(path, "data", 1, 64);
+  REQUIRE_FALSE(r.status.ok());
+  CHECK_THAT(r.status.message(), Catch::Contains(path));
+  CHECK_THAT(r.status.message(), Catch::Contains("@ byte " + std::to_string(text.find("\"bad\""))));
+}
+
+TEST_CASE("json reader: an empty file and a missing file are errors naming the file") {
+  TempDir t;
+  WriteFile(t / "empty.json", "");
+  Records e = ReadAll(t / "empty.json", "", 64, 64);
+  REQUIRE_FALSE(e.status.ok());
+  CHECK_THAT(e.status.message(), Catch::Contains(t / "empty.json"));
+  Records m = ReadAll(t / "missing.json", "", 64, 64);
+  REQUIRE_FALSE(m.status.ok());
+  CHECK_THAT(m.status.message(), Catch::Contains(t / "missing.json"));
+}
+
+TEST_CASE("record splitter: windows are whole members and respect the window size") {
+  std::vector<std::string> windows;
+  RecordSplitter s("", 10, [&](std::string& w, const std::vector<RecordOrigin>& o) {
+    windows.push_back(w);
+    CHECK_FALSE(o.empty());
+    return Status::Ok();
+  });
+  const std::string text = "{\"a\": 1, \"b\": [2, 3], \"c\": {\"d\": \"e,}\"}}";
+  for (char c : text) REQUIRE(s.Feed(&c, 1).ok());
+  REQUIRE(s.Finish().ok());
+  CHECK(s.records() == 3);
+  // Every window is a JSON object of whole members.
+  std::string all;
+  for (const auto& w : windows) {
+    auto p = vptest::ParseObject(w);
+    CHECK(p->status.ok());
+    all += w;
+  }
+  CHECK_THAT(all, Catch::Contains("\"c\": {\"d\": \"e,}\"}"));
+}

@@ -1,0 +1,158 @@
+// Spec §2: Python-compatibility primitives (float repr, fixed point, CRC-32, json.dumps strings,
+// repr of strings, pystr of JSON values).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "base/pyfmt.h"
+#include "test_util.h"
+
+using namespace visprobe;
+
+namespace {
+std::string JsonStr(const std::string& s) { std::string out; AppendJsonString(out, s); return out; }
+std::string ReprStr(const std::string& s) { std::string out; AppendPyReprString(out, s); return out; }
+std::string JsonFloat(double d) { std::string out; AppendJsonFloat(out, d); return out; }
+}  // namespace
+
+TEST_CASE("§2.3 pyrepr_float: scientific form below 1e-4 and from 1e16 on") {
+  CHECK(PyFloat(1e-05) == "1e-05");
+  CHECK(PyFloat(1.5e-07) == "1.5e-07");
+  CHECK(PyFloat(1e16) == "1e+16");
+  CHECK(PyFloat(2.5e20) == "2.5e+20");
+  CHECK(PyFloat(9.9999e-05) == "9.9999e-05");
+  CHECK(PyFloat(1.123123123123e-11) == "1.123123123123e-11");
+  CHECK(PyFloat(-1e-05) == "-1e-05");
+}
+
+TEST_CASE("§2.3 pyrepr_float: fixed form always has a digit after the point") {
+  CHECK(PyFloat(0.0001) == "0.0001");
+  CHECK(PyFloat(0.00012345) == "0.00012345");
+  CHECK(PyFloat(0.5) == "0.5");
+  CHECK(PyFloat(1.0) == "1.0");
+  CHECK(PyFloat(100.0) == "100.0");
+  CHECK(PyFloat(123456789012345.0) == "123456789012345.0");
+  CHECK(PyFloat(1e15) == "1000000000000000.0");
+  CHECK(PyFloat(9999999999999998.0) == "9999999999999998.0");
+  CHECK(PyFloat(1.2 - 1.0) == "0.19999999999999996");
+  CHECK(PyFloat(0.1 + 0.2) == "0.30000000000000004");
+  CHECK(PyFloat(2.4494898319244385) == "2.4494898319244385");
+}
+
+TEST_CASE("§2.3 pyrepr_float: signs, zero and non-finite values") {
+  CHECK(PyFloat(0.0) == "0.0");
+  CHECK(PyFloat(-0.0) == "-0.0");
+  CHECK(PyFloat(-2.5) == "-2.5");
+  CHECK(PyFloat(std::numeric_limits<double>::quiet_NaN()) == "nan");
+  CHECK(PyFloat(std::numeric_limits<double>::infinity()) == "inf");
+  CHECK(PyFloat(-std::numeric_limits<double>::infinity()) == "-inf");
+}
+
+TEST_CASE("§2.6 json floats: non-finite values are NaN / Infinity / -Infinity") {
+  CHECK(JsonFloat(std::numeric_limits<double>::quiet_NaN()) == "NaN");
+  CHECK(JsonFloat(std::numeric_limits<double>::infinity()) == "Infinity");
+  CHECK(JsonFloat(-std::numeric_limits<double>::infinity()) == "-Infinity");
+  CHECK(JsonFloat(1e-05) == "1e-05");
+  CHECK(JsonFloat(0.5) == "0.5");
+}
+
+TEST_CASE("§2.4 fmt_fixed is correctly rounded on the binary value; RoundDecimals re-parses it") {
+  CHECK(Fixed(89.99999993823302, 6) == "90.000000");
+  CHECK(Fixed(0.123456789, 6) == "0.123457");
+  CHECK(Fixed(2.675, 2) == "2.67");     // 2.675 is 2.67499999... in binary
+  CHECK(Fixed(0.125, 2) == "0.12");     // exact tie: round half to even
+  CHECK(Fixed(2.5, 0) == "2");
+  CHECK(Fixed(-1.5, 3) == "-1.500");
+  CHECK(RoundDecimals(0.9999999, 6) == 1.0);
+  CHECK(RoundDecimals(0.12345678901234567, 12) == 0.123456789012);
+  CHECK(RoundDecimals(0.993999088548123, 6) == 0.993999);
+  CHECK(std::isinf(RoundDecimals(std::numeric_limits<double>::infinity(), 6)));
+}
+
+TEST_CASE("§2.5 CRC-32 as 8 lowercase hex digits") {
+  CHECK(Crc32Hex("1") == "83dcefb7");
+  CHECK(Crc32Hex("") == "00000000");
+  CHECK(Crc32Hex("False") == "ea0c4734");
+  CHECK(Crc32Hex("0.5") == "869ef18d");
+  CHECK(Crc32Hex("torch.float32") == "d8ca9648");
+  CHECK(Crc32Hex("0") == "f4dbdf21");
+  CHECK(Crc32("1") == 0x83dcefb7u);
+}
+
+TEST_CASE("§2.6 json strings: ensure_ascii with lowercase \\u escapes and surrogate pairs") {
+  CHECK(JsonStr("") == "\"\"");
+  CHECK(JsonStr("DefaultModel") == "\"DefaultModel\"");
+  CHECK(JsonStr("\xC3\xA9") == "\"\\u00e9\"");                        // é
+  CHECK(JsonStr("\xE4\xB8\xAD") == "\"\\u4e2d\"");                    // 中
+  CHECK(JsonStr("\xF0\x9F\x98\x80") == "\"\\ud83d\\ude00\"");         // U+1F600
+  CHECK(JsonStr("a\xF0\x9F\x98\x80z") == "\"a\\ud83d\\ude00z\"");
+}
+
+TEST_CASE("§2.6 json strings: quote, backslash and control characters") {
+  CHECK(JsonStr("\"") == "\"\\\"\"");
+  CHECK(JsonStr("\\") == "\"\\\\\"");
+  CHECK(JsonStr("\n\r\t\b\f") == "\"\\n\\r\\t\\b\\f\"");
+  CHECK(JsonStr(std::string("\x01\x1f", 2)) == "\"\\u0001\\u001f\"");
+  CHECK(JsonStr(std::string("a\0b", 3)) == "\"a\\u0000b\"");
+  CHECK(JsonStr("File /app/train.py, line 5, in <module>, \n out = model(x)") ==
+        "\"File /app/train.py, line 5, in <module>, \\n out = model(x)\"");
+}
+
+TEST_CASE("§2.6 json strings: DEL (0x7f) is a control character and is escaped", "[engine-bug]") {
+  // Python: json.dumps("\x7f") == '"\\u007f"' (ensure_ascii escapes everything outside ' '..'~').
+  CHECK(JsonStr("\x7f") == "\"\\u007f\"");
+}
+
+TEST_CASE("§2.2 repr of strings: quote choice") {
+  CHECK(ReprStr("abc") == "'abc'");
+  CHECK(ReprStr("") == "''");
+  CHECK(ReprStr("it's") == "\"it's\"");
+  CHECK(ReprStr("say \"hi\"") == "'say \"hi\"'");
+  CHECK(ReprStr("it's \"x\"") == "'it\\'s \"x\"'");
+}
+
+TEST_CASE("§2.2 repr of strings: escapes of backslash, newline, tab and non-printable characters") {
+  CHECK(ReprStr("a\\b") == "'a\\\\b'");
+  CHECK(ReprStr("\n\r\t") == "'\\n\\r\\t'");
+  CHECK(ReprStr("\x01") == "'\\x01'");
+  CHECK(ReprStr("\x7f") == "'\\x7f'");
+  CHECK(ReprStr("\xC2\x85") == "'\\x85'");          // U+0085 NEL
+  CHECK(ReprStr("\xC2\xA0") == "'\\xa0'");          // U+00A0 NBSP
+  CHECK(ReprStr("\xE2\x80\x8B") == "'\\u200b'");    // U+200B ZERO WIDTH SPACE
+  CHECK(ReprStr("\xEE\x80\x80") == "'\\ue000'");    // U+E000 private use
+  CHECK(ReprStr("\xC3\xA9") == "'\xC3\xA9'");       // printable é kept as is
+  CHECK(ReprStr("\xF0\x9F\x98\x80") == "'\xF0\x9F\x98\x80'");
+}
+
+TEST_CASE("§2.2 pystr of JSON-derived values") {
+  auto p = vptest::ParseObject(
+      R"({"null": null, "t": true, "f": false, "i": -12, "fl": 1.0, "s": "text", "l01": [0, 1], "l23": [2, 3],
+          "la": ["a", null], "o": {"a": 1}, "nested": {"k": [1.5, "it's", {"x": false}]}, "e": [], "eo": {}})");
+  REQUIRE(p->status.ok());
+  const JTree& t = p->tree;
+  CHECK(t.PyStr(p->Get("null")) == "None");
+  CHECK(t.PyStr(p->Get("t")) == "True");
+  CHECK(t.PyStr(p->Get("f")) == "False");
+  CHECK(t.PyStr(p->Get("i")) == "-12");
+  CHECK(t.PyStr(p->Get("fl")) == "1.0");
+  CHECK(t.PyStr(p->Get("s")) == "text");
+  CHECK(t.PyStr(p->Get("l01")) == "[0, 1]");
+  CHECK(t.PyStr(p->Get("l23")) == "[2, 3]");
+  CHECK(t.PyStr(p->Get("la")) == "['a', None]");
+  CHECK(t.PyStr(p->Get("o")) == "{'a': 1}");
+  CHECK(t.PyStr(p->Get("nested")) == "{'k': [1.5, \"it's\", {'x': False}]}");
+  CHECK(t.PyStr(p->Get("e")) == "[]");
+  CHECK(t.PyStr(p->Get("eo")) == "{}");
+  std::string repr;
+  t.AppendPyRepr(repr, p->Get("s"));
+  CHECK(repr == "'text'");
+}
+
+TEST_CASE("§2.6 json.dumps of JSON-derived values (separators, order, non-finite)") {
+  auto p = vptest::ParseObject(R"({"v": {"b": [1, 2.0, NaN, "\u00e9"], "a": {}, "c": [], "d": null, "e": true}})");
+  REQUIRE(p->status.ok());
+  std::string out;
+  p->tree.AppendJson(out, p->Get("v"));
+  CHECK(out == "{\"b\": [1, 2.0, NaN, \"\\u00e9\"], \"a\": {}, \"c\": [], \"d\": null, \"e\": true}");
+}
