@@ -13,7 +13,6 @@ namespace visprobe {
 struct RunOptions {
   std::string timestamp;        // YYYYmmddHHMMSS, taken once at process start (§13.1)
   int threads = 1;              // ranks built in parallel (native); 1 = no threads at all
-  bool wal = true;              // SQLite WAL while writing (native)
   size_t window_bytes = 4u << 20;
 };
 

@@ -162,7 +162,7 @@ void AppendJsonString(std::string& out, std::string_view s) {
     size_t j = i;
     while (j < s.size()) {
       unsigned char c = static_cast<unsigned char>(s[j]);
-      if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+      if (c < 0x20 || c == '"' || c == '\\' || c >= 0x7F) break;
       ++j;
     }
     out.append(s.data() + i, j - i);

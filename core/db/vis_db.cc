@@ -105,16 +105,13 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   }
   ::chmod(w->temp_.c_str(), 0640);
   // The file is private until it is renamed at the end, so it needs no journal: a failed run
-  // deletes it. (msProbe uses WAL + synchronous=NORMAL on its shared file; measured here, a
-  // journal-less temporary file writes a 250 MB dump's rows in half the time: see README.)
-  if (opts.wal) {
-    RETURN_IF_ERROR(w->Exec("PRAGMA journal_mode=OFF"));
-  }
+  // deletes it. (msProbe uses WAL + synchronous=NORMAL on its shared file; measured here on a
+  // 250 MB dump, the journal-less temporary file took 7.0 s instead of 13.0 s: see README.)
+  RETURN_IF_ERROR(w->Exec("PRAGMA journal_mode=OFF"));
   RETURN_IF_ERROR(w->Exec("PRAGMA synchronous=OFF"));
-  // Rows carry KB-sized JSON texts: with 4 KB pages most rows spill into part-filled overflow
-  // pages (a 250 MB dump made a 698 MB file); bigger pages keep rows local (see README).
-  if (const char* ps = std::getenv("VISPROBE_PAGE_SIZE")) RETURN_IF_ERROR(w->Exec(std::string("PRAGMA page_size=") + ps));
-  else RETURN_IF_ERROR(w->Exec("PRAGMA page_size=65536"));
+  // Rows carry KB-sized JSON texts: with 4 KiB pages most rows spill into part-filled overflow
+  // pages (the 250 MB dump made a 698 MB file, 519 MB with 64 KiB pages).
+  RETURN_IF_ERROR(w->Exec("PRAGMA page_size=" + std::to_string(opts.page_size)));
   RETURN_IF_ERROR(w->Exec("PRAGMA cache_size=-16384"));
   for (const TableDef* t : {&NodesTable(), &ConfigTable(), &StackTable()}) {
     ASSIGN_OR_RETURN(std::string sql, CreateTableSql(*t));
@@ -123,6 +120,7 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   ASSIGN_OR_RETURN(std::string ins_node, InsertSql(NodesTable(), false));
   ASSIGN_OR_RETURN(std::string ins_stack, InsertSql(StackTable(), false));
   ASSIGN_OR_RETURN(std::string ins_config, InsertSql(ConfigTable(), true));
+  if (opts.indexes_first) RETURN_IF_ERROR(w->CreateIndexes());
   RETURN_IF_ERROR(w->Prepare(ins_node, &w->ins_node_));
   RETURN_IF_ERROR(w->Prepare(ins_stack, &w->ins_stack_));
   RETURN_IF_ERROR(w->Prepare(ins_config, &w->ins_config_));
@@ -179,14 +177,27 @@ Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info) {
   return Exec("BEGIN");
 }
 
+void VisDbWriter::RenderItems(const NodeItems& items, std::string* in, std::string* out) {
+  in->clear();
+  out->clear();
+  AppendItems(*in, items, items.inputs);
+  AppendItems(*out, items, items.outputs);
+}
+
 Status VisDbWriter::WriteNodeRow(NodeId id, const NodeItems& items) {
   if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();   // unreachable: not exported
-  Status s = InsertNode(id, items);
+  RenderItems(items, &in_buf_, &out_buf_);
+  return WriteRenderedRow(id, in_buf_, out_buf_);
+}
+
+Status VisDbWriter::WriteRenderedRow(NodeId id, std::string_view in, std::string_view out) {
+  if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();
+  Status s = InsertNode(id, in, out);
   if (!s.ok()) { Exec("ROLLBACK"); g_ = nullptr; }
   return s;
 }
 
-Status VisDbWriter::InsertNode(NodeId id, const NodeItems& items) {
+Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view out) {
   const Graph& g = *g_;
   const Node& n = g.node(id);
   std::string& idb = id_buf_;
@@ -207,9 +218,6 @@ Status VisDbWriter::InsertNode(NodeId id, const NodeItems& items) {
     AppendJsonString(link_buf_, n.matched_link[i]);
   }
   link_buf_ += ']';
-  in_buf_.clear(); out_buf_.clear();
-  AppendItems(in_buf_, items, items.inputs);
-  AppendItems(out_buf_, items, items.outputs);
   stack_buf_ = prefix_ + "_" + std::to_string(stack_of_node_[id]);
 
   sqlite3_stmt* st = ins_node_;
@@ -233,8 +241,8 @@ Status VisDbWriter::InsertNode(NodeId id, const NodeItems& items) {
   sqlite3_bind_text(st, c++, "", 0, SQLITE_STATIC);     // parallel_merge_info
   sqlite3_bind_text(st, c++, "{}", 2, SQLITE_STATIC);   // matched_distributed
   sqlite3_bind_int(st, c++, 0);                         // modified
-  text(in_buf_);
-  text(out_buf_);
+  sqlite3_bind_text(st, c++, in.data(), static_cast<int>(in.size()), SQLITE_STATIC);
+  sqlite3_bind_text(st, c++, out.data(), static_cast<int>(out.size()), SQLITE_STATIC);
   text(info_.data_source);
   if (g.has_dump_data_dir) text(g.dump_data_dir);
   else sqlite3_bind_null(st, c++);
@@ -258,7 +266,8 @@ Result<size_t> VisDbWriter::EndGraph() {
   auto fail = [&](Status s) { Exec("ROLLBACK"); g_ = nullptr; return s; };
   for (NodeId id = 0; id < g.size(); ++id) {
     if (order_[id] < 0 || written_[id]) continue;
-    Status s = InsertNode(id, g.node(id).items);
+    RenderItems(g.node(id).items, &in_buf_, &out_buf_);
+    Status s = InsertNode(id, in_buf_, out_buf_);
     if (!s.ok()) return fail(s);
   }
   for (size_t k = 0; k < stack_texts_.size(); ++k) {

@@ -1,6 +1,7 @@
 #include "graph/builder.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -118,6 +119,9 @@ struct Construct {
   bool Has(const std::string& k) const { return index.count(k) != 0; }
 };
 
+// Marks errors of the record consumer (e.g. the database), which are not dump.json's fault.
+constexpr const char* kNotDumpError = "\x01";
+
 Status ConstructParseFailed() { return InvalidInput("Parse construct json file \"construct.json\" failed."); }
 
 Status LoadFailed(const std::string& base, const Status& why) {
@@ -162,7 +166,7 @@ Result<Construct> LoadConstruct(const std::string& path) {
   if (bad_value) return ConstructParseFailed();
   if (!c.megatron)
     for (const auto& e : c.entries) if (e.from_list) return ConstructParseFailed();
-  if (c.entries.empty() && !c.megatron)
+  if (c.entries.empty())
     return InvalidInput(
         "The content of 'construct.json' is empty, failed to build graph. When dumping data, it is necessary to "
         "select level L0 or mix in order to collect model structure data, that is, the content of "
@@ -282,7 +286,7 @@ class Builder {
   Stacks stacks_;
   int32_t no_forward_stack_ = -1;
 
-  struct PendingGrad { std::string key; size_t split; };
+  struct PendingGrad { std::string key; size_t split; uint64_t last_record; uint32_t records; };
   std::vector<PendingGrad> pending_;
   std::unordered_map<std::string, size_t> pending_index_;
 };
@@ -388,18 +392,21 @@ Status Builder::ScanDump(const std::string& path) {
   o.container_key = "data";
   o.window_bytes = opts_.window_bytes;
   if (opts_.progress) o.progress = [this](uint64_t d, uint64_t t) { opts_.progress(d / 10, t); };
-  auto on_key = [&](std::string_view key) -> Status {
+  auto on_key = [&](std::string_view key, uint64_t at) -> Status {
     NodeId id = g_.Find(key);
     if (id != kNoNode) {
       Node& n = g_.node(id);
       n.has_data = true;
       ++n.dump_records;
+      n.last_record = at;
       return Status::Ok();
     }
     size_t pos = ParamsGradPos(key);
     if (pos != std::string_view::npos) {
       std::string k(key);
-      if (pending_index_.emplace(k, pending_.size()).second) pending_.push_back(PendingGrad{k, pos});
+      auto ins = pending_index_.emplace(k, pending_.size());
+      if (ins.second) pending_.push_back(PendingGrad{k, pos, at, 1});
+      else { pending_[ins.first->second].last_record = at; ++pending_[ins.first->second].records; }
     }
     return Status::Ok();
   };
@@ -594,7 +601,8 @@ Status Builder::AttachParametersGrad() {
     for (size_t i : groups[p]) {
       NodeId id = g_.AddNode(NodeOp::kModule, pending_[i].key, owner);
       g_.node(id).has_data = true;
-      g_.node(id).dump_records = 1;
+      g_.node(id).dump_records = pending_[i].records;
+      g_.node(id).last_record = pending_[i].last_record;
     }
   }
   pending_.clear();
@@ -637,24 +645,34 @@ Result<std::unique_ptr<Graph>> BuildGraph(const std::string& rank_dir, const Bui
 }
 
 Status StreamNodeRecords(Graph& g, const BuildOptions& opts, const NodeRecordFn& fn) {
+  return StreamNodeRecordsParallel(g, opts, 1, [&fn](int, NodeId id, const NodeItems& items) { return fn(id, items); });
+}
+
+Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers, const WorkerRecordFn& fn) {
   JsonReadOptions o;
   o.container_key = "data";
   o.window_bytes = opts.window_bytes;
   if (opts.progress) o.progress = [&opts](uint64_t d, uint64_t t) { opts.progress(t / 10 + d - d / 10, t); };
-  std::vector<uint32_t> seen(g.size(), 0);
-  NodeItems items;
-  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+  std::vector<NodeItems> items(static_cast<size_t>(std::max(1, workers)));
+  auto rec = [&](int worker, std::string_view key, uint64_t at, const JTree& t, JIdx v) -> Status {
     NodeId id = g.Find(key);
     if (id == kNoNode) return Status::Ok();
     Node& n = g.node(id);
-    if (++seen[id] < n.dump_records) return Status::Ok();   // a later record of the same name wins
-    RETURN_IF_ERROR(ParseEntryItems(t, v, n.name, opts.items, items));
+    if (at != n.last_record) return Status::Ok();   // a later record of the same name wins (§2.1)
+    NodeItems& it = items[static_cast<size_t>(worker)];
+    RETURN_IF_ERROR(ParseEntryItems(t, v, n.name, opts.items, it));
     n.overflow = opts.overflow_check ? CheckOverflow(t, v, n.name) : Overflow::kNone;
     if (key.find("batch_isend_irecv") != std::string_view::npos) ExtractBatchP2P(t, v, &n.batch_p2p);
-    return fn(id, items);
+    Status s = fn(worker, id, it);
+    if (!s.ok()) return Status(s.code(), kNotDumpError + s.message());
+    return Status::Ok();
   };
-  auto r = ReadJsonRecords(g.dump_path, o, rec);
-  if (!r.ok()) return LoadFailed("dump.json", r.status());
+  auto r = ReadJsonRecordsParallel(g.dump_path, o, workers, rec);
+  if (!r.ok()) {
+    const std::string& m = r.status().message();
+    if (m.rfind(kNotDumpError, 0) == 0) return Status(r.status().code(), m.substr(std::strlen(kNotDumpError)));
+    return LoadFailed("dump.json", r.status());
+  }
   return Status::Ok();
 }
 

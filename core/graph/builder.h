@@ -33,6 +33,10 @@ Result<std::unique_ptr<Graph>> BuildGraph(const std::string& rank_dir, const Bui
 // and calls `fn`. Records of names that are not nodes are skipped.
 using NodeRecordFn = std::function<Status(NodeId id, const NodeItems& items)>;
 Status StreamNodeRecords(Graph& g, const BuildOptions& opts, const NodeRecordFn& fn);
+// The same with the windows parsed by `workers` threads; `fn` is called concurrently, with the
+// worker index (each node exactly once, in no particular order).
+using WorkerRecordFn = std::function<Status(int worker, NodeId id, const NodeItems& items)>;
+Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers, const WorkerRecordFn& fn);
 
 // §10 paging: assigns micro_step ids (build mode) and returns the number of micro steps.
 int PageMicroSteps(Graph& g);

@@ -49,7 +49,8 @@ struct Node {
   int32_t micro_step = -1;   // -1 = unset (stored as 0)
   Overflow overflow = Overflow::kNone;
   bool has_data = false;     // a dump.json record exists for this node
-  uint32_t dump_records = 0; // how many records of dump.json carry this name (the last one wins)
+  uint32_t dump_records = 0; // how many records of dump.json carry this name
+  uint64_t last_record = UINT64_MAX;  // file offset of the last of them: the one that counts (§2.1)
   double precision_index = -1;            // < 0: NULL (build mode, unmatched, no items)
   std::vector<std::string> matched_link;  // matched_node_link (compare mode)
   std::vector<BatchP2PInfo> batch_p2p;

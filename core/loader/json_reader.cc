@@ -2,7 +2,11 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <string>
 #include <vector>
@@ -165,7 +169,8 @@ std::string ErrorText(simdjson::error_code e) {
 
 class WindowParser {
  public:
-  WindowParser(const std::string& path, const RecordFn& fn) : path_(path), fn_(fn) {}
+  using AtFn = std::function<Status(std::string_view key, uint64_t pos, const JTree& tree, JIdx value)>;
+  WindowParser(const std::string& path, AtFn fn) : path_(path), fn_(std::move(fn)) {}
 
   Status Parse(std::string& window, const std::vector<RecordOrigin>& origins) {
     const size_t len = window.size();
@@ -186,7 +191,7 @@ class WindowParser {
       JIdx root = tree_.Add(JKind::kNull);
       Converter conv{tree_};
       if (!conv.Value(f.value(), root, 1)) return Error(conv.error, origins, rec);
-      RETURN_IF_ERROR(fn_(key_, tree_, root));
+      RETURN_IF_ERROR(fn_(key_, rec < origins.size() ? origins[rec].file_pos : 0, tree_, root));
       ++rec;
     }
     if (!doc.at_end()) return Error(simdjson::TRAILING_CONTENT, origins, rec ? rec - 1 : 0);
@@ -201,7 +206,7 @@ class WindowParser {
   }
 
   const std::string& path_;
-  const RecordFn& fn_;
+  AtFn fn_;
   od::parser parser_;
   JTree tree_;
   std::string key_;
@@ -310,7 +315,7 @@ Status ParseMeta(const std::string& path, const RecordSplitter& splitter, const 
 
 Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
                                        const RecordFn& on_record) {
-  WindowParser wp(path, on_record);
+  WindowParser wp(path, [&on_record](std::string_view k, uint64_t, const JTree& t, JIdx v) { return on_record(k, t, v); });
   RecordSplitter splitter(opts.container_key, opts.window_bytes,
                           [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
   ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
@@ -322,13 +327,105 @@ Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOp
   return out;
 }
 
+Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const JsonReadOptions& opts, int workers,
+                                               const RecordAtFn& on_record) {
+  if (workers <= 1) {
+    WindowParser wp(path, [&on_record](std::string_view k, uint64_t pos, const JTree& t, JIdx v) {
+      return on_record(0, k, pos, t, v);
+    });
+    RecordSplitter splitter(opts.container_key, opts.window_bytes,
+                            [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
+    ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
+    JsonReadResult out;
+    out.records = splitter.records();
+    out.bytes = done;
+    out.largest_window = splitter.largest_window();
+    RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
+    return out;
+  }
+  // The splitter runs here; windows go to `workers` threads, each with its own parser. The first
+  // failing window (in file order) decides the error, so errors do not depend on scheduling.
+  struct Job {
+    size_t index = 0;
+    std::string text;
+    std::vector<RecordOrigin> origins;
+  };
+  std::mutex mu;
+  std::condition_variable cv_jobs, cv_space;
+  std::deque<Job> jobs;
+  std::vector<std::string> spare;   // recycled window buffers
+  bool closed = false;
+  size_t failed_index = SIZE_MAX;
+  Status failed;
+  const size_t max_queued = static_cast<size_t>(workers) * 2;
+
+  auto worker = [&](int wid) {
+    WindowParser wp(path, [&on_record, wid](std::string_view k, uint64_t pos, const JTree& t, JIdx v) {
+      return on_record(wid, k, pos, t, v);
+    });
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock<std::mutex> lk(mu);
+        cv_jobs.wait(lk, [&] { return !jobs.empty() || closed; });
+        if (jobs.empty()) return;
+        job = std::move(jobs.front());
+        jobs.pop_front();
+        cv_space.notify_one();
+      }
+      bool skip;
+      {
+        std::lock_guard<std::mutex> g(mu);
+        skip = failed_index < job.index;
+      }
+      Status st = skip ? Status::Ok() : wp.Parse(job.text, job.origins);
+      std::lock_guard<std::mutex> g(mu);
+      if (!st.ok() && job.index < failed_index) { failed_index = job.index; failed = st; }
+      job.text.clear();
+      spare.push_back(std::move(job.text));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < workers; ++i) pool.emplace_back(worker, i);
+
+  size_t next_index = 0;
+  RecordSplitter splitter(opts.container_key, opts.window_bytes, [&](std::string& w, const std::vector<RecordOrigin>& o) {
+    Job job;
+    job.index = next_index++;
+    job.origins = o;
+    std::unique_lock<std::mutex> lk(mu);
+    if (failed_index != SIZE_MAX) return Status(failed.code(), failed.message());
+    cv_space.wait(lk, [&] { return jobs.size() < max_queued; });
+    job.text.swap(w);
+    if (!spare.empty()) { w.swap(spare.back()); spare.pop_back(); }
+    jobs.push_back(std::move(job));
+    cv_jobs.notify_one();
+    return Status::Ok();
+  });
+  auto fed = FeedFile(path, opts, splitter);
+  {
+    std::lock_guard<std::mutex> g(mu);
+    closed = true;
+    cv_jobs.notify_all();
+  }
+  for (auto& t : pool) t.join();
+  if (failed_index != SIZE_MAX) return failed;
+  if (!fed.ok()) return fed.status();
+  JsonReadResult out;
+  out.records = splitter.records();
+  out.bytes = fed.value();
+  out.largest_window = splitter.largest_window();
+  RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
+  return out;
+}
+
 Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key) {
   RecordSplitter splitter(opts.container_key, opts.window_bytes, nullptr);
   std::string decoded;
   splitter.SetKeysOnly([&](std::string_view raw, uint64_t pos) -> Status {
-    if (raw.find('\\') == std::string_view::npos) return on_key(raw);
+    if (raw.find('\\') == std::string_view::npos) return on_key(raw, pos);
     if (!DecodeJsonString(raw, &decoded)) return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
-    return on_key(decoded);
+    return on_key(decoded, pos);
   });
   ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
   JsonReadResult out;

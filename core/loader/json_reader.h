@@ -35,9 +35,15 @@ struct JsonReadResult {
 Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
                                        const RecordFn& on_record);
 
+// The same, with the windows parsed by `workers` threads (1 = this thread only). `fn` is called
+// concurrently from the workers, with the worker index and the file offset of the record's key.
+using RecordAtFn = std::function<Status(int worker, std::string_view key, uint64_t pos, const JTree& tree, JIdx value)>;
+Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const JsonReadOptions& opts, int workers,
+                                               const RecordAtFn& fn);
+
 // First pass over a file: only the record keys (decoded) and the meta members, at scanning speed,
 // without parsing the records. Same errors as ReadJsonRecords for the file's structure.
-using KeyOnlyFn = std::function<Status(std::string_view key)>;
+using KeyOnlyFn = std::function<Status(std::string_view key, uint64_t pos)>;
 Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key);
 
 // Decodes the content of a JSON string literal (without quotes). False if malformed.

@@ -47,6 +47,17 @@ void JTree::AppendPyStr(std::string& out, JIdx i) const {
   AppendPyRepr(out, i);
 }
 
+JIdx JTree::DictMember(JIdx obj, JIdx c) const {
+  if (nodes_[obj].count <= 1) return c;
+  std::string_view k = Key(c);
+  for (JIdx p = nodes_[obj].first; p != c; p = nodes_[p].next)
+    if (Key(p) == k) return kJNone;   // an earlier member has this key
+  JIdx v = c;
+  for (JIdx n = nodes_[c].next; n != kJNone; n = nodes_[n].next)
+    if (Key(n) == k) v = n;
+  return v;
+}
+
 void JTree::AppendPyRepr(std::string& out, JIdx i) const {
   // Iterative on purpose: nesting depth comes from user files.
   struct Frame { JIdx node; JIdx child; bool first; };
@@ -82,12 +93,18 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
     }
     JIdx c = f.child;
     f.child = nodes_[c].next;
-    if (!f.first) out += ", ";
-    f.first = false;
     if (nodes_[f.node].kind == JKind::kObject) {
+      JIdx v = DictMember(f.node, c);
+      if (v == kJNone) continue;   // a repeated key: printed at its first position
+      if (!f.first) out += ", ";
+      f.first = false;
       AppendPyReprString(out, Key(c));
       out += ": ";
+      open(v);  // may invalidate f
+      continue;
     }
+    if (!f.first) out += ", ";
+    f.first = false;
     open(c);  // may invalidate f
   }
 }
@@ -119,12 +136,18 @@ void JTree::AppendJson(std::string& out, JIdx i) const {
     }
     JIdx c = f.child;
     f.child = nodes_[c].next;
-    if (!f.first) out += ", ";
-    f.first = false;
     if (nodes_[f.node].kind == JKind::kObject) {
+      JIdx v = DictMember(f.node, c);
+      if (v == kJNone) continue;
+      if (!f.first) out += ", ";
+      f.first = false;
       AppendJsonString(out, Key(c));
       out += ": ";
+      open(v);
+      continue;
     }
+    if (!f.first) out += ", ";
+    f.first = false;
     open(c);
   }
 }

@@ -48,6 +48,9 @@ class JTree {
 
   // Member lookup with Python dict semantics for duplicate keys (the last one wins).
   JIdx Find(JIdx obj, std::string_view key) const;
+  // Python dict view of member `c` of object `obj`: kJNone if an earlier member has the same key
+  // (the key is shown at its first position), else the last member with that key.
+  JIdx DictMember(JIdx obj, JIdx c) const;
   // Python truthiness.
   bool Truthy(JIdx i) const;
 

