@@ -207,12 +207,13 @@ class Tensor:
     """A dumped tensor: declared shape and dtype plus its four statistics, pre-rendered as json tokens.
 
     ``values`` holds the float32 sample written to the .npy file (task ``tensor`` only).  ``flag`` marks
-    injected anomalies: ``drift`` (golden divergence) or ``nonfinite`` (overflow)."""
-    __slots__ = ('shape', 'dtype', 'rg', 'kind', 'stats', 'values', 'flag', 'blob')
+    injected anomalies: ``drift`` (golden divergence) or ``nonfinite`` (overflow); an overflow copy keeps
+    its finite ``origin``, which owns the gradient (so target and golden draw the same random numbers)."""
+    __slots__ = ('shape', 'dtype', 'rg', 'kind', 'stats', 'values', 'flag', 'blob', 'origin')
 
-    def __init__(self, shape, dtype, rg, kind, stats, values=None, flag=''):
+    def __init__(self, shape, dtype, rg, kind, stats, values=None, flag='', origin=None):
         self.shape, self.dtype, self.rg, self.kind = shape, dtype, rg, kind
-        self.stats, self.values, self.flag, self.blob = stats, values, flag, None
+        self.stats, self.values, self.flag, self.blob, self.origin = stats, values, flag, None, origin
 
     def reshaped(self, shape):
         """The same data seen with another shape (view / transpose / contiguous)."""
@@ -267,18 +268,20 @@ class TensorFactory:
             layer=None, rngs=None):
         """A new tensor.  ``dist`` is one of normal, prob (softmax over the last dim, ``scale`` unused),
         pos (positive, mean ``scale``), ones, zeros, ids (integers below ``scale``), mask (bool), or a float
-        ``const`` given as ``('const', value)``.  Weights (``weight=True``) never drift."""
+        ``const`` given as ``('const', value)``.  Golden drift and noise apply to floating tensors except
+        weights (``weight=True``) and constants."""
         shape = tuple(shape)
         base, step, noise_rng = rngs if rngs else self.rngs[kind] + (self.noise_rng,)
         factor, flag = 1.0, ''
-        if self.diverge_layer is not None and not weight and dtype in MANTISSA_BITS:
+        varies = dtype in MANTISSA_BITS and not isinstance(dist, tuple)
+        if self.diverge_layer is not None and not weight and varies:
             lay = self.layer if layer is None else layer
             if lay >= self.diverge_layer:
                 factor, flag = 1.0 + 0.5 * (lay - self.diverge_layer + 1), 'drift'
         if self.task == 'tensor':
             values = self._values(shape, dtype, dist, scale, base, step)
             if dtype in MANTISSA_BITS:
-                if factor != 1.0 or self.noise:
+                if varies and (factor != 1.0 or self.noise):
                     values = [x * factor * (1.0 + noise_rng.uniform(-self.noise, self.noise)) if self.noise
                               else x * factor for x in values]
                 values = [round_dtype(x, dtype) for x in values]
@@ -287,7 +290,8 @@ class TensorFactory:
             values = None
             stats = self._draw(numel(shape), dtype, dist, scale, base, step)
             if dtype in MANTISSA_BITS and stats[0] is not None:
-                stats = self._perturb(stats, factor, noise_rng, numel(shape) == 1)
+                if varies:
+                    stats = self._perturb(stats, factor, noise_rng, numel(shape) == 1)
                 stats = tuple(round_dtype(x, dtype) for x in stats)
         return Tensor(shape, dtype, rg, kind, tuple(json_scalar(v) for v in stats), values, flag)
 
@@ -295,16 +299,18 @@ class TensorFactory:
         """A copy of ``t`` whose statistics (and values) are all Infinity (``what='inf'``) or NaN."""
         v = math.inf if what == 'inf' else math.nan
         values = None if t.values is None else [v] * len(t.values)
-        return Tensor(t.shape, t.dtype, t.rg, t.kind, (json_float(v),) * 4, values, 'nonfinite')
+        return Tensor(t.shape, t.dtype, t.rg, t.kind, (json_float(v),) * 4, values, 'nonfinite', t)
 
     def _perturb(self, stats, factor, noise_rng, single):
-        """Apply the golden drift factor and relative noise U(-noise, noise) to float statistics."""
-        if self.noise:
-            if single:
-                u = 1.0 + noise_rng.uniform(-self.noise, self.noise)
-                return tuple(x * factor * u for x in stats)
-            return tuple(x * factor * (1.0 + noise_rng.uniform(-self.noise, self.noise)) for x in stats)
-        return stats if factor == 1.0 else tuple(x * factor for x in stats)
+        """Apply the golden drift factor and relative noise U(-noise, noise) to float statistics
+        (one draw for a single-element tensor; Min <= Mean <= Max is kept)."""
+        if not self.noise:
+            return stats if factor == 1.0 else tuple(x * factor for x in stats)
+        if single:
+            u = 1.0 + noise_rng.uniform(-self.noise, self.noise)
+            return tuple(x * factor * u for x in stats)
+        mx, mn, mean, norm = (x * factor * (1.0 + noise_rng.uniform(-self.noise, self.noise)) for x in stats)
+        return (max(mx, mean), min(mn, mean), mean, norm)
 
     def _draw(self, n, dtype, dist, scale, base, step):
         """Statistics (Max, Min, Mean, Norm) of a tensor with ``n`` elements, drawn without its values."""
@@ -363,6 +369,8 @@ class TensorFactory:
         if dist == 'ones':
             return [1.0 + 0.02 * step.gauss(0.0, 1.0) for _ in range(m)]
         if dist == 'pos':
+            if m == 1:
+                return [scale * jitter]
             return [scale * jitter * (0.2 + 1.6 * step.random()) for _ in range(m)]
         if dist == 'prob':
             raw = [step.random() ** 4 for _ in range(m)]
@@ -922,11 +930,14 @@ class RankDump:
                 self.top.append(call)
             site = self.top_site + (('api', key, base, self.top_ord),)
             self.top_ord += 1
-        if self.mix and not (parent is not None and parent.omit):
+        if self.mix:
             name = '%s.%d.forward' % (base, count)
-            self._construct(name, '%s.forward.%d' % (parent.base, parent.count) if parent else self.special)
-            self._flush_pending()
-            self._emit(name, {'input_args': args, 'input_kwargs': kwargs, 'output': outs}, site)
+            if parent is not None and parent.omit:
+                self._omitted(name)
+            else:
+                self._construct(name, '%s.forward.%d' % (parent.base, parent.count) if parent else self.special)
+                self._flush_pending()
+                self._emit(name, {'input_args': args, 'input_kwargs': kwargs, 'output': outs}, site)
         return outs
 
     def weight(self, rel, pname, shape, sharded, dist='normal', scale=0.02):
@@ -954,6 +965,8 @@ class RankDump:
         """The gradient flowing to a tensor in the current micro batch (None for non-differentiable)."""
         if t.__class__ is not Tensor or not t.rg:
             return None
+        if t.origin is not None:
+            t = t.origin
         g = self.grads.get(id(t))
         if g is None:
             dist = 'pos' if numel(t.shape) == 1 else 'normal'     # a scalar gradient is never ~0
@@ -998,11 +1011,14 @@ class RankDump:
     def _bw_api(self, call, parent):
         self.f.layer = call.layer
         body = {'input': [self.grad(o) for o in call.outs], 'output': [self.grad(a) for a in call.args]}
-        if self.mix and not (parent is not None and parent.bomit):
+        if self.mix:
             name = '%s.%d.backward' % (call.base, call.count)
-            self._construct(name, parent.bname if parent else None)
-            self._flush_pending()
-            self._emit(name, body, None)
+            if parent is not None and parent.bomit:
+                self._omitted(name)
+            else:
+                self._construct(name, parent.bname if parent else None)
+                self._flush_pending()
+                self._emit(name, body, None)
 
     # -- schedule ----------------------------------------------------------------------------------------------
     def _boundary(self, stage, what):
@@ -1327,13 +1343,11 @@ class RankDump:
     def _output_and_loss(self, h, labels):
         """Output layer and the vocab-parallel cross entropy (a custom autograd function: no API backward)."""
         cfg = self.cfg
-        vt = cfg.vocab // cfg.tp
         logits = self._column('output_layer', h, cfg.vocab, {'weight': None, 'runtime_gather_output': None})
         labels_t = labels.reshaped([SEQ, MBS])
         self.api('transpose', [labels, I(0), I(1)], {}, [labels_t], grad=False)
         top = self.new([SEQ, MBS], 'f32', 'pos', 5.0, 'act_shard', rg=False)
-        index = self.new([SEQ, MBS], 'i64', 'ids', vt, 'act_shard', rg=False)
-        self.api('max', [logits], {'dim': I(-1)}, [top, index], grad=False)
+        self.api('max', [logits], {'dim': I(-1)}, [top], grad=False)
         top = self._tp_all_reduce(top, 'pos', 6.0)
         shifted = self.new(logits.shape, 'f32', 'normal', 2.0, 'act_shard', rg=False)
         self.api('sub', [logits, top], {}, [shifted], grad=False)

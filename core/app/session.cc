@@ -173,6 +173,7 @@ class BuildRun {
     bo.overflow_check = args_.overflow_check;
     bo.window_bytes = opts_.window_bytes;
     bo.keep_items = false;
+    bo.threads = opts_.threads;
     Progress* p = progress_.get();
     size_t stage = 2 * i;
     bo.progress = [p, stage](uint64_t done, uint64_t total) { if (total) p->Stage(stage, double(done) / double(total)); };

@@ -1,6 +1,7 @@
 #include "graph/builder.h"
 
 #include <algorithm>
+#include <thread>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -274,7 +275,21 @@ class Builder {
   std::string FixBackwardMissing(const std::string& child, const std::string& parent);
   std::string FixBackwardInplace(const std::string& child, const std::string& parent);
   NodeId GetOrCreate(const std::string& name, NodeId up);
-  Status ScanDump(const std::string& path);
+  // The record keys of dump.json in file order (arena + end offsets) and their file offsets.
+  struct ScannedKeys {
+    std::string arena;
+    std::vector<size_t> ends;
+    std::vector<uint64_t> pos;
+    Result<JsonReadResult> result = Status();
+  };
+  JsonReadOptions ScanOptions() {
+    JsonReadOptions o;
+    o.container_key = "data";
+    o.window_bytes = opts_.window_bytes;
+    if (opts_.progress) o.progress = [this](uint64_t d, uint64_t t) { opts_.progress(d / 10, t); };
+    return o;
+  }
+  Status ScanDump(const std::string& path, ScannedKeys* scanned);
   void HandleRecompute();
   void CollectApisBetweenModules();
   Status AttachParametersGrad();
@@ -387,11 +402,7 @@ void Builder::SetDumpDataDir(const JTree& t, JIdx root, const std::string& dir) 
   }
 }
 
-Status Builder::ScanDump(const std::string& path) {
-  JsonReadOptions o;
-  o.container_key = "data";
-  o.window_bytes = opts_.window_bytes;
-  if (opts_.progress) o.progress = [this](uint64_t d, uint64_t t) { opts_.progress(d / 10, t); };
+Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
   auto on_key = [&](std::string_view key, uint64_t at) -> Status {
     NodeId id = g_.Find(key);
     if (id != kNoNode) {
@@ -410,8 +421,20 @@ Status Builder::ScanDump(const std::string& path) {
     }
     return Status::Ok();
   };
-  auto r = ScanJsonKeys(path, o, on_key);
-  if (!r.ok()) return LoadFailed("dump.json", r.status());
+  Result<JsonReadResult> r = Status();
+  if (scanned) {
+    // The keys were read by a thread while construct.json was loaded; resolve them now.
+    if (!scanned->result.ok()) return LoadFailed("dump.json", scanned->result.status());
+    size_t start = 0;
+    for (size_t i = 0; i < scanned->ends.size(); ++i) {
+      RETURN_IF_ERROR(on_key(std::string_view(scanned->arena).substr(start, scanned->ends[i] - start), scanned->pos[i]));
+      start = scanned->ends[i];
+    }
+    r = std::move(scanned->result);
+  } else {
+    r = ScanJsonKeys(path, ScanOptions(), on_key);
+    if (!r.ok()) return LoadFailed("dump.json", r.status());
+  }
   g_.dump_path = path;
   g_.dump_bytes = r->bytes;
   g_.dump_records = r->records;
@@ -610,6 +633,24 @@ Status Builder::AttachParametersGrad() {
 }
 
 Status Builder::Run(const std::string& dir) {
+  const std::string dump = JoinPath(dir, "dump.json");
+  std::unique_ptr<ScannedKeys> scanned;
+  std::thread scanner;
+  if (opts_.threads > 1) {
+    // dump.json's keys are scanned on a second thread while construct.json and stack.json load.
+    scanned = std::make_unique<ScannedKeys>();
+    ScannedKeys* sk = scanned.get();
+    JsonReadOptions o = ScanOptions();
+    scanner = std::thread([sk, o, dump] {
+      sk->result = ScanJsonKeys(dump, o, [sk](std::string_view key, uint64_t at) {
+        sk->arena.append(key.data(), key.size());
+        sk->ends.push_back(sk->arena.size());
+        sk->pos.push_back(at);
+        return Status::Ok();
+      });
+    });
+  }
+  struct Joiner { std::thread& t; ~Joiner() { if (t.joinable()) t.join(); } } joiner{scanner};
   ASSIGN_OR_RETURN(c_, LoadConstruct(JoinPath(dir, "construct.json")));
   RETURN_IF_ERROR(LoadStacks(JoinPath(dir, "stack.json"), g_, stacks_));
   if (c_.megatron) g_.micro_step_num = c_.micro_step_num;
@@ -619,7 +660,9 @@ Status Builder::Run(const std::string& dir) {
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
     GetOrCreate(e.child, up);
   }
-  RETURN_IF_ERROR(ScanDump(JoinPath(dir, "dump.json")));
+  if (scanner.joinable()) scanner.join();
+  RETURN_IF_ERROR(ScanDump(dump, scanned.get()));
+  scanned.reset();
   HandleRecompute();
   CollectApisBetweenModules();
   RETURN_IF_ERROR(AttachParametersGrad());

@@ -20,6 +20,8 @@ struct BuildOptions {
   bool keep_items = true;
   ItemOptions items;
   size_t window_bytes = 4u << 20;
+  // > 1: dump.json's keys are scanned on a second thread while construct.json loads (native).
+  int threads = 1;
   // Called while dump.json is read: bytes done, bytes total.
   std::function<void(uint64_t, uint64_t)> progress;
 };

@@ -264,6 +264,12 @@ void AppendDecimalRule(std::string& out, const std::string& s) {
 }  // namespace
 
 void AppendFormattedString(std::string& out, std::string_view s) {
+  // Fast path: nothing to remove or replace, and not a candidate for the decimal rule.
+  if (s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
+      (s.empty() || s[0] < '0' || s[0] > '9')) {
+    out.append(s.data(), s.size());
+    return;
+  }
   std::string tmp;
   tmp.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
@@ -301,6 +307,13 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
       continue;
     }
     val.clear();
+    if (f.kind == Field::kTree && t_.IsNumber(f.j)) {
+      // Numbers print as plain ASCII: no escaping, no rule-3 string processing, never "null".
+      text += '"';
+      t_.AppendPyStr(text, f.j);
+      text += '"';
+      continue;
+    }
     if (f.kind == Field::kNull || (f.kind == Field::kTree && t_.Kind(f.j) == JKind::kNull)) {
       val = "null";
     } else if (f.kind == Field::kLit) {
@@ -335,7 +348,17 @@ void EntryParser::Emit(ItemBuild& it) {
   ref.collapsed = collapsed;
 
   auto& list = is_output ? out_.outputs : out_.inputs;
+  // "A later item with the same key replaces the earlier one, keeping its position" (§7.4).
+  // Entries hold a handful of items: a linear scan beats a hash map until they do not.
+  if (list.size() < 32) {
+    for (ItemRef& r : list)
+      if (out_.Key(r) == key) { r = ref; return; }
+    list.push_back(ref);
+    return;
+  }
   auto& pos = is_output ? out_pos_ : in_pos_;
+  if (pos.empty())
+    for (uint32_t i = 0; i < list.size(); ++i) pos.emplace(std::string(out_.Key(list[i])), i);
   auto found = pos.find(key);
   if (found != pos.end()) {
     list[found->second] = ref;
