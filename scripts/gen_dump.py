@@ -35,9 +35,23 @@ statistic (``--noise``), a drift from one layer on (``--diverge-layer``) and omi
 (``--missing-module``).  ``--overflow-layer`` injects Infinity / NaN statistics into the TARGET.
 ``manifest.json`` (in OUT_DIR unless ``--manifest``) lists parameters, files, sizes, entry counts and the
 names of every node carrying an injected anomaly.  The same arguments always give byte-identical files.
+
+Notes:
+* Declared shapes use sequence length 1024, micro-batch size 1, head size 64 (Megatron [s, b, h] layout).
+* ``--task md5`` writes ``"task": "statistics"`` and adds ``"md5"`` (8 hex digits, a CRC-32 of dtype, shape and
+  statistics) next to the statistics, as msProbe's ``summary_mode: md5`` does.
+* ``--task tensor`` writes every dumped tensor item to ``<item name>.npy`` (NPY 1.0, ``<f4``); a tensor with more
+  than 4096 elements is written as a 1-D sample of 4096 values.  Statistics then describe the written array.
+* A STEPS layout with the default manifest location puts ``manifest.json`` next to the ``step<s>`` folders;
+  tools that enumerate step folders strictly reject any other entry, so use ``--manifest`` elsewhere then.
+* Golden-only options never change the random draws, so API / module call counters are identical on both sides;
+  an omitted module simply lacks its entries (counters of the remaining nodes are unchanged).
+* The overflow is injected into micro batch 0 of every step on every rank holding the layer; the following
+  layer continues from finite values, so only the nodes listed in the manifest carry Infinity / NaN.
 """
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -141,8 +155,10 @@ TOP_SITES = {
                   'tokens, labels, loss_mask, attention_mask, position_ids = get_batch('),
     'loss_func': ('pretrain_gpt.py', 'loss_func', 'loss = torch.sum(losses.view(-1) * loss_mask)',
                   'output_tensor = loss_func(output_tensor)'),
-    'recv_forward': (_P2P, '_communicate', 'reqs = p2p_func(', 'input_tensor = recv_forward(recv_tensor_shapes, config)'),
-    'send_forward': (_P2P, '_communicate', 'reqs = p2p_func(', 'send_forward(output_tensor, send_tensor_shapes, config)'),
+    'recv_forward': (_P2P, '_communicate', 'reqs = p2p_func(',
+                     'input_tensor = recv_forward(recv_tensor_shapes, config)'),
+    'send_forward': (_P2P, '_communicate', 'reqs = p2p_func(',
+                     'send_forward(output_tensor, send_tensor_shapes, config)'),
     'recv_backward': (_P2P, '_communicate', 'reqs = p2p_func(',
                       'output_tensor_grad = recv_backward(send_tensor_shapes, config)'),
     'send_backward': (_P2P, '_communicate', 'reqs = p2p_func(',
@@ -280,10 +296,11 @@ class TensorFactory:
                 factor, flag = 1.0 + 0.5 * (lay - self.diverge_layer + 1), 'drift'
         if self.task == 'tensor':
             values = self._values(shape, dtype, dist, scale, base, step)
+            if varies and self.noise:
+                values = [x * factor * (1.0 + noise_rng.uniform(-self.noise, self.noise)) for x in values]
+            elif varies and factor != 1.0:
+                values = [x * factor for x in values]
             if dtype in MANTISSA_BITS:
-                if varies and (factor != 1.0 or self.noise):
-                    values = [x * factor * (1.0 + noise_rng.uniform(-self.noise, self.noise)) if self.noise
-                              else x * factor for x in values]
                 values = [round_dtype(x, dtype) for x in values]
             stats = self._stats_of(values, dtype)
         else:
@@ -447,6 +464,7 @@ class Renderer:
         return '{' + inner + (',' + inner).join(items) + outer + '}'
 
     def _template(self, t, lvl):
+        """Text of a tensor leaf with ``%s`` slots for its statistics (and md5/data_name)."""
         key = (t.shape, t.dtype, t.rg, lvl)
         tpl = self.templates.get(key)
         if tpl is None:
@@ -530,6 +548,7 @@ class ObjectWriter:
         fh.write('{')
 
     def add(self, key_json, value_json):
+        """Write one member (key and value given as json text)."""
         self.fh.write((',' if self.count else '') + self.nl[self.lvl + 1] + key_json + ': ' + value_json)
         self.count += 1
 
@@ -553,6 +572,7 @@ class StackWriter:
         self.old_cache = {}
 
     def add(self, name, frames):
+        """Record the stack of one dumped node."""
         if self.old is not None:
             text = self.old_cache.get(frames)
             if text is None:
@@ -570,6 +590,7 @@ class StackWriter:
             self._spool()
 
     def _spool(self):
+        """Move pending names to the per-group temporary files."""
         for gid, names in enumerate(self.pending):
             if names:
                 with open(os.path.join(self.spool_dir, '%d.txt' % gid), 'a') as fh:
@@ -579,6 +600,7 @@ class StackWriter:
         self.npending = 0
 
     def _names(self, gid):
+        """All names of a group, in order of use."""
         if gid in self.spooled:
             with open(os.path.join(self.spool_dir, '%d.txt' % gid)) as fh:
                 for line in fh:
@@ -597,7 +619,8 @@ class StackWriter:
         out.close()
 
     @property
-    def group_count(self):
+    def key_count(self):
+        """Top-level keys of stack.json: groups (new format) or names (old format)."""
         return len(self.frames) if self.old is None else self.old.count
 
 
@@ -610,6 +633,7 @@ class StackFrames:
         self.machinery = [self.frame(f, ln, fn, c, site_pkg=True) for f, ln, fn, c in profile['call_frames']]
 
     def frame(self, path, line, func, code, site_pkg=False):
+        """One frame string, formatted as Python tracebacks are by msProbe."""
         root = self.p['site'] if site_pkg else self.p['src']
         return 'File %s%s, line %d, in %s, \n %s' % (root, path, line, func, code)
 
@@ -648,6 +672,7 @@ class StackFrames:
             self._outer(phase, 'output_tensor, num_tokens = forward_step(')
 
     def _build(self, site):
+        """Frames of a site, built from its parent site."""
         head, parent = site[-1], site[:-1]
         method = self.p['method']
         if head[0] == 'top':
@@ -698,22 +723,27 @@ class StackFrames:
 # Tracing one rank and step
 
 def I(v):
+    """An int argument leaf."""
     return {'type': 'int', 'value': v}
 
 
 def F(v):
+    """A float argument leaf."""
     return {'type': 'float', 'value': v}
 
 
 def B(v):
+    """A bool argument leaf."""
     return {'type': 'bool', 'value': v}
 
 
 def S(v):
+    """A str argument leaf."""
     return {'type': 'str', 'value': v}
 
 
 def SL(start, stop, step):
+    """A slice argument leaf."""
     return {'type': 'slice', 'value': [start, stop, step]}
 
 
@@ -725,6 +755,7 @@ class Placement:
         self.tp, self.dp, self.pp = rank % tp, (rank // tp) % dp, rank // (tp * dp)
 
     def rank_of(self, tp, dp, pp):
+        """Global rank of the given parallel coordinates."""
         return tp + self.T * dp + self.T * self.DP * pp
 
     def group(self, name):
@@ -792,6 +823,7 @@ class RankDump:
 
     # -- files -------------------------------------------------------------------------------------------------
     def _open(self, name):
+        """An output file of this rank (or a counting sink)."""
         if self.out_dir is None:
             return CountingSink()
         return open(os.path.join(self.out_dir, name), 'w', encoding='ascii', buffering=1 << 20)
@@ -807,14 +839,14 @@ class RankDump:
                 os.makedirs(npy_dir, exist_ok=True)
         self.r = Renderer(cfg.indent, self.prof, cfg.task, npy_dir)
         nl = self.r.nl
-        self.dump_fh, cons_fh, stack_fh = self._open('dump.json'), self._open('construct.json'), self._open('stack.json')
+        self.dump_fh, cons_fh, stack_fh = (self._open(n) for n in ('dump.json', 'construct.json', 'stack.json'))
         task = 'statistics' if cfg.task == 'md5' else cfg.task
         self.dump_fh.write('{' + ''.join(nl[1] + '"%s": %s,' % (k, json.dumps(v)) for k, v in (
             ('task', task), ('level', cfg.level), ('framework', cfg.framework), ('dump_data_dir', npy_dir)))
             + nl[1] + '"data": ')
         self.dump = ObjectWriter(self.dump_fh, nl, 1)
         self.cons = ObjectWriter(cons_fh, nl, 0)
-        with tempfile.TemporaryDirectory(dir=self.out_dir) if self.out_dir else _NoDir() as spool:
+        with tempfile.TemporaryDirectory(dir=self.out_dir) if self.out_dir else contextlib.nullcontext() as spool:
             self.stack = StackWriter(stack_fh, self.r, cfg.stack_format, spool)
             for direction, micro, phase in one_f_one_b(cfg.micro_batches, cfg.pp, self.pl.pp):
                 self.micro, self.phase = micro, phase
@@ -834,10 +866,11 @@ class RankDump:
             sizes[name] = fh.size if self.out_dir is None else os.path.getsize(os.path.join(self.out_dir, name))
         construct_entries = self.cons.count - (1 if self.megatron and self.cons.count else 0)
         return {'sizes': sizes, 'entries': self.entries, 'construct_entries': construct_entries,
-                'stack_groups': self.stack.group_count, 'npy_files': self.r.npy_files}
+                'stack_keys': self.stack.key_count, 'npy_files': self.r.npy_files}
 
     # -- recording ---------------------------------------------------------------------------------------------
     def _construct(self, name, parent):
+        """Record node -> parent in construct.json."""
         value = [parent, self.micro] if self.megatron else parent
         self.cons.add('"%s"' % name, self.r.value(value, 1))
         if self.megatron and self.cons.count == 1:
@@ -850,6 +883,7 @@ class RankDump:
         self.pending.clear()
 
     def _emit(self, name, body, site):
+        """Write one dump.json entry (and its stack); note injected anomalies."""
         self.dump.add('"%s"' % name, self.r.entry(name, body, 2))
         self.entries += 1
         if site is not None:
@@ -863,6 +897,7 @@ class RankDump:
                 self.anomalies['drift_first'] = name
 
     def _omitted(self, name):
+        """Note a node left out of the golden dump."""
         if len(self.anomalies['omitted']) < 100000:
             self.anomalies['omitted'].append(name)
 
@@ -950,6 +985,7 @@ class RankDump:
         return w
 
     def new(self, shape, dtype='bf16', dist='normal', scale=1.0, kind='act', rg=True):
+        """A new tensor in the current layer context."""
         return self.f.new(shape, dtype, dist, scale, kind, rg)
 
     def group(self, name):
@@ -974,6 +1010,7 @@ class RankDump:
         return g
 
     def _bw_calls(self, calls, parent):
+        """Backward of recorded calls, in reverse order."""
         for call in reversed(calls):
             if call.__class__ is ModCall:
                 self._bw_module(call, parent)
@@ -981,6 +1018,7 @@ class RankDump:
                 self._bw_api(call, parent)
 
     def _bw_module(self, node, parent):
+        """Backward of a module call: children first, then the module entry and its parameter grads."""
         bname = '%s.backward.%d' % (node.base, node.count)
         node.bomit = (parent is not None and parent.bomit) or bool(self.var.missing and self.var.missing in bname)
         self.f.layer = node.layer
@@ -1009,6 +1047,7 @@ class RankDump:
         self.f.layer = parent.layer if parent else -1
 
     def _bw_api(self, call, parent):
+        """Backward entry of an API call."""
         self.f.layer = call.layer
         body = {'input': [self.grad(o) for o in call.outs], 'output': [self.grad(a) for a in call.args]}
         if self.mix:
@@ -1042,6 +1081,7 @@ class RankDump:
             self.api('recv', [buf], {'src': I(peer), 'group': self.group('pp')}, [tensor, I(peer)], grad=False)
 
     def _forward_micro(self):
+        """One forward micro batch: receive, data, model, loss or send."""
         cfg, pl = self.cfg, self.pl
         self.top, self.special, self.layer_ctx, self.f.layer = [], None, -1, -1
         h_in = sent = loss = None
@@ -1059,6 +1099,7 @@ class RankDump:
         self.top = None
 
     def _backward_micro(self):
+        """One backward micro batch: receive the output gradient, back-propagate, send the input gradient."""
         pl = self.pl
         top, h_in, sent, loss = self.trees.pop(self.micro)
         self.grads, self.special = {}, None
@@ -1100,6 +1141,7 @@ class RankDump:
         return ids, pos, labels, loss_mask
 
     def _gpt_model(self, ids, pos, labels, h_in):
+        """The stage's part of GPTModel."""
         mask = self.new([MBS, 1, SEQ, SEQ], 'bool', 'mask', rg=False)
         model = self.enter('', 'GPTModel', [ids, pos, mask], {'decoder_input': None, 'labels': labels,
                                                               'inference_params': None})
@@ -1111,6 +1153,7 @@ class RankDump:
         return out
 
     def _embedding(self, ids, pos):
+        """LanguageModelEmbedding (first stage)."""
         cfg, T, h = self.cfg, self.cfg.tp, self.cfg.hidden
         vt = cfg.vocab // T
         emb = self.enter('embedding', 'LanguageModelEmbedding', [ids, pos], {'tokentype_ids': None})
@@ -1155,9 +1198,11 @@ class RankDump:
         return xd
 
     def _dropout_kwargs(self):
+        """Keyword arguments of a dropout call."""
         return {'p': F(0.1 if self.gpt else 0.0), 'training': B(True), 'inplace': B(False)}
 
     def _rotary(self):
+        """RotaryEmbedding (Llama): position frequencies."""
         half = HEAD_DIM // 2
         rot = self.enter('rotary_pos_emb', 'RotaryEmbedding', [I(SEQ)], {'offset': I(0)})
         positions = self.new([SEQ], 'f32', 'ids', SEQ, rg=False)
@@ -1171,6 +1216,7 @@ class RankDump:
         return out
 
     def _decoder(self, x, h_in, mask, rope):
+        """TransformerBlock: this stage's layers and, on the last stage, the final norm."""
         cfg = self.cfg
         block = self.enter('decoder', 'TransformerBlock', [x], {'attention_mask': mask, 'rotary_pos_emb': rope,
                                                                'inference_params': None})
@@ -1184,6 +1230,7 @@ class RankDump:
         return h
 
     def _layer(self, i, h, mask, rope):
+        """One TransformerLayer (local index ``i``); returns its output."""
         cfg = self.cfg
         g = self.pl.pp * cfg.layers_per_stage + i
         rel = 'decoder.layers.%d' % i
@@ -1211,6 +1258,7 @@ class RankDump:
         return h2
 
     def _norm(self, rel, x):
+        """FusedLayerNorm (GPT) or RMSNorm (Llama)."""
         h = self.cfg.hidden
         params = {'weight': self.weight(rel, 'weight', [h], False, 'ones')}
         if self.gpt:
@@ -1236,6 +1284,7 @@ class RankDump:
             self.api('matmul', [x, wt], {}, [y])
 
     def _column(self, rel, x, out_features, kwargs=None):
+        """ColumnParallelLinear: output features sharded by tp."""
         T, h = self.cfg.tp, x.shape[-1]
         w = self.weight(rel, 'weight', [out_features // T, h], True)
         params = {'weight': w}
@@ -1249,6 +1298,7 @@ class RankDump:
         return y
 
     def _row(self, rel, x, in_features, overflow=False):
+        """RowParallelLinear: input features sharded by tp, output all-reduced."""
         cfg = self.cfg
         h, T = cfg.hidden, cfg.tp
         w = self.weight(rel, 'weight', [h, in_features // T], True)
@@ -1273,6 +1323,7 @@ class RankDump:
         return full, bias
 
     def _attention(self, rel, x, mask, rope):
+        """SelfAttention: qkv projection, core attention, output projection."""
         cfg = self.cfg
         heads = cfg.heads // cfg.tp
         attn = self.enter(rel, 'SelfAttention', [x], {
@@ -1289,6 +1340,7 @@ class RankDump:
         return out
 
     def _core_attention(self, rel, q, k, v, mask):
+        """DotProductAttention: scores, masked softmax, dropout, context."""
         cfg = self.cfg
         heads = cfg.heads // cfg.tp
         bh = MBS * heads
@@ -1323,6 +1375,7 @@ class RankDump:
         return out
 
     def _mlp(self, rel, y, overflow):
+        """MLP: fc1, activation (gelu, or swiglu for Llama), fc2."""
         cfg = self.cfg
         ft = cfg.ffn // cfg.tp
         mlp = self.enter(rel, 'MLP', [y])
@@ -1362,6 +1415,7 @@ class RankDump:
         return loss_t
 
     def _tp_all_reduce(self, t, dist, scale):
+        """All-reduce over the TP group (identity when tp == 1)."""
         if self.cfg.tp == 1:
             return t
         out = self.new(t.shape, t.dtype, dist, scale, 'act', rg=False)
@@ -1369,6 +1423,7 @@ class RankDump:
         return out
 
     def _loss_level(self):
+        """Typical per-token loss of this step (slowly decreasing)."""
         return max(1.0, math.log(self.cfg.vocab) - 0.15 * self.step)
 
     def _loss_func(self, loss, loss_mask):
@@ -1420,16 +1475,6 @@ class RankDump:
             'amsgrad': B(False), 'maximize': B(False), 'grad_scale': None, 'found_inf': None}, [None], grad=False)
 
 
-class _NoDir:
-    """Context manager standing in for a spool directory when nothing is written."""
-
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
-
-
 def _tensors(value):
     """All tensors nested in a dump entry."""
     cls = value.__class__
@@ -1447,6 +1492,7 @@ def _tensors(value):
 # Run orchestration
 
 def parse_args(argv):
+    """Parse and validate the command line."""
     p = argparse.ArgumentParser(
         description='Generate synthetic msProbe dumps (dump.json, construct.json, stack.json) of a '
                     'Megatron-style GPT/Llama training run, optionally with a golden twin and injected anomalies.',
@@ -1487,6 +1533,7 @@ def parse_args(argv):
 
 
 def _validate(p, a):
+    """Check argument combinations (exits through ``p.error``)."""
     for name in ('ranks', 'steps', 'tp', 'pp', 'micro_batches', 'indent'):
         if getattr(a, name) < (0 if name == 'indent' else 1):
             p.error('--%s must be positive' % name.replace('_', '-'))
@@ -1554,6 +1601,7 @@ def fit_target(cfg):
     lp, m = cfg.layers_per_stage, cfg.micro_batches
 
     def size(layers, micro):
+        """Modelled dump.json size."""
         return a + b * micro + c * layers * micro + d * layers
 
     if size(lp, m) < target:
@@ -1567,6 +1615,7 @@ def fit_target(cfg):
 
 
 def rank_dir(cfg, base, step, rank):
+    """Folder of one rank and step under ``base`` for the chosen layout."""
     if cfg.layout == 'files':
         return base
     if cfg.layout == 'ranks':
@@ -1604,6 +1653,7 @@ def anomaly_records(cfg, side, step, rank, found):
 
 
 def main(argv=None):
+    """Generate every step, rank and side, then write the manifest and a summary line."""
     cfg = parse_args(argv)
     derive(cfg)
     start = time.time()

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
+#include <unordered_map>
 #include <ctime>
 #include <memory>
 #include <mutex>
@@ -11,7 +13,9 @@
 
 #include "base/fs.h"
 #include "db/vis_db.h"
+#include "compare/compare.h"
 #include "graph/builder.h"
+#include "match/match.h"
 #include "layout/layout.h"
 
 namespace visprobe {
@@ -102,30 +106,52 @@ class BoundedQueue {
 // Streams one graph's dump.json records into the database. With workers > 0 (native), `workers`
 // threads parse and render windows of records while this thread inserts the rows; with 0 all of
 // it happens in this thread (the browser build).
-Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers) {
-  if (workers <= 0)
-    return StreamNodeRecords(g, bo, [&db](NodeId id, const NodeItems& items) { return db.WriteNodeRow(id, items); });
+// Called for every node record before its row is rendered: may return comparison fields for
+// the items (target side of a compare) or keep the captured values (golden side).
+using RowHook = std::function<void(NodeId id, const NodeItems& items, std::vector<std::string>* in_extra,
+                                   std::vector<std::string>* out_extra)>;
+
+Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers, const RowHook& hook) {
+  auto render = [&hook](NodeId id, const NodeItems& items, std::vector<std::string>& ie,
+                        std::vector<std::string>& oe, std::string* in, std::string* out) {
+    ie.clear();
+    oe.clear();
+    if (hook) hook(id, items, &ie, &oe);
+    if (ie.empty() && oe.empty()) VisDbWriter::RenderItems(items, in, out);
+    else VisDbWriter::RenderItems(items, ie, oe, in, out);
+  };
+  if (workers <= 0) {
+    std::vector<std::string> ie, oe;
+    std::string in, out;
+    return StreamNodeRecords(g, bo, [&](NodeId id, const NodeItems& items) {
+      render(id, items, ie, oe, &in, &out);
+      return db.WriteRenderedRow(id, in, out);
+    });
+  }
   struct Batch {
     std::vector<NodeId> ids;
     std::vector<size_t> cuts;   // per row: end of input_data, end of output_data in `text`
     std::string text;
   };
+  struct Scratch {
+    Batch batch;
+    std::string in, out;
+    std::vector<std::string> ie, oe;
+  };
   BoundedQueue<Batch> queue(static_cast<size_t>(workers) * 3);
   std::atomic<bool> stop{false};
   Status produced;
-  std::vector<Batch> batches(static_cast<size_t>(workers));
-  std::vector<std::string> ins(batches.size()), outs(batches.size());
+  std::vector<Scratch> scratch(static_cast<size_t>(workers));
   std::thread producer([&] {
     produced = StreamNodeRecordsParallel(g, bo, workers, [&](int w, NodeId id, const NodeItems& items) -> Status {
       if (stop.load(std::memory_order_relaxed)) return Status(Code::kCancelled, "stopped");
-      Batch& b = batches[static_cast<size_t>(w)];
-      std::string& in = ins[static_cast<size_t>(w)];
-      std::string& out = outs[static_cast<size_t>(w)];
-      VisDbWriter::RenderItems(items, &in, &out);
+      Scratch& sc = scratch[static_cast<size_t>(w)];
+      render(id, items, sc.ie, sc.oe, &sc.in, &sc.out);
+      Batch& b = sc.batch;
       b.ids.push_back(id);
-      b.text += in;
+      b.text += sc.in;
       b.cuts.push_back(b.text.size());
-      b.text += out;
+      b.text += sc.out;
       b.cuts.push_back(b.text.size());
       if (b.ids.size() >= 256 || b.text.size() >= (2u << 20)) {
         queue.Push(std::move(b));
@@ -133,8 +159,8 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       }
       return Status::Ok();
     });
-    for (auto& b : batches)
-      if (produced.ok() && !b.ids.empty()) queue.Push(std::move(b));
+    for (auto& sc : scratch)
+      if (produced.ok() && !sc.batch.ids.empty()) queue.Push(std::move(sc.batch));
     queue.Close();
   });
   Status written;
@@ -156,29 +182,66 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
 
 struct BuiltGraph {
   Status status;
-  std::unique_ptr<Graph> graph;
+  std::unique_ptr<Graph> graph, golden;
   int micro_steps = 1;
   bool ready = false;
 };
 
-class BuildRun {
+// §9.1: the compare mode of a pair of dumps.
+Result<CompareMode> DetectCompareMode(const Graph& n, const Graph& b) {
+  if (n.task.empty()) return InvalidInput("Task for npu is empty, please check.");
+  if (b.task.empty()) return InvalidInput("Task for bench is empty, please check.");
+  if (!n.has_data_key) return InvalidInput("Missing 'data' in dump.json, please check dump.json of npu.");
+  if (!n.data_is_dict) return InvalidInput("Invalid type for 'data': expected a dict. Please check dump.json of npu.");
+  if (!b.has_data_key) return InvalidInput("Missing 'data' in dump.json, please check dump.json of bench.");
+  if (!b.data_is_dict) return InvalidInput("Invalid type for 'data': expected a dict. Please check dump.json of bench.");
+  if (n.task != b.task) return InvalidInput("Please check the dump task is consistent.");
+  if (n.task == "tensor") return CompareMode::kRealData;
+  if (n.task == "structure") return CompareMode::kStructure;
+  if (n.task == "statistics") {
+    if (n.has_md5 && b.has_md5) return CompareMode::kMd5;
+    if (!n.has_md5 && !b.has_md5) return CompareMode::kSummary;
+    return InvalidInput("Please check the dump task is consistent, dump mode of npu and bench should both be statistics or md5.");
+  }
+  return InvalidInput("Compare applies only to task is tensor or statistics");
+}
+
+// TEMPORARY until the layer-mapping module lands: mapping unavailable (falls back to identity ids).
+Result<std::unordered_map<std::string, std::string>> LayerMappingFor(const std::string&, const std::string&, const std::string&) {
+  return InvalidInput("layer mapping is not available yet");
+}
+
+// TEMPORARY until the tensor-metrics module lands.
+TensorMetricsFn TensorMetricsFor(const std::string&, const std::string&, bool, Progress&) {
+  return [](const CmpItem&, const CmpItem*) {
+    std::array<Cell, 6> out;
+    for (auto& c : out) { c.kind = CmpValue::kString; c.s = "unsupported"; }
+    return out;
+  };
+}
+
+class GraphRun {
  public:
-  BuildRun(const GraphVisualizeArgs& a, const RunOptions& o, Reporter& r) : args_(a), opts_(o), rep_(r) {}
+  GraphRun(const GraphVisualizeArgs& a, const RunOptions& o, Reporter& r) : args_(a), opts_(o), rep_(r) {}
   Result<RunSummary> Run();
 
  private:
+  bool compare() const { return args_.has_golden; }
+  size_t StagesPerJob() const { return compare() ? 5 : 2; }
   void BuildOne(size_t i);
-  BuildOptions BuildOpts(size_t i) {
+  BuildOptions BuildOpts(size_t stage) {
     BuildOptions bo;
     bo.overflow_check = args_.overflow_check;
     bo.window_bytes = opts_.window_bytes;
     bo.keep_items = false;
     bo.threads = opts_.threads;
     Progress* p = progress_.get();
-    size_t stage = 2 * i;
     bo.progress = [p, stage](uint64_t done, uint64_t total) { if (total) p->Stage(stage, double(done) / double(total)); };
     return bo;
   }
+  int Workers() const { return opts_.threads > 1 ? opts_.threads : 0; }
+  Status WriteBuild(size_t i, BuiltGraph& b, VisDbWriter& db, RunSummary& sum);
+  Status WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode);
 
   const GraphVisualizeArgs& args_;
   const RunOptions& opts_;
@@ -188,22 +251,26 @@ class BuildRun {
   std::vector<BuiltGraph> built_;
   std::mutex mu_;
   std::condition_variable cv_;
+  std::string file_;
 };
 
-void BuildRun::BuildOne(size_t i) {
+void GraphRun::BuildOne(size_t i) {
   const GraphJob& job = plan_.jobs[i];
   if (plan_.kind != LayoutKind::kFiles) progress_->Log(LogLevel::kInfo, "Start building graph for " + BaseName(job.target_dir) + "...");
-  BuildOptions bo = BuildOpts(i);
-  auto r = BuildGraph(job.target_dir, bo);
   BuiltGraph out;
-  if (!r.ok()) {
-    const std::string& m = r.status().message();
-    out.status = m.find(job.target_dir) == std::string::npos
-                     ? Status(r.status().code(), m + " (in " + job.target_dir + ")")
-                     : r.status();
-  } else {
-    out.graph = std::move(r.value());
-    out.micro_steps = PageMicroSteps(*out.graph);
+  auto build = [&](const std::string& dir, size_t stage, std::unique_ptr<Graph>* dst) -> Status {
+    auto r = BuildGraph(dir, BuildOpts(stage));
+    if (!r.ok()) {
+      const std::string& m = r.status().message();
+      return m.find(dir) == std::string::npos ? Status(r.status().code(), m + " (in " + dir + ")") : r.status();
+    }
+    *dst = std::move(r.value());
+    return Status::Ok();
+  };
+  out.status = build(job.target_dir, StagesPerJob() * i, &out.graph);
+  if (out.status.ok() && compare()) out.status = build(job.golden_dir, StagesPerJob() * i + 1, &out.golden);
+  if (out.status.ok()) {
+    if (!compare()) out.micro_steps = PageMicroSteps(*out.graph);
     if (plan_.kind != LayoutKind::kFiles)
       progress_->Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(job.step) + ", rank: " +
                                           BaseName(job.target_dir) + " finished.");
@@ -214,14 +281,136 @@ void BuildRun::BuildOne(size_t i) {
   cv_.notify_all();
 }
 
-Result<RunSummary> BuildRun::Run() {
-  ASSIGN_OR_RETURN(plan_, PlanRun(args_.target_path, ""));
+Status ExportError(const Status& s, const std::string& file, const std::string& dir, bool compare) {
+  const std::string& m = s.message();
+  if (m.rfind("An sqlite3 error", 0) == 0)   // §13.9
+    return Status(s.code(), std::string(compare ? "Failed to export compare graph result, file: " : "Failed to export model graph, file: ") +
+                                file + ", error: " + m);
+  if (m.find(dir) == std::string::npos) return Status(s.code(), m + " (in " + dir + ")");
+  return s;
+}
+
+Status GraphRun::WriteBuild(size_t i, BuiltGraph& b, VisDbWriter& db, RunSummary& sum) {
+  const GraphJob& job = plan_.jobs[i];
+  progress_->Log(LogLevel::kInfo, "Start exporting graph for " + file_ + "...");
+  GraphRowsInfo info;
+  info.step = job.step;
+  info.rank = job.rank;
+  // Rows go to the database while dump.json's records stream past (second pass).
+  Status ws = db.BeginGraph(*b.graph, info);
+  if (ws.ok()) ws = StreamRows(*b.graph, BuildOpts(2 * i + 1), db, Workers(), nullptr);
+  Result<size_t> rows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
+  if (!rows.ok()) return ExportError(rows.status(), file_, job.target_dir, false);
+  sum.rows += rows.value();
+  sum.dump_bytes += b.graph->dump_bytes;
+  ++sum.graphs;
+  return Status::Ok();
+}
+
+Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode_out) {
+  const GraphJob& job = plan_.jobs[i];
+  Graph& gn = *b.graph;
+  Graph& gb = *b.golden;
+  const std::string rank_name = BaseName(job.target_dir);
+  progress_->Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
+  ASSIGN_OR_RETURN(CompareMode mode, DetectCompareMode(gn, gb));
+  *mode_out = mode;
+  // §8.5: frameworks (a missing field counts as pytorch).
+  const std::string& tf = gn.framework;
+  const std::string& gf = gb.framework;
+  bool pair_ok = (tf == "pytorch" && gf == "pytorch") ||
+                 ((tf == "mindspore" || tf == "mindtorch") && (gf == "pytorch" || gf == "mindspore"));
+  if (tf != gf && !args_.layer_mapping && !args_.fuzzy_match)
+    return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
+                        "cross_frame graph comparison.");
+  if (!pair_ok)
+    return InvalidInput("Unrecognized framework, target now is " + tf + ", golden now is " + gf + ", please check dump.json.");
+
+  std::unordered_map<std::string, std::string> mapping;
+  MatchKind kind = args_.fuzzy_match ? MatchKind::kFuzzy : args_.layer_mapping ? MatchKind::kMapping : MatchKind::kDefault;
+  if (kind == MatchKind::kMapping) {
+    auto m = LayerMappingFor(job.target_dir, job.golden_dir, args_.layer_mapping_file);
+    if (m.ok()) mapping = std::move(m.value());
+    else
+      progress_->Log(LogLevel::kWarning,
+                     "The layer mapping file parsing failed, please check file format, mapping is not effective.");
+  }
+  auto pairs = MatchGraphs(gn, gb, kind, mapping);
+  b.micro_steps = PageMicroStepsPair(gn, gb);
+  progress_->Stage(5 * i + 2, 1.0);
+
+  std::vector<NodeId> counterpart(gn.size(), kNoNode);
+  std::vector<char> needed(gb.size(), 0);
+  for (const auto& [ni, bi] : pairs) { counterpart[ni] = bi; needed[bi] = 1; }
+  std::vector<std::vector<CmpItem>> bench_items(gb.size());
+
+  CompareSettings settings;
+  settings.mode = mode;
+  if (mode == CompareMode::kRealData) settings.tensor_metrics = TensorMetricsFor(job.target_dir, job.golden_dir, args_.print_compare_log, *progress_);
+
+  progress_->Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
+  // Golden first: its captured values are what the target's rows are compared with.
+  GraphRowsInfo binfo;
+  binfo.data_source = "Bench";
+  binfo.step = job.step;
+  binfo.rank = job.rank;
+  BuildOptions bo_b = BuildOpts(5 * i + 4);
+  bo_b.items.keep_md5 = mode == CompareMode::kMd5;
+  bo_b.items.capture = true;
+  Status ws = db.BeginGraph(gb, binfo);
+  if (ws.ok())
+    ws = StreamRows(gb, bo_b, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>*, std::vector<std::string>*) {
+      if (needed[id]) bench_items[id] = items.cmp;
+    });
+  Result<size_t> brows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
+  if (!brows.ok()) return ExportError(brows.status(), file_, job.golden_dir, true);
+
+  GraphRowsInfo ninfo;
+  ninfo.step = job.step;
+  ninfo.rank = job.rank;
+  BuildOptions bo_n = BuildOpts(5 * i + 3);
+  bo_n.items.keep_md5 = mode == CompareMode::kMd5;
+  bo_n.items.capture = true;
+  ws = db.BeginGraph(gn, ninfo);
+  if (ws.ok())
+    ws = StreamRows(gn, bo_n, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>* ie, std::vector<std::string>* oe) {
+      NodeId bi = counterpart[id];
+      if (bi == kNoNode) return;
+      NodeComparison c = CompareNode(settings, gn.node(id).name, items, bench_items[bi]);
+      gn.node(id).precision_index = c.precision_index;
+      *ie = std::move(c.input_extra);
+      *oe = std::move(c.output_extra);
+    });
+  if (ws.ok() && mode != CompareMode::kStructure) {
+    // §9.7: API collections take the largest index of their direct children (0 in tensor mode,
+    // where the reference computes them before the tensor metrics exist).
+    for (NodeId c : gn.node(gn.root()).subnodes) {
+      Node& coll = gn.node(c);
+      if (coll.op != NodeOp::kApiCollection) continue;
+      double m = 0;
+      if (mode != CompareMode::kRealData)
+        for (NodeId k : coll.subnodes) m = std::max(m, std::max(0.0, gn.node(k).precision_index));
+      coll.precision_index = m;
+    }
+  }
+  Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
+  if (!nrows.ok()) return ExportError(nrows.status(), file_, job.target_dir, true);
+  progress_->Log(LogLevel::kInfo, "Comparing data for " + rank_name + " finished.");
+  sum.rows += brows.value() + nrows.value();
+  sum.dump_bytes += gn.dump_bytes + gb.dump_bytes;
+  sum.graphs += 2;
+  return Status::Ok();
+}
+
+Result<RunSummary> GraphRun::Run() {
+  ASSIGN_OR_RETURN(plan_, PlanRun(args_.target_path, compare() ? args_.golden_path : ""));
   bool batch = plan_.kind != LayoutKind::kFiles;
-  progress_ = std::make_unique<Progress>(rep_, 2 * plan_.jobs.size(), batch ? 2.0 : 0.0);
+  progress_ = std::make_unique<Progress>(rep_, StagesPerJob() * plan_.jobs.size(), batch ? 2.0 : 0.0);
 
   RETURN_IF_ERROR(CheckNewPath(args_.output_path));
   RETURN_IF_ERROR(MakeDirs(args_.output_path));
-  std::string db_path = JoinPath(args_.output_path, "build_" + opts_.timestamp + ".vis.db");
+  std::string db_path = JoinPath(args_.output_path, std::string(compare() ? "compare_" : "build_") + opts_.timestamp + ".vis.db");
+  file_ = BaseName(db_path);
   RETURN_IF_ERROR(CheckNewPath(db_path));
   DbOptions dbo;
   // With a writer thread of its own, index maintenance during the inserts hides behind the parsing
@@ -243,13 +432,14 @@ Result<RunSummary> BuildRun::Run() {
   auto launch_upto = [&](size_t limit) {
     for (; launched < plan_.jobs.size() && launched < limit; ++launched) {
       if (threads == 1) BuildOne(launched);
-      else workers[launched] = std::thread(&BuildRun::BuildOne, this, launched);
+      else workers[launched] = std::thread(&GraphRun::BuildOne, this, launched);
     }
   };
   auto join_all = [&]() { for (auto& t : workers) if (t.joinable()) t.join(); };
 
   int last_step = -1;
   bool config_written = false;
+  bool said_built = false;
   for (size_t i = 0; i < plan_.jobs.size(); ++i) {
     launch_upto(threads == 1 ? i + 1 : i + threads);
     const GraphJob& job = plan_.jobs[i];
@@ -266,35 +456,24 @@ Result<RunSummary> BuildRun::Run() {
       join_all();
       return Status(b.status.code(), b.status.message());
     }
-    std::string file = BaseName(db_path);
-    progress_->Log(LogLevel::kInfo, "Start exporting graph for " + file + "...");
-    GraphRowsInfo info;
-    info.step = job.step;
-    info.rank = job.rank;
-    // Rows go to the database while dump.json's records stream past (second pass).
-    BuildOptions bo = BuildOpts(i);
-    Status ws = db->BeginGraph(*b.graph, info);
-    if (ws.ok()) {
-      VisDbWriter* w = db.get();
-      ws = StreamRows(*b.graph, bo, *w, threads > 1 ? static_cast<int>(threads) : 0);
+    if (compare() && !said_built) {
+      said_built = true;
+      progress_->Log(LogLevel::kInfo, "Model graphs built successfully, start comparing graphs...");
     }
-    Result<size_t> rows = ws.ok() ? db->EndGraph() : Result<size_t>(ws);
-    if (!rows.ok()) {
-      join_all();
-      const std::string& m = rows.status().message();
-      if (m.rfind("An sqlite3 error", 0) == 0)   // §13.9
-        return Status(rows.status().code(), "Failed to export model graph, file: " + file + ", error: " + m);
-      if (m.find(job.target_dir) == std::string::npos)
-        return Status(rows.status().code(), m + " (in " + job.target_dir + ")");
-      return rows.status();
-    }
-    sum.rows += rows.value();
-    sum.dump_bytes += b.graph->dump_bytes;
-    ++sum.graphs;
+    CompareMode mode = CompareMode::kSummary;
+    Status ws = compare() ? WriteCompare(i, b, *db, sum, &mode) : WriteBuild(i, b, *db, sum);
+    if (!ws.ok()) { join_all(); return ws; }
     if (!config_written) {
       ConfigRow cfg;
       cfg.micro_steps = b.micro_steps;
       cfg.overflow_check = args_.overflow_check;
+      if (compare()) {
+        cfg.graph_type = "compare";
+        cfg.task = CompareTask(mode);
+        cfg.has_tool_tip = true;
+        cfg.tool_tip = ToolTipJson(mode);
+        cfg.node_colors = NodeColorsJson(mode);
+      }
       size_t si = 0;
       for (; si < plan_.step_list.size() && plan_.step_list[si] != job.step; ++si) {}
       cfg.rank_list = JsonIntList(si < plan_.rank_lists.size() ? plan_.rank_lists[si] : std::vector<int>{0});
@@ -303,11 +482,15 @@ Result<RunSummary> BuildRun::Run() {
       if (!cs.ok()) { join_all(); return cs; }
       config_written = true;
     }
-    progress_->Stage(2 * i + 1, 1.0);
-    if (!batch) progress_->Log(LogLevel::kInfo, "Model graph exported successfully, the result file is saved in " + RealPath(args_.output_path) + "/" + file);
+    for (size_t k = 0; k < StagesPerJob(); ++k) progress_->Stage(StagesPerJob() * i + k, 1.0);
+    if (!batch) {
+      std::string where = RealPath(args_.output_path) + "/" + file_;
+      progress_->Log(LogLevel::kInfo, compare() ? "Exporting compare graph result successfully, the result file is saved in " + where
+                                                : "Model graph exported successfully, the result file is saved in " + where);
+    }
   }
   join_all();
-  if (batch) progress_->Log(LogLevel::kInfo, "Successfully exported build graph results.");
+  if (batch) progress_->Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
   rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
   RETURN_IF_ERROR(db->CreateIndexes());
   ASSIGN_OR_RETURN(sum.db_path, db->Commit());
@@ -335,15 +518,12 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
       rep.Log(LogLevel::kWarning, "The --file_type json parameter is only supported in graph merge build scenarios. "
                                   "Falling back to default db output.");
     RETURN_IF_ERROR(CheckPath(args.target_path, PathKind::kDir, PathAccess::kWrite));
-    if (args.has_golden) {
-      RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, PathAccess::kWrite));
-      return InvalidInput("Graph comparison (-gp) is not supported by this build of visprobe yet.");
-    }
+    if (args.has_golden) RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, PathAccess::kWrite));
     return Status::Ok();
   };
   Status s = check();
   if (!s.ok()) return fail(s);
-  BuildRun run(args, opts, rep);
+  GraphRun run(args, opts, rep);
   auto r = run.Run();
   if (!r.ok()) return fail(r.status());
   rep.Progress(100.0, false);

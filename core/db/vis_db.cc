@@ -50,18 +50,21 @@ Status CopyFile(const std::string& from, const std::string& to) {
   return Status::Ok();
 }
 
-void AppendItems(std::string& out, const NodeItems& items, const std::vector<ItemRef>& refs) {
+void AppendItems(std::string& out, const NodeItems& items, const std::vector<ItemRef>& refs,
+                 const std::vector<std::string>* extra = nullptr) {
   out += '{';
   bool first = true;
-  for (const ItemRef& r : refs) {
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const ItemRef& r = refs[i];
     if (!first) out += ", ";
     first = false;
     AppendJsonString(out, items.Key(r));
     if (r.collapsed) {
-      out += ": {\"value\": \"null\"}";
+      out += ": {\"value\": \"null\"}";   // §12 rule 4 also swallows comparison fields
     } else {
       out += ": {";
       out.append(items.Text(r));
+      if (extra && i < extra->size()) out += (*extra)[i];
       out += '}';
     }
   }
@@ -182,6 +185,14 @@ void VisDbWriter::RenderItems(const NodeItems& items, std::string* in, std::stri
   out->clear();
   AppendItems(*in, items, items.inputs);
   AppendItems(*out, items, items.outputs);
+}
+
+void VisDbWriter::RenderItems(const NodeItems& items, const std::vector<std::string>& in_extra,
+                              const std::vector<std::string>& out_extra, std::string* in, std::string* out) {
+  in->clear();
+  out->clear();
+  AppendItems(*in, items, items.inputs, &in_extra);
+  AppendItems(*out, items, items.outputs, &out_extra);
 }
 
 Status VisDbWriter::WriteNodeRow(NodeId id, const NodeItems& items) {

@@ -57,6 +57,11 @@ class VisDbWriter {
   Status WriteRenderedRow(NodeId id, std::string_view input_data, std::string_view output_data);
   // input_data / output_data JSON texts of a node's items (§12 formatting is already in the items).
   static void RenderItems(const NodeItems& items, std::string* input_data, std::string* output_data);
+  // The same with comparison fields appended to items (texts parallel to inputs / outputs, each
+  // starting with ", "; empty = none).
+  static void RenderItems(const NodeItems& items, const std::vector<std::string>& input_extra,
+                          const std::vector<std::string>& output_extra, std::string* input_data,
+                          std::string* output_data);
   Result<size_t> EndGraph();
   Status WriteConfig(const ConfigRow& row);   // INSERT OR IGNORE: the first call wins
   Status CreateIndexes();

@@ -286,6 +286,7 @@ class Builder {
     JsonReadOptions o;
     o.container_key = "data";
     o.window_bytes = opts_.window_bytes;
+    o.find_text = "\"md5\"";   // md5-mode statistics carry "md5" keys (§9.1)
     if (opts_.progress) o.progress = [this](uint64_t d, uint64_t t) { opts_.progress(d / 10, t); };
     return o;
   }
@@ -449,7 +450,10 @@ Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
   g_.level = str_of("level");
   JIdx fw = root == kJNone ? kJNone : meta.Find(root, "framework");
   g_.framework = (fw != kJNone && meta.Truthy(fw)) ? str_of("framework") : "pytorch";
-  g_.has_data_key = root != kJNone && meta.Find(root, "data") != kJNone;
+  JIdx data = root == kJNone ? kJNone : meta.Find(root, "data");
+  g_.has_data_key = data != kJNone;
+  g_.data_is_dict = data != kJNone && meta.Kind(data) == JKind::kInt;   // the splitter's placeholder for {...}
+  g_.has_md5 = r->found_text;
   SetDumpDataDir(meta, root, DirName(path));
   return Status::Ok();
 }

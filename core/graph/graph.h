@@ -24,12 +24,34 @@ struct ItemRef {
   uint32_t key_off = 0, key_len = 0;
   uint32_t text_off = 0, text_len = 0;
   bool collapsed = false;   // written as {"value": "null"} (§12 rule 4)
+  uint32_t cmp = UINT32_MAX; // index into NodeItems::cmp when comparison values were captured
+};
+
+// A raw value of an item field, as the comparison sees it (§9.3): the JSON value after §7's
+// item construction (booleans of the leaf already turned into "True"/"False").
+struct CmpValue {
+  enum Kind : uint8_t { kNull, kBool, kInt, kFloat, kString, kJson } kind = kNull;
+  bool b = false;
+  int64_t i = 0;
+  double d = 0;
+  std::string s;   // string value, or the JSON text of a list / object / big integer (kJson)
+};
+
+enum class ItemState : uint8_t { kInput, kOutput, kParameters, kParametersGrad, kDebug };
+
+// The values of one item that the comparison uses (§9.2-§9.6).
+struct CmpItem {
+  std::string name;        // full_op_name: the row's "NPU Name" / "Bench Name"
+  ItemState state = ItemState::kInput;
+  CmpValue dtype, shape, requires_grad, stats[4], md5;   // stats: Max, Min, Mean, Norm
+  std::string data_name;   // "-1" when absent
 };
 
 // The items of one node; keys and texts live in `blob`.
 struct NodeItems {
   std::string blob;
   std::vector<ItemRef> inputs, outputs;
+  std::vector<CmpItem> cmp;   // filled when ItemOptions::capture is set
   std::string_view Key(const ItemRef& r) const { return {blob.data() + r.key_off, r.key_len}; }
   std::string_view Text(const ItemRef& r) const { return {blob.data() + r.text_off, r.text_len}; }
   bool empty() const { return inputs.empty() && outputs.empty(); }
@@ -83,6 +105,8 @@ class Graph {
   std::string dump_data_dir;
   int micro_step_num = -1;          // Megatron construct: N (largest 0-based micro step)
   bool has_data_key = false;        // dump.json has a "data" member
+  bool data_is_dict = false;        // ... and it is an object
+  bool has_md5 = false;             // dump.json mentions "md5" (md5-mode statistics, §9.1)
   uint64_t dump_bytes = 0, dump_records = 0;
   std::string dump_path;            // the dump.json the graph was built from
 

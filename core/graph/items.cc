@@ -36,6 +36,7 @@ class EntryParser {
   }
 
   Status Walk(JIdx v, const std::string& nm, int depth);
+  void SetState(ItemState s) { state_ = s; }
   Status Finish();
 
  private:
@@ -65,6 +66,8 @@ class EntryParser {
   ItemBuild GenItem(JIdx leaf, const std::string& nm);
   ItemBuild DefaultItem(const std::string& nm);
   void Emit(ItemBuild& it);
+  void Capture(const ItemBuild& it, CmpItem* c) const;
+  void CaptureValue(const ItemBuild& it, std::string_view field, CmpValue* v) const;
   void Render(const ItemBuild& it, std::string& text, bool* collapsed);
 
   const JTree& t_;
@@ -72,6 +75,7 @@ class EntryParser {
   const ItemOptions& opts_;
   NodeItems& out_;
   bool batch_p2p_node_ = false;
+  ItemState state_ = ItemState::kInput;
   std::string text_;
   // key -> index in out_.inputs / out_.outputs (for "later replaces earlier, first position").
   std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
@@ -328,6 +332,39 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
   }
 }
 
+void EntryParser::CaptureValue(const ItemBuild& it, std::string_view field, CmpValue* v) const {
+  *v = CmpValue();
+  for (const auto& f : it.fields) {
+    if (f.name != field) continue;
+    if (f.kind == Field::kNull) return;
+    if (f.kind == Field::kLit) {
+      v->kind = CmpValue::kString;
+      v->s.assign(std::string_view(it.lits).substr(f.lit_off, f.lit_len));
+      return;
+    }
+    switch (t_.Kind(f.j)) {
+      case JKind::kNull: return;
+      case JKind::kBool: v->kind = CmpValue::kBool; v->b = t_.at(f.j).b; return;
+      case JKind::kInt: v->kind = CmpValue::kInt; v->i = t_.at(f.j).i; return;
+      case JKind::kFloat: v->kind = CmpValue::kFloat; v->d = t_.at(f.j).d; return;
+      case JKind::kString: v->kind = CmpValue::kString; v->s.assign(t_.Str(f.j)); return;
+      default: v->kind = CmpValue::kJson; t_.AppendJson(v->s, f.j); return;
+    }
+  }
+}
+
+void EntryParser::Capture(const ItemBuild& it, CmpItem* c) const {
+  c->name = it.full_op_name;
+  c->state = state_;
+  c->data_name = it.data_name;
+  CaptureValue(it, "dtype", &c->dtype);
+  CaptureValue(it, "shape", &c->shape);
+  CaptureValue(it, "requires_grad", &c->requires_grad);
+  static const char* kStats[] = {"Max", "Min", "Mean", "Norm"};
+  for (int k = 0; k < 4; ++k) CaptureValue(it, kStats[k], &c->stats[k]);
+  CaptureValue(it, "md5", &c->md5);
+}
+
 void EntryParser::Emit(ItemBuild& it) {
   if (it.full_op_name.empty()) return;
   const std::string& fon = it.full_op_name;
@@ -346,6 +383,11 @@ void EntryParser::Emit(ItemBuild& it) {
   ref.text_len = static_cast<uint32_t>(text_.size());
   out_.blob += text_;
   ref.collapsed = collapsed;
+  if (opts_.capture) {
+    ref.cmp = static_cast<uint32_t>(out_.cmp.size());
+    out_.cmp.emplace_back();
+    Capture(it, &out_.cmp.back());
+  }
 
   auto& list = is_output ? out_.outputs : out_.inputs;
   // "A later item with the same key replaces the earlier one, keeping its position" (§7.4).
@@ -381,6 +423,7 @@ Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const 
   scratch.blob.clear();
   scratch.inputs.clear();
   scratch.outputs.clear();
+  scratch.cmp.clear();
   Status s = ParseEntryItemsInto(t, entry, name, opts, scratch);
   if (!s.ok()) return s;
   out.blob.assign(scratch.blob.data(), scratch.blob.size());
@@ -389,6 +432,8 @@ Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const 
   out.inputs.shrink_to_fit();
   out.outputs.assign(scratch.outputs.begin(), scratch.outputs.end());
   out.outputs.shrink_to_fit();
+  out.cmp = std::move(scratch.cmp);
+  scratch.cmp = std::vector<CmpItem>();
   return Status::Ok();
 }
 
@@ -399,15 +444,21 @@ Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, co
   std::string_view last = LastSegment(name);
   std::string_view second_last;
   if (auto k = name.rfind('.'); k != std::string_view::npos) second_last = LastSegment(name.substr(0, k));
-  if (last == "debug") return p.Walk(entry, nm, 0);
-  if (last == "parameters_grad" || second_last == "parameters_grad") return p.Walk(entry, nm, 0);
+  if (last == "debug") { p.SetState(ItemState::kDebug); return p.Walk(entry, nm, 0); }
+  if (last == "parameters_grad" || second_last == "parameters_grad") {
+    p.SetState(ItemState::kParametersGrad);
+    return p.Walk(entry, nm, 0);
+  }
   if (t.Kind(entry) != JKind::kObject) return Status::Ok();
-  static const struct { const char* key; const char* suffix; } kParts[] = {
-      {"input_args", ".input"}, {"input_kwargs", ".input"}, {"input", ".input"},
-      {"output", ".output"}, {"parameters", ".parameters"}};
+  static const struct { const char* key; const char* suffix; ItemState state; } kParts[] = {
+      {"input_args", ".input", ItemState::kInput}, {"input_kwargs", ".input", ItemState::kInput},
+      {"input", ".input", ItemState::kInput}, {"output", ".output", ItemState::kOutput},
+      {"parameters", ".parameters", ItemState::kParameters}};
   for (const auto& part : kParts) {
     JIdx v = t.Find(entry, part.key);
-    if (v != kJNone) RETURN_IF_ERROR(p.Walk(v, nm + part.suffix, 0));
+    if (v == kJNone) continue;
+    p.SetState(part.state);
+    RETURN_IF_ERROR(p.Walk(v, nm + part.suffix, 0));
   }
   return Status::Ok();
 }

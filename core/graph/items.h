@@ -11,6 +11,7 @@ namespace visprobe {
 
 struct ItemOptions {
   bool keep_md5 = false;        // md5 compare mode keeps the md5 field (§12 rule 1)
+  bool capture = false;         // also keep the raw values the comparison needs (NodeItems::cmp)
 };
 
 // Replaces `out` with the items of dump entry `entry` of node `name`.

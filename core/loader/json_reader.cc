@@ -278,18 +278,29 @@ bool DecodeJsonString(std::string_view raw, std::string* out) {
 namespace {
 
 // Feeds a whole file through a splitter in blocks; file errors name `path` and the byte offset.
-Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter) {
+Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter,
+                          bool* found = nullptr) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
   uint64_t total = 0;
   if (fseeko(f.get(), 0, SEEK_END) == 0) { total = static_cast<uint64_t>(ftello(f.get())); fseeko(f.get(), 0, SEEK_SET); }
   std::vector<char> block(opts.block_bytes);
   uint64_t done = 0;
+  std::string tail;
   for (;;) {
     size_t n = std::fread(block.data(), 1, block.size(), f.get());
     if (n == 0) {
       if (std::ferror(f.get())) return IoError(path + " @ byte " + std::to_string(done) + ": read error (" + std::strerror(errno) + ")");
       break;
+    }
+    if (found && !*found && !opts.find_text.empty()) {
+      // Search the block, and the seam between the previous block and this one.
+      const std::string& needle = opts.find_text;
+      std::string_view blk(block.data(), n);
+      if (blk.find(needle) != std::string_view::npos) *found = true;
+      std::string seam = tail + std::string(blk.substr(0, std::min(n, needle.size())));
+      if (seam.find(needle) != std::string::npos) *found = true;
+      tail.assign(blk.substr(n > needle.size() ? n - needle.size() : 0));
     }
     Status st = splitter.Feed(block.data(), n);
     if (!st.ok()) {
@@ -427,10 +438,12 @@ Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptio
     if (!DecodeJsonString(raw, &decoded)) return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
     return on_key(decoded, pos);
   });
-  ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
+  bool found = false;
+  ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter, &found));
   JsonReadResult out;
   out.records = splitter.records();
   out.bytes = done;
+  out.found_text = found;
   RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
   return out;
 }

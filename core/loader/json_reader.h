@@ -18,6 +18,7 @@ struct JsonReadOptions {
   size_t window_bytes = 4u << 20;       // records are parsed this many bytes at a time
   size_t block_bytes = 8u << 20;        // file read size
   std::function<void(uint64_t done, uint64_t total)> progress;  // optional
+  std::string find_text;                // optional: report whether these bytes occur in the file
 };
 
 using RecordFn = std::function<Status(std::string_view key, const JTree& tree, JIdx value)>;
@@ -28,6 +29,7 @@ struct JsonReadResult {
   uint64_t records = 0;
   uint64_t bytes = 0;
   size_t largest_window = 0;
+  bool found_text = false;    // JsonReadOptions::find_text occurs in the file
 };
 
 // `path` is opened with fopen (WORKERFS makes this work in the browser). Errors name `path`

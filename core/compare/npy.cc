@@ -1,0 +1,409 @@
+#include "compare/npy.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <utility>
+
+namespace visprobe {
+
+namespace {
+
+// numpy refuses headers longer than this unless allow_pickle is set (format._MAX_HEADER_SIZE).
+constexpr uint32_t kMaxHeaderSize = 10000;
+constexpr size_t kChunkBytes = 1 << 20;
+
+Status Bad(const std::string& path, const std::string& what) {
+  return InvalidInput(path + ": not a readable .npy file: " + what);
+}
+
+// ---- header dict ---------------------------------------------------------------------------
+// The header is a Python literal such as
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+// numpy evaluates it with ast.literal_eval; this parser accepts the same subset: string keys,
+// string / True / False / tuple-of-int values, optional trailing commas, surrounding blanks.
+
+struct Header {
+  bool has_descr = false, has_fortran = false, has_shape = false;
+  bool descr_is_string = false;
+  std::string descr;
+  bool fortran = false;
+  std::vector<uint64_t> shape;
+};
+
+class HeaderParser {
+ public:
+  explicit HeaderParser(const std::string& s) : s_(s) {}
+
+  // Empty string on success, else what is wrong.
+  std::string Parse(Header& h) {
+    SkipWs();
+    if (!Eat('{')) return "header is not a dict";
+    for (;;) {
+      SkipWs();
+      if (Eat('}')) break;
+      std::string key;
+      if (!ParseString(key)) return "header dict keys must be strings";
+      SkipWs();
+      if (!Eat(':')) return "expected ':' in the header dict";
+      SkipWs();
+      std::string err;
+      if (key == "descr") {
+        h.has_descr = true;
+        h.descr_is_string = Peek() == '\'' || Peek() == '"';
+        if (h.descr_is_string) {
+          if (!ParseString(h.descr)) return "bad 'descr' string";
+        } else if (!SkipValue()) {
+          return "bad 'descr' value";
+        }
+      } else if (key == "fortran_order") {
+        h.has_fortran = true;
+        if (Word("True")) h.fortran = true;
+        else if (Word("False")) h.fortran = false;
+        else return "'fortran_order' must be True or False";
+      } else if (key == "shape") {
+        h.has_shape = true;
+        err = ParseShape(h.shape);
+        if (!err.empty()) return err;
+      } else {
+        return "unexpected key '" + key + "' in the header";
+      }
+      SkipWs();
+      if (Eat(',')) continue;
+      SkipWs();
+      if (Eat('}')) break;
+      return "expected ',' or '}' in the header dict";
+    }
+    SkipWs();
+    if (i_ != s_.size()) return "trailing characters after the header dict";
+    if (!h.has_descr || !h.has_fortran || !h.has_shape)
+      return "header does not contain the keys 'descr', 'fortran_order' and 'shape'";
+    return "";
+  }
+
+ private:
+  char Peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
+  bool Eat(char c) {
+    if (Peek() != c) return false;
+    ++i_;
+    return true;
+  }
+  void SkipWs() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+  bool Word(const char* w) {
+    size_t n = std::strlen(w);
+    if (s_.compare(i_, n, w) != 0) return false;
+    char next = i_ + n < s_.size() ? s_[i_ + n] : '\0';
+    if ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_')
+      return false;
+    i_ += n;
+    return true;
+  }
+  bool ParseString(std::string& out) {
+    char q = Peek();
+    if (q != '\'' && q != '"') return false;
+    ++i_;
+    out.clear();
+    while (i_ < s_.size()) {
+      char c = s_[i_++];
+      if (c == q) return true;
+      if (c == '\\') {
+        if (i_ >= s_.size()) return false;
+        out += s_[i_++];   // descr values never need more than \\ \' \"
+      } else if (c == '\n') {
+        return false;
+      } else {
+        out += c;
+      }
+    }
+    return false;
+  }
+  bool ParseUInt(uint64_t& v) {
+    size_t start = i_;
+    v = 0;
+    while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
+      uint64_t d = static_cast<uint64_t>(s_[i_] - '0');
+      if (v > (std::numeric_limits<uint64_t>::max() - d) / 10) return false;
+      v = v * 10 + d;
+      ++i_;
+    }
+    if (i_ == start) return false;
+    if (Peek() == 'L' || Peek() == 'l') ++i_;   // Python 2 long literal in old files
+    return true;
+  }
+  // A tuple of non-negative ints: "()", "(3,)", "(2, 3)". "(3)" is an int in Python, not a tuple.
+  std::string ParseShape(std::vector<uint64_t>& shape) {
+    shape.clear();
+    if (!Eat('(')) return "'shape' must be a tuple of ints";
+    bool comma_seen = false;
+    for (;;) {
+      SkipWs();
+      if (Eat(')')) break;
+      uint64_t v;
+      if (!ParseUInt(v)) return "'shape' must be a tuple of non-negative ints";
+      shape.push_back(v);
+      SkipWs();
+      if (Eat(',')) { comma_seen = true; continue; }
+      if (Eat(')')) break;
+      return "bad 'shape' tuple";
+    }
+    if (shape.size() == 1 && !comma_seen) return "'shape' must be a tuple of ints";
+    return "";
+  }
+  // Skips a bracketed or scalar value (structured dtypes give a list here).
+  bool SkipValue() {
+    int depth = 0;
+    while (i_ < s_.size()) {
+      char c = s_[i_];
+      if (c == '\'' || c == '"') {
+        std::string dummy;
+        if (!ParseString(dummy)) return false;
+        continue;
+      }
+      if (c == '[' || c == '(' || c == '{') ++depth;
+      if (c == ']' || c == ')' || c == '}') {
+        if (depth == 0) return true;
+        --depth;
+      }
+      if (c == ',' && depth == 0) return true;
+      ++i_;
+    }
+    return false;
+  }
+
+  const std::string& s_;
+  size_t i_ = 0;
+};
+
+// Parses a descr string ("<f4", "|b1", "?", "f8", ...) into a supported dtype.
+std::string ParseDescr(const std::string& d, NpyDtype& dt) {
+  std::string s = d;
+  char order = '=';
+  if (!s.empty() && (s[0] == '<' || s[0] == '>' || s[0] == '|' || s[0] == '=')) {
+    order = s[0];
+    s = s.substr(1);
+  }
+  if (s == "?") s = "b1";
+  if (s.empty()) return "empty 'descr'";
+  char kind = s[0];
+  if (kind == 'O') return "object arrays (pickles) are not supported";
+  std::string digits = s.substr(1);
+  int size = 0;
+  if (digits.size() == 1 && digits[0] >= '1' && digits[0] <= '8') size = digits[0] - '0';
+  bool ok = (kind == 'f' && (size == 2 || size == 4 || size == 8)) ||
+            ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
+            (kind == 'b' && size == 1);
+  if (!ok) return "unsupported dtype '" + d + "'";
+  dt.kind = kind;
+  dt.size = size;
+  // '|' (not applicable) and '=' (native) mean the reader's order: little-endian on every target.
+  dt.order = size == 1 ? '|' : (order == '>' ? '>' : '<');
+  return "";
+}
+
+// ---- element decoding ----------------------------------------------------------------------
+
+uint64_t LoadUInt(const unsigned char* p, int size, bool big_endian) {
+  uint64_t v = 0;
+  if (big_endian) {
+    for (int i = 0; i < size; ++i) v = (v << 8) | p[i];
+  } else {
+    for (int i = size - 1; i >= 0; --i) v = (v << 8) | p[i];
+  }
+  return v;
+}
+
+// The exact integer value of an 'i'/'u'/'b' element, sign-extended for 'i'.
+uint64_t IntBits(uint64_t raw, const NpyDtype& dt) {
+  if (dt.kind == 'b') return raw != 0 ? 1 : 0;
+  if (dt.kind == 'i' && dt.size < 8) {
+    uint64_t sign = uint64_t{1} << (dt.size * 8 - 1);
+    if (raw & sign) raw |= ~((sign << 1) - 1);
+  }
+  return raw;
+}
+
+double Decode(const unsigned char* p, const NpyDtype& dt) {
+  uint64_t raw = LoadUInt(p, dt.size, dt.order == '>');
+  switch (dt.kind) {
+    case 'f':
+      if (dt.size == 2) return HalfToDouble(static_cast<uint16_t>(raw));
+      if (dt.size == 4) {
+        uint32_t b = static_cast<uint32_t>(raw);
+        float f;
+        std::memcpy(&f, &b, 4);
+        return f;
+      } else {
+        double d;
+        std::memcpy(&d, &raw, 8);
+        return d;
+      }
+    case 'i':
+      return static_cast<double>(static_cast<int64_t>(IntBits(raw, dt)));
+    case 'u':
+      return static_cast<double>(raw);
+    default:   // 'b': numpy reads any non-zero byte as True
+      return raw != 0 ? 1.0 : 0.0;
+  }
+}
+
+// Reorders Fortran-order `in` (shape `shape`) into C order.
+std::vector<double> FortranToC(const std::vector<double>& in, const std::vector<uint64_t>& shape) {
+  size_t nd = shape.size();
+  std::vector<uint64_t> fstride(nd), idx(nd, 0);
+  uint64_t s = 1;
+  for (size_t k = 0; k < nd; ++k) { fstride[k] = s; s *= shape[k]; }
+  std::vector<double> out(in.size());
+  uint64_t f = 0;
+  for (size_t c = 0; c < out.size(); ++c) {
+    out[c] = in[f];
+    // Advance the C-order multi-index (last axis fastest), keeping the Fortran offset in step.
+    for (size_t k = nd; k-- > 0;) {
+      if (++idx[k] < shape[k]) { f += fstride[k]; break; }
+      f -= fstride[k] * (shape[k] - 1);
+      idx[k] = 0;
+    }
+  }
+  return out;
+}
+
+struct FileCloser {
+  void operator()(FILE* f) const { if (f) std::fclose(f); }
+};
+
+}  // namespace
+
+std::string NpyDtype::name() const {
+  if (kind == 'b') return "bool";
+  std::string base = kind == 'f' ? "float" : kind == 'i' ? "int" : "uint";
+  return base + std::to_string(size * 8);
+}
+
+std::string NpyDtype::descr() const {
+  return std::string(1, order) + kind + std::to_string(size);
+}
+
+std::string NpyArray::shape_string() const {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+double HalfToDouble(uint16_t h) {
+  bool neg = (h & 0x8000) != 0;
+  int exp = (h >> 10) & 0x1f;
+  int man = h & 0x3ff;
+  double v;
+  if (exp == 0) v = std::ldexp(static_cast<double>(man), -24);                  // zero / subnormal
+  else if (exp == 31) v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  else v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
+  return neg ? -v : v;
+}
+
+double RoundToHalf(double x) {
+  if (!std::isfinite(x) || x == 0) return x;
+  double ax = std::fabs(x);
+  double r;
+  if (ax >= 65520.0) {
+    r = std::numeric_limits<double>::infinity();   // 65520 is halfway to 2^16: ties-to-even overflows
+  } else {
+    int e;
+    std::frexp(ax, &e);                              // ax = m * 2^e, m in [0.5, 1)
+    int q = std::max(e - 11, -24);                   // 11 significant bits; subnormal quantum 2^-24
+    r = std::ldexp(std::nearbyint(std::ldexp(ax, -q)), q);
+  }
+  return std::copysign(r, x);
+}
+
+Result<NpyArray> ReadNpy(const std::string& path) {
+  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) return NotFound("cannot open " + path);
+  struct stat st;
+  if (::fstat(fileno(file.get()), &st) != 0 || !S_ISREG(st.st_mode)) return IoError(path + " is not a regular file");
+  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+
+  auto read_exact = [&](void* buf, size_t n) { return std::fread(buf, 1, n, file.get()) == n; };
+
+  // Preamble: magic, version, header length (2 bytes in 1.0, 4 bytes in 2.0/3.0).
+  unsigned char pre[12];
+  if (file_size < 10 || !read_exact(pre, 10)) return Bad(path, "file too short");
+  if (std::memcmp(pre, "\x93NUMPY", 6) != 0) return Bad(path, "bad magic");
+  int major = pre[6], minor = pre[7];
+  if (minor != 0 || major < 1 || major > 3)
+    return Bad(path, "unsupported format version " + std::to_string(major) + "." + std::to_string(minor));
+  uint64_t header_len, header_start;
+  if (major == 1) {
+    header_len = LoadUInt(pre + 8, 2, false);
+    header_start = 10;
+  } else {
+    if (file_size < 12 || !read_exact(pre + 10, 2)) return Bad(path, "file too short");
+    header_len = LoadUInt(pre + 8, 4, false);
+    header_start = 12;
+  }
+  if (header_len > kMaxHeaderSize) return Bad(path, "header longer than " + std::to_string(kMaxHeaderSize) + " bytes");
+  if (header_start + header_len > file_size) return Bad(path, "truncated header");
+  // Version 1/2 headers are latin-1, version 3 UTF-8; the accepted grammar is ASCII either way.
+  std::string text(static_cast<size_t>(header_len), '\0');
+  if (header_len && !read_exact(&text[0], text.size())) return Bad(path, "truncated header");
+
+  Header h;
+  std::string err = HeaderParser(text).Parse(h);
+  if (!err.empty()) return Bad(path, err);
+  if (!h.descr_is_string) return Bad(path, "structured dtypes are not supported");
+  NpyArray arr;
+  err = ParseDescr(h.descr, arr.dtype);
+  if (!err.empty()) return Bad(path, err);
+
+  // Element count, checked against the bytes present (numpy fails with "read all data" the same
+  // way; extra trailing bytes are ignored as numpy does).
+  const uint64_t data_bytes = file_size - header_start - header_len;
+  const uint64_t item = static_cast<uint64_t>(arr.dtype.size);
+  std::string shape_text = NpyArray{NpyDtype(), h.shape, {}, 0}.shape_string();
+  uint64_t count = 1;
+  bool zero = false;
+  for (uint64_t d : h.shape) zero = zero || d == 0;
+  if (zero) {
+    count = 0;
+  } else {
+    for (uint64_t d : h.shape) {
+      // count * d * item > data_bytes, without overflowing
+      if (count > data_bytes / item / d)
+        return Bad(path, "truncated data: shape " + shape_text + " needs more than the " +
+                             std::to_string(data_bytes) + " data bytes present");
+      count *= d;
+    }
+  }
+  // Half of the address space at most: 32-bit wasm cannot hold more than that anyway.
+  if (count > std::numeric_limits<size_t>::max() / 2 / sizeof(double))
+    return Status(Code::kOutOfMemory, path + ": too many elements (" + std::to_string(count) + ")");
+
+  for (uint64_t d : h.shape)
+    if (d != 1) arr.shape.push_back(d);   // numpy squeeze
+
+  arr.data.resize(static_cast<size_t>(count));
+  std::vector<unsigned char> buf(static_cast<size_t>(std::min<uint64_t>(kChunkBytes, std::max<uint64_t>(count * item, 1))));
+  const size_t per_chunk = buf.size() / static_cast<size_t>(item);
+  for (size_t done = 0; done < arr.data.size();) {
+    size_t n = std::min(per_chunk, arr.data.size() - done);
+    if (!read_exact(buf.data(), n * static_cast<size_t>(item))) return Bad(path, "read error in the data");
+    for (size_t i = 0; i < n; ++i) arr.data[done + i] = Decode(buf.data() + i * item, arr.dtype);
+    if (arr.shape.empty() && arr.dtype.kind != 'f')
+      arr.scalar_bits = IntBits(LoadUInt(buf.data(), arr.dtype.size, arr.dtype.order == '>'), arr.dtype);
+    done += n;
+  }
+  // Squeezing drops length-1 axes only, so the Fortran layout of the squeezed shape is the same.
+  if (h.fortran && arr.shape.size() > 1) arr.data = FortranToC(arr.data, arr.shape);
+  return arr;
+}
+
+}  // namespace visprobe

@@ -1,0 +1,55 @@
+// NumPy .npy reader for tensor-mode comparison (spec §4.5): format versions 1.0, 2.0 and 3.0,
+// numeric and bool dtypes in either byte order, Fortran order converted to C order, then numpy
+// `squeeze`. Plain fopen/fread (works natively, under NODERAWFS and on WORKERFS mounts).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace visprobe {
+
+// A numpy dtype limited to what §4.5 supports: kind 'f' (float16/32/64), 'i' (int8..int64),
+// 'u' (uint8..uint64) or 'b' (bool), item size in bytes, and byte order ('<', '>', or '|' for
+// one-byte types). numpy's dtype equality includes the byte order ('<f4' != '>f4').
+struct NpyDtype {
+  char kind = 'f';
+  int size = 8;
+  char order = '<';
+
+  bool is_float() const { return kind == 'f'; }
+  bool operator==(const NpyDtype& o) const { return kind == o.kind && size == o.size && order == o.order; }
+  bool operator!=(const NpyDtype& o) const { return !(*this == o); }
+  std::string name() const;   // numpy name: "float32", "int8", "uint16", "bool"
+  std::string descr() const;  // the header form: "<f4", ">i8", "|b1"
+};
+
+struct NpyArray {
+  NpyDtype dtype;
+  // Shape after squeeze (every length-1 axis dropped); empty = 0-d.
+  std::vector<uint64_t> shape;
+  // Elements in C order, widened to double. Exact for float16/32/64 and for integers up to 2^53;
+  // larger int64/uint64 values are rounded to nearest, exactly like numpy's `astype(float)`.
+  std::vector<double> data;
+  // 0-d arrays of kind 'i'/'u'/'b' only: the element's exact integer value (sign-extended for
+  // 'i'). numpy computes the 0-d MaxAbsErr in the dtype's own (wrapping) integer arithmetic.
+  uint64_t scalar_bits = 0;
+
+  bool is_scalar() const { return shape.empty(); }        // 0-d
+  uint64_t size() const { return data.size(); }           // number of elements
+  std::string shape_string() const;                       // Python tuple text: "()", "(3,)", "(2, 3)"
+};
+
+// Reads one .npy file. Truncated files, bad headers, object/structured/unsupported dtypes give an
+// error Status naming the file; every read is bounded by the file size.
+Result<NpyArray> ReadNpy(const std::string& path);
+
+// float16 bits -> double, exact (subnormals, ±inf, NaN).
+double HalfToDouble(uint16_t h);
+// Rounds a double to the nearest float16 value (ties to even, overflow to ±inf), result widened.
+double RoundToHalf(double x);
+
+}  // namespace visprobe

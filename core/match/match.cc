@@ -1,0 +1,171 @@
+#include "match/match.h"
+
+#include <deque>
+
+#include "graph/builder.h"
+
+namespace visprobe {
+namespace {
+
+std::vector<std::string> AncestorNames(const Graph& g, NodeId id) {
+  std::vector<std::string> out;
+  for (NodeId a : g.Ancestors(id)) out.emplace_back(g.node(a).name);
+  return out;
+}
+
+// BFS over the nodes reachable from the root (children enqueued after their parent).
+std::vector<NodeId> Bfs(const Graph& g) {
+  std::vector<NodeId> order;
+  std::vector<char> seen(g.size(), 0);
+  std::deque<NodeId> q{g.root()};
+  seen[g.root()] = 1;
+  while (!q.empty()) {
+    NodeId id = q.front();
+    q.pop_front();
+    order.push_back(id);
+    for (NodeId c : g.node(id).subnodes)
+      if (!seen[c]) { seen[c] = 1; q.push_back(c); }
+  }
+  return order;
+}
+
+// Link n <-> b the way fuzzy and mapping matching do: each side gets the other side's ancestors
+// followed by the other side's id.
+void CrossLink(Graph& n, NodeId ni, Graph& b, NodeId bi) {
+  auto nl = AncestorNames(b, bi);
+  nl.emplace_back(b.node(bi).name);
+  auto bl = AncestorNames(n, ni);
+  bl.emplace_back(n.node(ni).name);
+  n.node(ni).matched_link = std::move(nl);
+  b.node(bi).matched_link = std::move(bl);
+}
+
+// "Torch.matmul.2.forward" -> "Torch.matmul.forward" (every ".<digits>." -> "."), "_rank<d>" removed.
+std::string RecountKey(std::string_view id) {
+  std::string k(id);
+  for (;;) {
+    bool changed = false;
+    for (size_t i = 0; i < k.size(); ++i) {
+      if (k[i] != '.') continue;
+      size_t j = i + 1;
+      while (j < k.size() && k[j] >= '0' && k[j] <= '9') ++j;
+      if (j > i + 1 && j < k.size() && k[j] == '.') { k.erase(i, j - i); changed = true; break; }
+    }
+    if (!changed) break;
+  }
+  for (size_t p = k.find("_rank"); p != std::string::npos; p = k.find("_rank", p)) {
+    size_t j = p + 5;
+    while (j < k.size() && k[j] >= '0' && k[j] <= '9') ++j;
+    if (j > p + 5) k.erase(p, j - p); else p += 5;
+  }
+  return k;
+}
+
+std::vector<std::pair<std::string, NodeId>> Recount(const Graph& g, NodeId id) {
+  std::vector<std::pair<std::string, NodeId>> out;
+  std::unordered_map<std::string, int> cnt;
+  for (NodeId c : g.node(id).subnodes) {
+    if (g.node(c).op != NodeOp::kFunctionApi) continue;
+    std::string k = RecountKey(g.node(c).name);
+    int n = ++cnt[k];
+    out.emplace_back(k + std::to_string(n), c);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<NodeId, NodeId>> MatchGraphs(Graph& n, Graph& b, MatchKind kind,
+                                                   const std::unordered_map<std::string, std::string>& mapping) {
+  std::vector<std::pair<NodeId, NodeId>> pairs;
+  for (NodeId ni : Bfs(n)) {
+    const std::string name(n.node(ni).name);
+    if (kind == MatchKind::kDefault) {
+      NodeId bi = b.Find(name);
+      if (bi == kNoNode) continue;
+      auto an = AncestorNames(n, ni);
+      if (an != AncestorNames(b, bi)) continue;
+      an.push_back(name);
+      n.node(ni).matched_link = an;
+      b.node(bi).matched_link = an;
+      pairs.emplace_back(ni, bi);
+    } else if (kind == MatchKind::kMapping) {
+      auto it = mapping.find(name);
+      const std::string& target = it == mapping.end() ? name : it->second;
+      NodeId bi = b.Find(target);
+      if (bi == kNoNode) continue;
+      CrossLink(n, ni, b, bi);
+      pairs.emplace_back(ni, bi);
+    } else {
+      if (n.node(ni).op == NodeOp::kFunctionApi) continue;
+      NodeId bi = b.Find(name);
+      if (bi == kNoNode) continue;
+      CrossLink(n, ni, b, bi);
+      pairs.emplace_back(ni, bi);
+      auto rb = Recount(b, bi);
+      std::unordered_map<std::string, NodeId> rbm(rb.begin(), rb.end());
+      for (const auto& [key, nc] : Recount(n, ni)) {
+        auto f = rbm.find(key);
+        if (f == rbm.end()) continue;
+        CrossLink(n, nc, b, f->second);
+        pairs.emplace_back(nc, f->second);
+      }
+    }
+  }
+  return pairs;
+}
+
+int PageMicroStepsPair(Graph& n, Graph& b) {
+  if (n.micro_step_num >= 0) return n.micro_step_num + 1;
+  Node& root = n.node(n.root());
+  int batch = 0;
+  bool seen_backward = false;
+  for (NodeId c : root.subnodes) {
+    Node& x = n.node(c);
+    if (x.op == NodeOp::kModule) {
+      if (x.name.find(".forward.") != std::string_view::npos) {
+        if (seen_backward) { ++batch; seen_backward = false; }
+      } else {
+        seen_backward = true;
+      }
+    }
+    x.micro_step = batch;
+    if (!x.matched_link.empty()) {
+      NodeId bi = b.Find(x.matched_link.back());
+      if (bi != kNoNode) b.node(bi).micro_step = batch;
+    }
+  }
+  auto propagate = [](Graph& g) {
+    std::vector<NodeId> stack{g.root()};
+    std::vector<char> seen(g.size(), 0);
+    while (!stack.empty()) {
+      NodeId id = stack.back();
+      stack.pop_back();
+      if (seen[id]) continue;
+      seen[id] = 1;
+      const Node& x = g.node(id);
+      for (auto it = x.subnodes.rbegin(); it != x.subnodes.rend(); ++it) {
+        Node& ch = g.node(*it);
+        if (ch.micro_step < 0 && id != g.root()) ch.micro_step = x.micro_step;
+        stack.push_back(*it);
+      }
+    }
+  };
+  propagate(n);
+  for (NodeId c : b.node(b.root()).subnodes) {
+    Node& x = b.node(c);
+    if (x.micro_step >= 0) continue;
+    std::string_view nm = x.name;
+    auto dot = nm.rfind('.');
+    std::string_view last = dot == std::string_view::npos ? nm : nm.substr(dot + 1);
+    int v = 0;
+    bool digits = !last.empty() && last.size() < 9;
+    for (char ch : last) if (ch < '0' || ch > '9') digits = false;
+    if (digits) v = std::stoi(std::string(last));
+    x.micro_step = v;
+  }
+  propagate(b);
+  return batch + 1;
+}
+
+}  // namespace visprobe
