@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): builds generated dumps of three sizes with -oc and prints, per input,
-# the dump.json MB, wall seconds, MB/s of dump.json, peak RSS (/usr/bin/time -v) and tb_nodes rows.
+# the dump.json MB (both sides for compare), wall seconds, MB/s of dump.json, peak RSS
+# (/usr/bin/time -v) and tb_nodes rows, for a build with -oc and a compare with -oc.
 # Usage: scripts/bench.sh [small|medium|large|all]   (default all; large = one rank, >= 1 GB)
 # Inputs are generated once into bench-out/ (deterministic, seed 7) and reused.
 set -euo pipefail
@@ -16,10 +17,12 @@ sizes=(small medium large)
 
 gen() {  # gen NAME MB
   local dir="$OUT/$1"
-  if [ ! -f "$dir/target/manifest.json" ]; then
+  if [ ! -f "$dir/manifest.json" ]; then
     rm -rf "$dir"
+    mkdir -p "$dir"
     python3 scripts/gen_dump.py "$dir/target" --framework pytorch --level mix --task statistics \
-      --target-mb "$2" --seed 7 --golden "$dir/golden" --noise 0.001 --diverge-layer 3 --overflow-layer 2 >&2
+      --target-mb "$2" --seed 7 --golden "$dir/golden" --noise 0.001 --diverge-layer 3 --overflow-layer 2 \
+      --manifest "$dir/manifest.json" >&2
   fi
 }
 
@@ -29,12 +32,21 @@ for s in "${sizes[@]}"; do
   gen "$s" "${MB[$s]}"
   dir="$OUT/$s"
   bytes=$(find "$dir/target" -name dump.json -printf '%s\n' | awk '{t+=$1} END {print t}')
-  res="$OUT/$s.result"
-  rm -rf "$res"
-  /usr/bin/time -v build/native/visprobe graph_visualize -tp "$dir/target" -o "$res" -oc >"$OUT/$s.log" 2>"$OUT/$s.time"
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$OUT/$s.time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$OUT/$s.time")
-  rows=$(sqlite3 "$res"/build_*.vis.db 'SELECT count(*) FROM tb_nodes')
-  awk -v n="$s" -v b="$bytes" -v w="$wall" -v r="$rss" -v rows="$rows" 'BEGIN {
-    mb = b / 1e6; printf "| %s | %.1f | build -oc | %.2f | %.1f | %.0f | %d |\n", n, mb, w, (w > 0 ? mb / w : 0), r / 1024, rows }'
+  for mode in build compare; do
+    res="$OUT/$s.$mode"
+    rm -rf "$res"
+    if [ "$mode" = build ]; then
+      args=(-tp "$dir/target" -o "$res" -oc); mb_bytes=$bytes
+    else
+      gbytes=$(find "$dir/golden" -name dump.json -printf '%s\n' | awk '{t+=$1} END {print t}')
+      args=(-tp "$dir/target" -gp "$dir/golden" -o "$res" -oc); mb_bytes=$((bytes + gbytes))
+    fi
+    /usr/bin/time -v build/native/visprobe graph_visualize "${args[@]}" >"$res.log" 2>"$res.time"
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$res.time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+    rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
+    rows=$(sqlite3 "$res"/*.vis.db 'SELECT count(*) FROM tb_nodes')
+    awk -v n="$s" -v m="$mode -oc" -v b="$mb_bytes" -v w="$wall" -v r="$rss" -v rows="$rows" 'BEGIN {
+      mb = b / 1e6; printf "| %s | %.1f | %s | %.2f | %.1f | %.0f | %d |\n", n, mb, m, w, (w > 0 ? mb / w : 0), r / 1024, rows }'
+    rm -rf "$res"
+  done
 done

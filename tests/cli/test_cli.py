@@ -197,6 +197,196 @@ class WorkedExample(CliTestCase):
         self.assertEqual(sum(1 for s in states if not s["process_running"]), 1)
 
 
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def write_json(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f)
+
+
+class Compare(CliTestCase):
+    """Spec §18.4-§18.5: compare of the worked example and its variations."""
+
+    def side(self, name):
+        return source("tests", "data", "worked_example", name, "step0", "rank0")
+
+    def copy_pair(self):
+        t = os.path.join(self.tmp, "t")
+        g = os.path.join(self.tmp, "g")
+        shutil.copytree(self.side("npu"), t)
+        shutil.copytree(self.side("bench"), g)
+        return t, g
+
+    def compare_ok(self, target, golden, extra=(), out=None):
+        out = out or self.out_dir("out_" + "_".join(extra).replace("-", ""))
+        r = run(["graph_visualize", "-tp", target, "-gp", golden, "-o", out] + list(extra))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        dbs = glob.glob(os.path.join(out, "compare_*.vis.db"))
+        self.assertEqual(len(dbs), 1)
+        return dump_db(dbs[0]), r
+
+    def test_worked_example(self):
+        got, r = self.compare_ok(self.side("npu"), self.side("bench"), ["-oc"])
+        self.assert_expected("worked_example_compare", got)
+        npu = {n["node_name"]: n for n in got["tb_nodes"] if n["data_source"] == "NPU"}
+        bench = [n for n in got["tb_nodes"] if n["data_source"] == "Bench"]
+        self.assertEqual({k: v["precision_index"] for k, v in npu.items()}, {
+            "Functional.linear.0.forward": 0.5, "Module.fc1.Linear.forward.0": 0.5, "Functional.relu.0.forward": 0,
+            "Torch.sum.0.forward": 1, "Torch.sum.0.backward": 0, "Apis_Between_Modules.0": 1,
+            "Functional.linear.0.backward": 0, "Module.fc1.Linear.parameters_grad.0": 0,
+            "Module.fc1.Linear.backward.0": 0, "DefaultModel": None})
+        self.assertEqual(npu["Torch.sum.0.forward"]["overflow_level"], "critical")
+        self.assertEqual({n["precision_index"] for n in bench}, {None})
+        self.assertEqual({n["overflow_level"] for n in bench}, {None})
+        self.assertEqual(got["tb_config"][0][:3], ["1", "compare", "summary"])
+        self.assertEqual(list(json.loads(got["tb_config"][0][3])), ["Max diff", "Min diff", "Mean diff", "L2norm diff"])
+        colours = json.loads(got["tb_config"][0][6])
+        self.assertEqual(list(colours), ["#FFFCF3", "#FFDC7F", "#FF704D", "#C7C7C7"])
+        self.assertEqual(colours["#C7C7C7"]["value"], [])
+        self.assertEqual(got["tb_config"][0][4:6], [1, 1])
+        sum_out = json.loads(npu["Torch.sum.0.forward"]["output_data"])["Torch.sum.0.forward.output.0"]
+        self.assertEqual(sum_out["Max diff"], "inf\t")
+        self.assertEqual(sum_out["NormRelativeErr"], "inf%")
+        infos = [m for lvl, m in log_lines(r.stdout) if lvl == "INFO"]
+        self.assertEqual(infos[:2], ["Start building model graphs...", "Model graphs built successfully, start comparing graphs..."])
+
+    def test_md5_variation(self):
+        t, g = self.copy_pair()
+        for side in (t, g):
+            d = load_json(os.path.join(side, "dump.json"))
+            for name, entry in d["data"].items():
+                for part in entry.values():
+                    leaves = part if isinstance(part, list) else list(part.values()) if isinstance(part, dict) else []
+                    for leaf in leaves:
+                        if isinstance(leaf, list):
+                            leaf = leaf[0] if leaf else None
+                        if isinstance(leaf, dict) and leaf.get("type") == "torch.Tensor":
+                            leaf["md5"] = "aabbccdd"
+            d["data"]["Torch.sum.0.forward"]["output"][0].update({"Max": 1.5, "Min": 1.5, "Mean": 1.5, "Norm": 1.5})
+            if side == t:
+                d["data"]["Functional.relu.0.forward"]["output"][0]["md5"] = "11223344"
+                d["data"]["Torch.sum.0.forward"]["input_args"].append({"type": "float", "value": 0.5})
+                d["data"]["Tensor.add.0.forward"] = {"input_args": [], "output": []}
+            write_json(os.path.join(side, "dump.json"), d)
+        c = load_json(os.path.join(t, "construct.json"))
+        c["Tensor.add.0.forward"] = None
+        write_json(os.path.join(t, "construct.json"), c)
+        got, _ = self.compare_ok(t, g)
+        npu = {n["node_name"]: n for n in got["tb_nodes"] if n["data_source"] == "NPU"}
+        self.assertEqual(got["tb_config"][0][2], "md5")
+        self.assertEqual(npu["Functional.relu.0.forward"]["precision_index"], 1)
+        relu_out = json.loads(npu["Functional.relu.0.forward"]["output_data"])["Functional.relu.0.forward.output.0"]
+        self.assertEqual(relu_out["Result"], "error")
+        self.assertEqual(json.loads(relu_out["Err_message"]), ["error: The CRC-32 value of NPU differs from that of the bench."])
+        sum_in = json.loads(npu["Torch.sum.0.forward"]["input_data"])
+        self.assertEqual(sum_in["Torch.sum.0.forward.input.3"]["Result"], "error")
+        self.assertEqual(sum_in["Torch.sum.0.forward.input.3"]["md5"], "869ef18d")
+        extra = sum_in["Torch.sum.0.forward.input.dtype"]
+        self.assertEqual(extra["Result"], "warning")
+        self.assertEqual(extra["Requires_grad Consistent"], "False")
+        self.assertEqual(json.loads(extra["Err_message"]), ["warning: The parameter of NPU does not match the bench."])
+        self.assertEqual(extra["md5"], "d8ca9648")
+        self.assertEqual(list(extra)[-4:], ["md5", "Result", "Requires_grad Consistent", "Err_message"])
+        self.assertEqual(sum_in["Torch.sum.0.forward.input.2"]["md5"], "83dcefb7")
+        relu_in = json.loads(npu["Functional.relu.0.forward"]["input_data"])
+        self.assertEqual(relu_in["Functional.relu.0.forward.input.inplace"]["md5"], "ea0c4734")
+        self.assertEqual(list(relu_out)[-5:], ["md5", "data_name", "Result", "Requires_grad Consistent", "Err_message"])
+        add = npu["Tensor.add.0.forward"]
+        self.assertEqual((add["matched_node_link"], add["precision_index"], add["micro_step_id"]), ("[]", None, 0))
+
+    def test_summary_extra_argument(self):
+        t, g = self.copy_pair()
+        d = load_json(os.path.join(t, "dump.json"))
+        d["data"]["Torch.sum.0.forward"]["input_args"].append({"type": "float", "value": 0.5})
+        write_json(os.path.join(t, "dump.json"), d)
+        got, _ = self.compare_ok(t, g)
+        npu = {n["node_name"]: n for n in got["tb_nodes"] if n["data_source"] == "NPU"}
+        sum_in = json.loads(npu["Torch.sum.0.forward"]["input_data"])
+        paired = sum_in["Torch.sum.0.forward.input.3"]
+        self.assertEqual({paired[k] for k in ("Max diff", "MaxRelativeErr", "NormRelativeErr")}, {"N/A"})
+        self.assertEqual(json.loads(paired["Err_message"]), ["error: The scalar parameters of NPU and Bench are inconsistent.",
+                                                             "error: The dtype of NPU and Bench are inconsistent."])
+        extra = sum_in["Torch.sum.0.forward.input.dtype"]
+        self.assertEqual({extra[k] for k in ("Max diff", "Min diff", "Mean diff", "L2norm diff", "MaxRelativeErr",
+                                             "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")}, {" "})
+        self.assertEqual(extra["Requires_grad Consistent"], "False")
+        self.assertEqual(json.loads(extra["Err_message"]), ["error: The dtype of NPU and Bench are inconsistent.",
+                                                            "error: The shape of NPU and Bench are inconsistent."])
+
+    def rename_golden(self, g, renames):
+        for fname in ("dump.json", "construct.json", "stack.json"):
+            path = os.path.join(g, fname)
+            with open(path) as f:
+                text = f.read()
+            for a, b in renames:
+                text = text.replace(a, b)
+            with open(path, "w") as f:
+                f.write(text)
+
+    def test_fuzzy_match(self):
+        t, g = self.copy_pair()
+        self.rename_golden(g, [("Functional.linear.0.", "Functional.linear.5."), ("Functional.relu.0.", "Functional.relu.3.")])
+        got, _ = self.compare_ok(t, g)
+        npu = {n["node_name"]: n for n in got["tb_nodes"] if n["data_source"] == "NPU"}
+        self.assertEqual(npu["Functional.linear.0.forward"]["matched_node_link"], "[]")
+        got, _ = self.compare_ok(t, g, ["-fm"])
+        npu = {n["node_name"]: n for n in got["tb_nodes"] if n["data_source"] == "NPU"}
+        self.assertEqual(json.loads(npu["Functional.linear.0.forward"]["matched_node_link"]),
+                         ["DefaultModel", "Module.fc1.Linear.forward.0", "Functional.linear.5.forward"])
+        self.assertEqual(json.loads(npu["Functional.relu.0.forward"]["matched_node_link"])[-1], "Functional.relu.3.forward")
+
+    def test_structure_mode(self):
+        t, g = self.copy_pair()
+        for side in (t, g):
+            d = load_json(os.path.join(side, "dump.json"))
+            d["task"] = "structure"
+            write_json(os.path.join(side, "dump.json"), d)
+        got, _ = self.compare_ok(t, g)
+        self.assertEqual(got["tb_config"][0][2], "structure")
+        self.assertEqual(list(json.loads(got["tb_config"][0][6])), ["#C7C7C7"])
+        self.assertEqual({n["precision_index"] for n in got["tb_nodes"]}, {None})
+        npu = {n["node_name"]: n for n in got["tb_nodes"] if n["data_source"] == "NPU"}
+        self.assertNotIn("Result", npu["Functional.relu.0.forward"]["output_data"])
+        self.assertEqual(json.loads(npu["Functional.relu.0.forward"]["matched_node_link"])[-1], "Functional.relu.0.forward")
+
+    def test_multi_step_rank_compare(self):
+        out = self.out_dir()
+        r = run(["graph_visualize", "-tp", samples("vis_multi_step_rank"), "-gp", samples("vis_multi_step_rank"), "-o", out])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        got = dump_db(glob.glob(os.path.join(out, "compare_*.vis.db"))[0])
+        self.assertEqual(sorted({n["graph_id"] for n in got["tb_nodes"]}),
+                         ["Bench_0_0", "Bench_0_1", "Bench_1_0", "Bench_2_0", "NPU_0_0", "NPU_0_1", "NPU_1_0", "NPU_2_0"])
+        self.assertIn("Successfully exported compare graph results.", [m for _, m in log_lines(r.stdout)])
+
+    def refuse_compare(self, t, g, must):
+        out = self.out_dir()
+        r = run(["graph_visualize", "-tp", t, "-gp", g, "-o", out])
+        self.assertEqual(r.returncode, 1, r.stdout)
+        errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
+        self.assertEqual(len(errors), 1, r.stdout)
+        self.assertIn(must, errors[0])
+        self.assertEqual(os.listdir(out) if os.path.isdir(out) else [], [])
+
+    def test_refusals(self):
+        t, g = self.copy_pair()
+        d = load_json(os.path.join(g, "dump.json"))
+        d["task"] = "tensor"
+        write_json(os.path.join(g, "dump.json"), d)
+        self.refuse_compare(t, g, "Please check the dump task is consistent.")
+        d["task"] = ""
+        write_json(os.path.join(g, "dump.json"), d)
+        self.refuse_compare(t, g, "Task for bench is empty, please check.")
+        d["task"] = "statistics"
+        d["framework"] = "mindspore"
+        write_json(os.path.join(g, "dump.json"), d)
+        self.refuse_compare(t, g, "The cross_frame graph comparison failed.")
+        self.refuse_compare(samples("vis_multi_step_rank"), samples("vis_multi_step_rank", "step0"),
+                            "The directory structures of npu_path and bench_path are inconsistent.")
+
+
 class SampleDumps(CliTestCase):
     """msProbe's own sample dumps (shared fixtures), built in place."""
 

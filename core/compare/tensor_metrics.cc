@@ -1,0 +1,349 @@
+#include "compare/tensor_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "base/fs.h"
+#include "base/pyfmt.h"
+
+namespace visprobe {
+
+const char* const kTensorMetricNames[kTensorMetricCount] = {
+    "Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr", "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
+
+bool MetricValue::operator==(const MetricValue& o) const {
+  if (is_text != o.is_text) return false;
+  if (is_text) return text == o.text;
+  return value == o.value || (std::isnan(value) && std::isnan(o.value));
+}
+
+void AppendMetric(std::string& out, const MetricValue& v) {
+  if (v.is_text) out += v.text;
+  else AppendPyFloat(out, v.value);
+}
+
+std::string MetricString(const MetricValue& v) {
+  std::string s;
+  AppendMetric(s, v);
+  return s;
+}
+
+namespace {
+
+constexpr double kFloat64Eps = 2.220446049250313e-16;   // np.finfo(float64).eps, also the cosine zero test
+constexpr double kCosineThreshold = 0.9999;
+constexpr double kThousandthThreshold = 0.001;
+constexpr double kFiveThousandthsThreshold = 0.005;
+
+const char* const kMsgEmpty = "This is empty data, can not compare.";
+const char* const kMsgShape = "Shape of NPU and bench tensor do not match. Skipped.";
+const char* const kMsgScalar =
+    "This is type of 0-d tensor, can not calculate 'Cosine', 'EucDist', 'One Thousandth Err Ratio' and "
+    "'Five Thousandths Err Ratio'. ";
+const char* const kMsgNanInf = "The position of inf or nan in NPU and bench Tensor do not match.";
+const char* const kMsgDtype = "Dtype of NPU and bench tensor do not match.";
+
+// msProbe's format_value: float('%.12f' % x).
+double FormatValue(double x) { return RoundDecimals(x, 12); }
+
+TensorMetrics AllText(const char* text, std::string message) {
+  TensorMetrics m;
+  m.values.fill(MetricValue::Text(text));
+  m.message = std::move(message);
+  return m;
+}
+
+// numpy's pairwise summation (np.add.reduce on contiguous data): 8 accumulators for blocks of at
+// most 128 terms, halving above that. Term i is f(i). Same rounding as np.sum of the products.
+template <class F>
+double PairwiseSum(size_t begin, size_t n, const F& f) {
+  if (n < 8) {
+    double res = 0.;
+    for (size_t i = 0; i < n; ++i) res += f(begin + i);
+    return res;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) r[j] = f(begin + j);
+    size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (int j = 0; j < 8; ++j) r[j] += f(begin + i + j);
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += f(begin + i);
+    return res;
+  }
+  size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return PairwiseSum(begin, n2, f) + PairwiseSum(begin + n2, n - n2, f);
+}
+
+// ---- relative error (§9.6.3) -----------------------------------------------------------------
+
+struct RelStats {
+  double max = 0;            // max(|rel|) in precision T, widened; NaN when any element is NaN
+  uint64_t below_thousandth = 0;
+  uint64_t below_five_thousandths = 0;
+  uint64_t size = 0;
+};
+
+// rel = |(n'' - b'') / b''| elementwise in precision T (float or double), where n'' and b'' get
+// eps(T) added at the positions where the golden value is 0. The array is never materialised:
+// only its max and the two threshold counts are needed. The thresholds are Python floats compared
+// with a T array, so numpy casts them to T (float32(0.001) for float32 data).
+template <class T>
+RelStats RelativeError(const double* n, const double* b, size_t size) {
+  const T eps = std::numeric_limits<T>::epsilon();
+  const T t1 = static_cast<T>(kThousandthThreshold), t5 = static_cast<T>(kFiveThousandthsThreshold);
+  RelStats s;
+  s.size = size;
+  T max = 0;
+  bool nan = false;
+  for (size_t i = 0; i < size; ++i) {
+    T nv = static_cast<T>(n[i]), bv = static_cast<T>(b[i]);
+    if (b[i] == 0) {
+      nv += eps;
+      bv += eps;
+    }
+    T r = std::fabs((nv - bv) / bv);
+    if (std::isnan(r)) nan = true;
+    else if (r > max) max = r;
+    if (r < t1) ++s.below_thousandth;
+    if (r < t5) ++s.below_five_thousandths;
+  }
+  s.max = nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(max);
+  return s;
+}
+
+RelStats RelativeError(const NpyArray& npu, const double* n, const NpyArray& bench, const double* b, size_t size) {
+  // Non-float inputs are converted to float64 first, so T = result_type(n', b', float32) is float32
+  // exactly when both arrays are float16/float32.
+  bool f32 = npu.dtype.is_float() && npu.dtype.size <= 4 && bench.dtype.is_float() && bench.dtype.size <= 4;
+  return f32 ? RelativeError<float>(n, b, size) : RelativeError<double>(n, b, size);
+}
+
+MetricValue MaxRelativeErr(const RelStats& rel, std::string& msg) {
+  if (std::isnan(rel.max)) {
+    msg += "Cannot compare by MaxRelativeError, the data contains nan/inf/-inf in dump data.";
+    return MetricValue::Text(kMetricNan);
+  }
+  return MetricValue::Number(FormatValue(rel.max));
+}
+
+MetricValue ErrRatio(const RelStats& rel, uint64_t below) {
+  if (rel.size == 0) return MetricValue::Text(kMetricNan);
+  return MetricValue::Number(FormatValue(static_cast<double>(below) / static_cast<double>(rel.size)));
+}
+
+MetricValue MaxAbsErrValue(double max_abs, std::string& msg) {
+  if (std::isnan(max_abs)) {
+    msg += "Cannot compare by MaxAbsError, the data contains nan/inf/-inf in dump data.";
+    return MetricValue::Text(kMetricNan);
+  }
+  return MetricValue::Number(FormatValue(max_abs));
+}
+
+// ---- 0-d MaxAbsErr: numpy arithmetic in the promoted dtype ------------------------------------
+
+// numpy's type promotion for two array dtypes (np.result_type), byte order ignored.
+NpyDtype Promote(const NpyDtype& a, const NpyDtype& b) {
+  auto make = [](char kind, int size) {
+    NpyDtype d;
+    d.kind = kind;
+    d.size = size;
+    d.order = size == 1 ? '|' : '<';
+    return d;
+  };
+  if (a.kind == b.kind && a.size == b.size) return make(a.kind, a.size);
+  if (a.kind == 'b') return make(b.kind, b.size);
+  if (b.kind == 'b') return make(a.kind, a.size);
+  if (a.kind == 'f' && b.kind == 'f') return make('f', std::max(a.size, b.size));
+  if (a.kind == 'f' || b.kind == 'f') {
+    const NpyDtype& f = a.kind == 'f' ? a : b;
+    const NpyDtype& i = a.kind == 'f' ? b : a;
+    int need = i.size == 1 ? 2 : i.size == 2 ? 4 : 8;   // smallest float holding every value
+    return make('f', std::max(f.size, need));
+  }
+  if (a.kind == b.kind) return make(a.kind, std::max(a.size, b.size));
+  const NpyDtype& s = a.kind == 'i' ? a : b;
+  const NpyDtype& u = a.kind == 'i' ? b : a;
+  if (s.size > u.size) return make('i', s.size);
+  if (u.size == 8) return make('f', 8);                 // int64 with uint64 -> float64
+  return make('i', std::max(s.size, 2 * u.size));
+}
+
+// Truncates to `size` bytes and sign-extends for signed kinds (C integer wrap-around).
+int64_t Wrap(uint64_t v, int size, bool is_signed) {
+  if (size < 8) {
+    uint64_t mask = (uint64_t{1} << (size * 8)) - 1;
+    v &= mask;
+    if (is_signed && (v >> (size * 8 - 1)) != 0) v |= ~mask;
+  }
+  return static_cast<int64_t>(v);
+}
+
+// max(abs(n - b)) of two 0-d arrays, computed like numpy: a bool NPU array is converted (with the
+// golden one) to float64 first (§9.6.4); otherwise the subtraction happens in the promoted dtype,
+// integers wrapping around and float16 going through float32 as numpy's half loops do.
+double ScalarMaxAbsErr(const NpyArray& npu, const NpyArray& bench) {
+  const double n = npu.data[0], b = bench.data[0];
+  if (npu.dtype.kind == 'b') return std::fabs(n - b);
+  NpyDtype t = Promote(npu.dtype, bench.dtype);
+  if (t.kind == 'f') {
+    if (t.size == 8) return std::fabs(n - b);
+    float d = static_cast<float>(n) - static_cast<float>(b);
+    if (t.size == 4) return std::fabs(static_cast<double>(d));
+    return std::fabs(RoundToHalf(static_cast<double>(d)));
+  }
+  bool is_signed = t.kind == 'i';
+  int64_t d = Wrap(npu.scalar_bits - bench.scalar_bits, t.size, is_signed);
+  if (!is_signed) return static_cast<double>(static_cast<uint64_t>(d));
+  if (d < 0) d = Wrap(uint64_t{0} - static_cast<uint64_t>(d), t.size, true);   // abs(INT_MIN) stays INT_MIN
+  return static_cast<double>(d);
+}
+
+TensorMetrics CompareScalars(const NpyArray& npu, const NpyArray& bench) {
+  TensorMetrics m;
+  m.message = kMsgScalar;
+  std::string msgs;
+  m.values[kCosine] = MetricValue::Text(kMetricUnsupported);
+  m.values[kEucDist] = MetricValue::Text(kMetricUnsupported);
+  m.values[kMaxAbsErr] = MaxAbsErrValue(ScalarMaxAbsErr(npu, bench), msgs);
+  RelStats rel = RelativeError(npu, npu.data.data(), bench, bench.data.data(), 1);
+  m.values[kMaxRelativeErr] = MaxRelativeErr(rel, msgs);
+  m.values[kOneThousandthErrRatio] = MetricValue::Text(kMetricUnsupported);
+  m.values[kFiveThousandthsErrRatio] = MetricValue::Text(kMetricUnsupported);
+  m.message += msgs;
+  return m;
+}
+
+MetricValue Cosine(const double* x, const double* y, size_t size, std::string& msg) {
+  if (size == 1) {
+    msg += "This is a 1-d tensor of length 1.";
+    return MetricValue::Text(kMetricUnsupported);
+  }
+  double num = PairwiseSum(0, size, [&](size_t i) { return x[i] * y[i]; });
+  double na = std::sqrt(PairwiseSum(0, size, [&](size_t i) { return x[i] * x[i]; }));
+  double nb = std::sqrt(PairwiseSum(0, size, [&](size_t i) { return y[i] * y[i]; }));
+  if (na <= kFloat64Eps && nb <= kFloat64Eps) return MetricValue::Number(1.0);
+  if (na <= kFloat64Eps) {
+    msg += "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data.";
+    return MetricValue::Text(kMetricNan);
+  }
+  if (nb <= kFloat64Eps) {
+    msg += "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data.";
+    return MetricValue::Text(kMetricNan);
+  }
+  double c = num / (na * nb);
+  if (std::isnan(c)) {
+    msg += "Cannot compare by Cosine Similarity, the dump data has NaN.";
+    return MetricValue::Text(kMetricNan);
+  }
+  c = FormatValue(c);
+  if (c > kCosineThreshold) c = RoundDecimals(c, 6);   // msProbe's correct_data: round(c, 6)
+  return MetricValue::Number(c);
+}
+
+}  // namespace
+
+TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
+  // §9.6.2 validation chain: the first step that sets a message decides.
+  if (npu.size() == 0) return AllText(kMetricUnsupported, kMsgEmpty);
+  if (npu.shape != bench.shape) return AllText(kMetricShapeUnmatched, kMsgShape);
+  if (npu.is_scalar()) return CompareScalars(npu, bench);   // no NaN/inf handling for 0-d
+
+  const size_t size = npu.data.size();
+  const double* x = npu.data.data();
+  const double* y = bench.data.data();
+  // NaN/inf at identical positions (same NaN mask and same inf mask) are set to 0 on both sides;
+  // anything else makes all six metrics N/A. Copies are made only when there is something to zero.
+  std::vector<double> xz, yz;
+  bool non_finite = false;
+  for (size_t i = 0; i < size && !non_finite; ++i) non_finite = !std::isfinite(x[i]) || !std::isfinite(y[i]);
+  if (non_finite) {
+    for (size_t i = 0; i < size; ++i)
+      if (std::isnan(x[i]) != std::isnan(y[i]) || std::isinf(x[i]) != std::isinf(y[i]))
+        return AllText(kMetricNA, kMsgNanInf);
+    xz.assign(x, x + size);
+    yz.assign(y, y + size);
+    for (size_t i = 0; i < size; ++i)
+      if (!std::isfinite(xz[i])) xz[i] = yz[i] = 0;
+    x = xz.data();
+    y = yz.data();
+  }
+
+  TensorMetrics m;
+  if (npu.dtype != bench.dtype) m.message = kMsgDtype;   // informational; computed anyway
+  std::string msgs;
+  // After flattening both are float64 (§9.6.4); the relative error keeps precision T (§9.6.3).
+  m.values[kCosine] = Cosine(x, y, size, msgs);
+  m.values[kEucDist] = MetricValue::Number(std::sqrt(PairwiseSum(0, size, [&](size_t i) {
+    double d = x[i] - y[i];
+    return d * d;
+  })));
+  double max_abs = 0;
+  for (size_t i = 0; i < size; ++i) {
+    double d = std::fabs(x[i] - y[i]);
+    if (std::isnan(d)) { max_abs = d; break; }
+    if (d > max_abs) max_abs = d;
+  }
+  m.values[kMaxAbsErr] = MaxAbsErrValue(max_abs, msgs);
+  RelStats rel = RelativeError(npu, x, bench, y, size);
+  m.values[kMaxRelativeErr] = MaxRelativeErr(rel, msgs);
+  m.values[kOneThousandthErrRatio] = ErrRatio(rel, rel.below_thousandth);
+  m.values[kFiveThousandthsErrRatio] = ErrRatio(rel, rel.below_five_thousandths);
+  m.message += msgs;
+  return m;
+}
+
+TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& npu_data_name,
+                                 const std::string& bench_dir, const std::string& bench_data_name) {
+  // §9.6.1, in msProbe's order.
+  TensorMetrics m;
+  if (npu_data_name == "-1") m = AllText(kMetricUnsupported, "NPU does not have data file.");
+  else if (bench_data_name == "-1") m = AllText(kMetricUnsupported, "Bench does not have data file.");
+  else if ((npu_data_name == "N/A") != (bench_data_name == "N/A"))
+    m = AllText(kMetricUnsupported, "Bench api/module unmatched.");
+  if (!m.message.empty()) {
+    m.no_data = true;
+    return m;
+  }
+
+  auto load = [](const std::string& path) -> Result<NpyArray> {
+    RETURN_IF_ERROR(CheckPath(path, PathKind::kFile, PathAccess::kRead, ".npy"));
+    return ReadNpy(path);
+  };
+  Result<NpyArray> npu = load(JoinPath(npu_dir, npu_data_name));
+  std::string error;
+  if (npu.ok()) {
+    Result<NpyArray> bench = load(JoinPath(bench_dir, bench_data_name));
+    if (bench.ok()) return CompareTensors(*npu, *bench);
+    error = bench.status().message();
+  } else {
+    error = npu.status().message();
+  }
+  // The reference aborts on a corrupt file; the engine reports the row as unreadable (§19.3).
+  m = AllText(kMetricUnsupported,
+              "Dump file: " + npu_data_name + " or " + bench_data_name + " not found or read failed.");
+  m.read_error = std::move(error);
+  return m;
+}
+
+std::string TensorCompareLogLine(const std::string& npu_name, const TensorMetrics& m) {
+  std::string s = "[" + npu_name + "] Compare result: ";
+  if (m.no_data) return s + m.message + " ";
+  static const char* const kLogNames[kTensorMetricCount] = {
+      "cosine", "euc_dist", "max_abs_err", "max_relative_err", "one_thousand_err_ratio", "five_thousand_err_ratio"};
+  for (int i = 0; i < kTensorMetricCount; ++i) {
+    s += kLogNames[i];
+    s += ' ';
+    AppendMetric(s, m.values[i]);
+    s += ", ";
+  }
+  return s + m.message;
+}
+
+}  // namespace visprobe
