@@ -342,7 +342,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   std::vector<NodeId> counterpart(gn.size(), kNoNode);
   std::vector<char> needed(gb.size(), 0);
   for (const auto& [ni, bi] : pairs) { counterpart[ni] = bi; needed[bi] = 1; }
-  std::vector<std::vector<CmpItem>> bench_items(gb.size());
+  std::vector<std::string> bench_items(gb.size());   // packed captured items of matched golden nodes
 
   CompareSettings settings;
   settings.mode = mode;
@@ -360,7 +360,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   Status ws = db.BeginGraph(gb, binfo);
   if (ws.ok())
     ws = StreamRows(gb, bo_b, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>*, std::vector<std::string>*) {
-      if (needed[id]) bench_items[id] = items.cmp;
+      if (needed[id]) bench_items[id] = PackCmpItems(items.cmp);
     });
   Result<size_t> brows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!brows.ok()) return ExportError(brows.status(), file_, job.golden_dir, true);
@@ -376,7 +376,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
     ws = StreamRows(gn, bo_n, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>* ie, std::vector<std::string>* oe) {
       NodeId bi = counterpart[id];
       if (bi == kNoNode) return;
-      NodeComparison c = CompareNode(settings, gn.node(id).name, items, bench_items[bi]);
+      NodeComparison c = CompareNode(settings, gn.node(id).name, items, UnpackCmpItems(bench_items[bi]));
       gn.node(id).precision_index = c.precision_index;
       *ie = std::move(c.input_extra);
       *oe = std::move(c.output_extra);
