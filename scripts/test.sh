@@ -10,5 +10,8 @@ ctest --test-dir build/native --output-on-failure
 if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   echo "== wasm tests (core under Node)" >&2
   NODE_PATH=/usr/share/nodejs ctest --test-dir build/wasm --output-on-failure
+  echo "== parity: wasm rows == native rows" >&2
+  python3 tests/parity/test_parity.py --native build/native/visprobe --wasm build/wasm/visprobe.js \
+    --shared ../shared --source .
 fi
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s" >&2

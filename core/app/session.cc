@@ -1,6 +1,9 @@
 #include "app/session.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -14,6 +17,7 @@
 #include "base/fs.h"
 #include "db/vis_db.h"
 #include "compare/compare.h"
+#include "compare/tensor_metrics.h"
 #include "graph/builder.h"
 #include "match/match.h"
 #include "layout/layout.h"
@@ -30,6 +34,10 @@ std::string NowTimestamp() {
 }
 
 namespace {
+
+double Seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 std::string JsonIntList(const std::vector<int>& v) {
   std::string s = "[";
@@ -211,11 +219,22 @@ Result<std::unordered_map<std::string, std::string>> LayerMappingFor(const std::
   return InvalidInput("layer mapping is not available yet");
 }
 
-// TEMPORARY until the tensor-metrics module lands.
-TensorMetricsFn TensorMetricsFor(const std::string&, const std::string&, bool, Progress&) {
-  return [](const CmpItem&, const CmpItem*) {
+// §9.6: the six metrics of a row from the two sides' .npy files in <rank folder>/dump_tensor_data.
+TensorMetricsFn TensorMetricsFor(const std::string& target_dir, const std::string& golden_dir, bool log, Progress& progress) {
+  std::string nd = JoinPath(target_dir, "dump_tensor_data");
+  std::string bd = JoinPath(golden_dir, "dump_tensor_data");
+  return [nd, bd, log, &progress](const CmpItem& n, const CmpItem* b) {
+    TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));
+    if (log) {
+      progress.Log(LogLevel::kInfo, "start compare: " + n.name);
+      progress.Log(LogLevel::kInfo, TensorCompareLogLine(n.name, m));
+    }
     std::array<Cell, 6> out;
-    for (auto& c : out) { c.kind = CmpValue::kString; c.s = "unsupported"; }
+    for (size_t k = 0; k < 6; ++k) {
+      const MetricValue& v = m.values[k];
+      if (v.is_text) { out[k].kind = CmpValue::kString; out[k].s = v.text; }
+      else { out[k].kind = CmpValue::kFloat; out[k].d = v.value; }
+    }
     return out;
   };
 }
@@ -270,6 +289,13 @@ void GraphRun::BuildOne(size_t i) {
   out.status = build(job.target_dir, StagesPerJob() * i, &out.graph);
   if (out.status.ok() && compare()) out.status = build(job.golden_dir, StagesPerJob() * i + 1, &out.golden);
   if (out.status.ok()) {
+    for (const Graph* g : {out.graph.get(), out.golden.get()}) {
+      if (!g) continue;
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "%zu nodes; construct.json %.2f s, stack.json %.2f s, nodes %.2f s, key scan %.2f s, rules %.2f s",
+                    g->size(), g->t_construct, g->t_stack, g->t_nodes, g->t_scan, g->t_post);
+      progress_->Log(LogLevel::kDebug, "Graph structure of " + g->dump_path + ": " + buf);
+    }
     if (!compare()) out.micro_steps = PageMicroSteps(*out.graph);
     if (plan_.kind != LayoutKind::kFiles)
       progress_->Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(job.step) + ", rank: " +
@@ -297,9 +323,13 @@ Status GraphRun::WriteBuild(size_t i, BuiltGraph& b, VisDbWriter& db, RunSummary
   info.step = job.step;
   info.rank = job.rank;
   // Rows go to the database while dump.json's records stream past (second pass).
+  double t0 = Seconds();
   Status ws = db.BeginGraph(*b.graph, info);
   if (ws.ok()) ws = StreamRows(*b.graph, BuildOpts(2 * i + 1), db, Workers(), nullptr);
+  double t1 = Seconds();
   Result<size_t> rows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
+  progress_->Log(LogLevel::kDebug, "Rows of " + b.graph->dump_path + ": streamed in " + std::to_string(t1 - t0) +
+                                       " s, finished in " + std::to_string(Seconds() - t1) + " s");
   if (!rows.ok()) return ExportError(rows.status(), file_, job.target_dir, false);
   sum.rows += rows.value();
   sum.dump_bytes += b.graph->dump_bytes;
@@ -416,6 +446,7 @@ Result<RunSummary> GraphRun::Run() {
   // With a writer thread of its own, index maintenance during the inserts hides behind the parsing
   // (measured: 4.2 s instead of 4.9 s on a 250 MB dump); single-threaded, one pass at the end is cheaper.
   dbo.indexes_first = opts_.threads > 1;
+  if (const char* e = std::getenv("VISPROBE_INDEX_FIRST")) dbo.indexes_first = e[0] == '1';
   ASSIGN_OR_RETURN(std::unique_ptr<VisDbWriter> db, VisDbWriter::Open(db_path, dbo));
 
   rep_.Log(LogLevel::kInfo, "Start building model graphs...");
@@ -492,8 +523,10 @@ Result<RunSummary> GraphRun::Run() {
   join_all();
   if (batch) progress_->Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
   rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
+  double ti = Seconds();
   RETURN_IF_ERROR(db->CreateIndexes());
   ASSIGN_OR_RETURN(sum.db_path, db->Commit());
+  rep_.Log(LogLevel::kDebug, "Indexes and commit in " + std::to_string(Seconds() - ti) + " s");
   rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");
   return sum;
 }
@@ -517,8 +550,9 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
     if (args.file_type == "json")
       rep.Log(LogLevel::kWarning, "The --file_type json parameter is only supported in graph merge build scenarios. "
                                   "Falling back to default db output.");
-    RETURN_IF_ERROR(CheckPath(args.target_path, PathKind::kDir, PathAccess::kWrite));
-    if (args.has_golden) RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, PathAccess::kWrite));
+    const PathAccess access = opts.check_input_writable ? PathAccess::kWrite : PathAccess::kNone;
+    RETURN_IF_ERROR(CheckPath(args.target_path, PathKind::kDir, access));
+    if (args.has_golden) RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, access));
     return Status::Ok();
   };
   Status s = check();

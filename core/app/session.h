@@ -14,6 +14,9 @@ struct RunOptions {
   std::string timestamp;        // YYYYmmddHHMMSS, taken once at process start (§13.1)
   int threads = 1;              // ranks built in parallel (native); 1 = no threads at all
   size_t window_bytes = 4u << 20;
+  // §16.3 requires -tp / -gp to be writable folders (a reference quirk). Virtual file systems
+  // (the wasm front doors) may drop the check, as the spec allows.
+  bool check_input_writable = true;
 };
 
 struct RunSummary {

@@ -27,7 +27,7 @@ Result<std::vector<DirEntry>> ListDir(const std::string& dir);
 std::string RealPath(const std::string& p);
 
 enum class PathKind { kFile, kDir };
-enum class PathAccess { kRead, kWrite, kReadWrite };
+enum class PathAccess { kNone, kRead, kWrite, kReadWrite };
 
 // msProbe FileChecker: exists, length, kind, permission, characters, size limit, suffix.
 // `suffix` empty = any. Messages are msProbe's (§16.3).

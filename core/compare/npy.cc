@@ -1,6 +1,7 @@
 #include "compare/npy.h"
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include <algorithm>
 #include <cmath>
@@ -273,6 +274,17 @@ std::vector<double> FortranToC(const std::vector<double>& in, const std::vector<
   return out;
 }
 
+// Python repr of a shape tuple.
+std::string ShapeText(const std::vector<uint64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
 struct FileCloser {
   void operator()(FILE* f) const { if (f) std::fclose(f); }
 };
@@ -289,15 +301,7 @@ std::string NpyDtype::descr() const {
   return std::string(1, order) + kind + std::to_string(size);
 }
 
-std::string NpyArray::shape_string() const {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i) s += ", ";
-    s += std::to_string(shape[i]);
-  }
-  if (shape.size() == 1) s += ",";
-  return s + ")";
-}
+std::string NpyArray::shape_string() const { return ShapeText(shape); }
 
 double HalfToDouble(uint16_t h) {
   bool neg = (h & 0x8000) != 0;
@@ -326,11 +330,16 @@ double RoundToHalf(double x) {
 }
 
 Result<NpyArray> ReadNpy(const std::string& path) {
-  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return NotFound("cannot open " + path);
   struct stat st;
-  if (::fstat(fileno(file.get()), &st) != 0 || !S_ISREG(st.st_mode)) return IoError(path + " is not a regular file");
-  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  if (::stat(path.c_str(), &st) != 0) return NotFound("cannot open " + path);
+  if (!S_ISREG(st.st_mode)) return IoError(path + " is not a regular file");
+  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) return IoError("cannot open " + path);
+  // The size of the opened file bounds every read below (64-bit offsets, also in wasm).
+  if (fseeko(file.get(), 0, SEEK_END) != 0) return IoError("cannot seek in " + path);
+  const off_t end = ftello(file.get());
+  if (end < 0 || fseeko(file.get(), 0, SEEK_SET) != 0) return IoError("cannot seek in " + path);
+  const uint64_t file_size = static_cast<uint64_t>(end);
 
   auto read_exact = [&](void* buf, size_t n) { return std::fread(buf, 1, n, file.get()) == n; };
 
@@ -368,7 +377,6 @@ Result<NpyArray> ReadNpy(const std::string& path) {
   // way; extra trailing bytes are ignored as numpy does).
   const uint64_t data_bytes = file_size - header_start - header_len;
   const uint64_t item = static_cast<uint64_t>(arr.dtype.size);
-  std::string shape_text = NpyArray{NpyDtype(), h.shape, {}, 0}.shape_string();
   uint64_t count = 1;
   bool zero = false;
   for (uint64_t d : h.shape) zero = zero || d == 0;
@@ -378,7 +386,7 @@ Result<NpyArray> ReadNpy(const std::string& path) {
     for (uint64_t d : h.shape) {
       // count * d * item > data_bytes, without overflowing
       if (count > data_bytes / item / d)
-        return Bad(path, "truncated data: shape " + shape_text + " needs more than the " +
+        return Bad(path, "truncated data: shape " + ShapeText(h.shape) + " needs more than the " +
                              std::to_string(data_bytes) + " data bytes present");
       count *= d;
     }
@@ -391,16 +399,17 @@ Result<NpyArray> ReadNpy(const std::string& path) {
     if (d != 1) arr.shape.push_back(d);   // numpy squeeze
 
   arr.data.resize(static_cast<size_t>(count));
-  std::vector<unsigned char> buf(static_cast<size_t>(std::min<uint64_t>(kChunkBytes, std::max<uint64_t>(count * item, 1))));
+  const uint64_t buf_bytes = std::min<uint64_t>(kChunkBytes, std::max<uint64_t>(count * item, 1));
+  std::vector<unsigned char> buf(static_cast<size_t>(buf_bytes));
   const size_t per_chunk = buf.size() / static_cast<size_t>(item);
   for (size_t done = 0; done < arr.data.size();) {
     size_t n = std::min(per_chunk, arr.data.size() - done);
     if (!read_exact(buf.data(), n * static_cast<size_t>(item))) return Bad(path, "read error in the data");
     for (size_t i = 0; i < n; ++i) arr.data[done + i] = Decode(buf.data() + i * item, arr.dtype);
-    if (arr.shape.empty() && arr.dtype.kind != 'f')
-      arr.scalar_bits = IntBits(LoadUInt(buf.data(), arr.dtype.size, arr.dtype.order == '>'), arr.dtype);
     done += n;
   }
+  if (arr.shape.empty() && arr.dtype.kind != 'f')   // 0-d: the one element is still in `buf`
+    arr.scalar_bits = IntBits(LoadUInt(buf.data(), arr.dtype.size, arr.dtype.order == '>'), arr.dtype);
   // Squeezing drops length-1 axes only, so the Fortran layout of the squeezed shape is the same.
   if (h.fortran && arr.shape.size() > 1) arr.data = FortranToC(arr.data, arr.shape);
   return arr;

@@ -18,7 +18,7 @@ struct MetricValue {
 
   static MetricValue Number(double v) { return MetricValue{false, std::string(), v}; }
   static MetricValue Text(std::string t) { return MetricValue{true, std::move(t), 0}; }
-  bool operator==(const MetricValue& o) const;
+  bool operator==(const MetricValue& o) const;   // NaN equals NaN (for tests and caching)
 };
 
 // Texts a metric can take instead of a number.

@@ -1,6 +1,7 @@
 #include "graph/builder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 #include <cstring>
 #include <string>
@@ -655,8 +656,14 @@ Status Builder::Run(const std::string& dir) {
     });
   }
   struct Joiner { std::thread& t; ~Joiner() { if (t.joinable()) t.join(); } } joiner{scanner};
+  auto now = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
+  double t0 = now();
   ASSIGN_OR_RETURN(c_, LoadConstruct(JoinPath(dir, "construct.json")));
+  g_.t_construct = now() - t0;
+  t0 = now();
   RETURN_IF_ERROR(LoadStacks(JoinPath(dir, "stack.json"), g_, stacks_));
+  g_.t_stack = now() - t0;
+  t0 = now();
   if (c_.megatron) g_.micro_step_num = c_.micro_step_num;
   for (size_t i = 0; i < c_.entries.size(); ++i) {
     const ConstructEntry& e = c_.entries[i];
@@ -664,12 +671,17 @@ Status Builder::Run(const std::string& dir) {
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
     GetOrCreate(e.child, up);
   }
+  g_.t_nodes = now() - t0;
+  t0 = now();
   if (scanner.joinable()) scanner.join();
   RETURN_IF_ERROR(ScanDump(dump, scanned.get()));
   scanned.reset();
+  g_.t_scan = now() - t0;
+  t0 = now();
   HandleRecompute();
   CollectApisBetweenModules();
   RETURN_IF_ERROR(AttachParametersGrad());
+  g_.t_post = now() - t0;
   return Status::Ok();
 }
 

@@ -109,6 +109,8 @@ class Graph {
   bool has_md5 = false;             // dump.json mentions "md5" (md5-mode statistics, §9.1)
   uint64_t dump_bytes = 0, dump_records = 0;
   std::string dump_path;            // the dump.json the graph was built from
+  // Seconds spent in the phases of the structure pass (reported at DEBUG level).
+  double t_construct = 0, t_stack = 0, t_nodes = 0, t_scan = 0, t_post = 0;
 
  private:
   std::vector<Node> nodes_;

@@ -11,7 +11,8 @@
 namespace visprobe {
 namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\t'; }
+// PyYAML separates tokens with spaces only: a tab outside a quoted scalar or a comment is an error.
+bool IsSpace(char c) { return c == ' '; }
 
 // Remaining text is empty or a comment (a '#' after optional blanks).
 bool BlankOrComment(std::string_view s, size_t i) {
@@ -175,6 +176,7 @@ class Parser {
     while (i < line.size() && IsSpace(line[i])) ++i;
     if (i >= line.size() || line[i] != ':') return Error("expected ':' after a mapping key");
     ++i;
+    if (i < line.size() && line[i] == '\t') return Error("tab characters are not allowed here");
     if (i < line.size() && !IsSpace(line[i])) return Error("expected a blank after ':'");
     return Status::Ok();
   }
@@ -257,9 +259,11 @@ class Parser {
     return AfterQuoted(s, i);
   }
 
-  // A closing quote must be followed by a blank, ':' or the end of the line.
+  // A closing quote must be followed by a blank, ':', a comment or the end of the line.
   Status AfterQuoted(std::string_view s, size_t i) {
-    if (i < s.size() && !IsSpace(s[i]) && s[i] != ':') return Error("unexpected character after a quoted scalar");
+    if (i < s.size() && s[i] == '\t') return Error("tab characters are not allowed here");
+    if (i < s.size() && !IsSpace(s[i]) && s[i] != ':' && s[i] != '#')
+      return Error("unexpected character after a quoted scalar");
     return Status::Ok();
   }
 
@@ -281,6 +285,7 @@ class Parser {
     size_t end = start;   // end of the scalar text (before trailing blanks)
     while (i < s.size()) {
       char d = s[i];
+      if (d == '\t') return Error("tab characters are not allowed here");
       if (d == ':' && (i + 1 >= s.size() || IsSpace(s[i + 1]))) {
         if (key) break;
         return Error("mapping values are not allowed here (only two mapping levels are supported)");

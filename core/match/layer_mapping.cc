@@ -1,0 +1,769 @@
+#include "match/layer_mapping.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+
+#include "base/fs.h"
+#include "loader/json_reader.h"
+#include "loader/json_tree.h"
+
+namespace visprobe {
+namespace {
+
+constexpr std::string_view kTopLayer = "TopLayer";
+constexpr std::string_view kNotAvailable = "N/A";
+constexpr std::string_view kParamsGrad = "parameters_grad";
+constexpr std::string_view kMegatronKey = "megatron_micro_step_number";
+constexpr const char* kFrameworkError = " must be based on the MindSpore or PyTorch framework.";
+
+struct FileCloser {
+  void operator()(FILE* f) const { if (f) std::fclose(f); }
+};
+
+// ---- Python string helpers -------------------------------------------------------------------
+
+// Byte length of the UTF-8 character at s[i] if Python's str.isspace() is true for it, else 0.
+size_t PySpaceLen(std::string_view s, size_t i) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  if (c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F)) return 1;
+  if (c == 0xC2 && i + 1 < s.size() && (b(i + 1) == 0x85 || b(i + 1) == 0xA0)) return 2;
+  if (i + 2 >= s.size()) return 0;
+  unsigned char d = b(i + 1), e = b(i + 2);
+  if (c == 0xE1 && d == 0x9A && e == 0x80) return 3;                                    // U+1680
+  if (c == 0xE2 && d == 0x80 && ((e >= 0x80 && e <= 0x8A) || e == 0xA8 || e == 0xA9 || e == 0xAF)) return 3;
+  if (c == 0xE2 && d == 0x81 && e == 0x9F) return 3;                                    // U+205F
+  if (c == 0xE3 && d == 0x80 && e == 0x80) return 3;                                    // U+3000
+  return 0;
+}
+
+size_t Utf8Len(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  return std::min(n, s.size() - i);
+}
+
+// Python s.split(".").
+std::vector<std::string_view> SplitDot(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t b = 0;
+  for (;;) {
+    size_t e = s.find('.', b);
+    if (e == std::string_view::npos) { out.push_back(s.substr(b)); break; }
+    out.push_back(s.substr(b, e - b));
+    b = e + 1;
+  }
+  return out;
+}
+
+// Python ".".join(parts[b:e]).
+std::string JoinDot(const std::vector<std::string_view>& parts, size_t b, size_t e) {
+  std::string out;
+  for (size_t k = b; k < e && k < parts.size(); ++k) {
+    if (k > b) out += '.';
+    out.append(parts[k].data(), parts[k].size());
+  }
+  return out;
+}
+
+// Python s.split() (runs of whitespace, no empty tokens).
+std::vector<std::string_view> SplitWords(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t w;
+    while (i < s.size() && (w = PySpaceLen(s, i)) != 0) i += w;
+    if (i >= s.size()) break;
+    size_t b = i;
+    while (i < s.size() && PySpaceLen(s, i) == 0) ++i;
+    out.push_back(s.substr(b, i - b));
+  }
+  return out;
+}
+
+bool Contains(std::string_view s, std::string_view x) { return s.find(x) != std::string_view::npos; }
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) if (c < '0' || c > '9') return false;
+  return true;
+}
+
+std::string Replace(std::string_view s, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t b = 0;
+  for (;;) {
+    size_t e = s.find(from, b);
+    if (e == std::string_view::npos) { out.append(s.substr(b)); return out; }
+    out.append(s.substr(b, e - b));
+    out.append(to);
+    b = e + from.size();
+  }
+}
+
+// ---- stack frames ------------------------------------------------------------------------------
+
+// get_stack_in_lines: the function names of the frames that are not msProbe/MindSpeed code nor
+// `construct`/`__call__`, reversed. A malformed frame is an error (IndexError in the reference).
+Status FrameFunctions(const std::vector<std::string_view>& lines, std::vector<std::string_view>* out) {
+  for (std::string_view line : lines) {
+    if (line.empty()) continue;
+    std::vector<std::string_view> fields;
+    size_t b = 0;
+    for (;;) {
+      size_t e = line.find(',', b);
+      fields.push_back(line.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+      if (e == std::string_view::npos || fields.size() == 3) break;
+      b = e + 1;
+    }
+    if (Contains(fields[0], "msprobe") || Contains(fields[0], "MindSpeed")) continue;
+    if (fields.size() < 3)
+      return InvalidInput("stack frame without a function field: " + std::string(line));
+    std::string_view func = fields[2];
+    if (func.find(',') != std::string_view::npos) func = func.substr(0, func.find(','));
+    if (Contains(func, "construct") || Contains(func, "__call__")) continue;
+    std::vector<std::string_view> words = SplitWords(func);
+    if (words.size() < 2) return InvalidInput("stack frame with a malformed function field: " + std::string(line));
+    out->push_back(words[1]);
+  }
+  std::reverse(out->begin(), out->end());
+  return Status::Ok();
+}
+
+bool IsFrameworkFile(std::string_view file) {
+  return Contains(file, "site-packages/torch") || Contains(file, "package/torch") ||
+         Contains(file, "site-packages/mindspore") || Contains(file, "package/mindspore");
+}
+
+bool EndSign(std::string_view line, bool mindspore) {
+  if (mindspore) return Contains(line, "construct");
+  return Contains(line, "in forward,") || Contains(line, "in backward,");
+}
+
+Result<std::string> FrameScopeOf(const std::vector<std::string_view>& lines, bool mindspore) {
+  long start = -1;
+  size_t end = lines.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (Contains(lines[i], "Template")) {
+      start = static_cast<long>(i);
+    } else if (start >= 0 && EndSign(lines[i], mindspore)) {
+      end = i;
+      break;
+    }
+  }
+  std::string_view frame;
+  bool have_frame = false, entered_user = false;
+  std::vector<std::string_view> user;
+  for (size_t i = static_cast<size_t>(start + 1); i < end; ++i) {
+    std::string_view line = lines[i];
+    std::string_view file = line.substr(0, line.find(','));
+    if (!entered_user && IsFrameworkFile(file)) {
+      frame = line;
+      have_frame = true;
+    } else {
+      user.push_back(line);
+      entered_user = true;
+    }
+  }
+  std::vector<std::string_view> frame_funcs, user_funcs;
+  if (have_frame) RETURN_IF_ERROR(FrameFunctions({frame}, &frame_funcs));
+  // The user functions are not used for the scope, but the reference parses them (and fails on
+  // a malformed frame) all the same.
+  RETURN_IF_ERROR(FrameFunctions(user, &user_funcs));
+  return frame_funcs.empty() ? std::string() : std::string(frame_funcs[0]);
+}
+
+// ---- framework detection -------------------------------------------------------------------
+
+std::string FrameworkField(const JsonReadResult& r) {
+  if (r.meta_root == kJNone) return std::string();
+  JIdx fw = r.meta.Find(r.meta_root, "framework");
+  if (fw == kJNone || r.meta.Kind(fw) != JKind::kString) return std::string();
+  std::string_view v = r.meta.Str(fw);
+  return (v == "pytorch" || v == "mindspore") ? std::string(v) : std::string();
+}
+
+// Python's regex \s on one byte, line ends excluded (they end the line before).
+bool RegexSpaceByte(unsigned char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || (c >= 0x1C && c <= 0x1F); }
+
+// The first line matching `"type":\s*"mindspore` (mindspore) or `"type":\s*"torch` (pytorch),
+// mindspore winning inside one line, as the reference's `for line in file` loop. Lines may be
+// any length: the pattern is followed by a small NFA over the bytes of a block read.
+Result<std::string> SearchFrameworkLines(const std::string& path) {
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
+  static constexpr char kType[] = "\"type\":";     // 7 characters, state 7 = inside \s*
+  static constexpr char kMs[] = "\"mindspore";     // 10
+  static constexpr char kPt[] = "\"torch";         // 6
+  uint32_t type_st = 0, ms_st = 0, pt_st = 0;      // bit k: k characters of the literal matched
+  bool line_pt = false;
+  std::vector<unsigned char> block(1u << 20);
+  for (;;) {
+    size_t n = std::fread(block.data(), 1, block.size(), f.get());
+    if (n == 0) {
+      if (std::ferror(f.get())) return IoError(path + ": read error (" + std::strerror(errno) + ")");
+      break;
+    }
+    for (size_t p = 0; p < n; ++p) {
+      unsigned char c = block[p];
+      if (c == '\n' || c == '\r') {
+        if (line_pt) return std::string("pytorch");
+        type_st = ms_st = pt_st = 0;
+        continue;
+      }
+      uint32_t nt = 0, nm = 0, np = 0;
+      for (int k = 0; k < 7; ++k)
+        if ((k == 0 || (type_st >> k) & 1u) && c == static_cast<unsigned char>(kType[k])) nt |= 1u << (k + 1);
+      if ((type_st >> 7) & 1u) {
+        if (RegexSpaceByte(c)) nt |= 1u << 7;
+        if (c == '"') { nm |= 1u << 1; np |= 1u << 1; }
+      }
+      for (int k = 1; k < 10; ++k)
+        if ((ms_st >> k) & 1u && c == static_cast<unsigned char>(kMs[k])) nm |= 1u << (k + 1);
+      if ((nm >> 10) & 1u) return std::string("mindspore");
+      for (int k = 1; k < 6; ++k)
+        if ((pt_st >> k) & 1u && c == static_cast<unsigned char>(kPt[k])) np |= 1u << (k + 1);
+      if ((np >> 6) & 1u) line_pt = true;
+      type_st = nt;
+      ms_st = nm;
+      pt_st = np & ~(1u << 6);
+    }
+  }
+  if (line_pt) return std::string("pytorch");
+  return InvalidInput(path + kFrameworkError);
+}
+
+// ---- reading one side ------------------------------------------------------------------------
+
+// A construct.json parent as Python sees it in the reference's checks.
+enum class ParentKind : uint8_t {
+  kNone,          // missing or falsy (null, "", 0, false, [], {})
+  kString,
+  kScalar,        // a truthy number or bool: `"." in value` raises
+  kDotContainer,  // a list holding "." / an object with key ".": `"." in value` is true, split raises
+  kContainer,     // another truthy list/object: ignored for modules, split raises for APIs
+};
+
+struct ParentInfo {
+  ParentKind kind = ParentKind::kNone;
+  std::string text;
+};
+
+ParentInfo ClassifyParent(const JTree& t, JIdx v) {
+  ParentInfo p;
+  if (v == kJNone || !t.Truthy(v)) return p;
+  switch (t.Kind(v)) {
+    case JKind::kString:
+      p.kind = ParentKind::kString;
+      p.text = std::string(t.Str(v));
+      return p;
+    case JKind::kArray:
+    case JKind::kObject: {
+      bool object = t.Kind(v) == JKind::kObject;
+      p.kind = ParentKind::kContainer;
+      for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next) {
+        bool dot = object ? t.Key(c) == "." : (t.Kind(c) == JKind::kString && t.Str(c) == ".");
+        if (dot) p.kind = ParentKind::kDotContainer;
+      }
+      return p;
+    }
+    default:
+      p.kind = ParentKind::kScalar;
+      return p;
+  }
+}
+
+struct Work {
+  LayerDataItem item;
+  bool name_ok = false;
+  bool needs_stack = false;
+  bool has_parent = false;
+  ParentInfo parent_raw;        // construct value as is
+  ParentInfo parent_megatron;   // the same, with a 2-element list resolved to its first element
+  std::string stack_error;      // set when the (last) raw stack entry makes the reference fail
+};
+
+void ParseName(Work& w) {
+  const std::string& name = w.item.data_name;
+  std::vector<std::string_view> parts = SplitDot(name);
+  size_t n = parts.size();
+  if (n < 4) return;
+  w.name_ok = true;
+  LayerDataItem& it = w.item;
+  if (parts[n - 1] == kParamsGrad) {
+    it.api_type = std::string(kParamsGrad);
+    it.api_name = std::string(parts[n - 3]);
+    it.type_name = std::string(parts[n - 2]);
+    it.state = std::string(kParamsGrad);
+    it.layer_scope = JoinDot(parts, 0, n - 3);
+  } else if (parts[n - 2] == kParamsGrad && AllDigits(parts[n - 1])) {
+    it.api_type = std::string(kParamsGrad);
+    it.api_name = std::string(parts[n - 4]);
+    it.type_name = std::string(parts[n - 3]);
+    it.state = std::string(kParamsGrad);
+    it.layer_scope = JoinDot(parts, 0, n - 3);
+  } else {
+    it.api_type = std::string(parts[0]);
+    it.type_name = std::string(parts[n - 3]);
+    if (it.api_type == "Module" || it.api_type == "Cell") {
+      it.api_name = std::string(parts[n - 4]);
+      it.state = std::string(parts[n - 2]);
+      it.layer_scope = JoinDot(parts, 0, n - 4);
+    } else {
+      it.api_name = it.type_name;
+      it.state = std::string(parts[n - 1]);
+    }
+  }
+  w.needs_stack = !(it.api_type == "Module" || it.api_type == "Cell" || it.api_type == "Primitive" ||
+                    it.api_type == "Jit");
+}
+
+bool IsModuleType(const std::string& t) { return t == "Module" || t == "Cell"; }
+
+// Reads a file that failed as a top-level object: its value when it is small, valid JSON of
+// another kind; else the original error.
+Result<bool> NonObjectTruthy(const std::string& path, const Status& original, JKind* kind) {
+  if (FileSize(path) > (1u << 20)) return original;
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) return original;
+  std::string text = "{\"v\": ";
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) text.append(buf, n);
+  text += "\n}";
+  JTree t;
+  JIdx root;
+  if (!ParseJsonText(text, t, &root).ok()) return original;
+  JIdx v = t.Find(root, "v");
+  if (v == kJNone || t.Kind(v) == JKind::kObject) return original;
+  *kind = t.Kind(v);
+  return t.Truthy(v);
+}
+
+Status LoadFailed(const std::string& path, const Status& st) {
+  return Status(st.code(), "load json file \"" + BaseName(path) + "\" failed: " + st.message());
+}
+
+// The non-negative decimal `a - b` of two digit strings without leading zeros (Python ints).
+std::string SubtractDecimal(const std::string& a, const std::string& b) {
+  bool neg = a.size() < b.size() || (a.size() == b.size() && a < b);
+  const std::string& x = neg ? b : a;
+  const std::string& y = neg ? a : b;
+  std::string r(x.size(), '0');
+  int borrow = 0;
+  for (size_t k = 0; k < x.size(); ++k) {
+    int dx = x[x.size() - 1 - k] - '0';
+    int dy = k < y.size() ? y[y.size() - 1 - k] - '0' : 0;
+    int d = dx - dy - borrow;
+    borrow = d < 0;
+    if (d < 0) d += 10;
+    r[r.size() - 1 - k] = static_cast<char>('0' + d);
+  }
+  size_t nz = r.find_first_not_of('0');
+  r = nz == std::string::npos ? "0" : r.substr(nz);
+  return (neg && r != "0") ? "-" + r : r;
+}
+
+// re.search(rf"^{re.escape(prefix)}\.(\S+?)(?:\.|$)", s): the length of the group, or npos.
+size_t NextItemLength(std::string_view s, std::string_view prefix) {
+  if (s.size() <= prefix.size() || s.compare(0, prefix.size(), prefix) != 0 || s[prefix.size()] != '.')
+    return std::string_view::npos;
+  std::string_view rest = s.substr(prefix.size() + 1);
+  size_t k = 0;
+  while (k < rest.size()) {
+    if (PySpaceLen(rest, k) != 0) return std::string_view::npos;
+    k += Utf8Len(rest, k);
+    if (k == rest.size() || rest[k] == '.' || (k + 1 == rest.size() && rest[k] == '\n')) return k;
+  }
+  return std::string_view::npos;
+}
+
+// extract_next_item_last_number: the last run of digits of that group as a Python int (decimal
+// text without leading zeros), or "" for infinity.
+std::string NextItemLastNumber(std::string_view s, std::string_view prefix) {
+  size_t len = NextItemLength(s, prefix);
+  if (len == std::string_view::npos) return std::string();
+  std::string_view item = s.substr(prefix.size() + 1, len);
+  std::string_view last;
+  for (size_t i = 0; i < item.size();) {
+    if (item[i] >= '0' && item[i] <= '9') {
+      size_t b = i;
+      while (i < item.size() && item[i] >= '0' && item[i] <= '9') ++i;
+      last = item.substr(b, i - b);
+    } else {
+      ++i;
+    }
+  }
+  if (last.empty()) return std::string();
+  size_t nz = last.find_first_not_of('0');
+  return nz == std::string_view::npos ? std::string("0") : std::string(last.substr(nz));
+}
+
+bool DecimalLess(const std::string& a, const std::string& b) {
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
+// postprocess_pass: backward items borrow their forward item's scopes, then the layer indices
+// under every ParallelTransformer are made relative to their minimum.
+void PostProcess(std::deque<Work>& items, const std::unordered_map<std::string_view, uint32_t>& index) {
+  for (Work& w : items) {
+    std::vector<std::string_view> parts = SplitDot(w.item.data_name);
+    size_t n = parts.size();
+    if (parts[n - 2] != "backward" && parts[n - 1] != "backward") continue;
+    std::string forward = JoinDot(parts, 0, n - 2) + "." + Replace(parts[n - 2], "backward", "forward") + "." +
+                          Replace(parts[n - 1], "backward", "forward");
+    auto it = index.find(forward);
+    if (it == index.end()) continue;
+    const LayerDataItem& f = items[it->second].item;
+    w.item.full_scope = f.full_scope;
+    w.item.layer_scope = f.layer_scope;
+  }
+
+  std::vector<std::string> prefixes;
+  std::unordered_set<std::string> seen;
+  for (const Work& w : items)
+    if (w.item.type_name == "ParallelTransformer") {
+      std::string p = w.item.full_scope + ".layers";
+      if (seen.insert(p).second) prefixes.push_back(std::move(p));
+    }
+  if (prefixes.empty()) return;
+  std::vector<std::string> minimum(prefixes.size());   // "" = infinity
+  for (size_t k = 0; k < prefixes.size(); ++k)
+    for (const Work& w : items) {
+      std::string v = NextItemLastNumber(w.item.full_scope, prefixes[k]);
+      if (!v.empty() && (minimum[k].empty() || DecimalLess(v, minimum[k]))) minimum[k] = v;
+    }
+  for (size_t k = 0; k < prefixes.size(); ++k)
+    for (Work& w : items) {
+      std::string& fs = w.item.full_scope;
+      size_t len = NextItemLength(fs, prefixes[k]);
+      if (len == std::string_view::npos) continue;   // no match: nothing is replaced
+      std::string abs = NextItemLastNumber(fs, prefixes[k]);
+      std::string rel;
+      if (!abs.empty() && !minimum[k].empty()) rel = SubtractDecimal(abs, minimum[k]);
+      else if (abs.empty() && minimum[k].empty()) rel = "nan";   // inf - inf in the reference
+      else continue;                                              // +-inf: left as is
+      fs = prefixes[k] + "." + rel + fs.substr(prefixes[k].size() + 1 + len);
+    }
+}
+
+}  // namespace
+
+Result<std::string> StackFrameScope(const std::vector<std::string>& lines, bool mindspore) {
+  std::vector<std::string_view> views(lines.begin(), lines.end());
+  return FrameScopeOf(views, mindspore);
+}
+
+Result<std::string> DetectFramework(const std::string& dump_json_path) {
+  JsonReadOptions o;
+  o.container_key = "data";
+  auto r = ScanJsonKeys(dump_json_path, o, [](std::string_view, uint64_t) { return Status::Ok(); });
+  if (!r.ok()) return LoadFailed(dump_json_path, r.status());
+  std::string fw = FrameworkField(r.value());
+  if (!fw.empty()) return fw;
+  return SearchFrameworkLines(dump_json_path);
+}
+
+Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_json_path) {
+  // dump.json: keys in file order (a repeated key keeps its first position) and the meta members.
+  std::deque<Work> items;
+  std::unordered_map<std::string_view, uint32_t> index;
+  JsonReadOptions dump_opts;
+  dump_opts.container_key = "data";
+  auto scan = ScanJsonKeys(dump_json_path, dump_opts, [&](std::string_view key, uint64_t) {
+    if (index.count(key)) return Status::Ok();
+    items.emplace_back();
+    items.back().item.data_name = std::string(key);
+    index.emplace(items.back().item.data_name, static_cast<uint32_t>(items.size() - 1));
+    return Status::Ok();
+  });
+  if (!scan.ok()) return LoadFailed(dump_json_path, scan.status());
+  std::string framework = FrameworkField(scan.value());
+  if (framework.empty()) {
+    ASSIGN_OR_RETURN(framework, SearchFrameworkLines(dump_json_path));
+  }
+  const bool mindspore = framework == "mindspore";
+  // A "data" member that is not an object stays in the meta (an object is replaced by 0 there).
+  if (scan->meta_root != kJNone) {
+    const JTree& meta = scan->meta;
+    JIdx data = meta.Find(scan->meta_root, "data");
+    if (data != kJNone && !(meta.Kind(data) == JKind::kInt && meta.at(data).i == 0)) {
+      bool empty_iterable = (meta.Kind(data) == JKind::kString || meta.Kind(data) == JKind::kArray) && !meta.Truthy(data);
+      if (!empty_iterable) return InvalidInput(dump_json_path + ": the \"data\" member is not an object");
+      items.clear();
+      index.clear();
+    }
+  }
+
+  const std::string dir = DirName(dump_json_path);
+  const std::string stack_path = JoinPath(dir, "stack.json");
+  const std::string construct_path = JoinPath(dir, "construct.json");
+  bool have_stack = PathExists(stack_path), have_construct = PathExists(construct_path);
+  if (!have_stack && !have_construct) return std::vector<LayerDataItem>();
+  if (!have_stack || !have_construct) return InvalidInput("stack.json or construct.json not found, please check.");
+
+  JsonReadOptions top;   // top-level members
+  for (Work& w : items) ParseName(w);
+
+  // stack.json, raw: the frame scope of every item that looks at its stack (last entry wins).
+  bool stack_nonempty = false, stack_invalid = false;
+  auto stack_read = ReadJsonRecords(stack_path, top, [&](std::string_view key, const JTree& t, JIdx v) {
+    stack_nonempty = true;
+    auto it = index.find(key);
+    if (it == index.end()) return Status::Ok();
+    Work& w = items[it->second];
+    if (!w.name_ok || !w.needs_stack) return Status::Ok();
+    w.item.frame_scope.clear();
+    w.stack_error.clear();
+    if (!t.Truthy(v)) return Status::Ok();
+    std::vector<std::string_view> lines;
+    bool valid = t.Kind(v) == JKind::kArray;
+    for (JIdx c = valid ? t.at(v).first : kJNone; c != kJNone; c = t.at(c).next) {
+      if (t.Kind(c) != JKind::kString) { valid = false; break; }
+      lines.push_back(t.Str(c));
+    }
+    if (!valid) {
+      w.stack_error = "stack is invalid, it should be a list[str] (stack.json entry of " + w.item.data_name + ")";
+      return Status::Ok();
+    }
+    auto fs = FrameScopeOf(lines, mindspore);
+    if (fs.ok()) w.item.frame_scope = std::move(fs.value());
+    else w.stack_error = fs.status().message() + " (stack.json entry of " + w.item.data_name + ")";
+    return Status::Ok();
+  });
+  if (!stack_read.ok()) {
+    JKind kind;
+    auto truthy = NonObjectTruthy(stack_path, stack_read.status(), &kind);
+    if (!truthy.ok()) return LoadFailed(stack_path, truthy.status());
+    stack_invalid = truthy.value();   // `stack.get` fails on a truthy non-dict
+    stack_nonempty = truthy.value();
+  }
+
+  // construct.json, raw (Megatron 2-element lists resolved to their parent).
+  bool megatron = false, construct_nonempty = false;
+  std::unordered_set<std::string> bad_lists;   // keys whose last value is a list of another length
+  auto construct_read = ReadJsonRecords(construct_path, top, [&](std::string_view key, const JTree& t, JIdx v) {
+    if (key == kMegatronKey) { megatron = true; return Status::Ok(); }
+    construct_nonempty = true;
+    bool is_list = t.Kind(v) == JKind::kArray;
+    if (is_list && t.at(v).count != 2) bad_lists.insert(std::string(key));
+    else if (!bad_lists.empty()) bad_lists.erase(std::string(key));
+    auto it = index.find(key);
+    if (it == index.end()) return Status::Ok();
+    Work& w = items[it->second];
+    w.has_parent = true;
+    w.parent_raw = ClassifyParent(t, v);
+    w.parent_megatron = (is_list && t.at(v).count == 2) ? ClassifyParent(t, t.at(v).first) : w.parent_raw;
+    return Status::Ok();
+  });
+  bool construct_invalid = false;
+  if (!construct_read.ok()) {
+    JKind kind;
+    auto truthy = NonObjectTruthy(construct_path, construct_read.status(), &kind);
+    if (!truthy.ok()) return LoadFailed(construct_path, truthy.status());
+    // The reference's `"megatron_micro_step_number" in construct` fails on a number, bool or null;
+    // a string or list passes and fails later at `construct.get` (only if there is a key to look up).
+    if (kind != JKind::kString && kind != JKind::kArray)
+      return LoadFailed(construct_path, InvalidInput("the top-level value is not an object"));
+    construct_invalid = construct_nonempty = truthy.value();
+  }
+  if (megatron && !bad_lists.empty()) return InvalidInput("Parse construct json file \"construct.json\" failed.");
+
+  if (!stack_nonempty || !construct_nonempty) return std::vector<LayerDataItem>();
+  if ((stack_invalid || construct_invalid) && !items.empty())
+    return InvalidInput((stack_invalid ? stack_path : construct_path) + ": the top-level value is not an object");
+
+  // Items in dump order; the first failing item decides the error, as in the reference.
+  for (Work& w : items) {
+    LayerDataItem& it = w.item;
+    if (!w.name_ok)
+      return InvalidInput("The dump data does not comply with the format specification and must contain no less "
+                          "than four fields. The current data is " + it.data_name);
+    ParentInfo none;
+    const ParentInfo& p = !w.has_parent ? none : megatron ? w.parent_megatron : w.parent_raw;
+    bool module = IsModuleType(it.api_type), params = it.api_type == kParamsGrad;
+    if (!module && !params) {
+      if (p.kind == ParentKind::kString) {
+        std::vector<std::string_view> pp = SplitDot(p.text);
+        it.layer_scope = JoinDot(pp, 0, pp.size() >= 3 ? pp.size() - 3 : 0);
+      } else if (p.kind == ParentKind::kNone) it.layer_scope = std::string(kTopLayer);
+      else return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
+    }
+    if (p.kind == ParentKind::kString && p.text.find('.') != std::string::npos && SplitDot(p.text).size() < 4)
+      return InvalidInput("The construct data does not comply with the format specification and must contain no "
+                          "less than four fields. The current data is " + p.text);
+    if (p.kind == ParentKind::kScalar || p.kind == ParentKind::kDotContainer)
+      return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
+    if (!w.stack_error.empty()) return InvalidInput(w.stack_error);
+    it.full_scope = it.layer_scope;
+    if (!it.frame_scope.empty()) it.full_scope += "." + it.frame_scope;
+    it.full_scope += "." + it.api_name;
+  }
+  PostProcess(items, index);
+
+  std::vector<LayerDataItem> out;
+  out.reserve(items.size());
+  for (Work& w : items) out.push_back(std::move(w.item));
+  return out;
+}
+
+Result<LayerMappingRules> PreprocessLayerMapping(const std::vector<YamlClassMapping>& classes) {
+  const YamlClassMapping* cell = nullptr;
+  for (const auto& c : classes)
+    if (c.name == "Cell") cell = &c;
+  if (cell && cell->is_null) cell = nullptr;   // d.pop("Cell") is None: nothing is renamed
+  LayerMappingRules out;
+  auto add = [&](const std::string& name, const YamlClassMapping& c) -> Status {
+    if (c.is_null) return InvalidInput("layer mapping: the value of '" + c.name + "' is not a mapping");
+    auto& groups = out[name];
+    groups.clear();
+    std::vector<std::string> order;
+    for (const auto& [src, dst] : c.entries) {
+      LayerMappingRule r;
+      r.src = src;
+      r.dst = dst.substr(0, dst.find('('));
+      r.segments = static_cast<size_t>(std::count(src.begin(), src.end(), '.')) + 1;
+      std::string first = src.substr(0, src.find('.'));
+      groups[first].push_back(std::move(r));
+    }
+    for (auto& [first, rules] : groups)
+      std::stable_sort(rules.begin(), rules.end(),
+                       [](const LayerMappingRule& a, const LayerMappingRule& b) { return a.segments > b.segments; });
+    return Status::Ok();
+  };
+  for (const auto& c : classes) {
+    if (c.name == "Cell") continue;
+    if (c.name == kTopLayer && cell) continue;   // replaced by the Cell value
+    RETURN_IF_ERROR(add(c.name, c));
+  }
+  if (cell) RETURN_IF_ERROR(add(std::string(kTopLayer), *cell));
+  return out;
+}
+
+namespace {
+
+// §8.4.2 scope tree.
+struct ScopeTree {
+  struct Node {
+    std::string type_name;
+    std::unordered_map<std::string, uint32_t> children;
+    std::unordered_map<std::string, std::vector<uint32_t>> items;   // state -> item indices
+  };
+  std::vector<Node> nodes;
+
+  explicit ScopeTree(const std::vector<LayerDataItem>& items) {
+    nodes.push_back(Node{std::string(kTopLayer), {}, {}});
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      std::vector<std::string_view> parts = SplitDot(items[i].full_scope);
+      uint32_t cur = 0;
+      for (size_t k = 1; k < parts.size(); ++k) cur = Child(cur, parts[k], true);
+      nodes[cur].items[items[i].state].push_back(i);
+      nodes[cur].type_name = items[i].type_name;
+    }
+  }
+
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+
+  uint32_t Child(uint32_t cur, std::string_view name, bool create) {
+    auto it = nodes[cur].children.find(std::string(name));
+    if (it != nodes[cur].children.end()) return it->second;
+    if (!create) return kNone;
+    uint32_t id = static_cast<uint32_t>(nodes.size());
+    nodes[cur].children.emplace(std::string(name), id);
+    nodes.push_back(Node{std::string(name), {}, {}});
+    return id;
+  }
+  uint32_t Find(uint32_t cur, std::string_view name) const {
+    auto it = nodes[cur].children.find(std::string(name));
+    return it == nodes[cur].children.end() ? kNone : it->second;
+  }
+};
+
+}  // namespace
+
+std::unordered_map<std::string, std::string> TranslateLayerItems(const std::vector<LayerDataItem>& target,
+                                                                 const std::vector<LayerDataItem>& golden,
+                                                                 const LayerMappingRules& rules) {
+  ScopeTree tt(target), gt(golden);
+  std::unordered_map<std::string, std::string> out;
+  out.reserve(target.size());
+  for (uint32_t ti = 0; ti < target.size(); ++ti) {
+    const LayerDataItem& item = target[ti];
+    const std::string& fs = item.full_scope;
+    std::vector<std::string_view> s = SplitDot(fs);
+    std::string scope(kTopLayer);
+    uint32_t cur = 0;
+    size_t i = 0;
+    bool lost = false;
+    while (i + 1 < s.size()) {
+      std::string_view child = s[i + 1];
+      size_t step = 1;
+      bool matched = false;
+      auto cls = rules.find(tt.nodes[cur].type_name);
+      if (cls != rules.end()) {
+        auto grp = cls->second.find(std::string(child));
+        if (grp != cls->second.end()) {
+          for (const LayerMappingRule& r : grp->second) {
+            size_t last = std::min(i + r.segments, s.size() - 1);   // segments i+1 .. last
+            std::string_view joined(s[i + 1].data(), static_cast<size_t>(s[last].data() + s[last].size() - s[i + 1].data()));
+            if (joined == r.src) {
+              scope += "." + r.dst;
+              step = r.segments;
+              matched = true;
+              break;
+            }
+          }
+        }
+      }
+      if (!matched) {   // the implicit (child, child, 1) rule
+        scope += ".";
+        scope.append(child.data(), child.size());
+      }
+      for (size_t k = 0; k < step; ++k) {
+        cur = lost ? cur : tt.Find(cur, s[i + 1]);
+        if (cur == ScopeTree::kNone) { lost = true; cur = 0; }   // unreachable: the item was inserted here
+        ++i;
+      }
+    }
+    std::string golden_name(kNotAvailable);
+    if (!lost) {
+      long index = -1;
+      auto st = tt.nodes[cur].items.find(item.state);
+      if (st != tt.nodes[cur].items.end())
+        for (size_t k = 0; k < st->second.size(); ++k)
+          if (st->second[k] == ti) index = static_cast<long>(k);
+      std::vector<std::string_view> path = SplitDot(scope);
+      uint32_t g = 0;
+      for (size_t k = 1; k < path.size() && g != ScopeTree::kNone; ++k) g = gt.Find(g, path[k]);
+      if (g != ScopeTree::kNone && index >= 0) {
+        auto gs = gt.nodes[g].items.find(item.state);
+        if (gs != gt.nodes[g].items.end() && static_cast<size_t>(index) < gs->second.size())
+          golden_name = golden[gs->second[static_cast<size_t>(index)]].data_name;
+      }
+    }
+    out[item.data_name] = std::move(golden_name);
+  }
+  return out;
+}
+
+Result<std::unordered_map<std::string, std::string>> ComputeLayerMapping(const std::string& target_dump_json,
+                                                                         const std::string& golden_dump_json,
+                                                                         const std::string& yaml_path_or_empty) {
+  std::vector<YamlClassMapping> classes;
+  if (!yaml_path_or_empty.empty()) {
+    ASSIGN_OR_RETURN(classes, LoadLayerMappingYaml(yaml_path_or_empty));
+  }
+  ASSIGN_OR_RETURN(LayerMappingRules rules, PreprocessLayerMapping(classes));
+  ASSIGN_OR_RETURN(std::vector<LayerDataItem> target, ReadLayerDataItems(target_dump_json));
+  ASSIGN_OR_RETURN(std::vector<LayerDataItem> golden, ReadLayerDataItems(golden_dump_json));
+  return TranslateLayerItems(target, golden, rules);
+}
+
+}  // namespace visprobe

@@ -1,0 +1,93 @@
+// The browser front door: a thin Embind layer over the same Session facade the CLI calls.
+// It converts arguments and results; every decision is made in core/.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "app/args.h"
+#include "app/log.h"
+#include "app/session.h"
+
+namespace {
+
+using emscripten::val;
+
+// Forwards log lines (formatted exactly as the CLI prints them) and progress to a JS callback.
+class JsReporter : public visprobe::Reporter {
+ public:
+  explicit JsReporter(val cb) : cb_(std::move(cb)) {}
+  void Log(visprobe::LogLevel level, const std::string& msg) override {
+    val e = val::object();
+    e.set("type", "log");
+    e.set("level", std::string(visprobe::LogLevelName(level)));
+    e.set("message", msg);
+    e.set("line", visprobe::FormatLogLine(level, msg));
+    cb_(e);
+  }
+  void Progress(double percent, bool running) override {
+    val e = val::object();
+    e.set("type", "progress");
+    e.set("percent", percent);
+    e.set("running", running);
+    cb_(e);
+  }
+
+ private:
+  val cb_;
+};
+
+struct RunResult {
+  bool ok = false;
+  std::string code;
+  std::string message;
+  std::string dbPath;
+  double rows = 0;        // counts cross as doubles (no 64-bit integers in bound signatures)
+  double dumpBytes = 0;
+};
+
+// graph_visualize with the CLI's arguments, e.g. ["-tp", "/in/npu", "-o", "/out", "-oc"].
+RunResult GraphVisualize(val js_args, std::string timestamp, val on_event) {
+  std::vector<std::string> argv = emscripten::vecFromJSArray<std::string>(js_args);
+  RunResult out;
+  auto parsed = visprobe::ParseGraphVisualizeArgs(argv);
+  if (!parsed.ok()) {
+    out.code = parsed.status().code_name();
+    out.message = parsed.status().message();
+    return out;
+  }
+  visprobe::RunOptions opts;
+  opts.timestamp = timestamp.empty() ? visprobe::NowTimestamp() : timestamp;
+  opts.threads = 1;   // the browser build starts single-threaded
+  opts.check_input_writable = false;   // dropped files are read-only (§16.3 allows this)
+  JsReporter rep(on_event);
+  auto r = visprobe::RunGraphVisualize(parsed.value(), opts, rep);
+  if (!r.ok()) {
+    out.code = r.status().code_name();
+    out.message = r.status().message();
+    return out;
+  }
+  out.ok = true;
+  out.code = "ok";
+  out.dbPath = r->db_path;
+  out.rows = static_cast<double>(r->rows);
+  out.dumpBytes = static_cast<double>(r->dump_bytes);
+  return out;
+}
+
+std::string Help() { return visprobe::GraphVisualizeHelp(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(visprobe) {
+  emscripten::value_object<RunResult>("RunResult")
+      .field("ok", &RunResult::ok)
+      .field("code", &RunResult::code)
+      .field("message", &RunResult::message)
+      .field("dbPath", &RunResult::dbPath)
+      .field("rows", &RunResult::rows)
+      .field("dumpBytes", &RunResult::dumpBytes);
+  emscripten::function("graphVisualize", &GraphVisualize);
+  emscripten::function("help", &Help);
+}
