@@ -19,6 +19,7 @@
 #include "compare/compare.h"
 #include "compare/tensor_metrics.h"
 #include "graph/builder.h"
+#include "match/layer_mapping.h"
 #include "match/match.h"
 #include "layout/layout.h"
 
@@ -214,11 +215,6 @@ Result<CompareMode> DetectCompareMode(const Graph& n, const Graph& b) {
   return InvalidInput("Compare applies only to task is tensor or statistics");
 }
 
-// TEMPORARY until the layer-mapping module lands: mapping unavailable (falls back to identity ids).
-Result<std::unordered_map<std::string, std::string>> LayerMappingFor(const std::string&, const std::string&, const std::string&) {
-  return InvalidInput("layer mapping is not available yet");
-}
-
 // §9.6: the six metrics of a row from the two sides' .npy files in <rank folder>/dump_tensor_data.
 TensorMetricsFn TensorMetricsFor(const std::string& target_dir, const std::string& golden_dir, bool log, Progress& progress) {
   std::string nd = JoinPath(target_dir, "dump_tensor_data");
@@ -345,26 +341,32 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   progress_->Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
   ASSIGN_OR_RETURN(CompareMode mode, DetectCompareMode(gn, gb));
   *mode_out = mode;
-  // §8.5: frameworks (a missing field counts as pytorch).
-  const std::string& tf = gn.framework;
-  const std::string& gf = gb.framework;
-  bool pair_ok = (tf == "pytorch" && gf == "pytorch") ||
-                 ((tf == "mindspore" || tf == "mindtorch") && (gf == "pytorch" || gf == "mindspore"));
-  if (tf != gf && !args_.layer_mapping && !args_.fuzzy_match)
-    return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
-                        "cross_frame graph comparison.");
-  if (!pair_ok)
-    return InvalidInput("Unrecognized framework, target now is " + tf + ", golden now is " + gf + ", please check dump.json.");
-
+  // §8.4: the layer mapping is computed first; a failure leaves an empty mapping.
   std::unordered_map<std::string, std::string> mapping;
   MatchKind kind = args_.fuzzy_match ? MatchKind::kFuzzy : args_.layer_mapping ? MatchKind::kMapping : MatchKind::kDefault;
   if (kind == MatchKind::kMapping) {
-    auto m = LayerMappingFor(job.target_dir, job.golden_dir, args_.layer_mapping_file);
+    auto m = ComputeLayerMapping(gn.dump_path, gb.dump_path, args_.layer_mapping_file);
     if (m.ok()) mapping = std::move(m.value());
     else
       progress_->Log(LogLevel::kWarning,
                      "The layer mapping file parsing failed, please check file format, mapping is not effective.");
   }
+  // §8.5: cross-framework comparison needs -lm; the pair of framework fields must be supported.
+  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn.dump_path));
+  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb.dump_path));
+  if (tdet != gdet && !args_.layer_mapping)
+    return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
+                        "cross_frame graph comparison.");
+  if (!gn.framework_given)
+    progress_->Log(LogLevel::kWarning, "Unable to get framework information from target dump.json, default setting is pytorch.");
+  if (!gb.framework_given)
+    progress_->Log(LogLevel::kWarning, "Unable to get framework information from golden dump.json, default setting is pytorch.");
+  const std::string& tf = gn.framework;
+  const std::string& gf = gb.framework;
+  bool pair_ok = (tf == "pytorch" && gf == "pytorch") ||
+                 ((tf == "mindspore" || tf == "mindtorch") && (gf == "pytorch" || gf == "mindspore"));
+  if (!pair_ok)
+    return InvalidInput("Unrecognized framework, target now is " + tf + ", golden now is " + gf + ", please check dump.json.");
   auto pairs = MatchGraphs(gn, gb, kind, mapping);
   b.micro_steps = PageMicroStepsPair(gn, gb);
   progress_->Stage(5 * i + 2, 1.0);

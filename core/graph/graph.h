@@ -100,6 +100,7 @@ class Graph {
 
   std::vector<StackEntry> stacks;
   std::string framework = "pytorch";
+  bool framework_given = false;     // dump.json had a truthy "framework"
   std::string task, level;
   bool has_dump_data_dir = false;   // false -> NULL in the database
   std::string dump_data_dir;

@@ -9,7 +9,9 @@
 //   Empty: {}
 //
 // or the flow form `{}` for an empty document. Keys and values are plain, 'single' or "double"
-// quoted scalars, always kept as text (YAML's int/bool/null typing is not applied). Anything
+// quoted scalars, always kept as text (YAML's int/bool/null typing is not applied). As in
+// PyYAML, tokens are separated by spaces: a tab outside a quoted scalar or a comment is an error,
+// and a comment may follow a closing quote directly. Anything
 // outside the subset (sequences, anchors, tags, block scalars, flow collections other than `{}`,
 // multi-line scalars, a third level) is an error naming the file and the line. No third-party
 // library: the same code runs natively and under Emscripten.

@@ -361,6 +361,20 @@ class Compare(CliTestCase):
                          ["Bench_0_0", "Bench_0_1", "Bench_1_0", "Bench_2_0", "NPU_0_0", "NPU_0_1", "NPU_1_0", "NPU_2_0"])
         self.assertIn("Successfully exported compare graph results.", [m for _, m in log_lines(r.stdout)])
 
+    def test_cross_framework_layer_mapping(self):
+        # §8.4.4 / §19.4: the PanGu pair (MindSpore target, PyTorch golden) with its mapping file.
+        base = samples("cross_framework_pangu")
+        got, _ = self.compare_ok(os.path.join(base, "mindspore_data"), os.path.join(base, "pytorch_data"),
+                                 ["-lm", os.path.join(base, "layer_mapping.yaml")])
+        npu = {n["node_name"]: n for n in got["tb_nodes"] if n["data_source"] == "NPU"}
+        self.assertEqual(len(npu), 5)
+        self.assertEqual(len(got["tb_nodes"]) - len(npu), 4)
+        self.assertEqual(json.loads(npu["Tensor.__add__.1.forward"]["matched_node_link"])[-1], "Tensor.__add__.0.forward")
+        self.assertEqual(npu["Tensor.__add__.0.forward"]["matched_node_link"], "[]")   # mapped to N/A
+        # Without -lm the frameworks differ: refused (§8.5).
+        self.refuse_compare(os.path.join(base, "mindspore_data"), os.path.join(base, "pytorch_data"),
+                            "The cross_frame graph comparison failed.")
+
     def refuse_compare(self, t, g, must):
         out = self.out_dir()
         r = run(["graph_visualize", "-tp", t, "-gp", g, "-o", out])

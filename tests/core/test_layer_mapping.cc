@@ -186,6 +186,17 @@ TEST_CASE("framework detection (§8.5)", "[mapping]") {
   auto h = detect("{\"data\": {\"x\": {\"t\": {\"type\": \"torch.Size\"}}}, \"framework\": \"mindspore\"}");
   REQUIRE(h.ok());
   CHECK(h.value() == "mindspore");
+  // The pattern is found across the block boundaries of the line search (1 MiB blocks).
+  for (size_t shift = 0; shift < 16; ++shift) {
+    const std::string head = "{\"data\": {\"x\": {\"pad\": \"";
+    const std::string tail = "\", \"t\": {\"type\":  \"torch.Tensor\"}}}}";
+    const size_t pattern_at = (1u << 20) - 8 + shift;   // offset of "type" in the file
+    const size_t pad = pattern_at - head.size() - std::string("\", \"t\": {").size();
+    auto r = detect(head + std::string(pad, 'a') + tail);
+    INFO(shift);
+    REQUIRE(r.ok());
+    CHECK(r.value() == "pytorch");
+  }
   // A dump that is not JSON fails.
   CHECK_FALSE(detect("not json").ok());
 }
@@ -227,6 +238,17 @@ TEST_CASE("layer mapping YAML subset", "[mapping]") {
     auto r2 = ParseYaml("--- # doc\n{ }  # empty\n...\n");
     REQUIRE(r2.ok());
     CHECK(r2->empty());
+  }
+  SECTION("PyYAML's tab and comment rules") {
+    // A comment may follow a closing quote directly; tabs are only allowed in quotes and comments.
+    auto r = ParseYaml("A:\n  x: \"y\"#c\n  'a\tb': \"c\td\"  # e\tf\n");
+    REQUIRE(r.ok());
+    CHECK(r->at(0).entries == std::vector<std::pair<std::string, std::string>>{{"x", "y"}, {"a\tb", "c\td"}});
+    for (const char* bad : {"A:\n  x:\ty\n", "A:\n  x: y\t# c\n", "A:\n  x: y\tz\n", "A:\t\n  x: y\n",
+                            "A:\n  'x'\t: y\n", "A: {}\t\n", "A:\n  x: y\n \t\n"}) {
+      INFO(bad);
+      CHECK_FALSE(ParseYaml(bad).ok());
+    }
   }
   SECTION("repeated keys: first position, last value") {
     auto r = ParseYaml("A:\n  x: 1\n  y: 2\n  x: 3\nB:\n  z: 4\nA:\n  w: 5\n");

@@ -1,0 +1,66 @@
+// @ts-check
+// The page's handle on the engine worker: promises per request id, progress callbacks, and
+// cancel = terminate + restart (the page stays usable).
+import { Req, Ev } from './protocol.js';
+
+export class EngineClient {
+  /** @param {string} workerUrl */
+  constructor(workerUrl) {
+    this.workerUrl = workerUrl;
+    this.nextId = 1;
+    /** @type {Map<number, {resolve: Function, reject: Function, onEvent?: Function}>} */
+    this.pending = new Map();
+    this.start();
+  }
+
+  start() {
+    this.worker = new Worker(this.workerUrl, { type: 'module' });
+    this.worker.onmessage = (ev) => this.onMessage(ev.data);
+    this.worker.onerror = (ev) => {
+      const err = new Error(`The engine stopped: ${ev.message || 'worker error'}`);
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+  }
+
+  /** @param {any} msg */
+  onMessage(msg) {
+    const p = this.pending.get(msg.requestId);
+    if (!p) return;
+    if (msg.error) {
+      this.pending.delete(msg.requestId);
+      const e = new Error(msg.error.message);
+      e.name = msg.error.name;
+      p.reject(e);
+    } else if (msg.type === Ev.RESULT) {
+      this.pending.delete(msg.requestId);
+      p.resolve(msg.data);
+    } else if (p.onEvent) {
+      p.onEvent(msg.type, msg.data);
+    }
+  }
+
+  /** @param {string} type @param {any} args @param {Function} [onEvent] @param {Transferable[]} [transfer] */
+  request(type, args, onEvent, transfer) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onEvent });
+      this.worker.postMessage({ id, type, args }, { transfer: transfer || [] });
+    });
+  }
+
+  run(args, onEvent) { return this.request(Req.RUN, args, onEvent); }
+  openDb(name, bytes) { return this.request(Req.OPEN_DB, { name, bytes }, undefined, [bytes]); }
+  /** @param {string} sql @param {any[]} [params] */
+  query(sql, params) { return this.request(Req.QUERY, { sql, params }); }
+  exportDb() { return this.request(Req.EXPORT_DB, {}); }
+
+  cancel() {
+    this.worker.terminate();
+    const err = new Error('Cancelled.');
+    err.name = 'Cancelled';
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.start();
+  }
+}

@@ -1,0 +1,12 @@
+// @ts-check
+// The only place worker message names are spelled (requests {id, type, args}; replies
+// {requestId, type, data} or {requestId, error: {name, message}}).
+export const Req = Object.freeze({
+  RUN: 'RUN',            // args: {target: FileEntry[], golden: FileEntry[]|null, options}
+  OPEN_DB: 'OPEN_DB',    // args: {name, bytes: ArrayBuffer}
+  QUERY: 'QUERY',        // args: {sql, params}
+  EXPORT_DB: 'EXPORT_DB' // args: {} -> {name, bytes}
+});
+export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RESULT' });
+
+/** @typedef {{path: string, file: Blob}} FileEntry  path relative to the dropped folder */

@@ -1,0 +1,74 @@
+// @ts-check
+// Dropped or picked folders -> flat lists of {path, file} relative to the folder, and the layout
+// read from the paths alone, before any byte is read (rankN, stepN/rankN, one rank).
+
+/** @typedef {import('../engine/protocol.js').FileEntry} FileEntry */
+
+/** @param {FileList|File[]} list  files from <input webkitdirectory> */
+export function entriesFromFileList(list) {
+  const files = Array.from(list);
+  const entries = files.map((f) => ({ path: /** @type {any} */ (f).webkitRelativePath || f.name, file: f }));
+  return stripCommonRoot(entries);
+}
+
+/** @param {FileEntry[]} entries */
+function stripCommonRoot(entries) {
+  if (!entries.length) return { name: '', entries };
+  const first = entries[0].path.split('/')[0];
+  const all = entries.every((e) => e.path.includes('/') && e.path.split('/')[0] === first);
+  if (!all) return { name: '', entries };
+  return { name: first, entries: entries.map((e) => ({ path: e.path.slice(first.length + 1), file: e.file })) };
+}
+
+/** @param {DataTransfer} dt */
+export async function entriesFromDrop(dt) {
+  const roots = [];
+  for (const item of Array.from(dt.items)) {
+    const entry = item.webkitGetAsEntry && item.webkitGetAsEntry();
+    if (entry) roots.push(entry);
+  }
+  /** @type {FileEntry[]} */
+  const out = [];
+  /** @param {any} entry @param {string} prefix */
+  async function walk(entry, prefix) {
+    if (entry.isFile) {
+      const file = await new Promise((res, rej) => entry.file(res, rej));
+      out.push({ path: prefix + entry.name, file });
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+        if (!batch.length) break;
+        for (const child of batch) await walk(child, prefix + entry.name + '/');
+      }
+    }
+  }
+  for (const r of roots) await walk(r, '');
+  if (roots.length === 1 && roots[0].isDirectory) return stripCommonRoot(out);
+  return { name: '', entries: out };
+}
+
+const RANK = /^rank(0|[1-9][0-9]*)?$/;
+const STEP = /^step(0|[1-9][0-9]*)?$/;
+const FILES = ['construct.json', 'dump.json', 'stack.json'];
+
+/**
+ * Layout of a folder from its paths (spec graph-engine §3), for display before the run; the
+ * engine checks it again and has the last word.
+ * @param {FileEntry[]} entries
+ * @returns {{kind: 'files'|'ranks'|'steps'|'database'|'unknown', text: string, bytes: number, steps: string[], ranks: string[]}}
+ */
+export function describeLayout(entries) {
+  const bytes = entries.reduce((n, e) => n + e.file.size, 0);
+  const top = new Set(entries.map((e) => e.path.split('/')[0]));
+  const dirs = [...new Set(entries.filter((e) => e.path.includes('/')).map((e) => e.path.split('/')[0]))];
+  const base = { bytes, steps: [], ranks: [] };
+  if (entries.length === 1 && /\.(vis|trend)\.db$|\.db$/.test(entries[0].path)) return { ...base, kind: 'database', text: 'a database file' };
+  if (FILES.some((f) => top.has(f))) return { ...base, kind: 'files', text: 'one rank (construct.json, dump.json, stack.json)' };
+  if (dirs.length && dirs.every((d) => RANK.test(d))) return { ...base, kind: 'ranks', ranks: dirs, text: `${dirs.length} rank folder(s): ${dirs.join(', ')}` };
+  if (dirs.length && dirs.every((d) => STEP.test(d))) {
+    const ranks = [...new Set(entries.filter((e) => e.path.split('/').length > 2).map((e) => e.path.split('/')[1]))];
+    return { ...base, kind: 'steps', steps: dirs, ranks, text: `${dirs.length} step folder(s) × ${ranks.length} rank folder(s)` };
+  }
+  return { ...base, kind: 'unknown', text: 'no msProbe dump layout recognised (expected construct.json / dump.json / stack.json, rankN/ or stepN/rankN/)' };
+}

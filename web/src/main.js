@@ -1,0 +1,237 @@
+// @ts-check
+// The page: intake (drop / pick folders, open a .db), the run with the CLI's options, progress,
+// errors, a summary of the database and a searchable node list. Text from a dump is only ever
+// set as textContent, never as HTML.
+import { EngineClient } from './engine/client.js';
+import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const engine = new EngineClient(new URL('./worker.js', import.meta.url).href);
+
+/** @type {{target: any, golden: any}} */
+const chosen = { target: null, golden: null };
+// msProbe's schema costs about 1.8x the dump.json bytes (measured: 1.10 GB -> 1.97 GB); the tab
+// holds the database twice (engine file + sql.js), so stay below this many dump bytes per run.
+const MAX_DUMP_BYTES = 600e6;
+
+function setError(text) {
+  const el = $('error');
+  el.hidden = !text;
+  el.textContent = text || '';
+}
+
+function log(line) {
+  const el = $('log');
+  el.textContent += line + '\n';
+  el.scrollTop = el.scrollHeight;
+}
+
+function setStatus(text, percent) {
+  $('status').textContent = text;
+  if (percent !== undefined) /** @type {HTMLProgressElement} */ ($('progress')).value = percent;
+}
+
+function dumpBytes(entries) {
+  return entries.filter((e) => e.path.endsWith('dump.json')).reduce((n, e) => n + e.file.size, 0);
+}
+
+function refresh() {
+  const t = chosen.target;
+  const g = chosen.golden;
+  $('run').textContent = g ? 'Compare' : 'Build';
+  /** @type {HTMLButtonElement} */ ($('run')).disabled = !t || t.layout.kind === 'unknown' || t.layout.kind === 'database';
+  const total = (t ? dumpBytes(t.entries) : 0) + (g ? dumpBytes(g.entries) : 0);
+  const box = $('subset-box');
+  const select = /** @type {HTMLSelectElement} */ ($('subset'));
+  select.textContent = '';
+  box.hidden = true;
+  if (t && total > MAX_DUMP_BYTES && (t.layout.kind === 'steps' || t.layout.kind === 'ranks')) {
+    // Too big for one tab: offer one step (or rank) at a time instead of crashing the tab.
+    const subs = t.layout.kind === 'steps' ? t.layout.steps : t.layout.ranks;
+    for (const s of subs) select.append(new Option(s, s));
+    box.hidden = false;
+    setError(`The dumps hold ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab ` +
+             `(limit about ${(MAX_DUMP_BYTES / 1e6).toFixed(0)} MB). Choose one ${t.layout.kind === 'steps' ? 'step' : 'rank'} below.`);
+  } else if (t && total > MAX_DUMP_BYTES) {
+    setError(`The dump holds ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab. Use the visprobe CLI for it.`);
+    /** @type {HTMLButtonElement} */ ($('run')).disabled = true;
+  } else {
+    setError('');
+  }
+}
+
+/** @param {'target'|'golden'} side @param {{name: string, entries: any[]}} picked */
+async function choose(side, picked) {
+  const layout = describeLayout(picked.entries);
+  if (layout.kind === 'database' && side === 'target') {
+    await openDbFile(picked.entries[0].file);
+    return;
+  }
+  chosen[side] = { ...picked, layout };
+  $(`layout-${side}`).textContent = `${picked.name || '(files)'}: ${layout.text}, ${(layout.bytes / 1e6).toFixed(1)} MB`;
+  refresh();
+}
+
+/** @param {File|Blob} file @param {string} [name] */
+async function openDbFile(file, name) {
+  setError('');
+  try {
+    const bytes = await file.arrayBuffer();
+    const info = await engine.openDb(name || /** @type {File} */ (file).name || 'opened.vis.db', bytes);
+    await showDatabase(info.name);
+    setStatus('database opened', 100);
+  } catch (e) {
+    setError(String(/** @type {Error} */ (e).message));
+  }
+}
+
+async function runEngine() {
+  const t = chosen.target;
+  if (!t) return;
+  setError('');
+  $('result').hidden = true;
+  $('log').textContent = '';
+  /** @type {HTMLButtonElement} */ ($('run')).disabled = true;
+  /** @type {HTMLButtonElement} */ ($('cancel')).disabled = false;
+  setStatus('running', 0);
+  const sub = $('subset-box').hidden ? '' : /** @type {HTMLSelectElement} */ ($('subset')).value;
+  const options = {
+    overflowCheck: /** @type {HTMLInputElement} */ ($('opt-oc')).checked,
+    fuzzyMatch: /** @type {HTMLInputElement} */ ($('opt-fm')).checked,
+    layerMapping: /** @type {HTMLInputElement} */ ($('opt-lm')).checked,
+    targetSub: sub,
+    goldenSub: sub && chosen.golden ? sub : '',
+  };
+  try {
+    const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options },
+      (type, data) => {
+        if (type === 'LOG') log(data.line);
+        else if (type === 'PROGRESS') setStatus(data.running ? `running ${data.percent.toFixed(0)} %` : 'finishing', data.percent);
+      });
+    if (!r.ok) {
+      setError(r.message);
+      setStatus('failed', 0);
+    } else {
+      setStatus(`ready: ${r.rows} rows in ${r.seconds.toFixed(2)} s`, 100);
+      await showDatabase(r.db.name);
+    }
+  } catch (e) {
+    const err = /** @type {Error} */ (e);
+    setStatus(err.name === 'Cancelled' ? 'cancelled' : 'failed', 0);
+    if (err.name !== 'Cancelled') setError(err.message);
+  } finally {
+    /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
+    refresh();
+  }
+}
+
+/** @param {string} name */
+async function showDatabase(name) {
+  $('result').hidden = false;
+  $('db-name').textContent = name;
+  const summary = $('summary');
+  summary.textContent = '';
+  const add = (k, v) => {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = String(v);
+    if (k === 'tb_nodes rows') dd.dataset.testid = 'rows';
+    summary.append(dt, dd);
+  };
+  const count = await engine.query('SELECT count(*) FROM tb_nodes');
+  add('tb_nodes rows', count.values[0][0]);
+  const cfg = await engine.query('SELECT graph_type, task, micro_steps, overflow_check, rank_list, step_list FROM tb_config');
+  if (cfg.values.length) cfg.columns.forEach((c, i) => add(c, cfg.values[0][i] ?? 'NULL'));
+  const graphs = await engine.query('SELECT count(DISTINCT graph_id) FROM tb_nodes');
+  add('graphs', graphs.values[0][0]);
+  await listNodes('');
+}
+
+/** @param {string} needle */
+async function listNodes(needle) {
+  const res = await engine.query(
+    `SELECT data_source, step, rank, node_name, node_type, precision_index, overflow_level FROM tb_nodes
+     WHERE node_name LIKE ? ORDER BY (precision_index IS NULL), precision_index DESC, (overflow_level IS NULL), step, rank, node_order LIMIT 200`,
+    ['%' + needle + '%']);
+  const body = /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody'));
+  body.textContent = '';
+  for (const row of res.values) {
+    const tr = document.createElement('tr');
+    row.forEach((v, i) => {
+      const td = document.createElement('td');
+      td.textContent = v === null ? '' : String(v);
+      if (i === 1 || i === 2 || i === 5) td.className = 'num';
+      tr.append(td);
+    });
+    body.append(tr);
+  }
+}
+
+async function download() {
+  const { name, bytes } = await engine.exportDb();
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/vnd.sqlite3' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+async function loadSample() {
+  // The sample dump generated by serve.sh: sample/index.json lists its files.
+  const index = await (await fetch('sample/index.json')).json();
+  for (const side of ['target', 'golden']) {
+    const entries = [];
+    for (const path of index[side]) {
+      const blob = await (await fetch(`sample/${side}/${path}`)).blob();
+      entries.push({ path, file: blob });
+    }
+    await choose(/** @type {'target'|'golden'} */ (side), { name: `sample ${side}`, entries });
+  }
+  /** @type {HTMLInputElement} */ ($('opt-oc')).checked = true;
+}
+
+function wireSlot(side) {
+  const slot = $(`slot-${side}`);
+  slot.addEventListener('dragover', (e) => { e.preventDefault(); slot.classList.add('over'); });
+  slot.addEventListener('dragleave', () => slot.classList.remove('over'));
+  slot.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    slot.classList.remove('over');
+    if (e.dataTransfer) await choose(side, await entriesFromDrop(e.dataTransfer));
+  });
+  $(`pick-${side}`).addEventListener('change', async (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    if (input.files && input.files.length) await choose(side, entriesFromFileList(input.files));
+    input.value = '';
+  });
+}
+
+function init() {
+  const missing = ['Worker', 'WebAssembly', 'TextDecoder'].filter((k) => !(k in window));
+  if (missing.length) { setError(`This browser is not supported (missing ${missing.join(', ')}).`); return; }
+  wireSlot('target');
+  wireSlot('golden');
+  $('pick-db').addEventListener('change', async (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    if (input.files && input.files[0]) await openDbFile(input.files[0]);
+    input.value = '';
+  });
+  $('clear-golden').addEventListener('click', () => { chosen.golden = null; $('layout-golden').textContent = 'none: build only'; refresh(); });
+  $('run').addEventListener('click', runEngine);
+  $('cancel').addEventListener('click', () => engine.cancel());
+  $('download').addEventListener('click', download);
+  $('load-sample').addEventListener('click', () => loadSample().catch((e) => setError(`No sample here: ${e.message}`)));
+  let timer = 0;
+  $('search').addEventListener('input', (e) => {
+    clearTimeout(timer);
+    const v = /** @type {HTMLInputElement} */ (e.target).value;
+    timer = window.setTimeout(() => listNodes(v), 150);
+  });
+}
+
+init();
