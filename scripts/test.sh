@@ -13,5 +13,8 @@ if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   echo "== parity: wasm rows == native rows" >&2
   python3 tests/parity/test_parity.py --native build/native/visprobe --wasm build/wasm/visprobe.js \
     --shared ../shared --source .
+  echo "== browser: the web app in headless Chromium" >&2
+  node web/build.mjs build/web
+  node --test tests/browser/test_browser.mjs
 fi
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s" >&2

@@ -21,6 +21,12 @@ function setError(text) {
   el.textContent = text || '';
 }
 
+function setNotice(text) {
+  const el = $('notice');
+  el.hidden = !text;
+  el.textContent = text || '';
+}
+
 function log(line) {
   const el = $('log');
   el.textContent += line + '\n';
@@ -51,13 +57,13 @@ function refresh() {
     const subs = t.layout.kind === 'steps' ? t.layout.steps : t.layout.ranks;
     for (const s of subs) select.append(new Option(s, s));
     box.hidden = false;
-    setError(`The dumps hold ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab ` +
+    setNotice(`The dumps hold ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab ` +
              `(limit about ${(MAX_DUMP_BYTES / 1e6).toFixed(0)} MB). Choose one ${t.layout.kind === 'steps' ? 'step' : 'rank'} below.`);
   } else if (t && total > MAX_DUMP_BYTES) {
-    setError(`The dump holds ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab. Use the visprobe CLI for it.`);
+    setNotice(`The dump holds ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab. Use the visprobe CLI for it.`);
     /** @type {HTMLButtonElement} */ ($('run')).disabled = true;
   } else {
-    setError('');
+    setNotice('');
   }
 }
 
@@ -69,6 +75,7 @@ async function choose(side, picked) {
     return;
   }
   chosen[side] = { ...picked, layout };
+  setError('');
   $(`layout-${side}`).textContent = `${picked.name || '(files)'}: ${layout.text}, ${(layout.bytes / 1e6).toFixed(1)} MB`;
   refresh();
 }

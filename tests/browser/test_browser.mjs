@@ -1,0 +1,143 @@
+// End-to-end tests of the web app in real Chromium (Debian's, driven by playwright-core; no
+// browser is downloaded). Serves build/web with scripts/static_server.py and compares what the
+// page shows with the native CLI's databases.
+//   node --test tests/browser/test_browser.mjs    (env: VISPROBE_SHARED, default ../shared)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync, readFileSync, cpSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
+const samples = join(shared, 'fixtures', 'msprobe-samples');
+const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
+const native = join(root, 'build', 'native', 'visprobe');
+let server, origin, browser, tmp;
+
+function nativeDb(args) {
+  const out = mkdtempSync(join(tmp, 'native_'));
+  execFileSync(native, ['graph_visualize', ...args, '-o', out], { stdio: 'pipe' });
+  return join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
+}
+const countRows = (db) => Number(execFileSync('sqlite3', [db, 'SELECT count(*) FROM tb_nodes']).toString().trim());
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'visprobe_browser_'));
+  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  origin = await new Promise((res, rej) => {
+    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
+    server.on('exit', () => rej(new Error('static server exited')));
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function openPage() {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const foreign = [];
+  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) foreign.push(r.url()); });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/');
+  return { page, context, foreign, errors };
+}
+
+async function runAndWait(page) {
+  await page.waitForFunction(() => !document.getElementById('run').disabled);
+  await page.click('#run');
+  await page.waitForFunction(() => /^(ready|failed|cancelled)/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+  return page.textContent('#status');
+}
+
+const rowsShown = async (page) => Number(await page.textContent('[data-testid=rows]'));
+
+test('a dropped multi-step folder builds the same rows as the native CLI', async () => {
+  const { page, context, foreign, errors } = await openPage();
+  await page.setInputFiles('#pick-target', join(samples, 'vis_multi_step_rank'));
+  assert.match(await page.textContent('[data-testid=layout-target]'), /3 step folder\(s\)/);
+  const status = await runAndWait(page);
+  assert.match(status, /^ready/, await page.textContent('#error'));
+  assert.equal(await rowsShown(page), countRows(nativeDb(['-tp', join(samples, 'vis_multi_step_rank')])));
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('compare of two folders, download and re-open', async () => {
+  const { page, context, foreign } = await openPage();
+  await page.setInputFiles('#pick-target', worked('npu'));
+  await page.setInputFiles('#pick-golden', worked('bench'));
+  await page.check('#opt-oc');
+  assert.match(await runAndWait(page), /^ready/);
+  const db = nativeDb(['-tp', worked('npu'), '-gp', worked('bench'), '-oc']);
+  assert.equal(await rowsShown(page), countRows(db));
+  assert.match(await page.textContent('[data-testid=db-name]'), /^compare_\d{14}\.vis\.db$/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  assert.match(download.suggestedFilename(), /^compare_\d{14}\.vis\.db$/);
+  const saved = join(tmp, download.suggestedFilename());
+  await download.saveAs(saved);
+  assert.equal(countRows(saved), countRows(db));
+  await page.reload();
+  await page.setInputFiles('#pick-db', saved);
+  await page.waitForSelector('[data-testid=rows]');
+  assert.equal(await rowsShown(page), countRows(db));
+  assert.deepEqual(foreign, []);
+  await context.close();
+});
+
+test('a database made by the native CLI opens in the page', async () => {
+  const { page, context } = await openPage();
+  const db = nativeDb(['-tp', join(samples, 'vis_multi_step_rank'), '-gp', join(samples, 'vis_multi_step_rank')]);
+  await page.setInputFiles('#pick-db', db);
+  await page.waitForSelector('[data-testid=rows]');
+  assert.equal(await rowsShown(page), countRows(db));
+  await context.close();
+});
+
+test('a malformed folder shows one clear error and the page keeps working', async () => {
+  const { page, context } = await openPage();
+  const bad = join(tmp, 'bad');
+  cpSync(worked('npu'), bad, { recursive: true });
+  const text = readFileSync(join(bad, 'dump.json'), 'utf8');
+  writeFileSync(join(bad, 'dump.json'), text.slice(0, text.length / 2));
+  await page.setInputFiles('#pick-target', bad);
+  assert.match(await runAndWait(page), /^failed/);
+  const error = await page.textContent('[data-testid=error]');
+  assert.match(error, /load json file "dump.json" failed/);
+  assert.match(error, /dump\.json @ byte \d+/);
+  await page.setInputFiles('#pick-target', worked('npu'));
+  assert.match(await runAndWait(page), /^ready/);
+  assert.equal(await rowsShown(page), 10);
+  await context.close();
+});
+
+test('a long run can be cancelled and the engine restarts', async () => {
+  const big = join(tmp, 'big');
+  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), big, '--target-mb', '60', '--seed', '5',
+                           '--manifest', join(tmp, 'big-manifest.json')], { stdio: 'pipe' });
+  const { page, context } = await openPage();
+  await page.setInputFiles('#pick-target', big);
+  await page.waitForFunction(() => !document.getElementById('run').disabled);
+  await page.click('#run');
+  await page.waitForFunction(() => /^running/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+  await page.click('#cancel');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'cancelled');
+  await page.setInputFiles('#pick-target', worked('npu'));
+  assert.match(await runAndWait(page), /^ready/);
+  assert.equal(await rowsShown(page), 10);
+  await context.close();
+});
