@@ -99,6 +99,21 @@ test('compare of two folders, download and re-open', async () => {
   await context.close();
 });
 
+test('cross-framework compare with a layer-mapping yaml gives the native rows', async () => {
+  const { page, context } = await openPage();
+  const base = join(samples, 'cross_framework_pangu');
+  await page.setInputFiles('#pick-target', join(base, 'mindspore_data'));
+  await page.setInputFiles('#pick-golden', join(base, 'pytorch_data'));
+  await page.setInputFiles('#pick-yaml', join(base, 'layer_mapping.yaml'));
+  assert.equal(await page.textContent('[data-testid=yaml-name]'), 'layer_mapping.yaml');
+  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  const db = nativeDb(['-tp', join(base, 'mindspore_data'), '-gp', join(base, 'pytorch_data'), '-lm', join(base, 'layer_mapping.yaml')]);
+  assert.equal(await rowsShown(page), countRows(db));
+  const link = await page.evaluate(() => document.querySelector('#nodes tbody').textContent);
+  assert.match(link, /Tensor\.__add__\.1\.forward/);
+  await context.close();
+});
+
 test('a database made by the native CLI opens in the page', async () => {
   const { page, context } = await openPage();
   const db = nativeDb(['-tp', join(samples, 'vis_multi_step_rank'), '-gp', join(samples, 'vis_multi_step_rank')]);

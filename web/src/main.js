@@ -4,13 +4,14 @@
 // set as textContent, never as HTML.
 import { EngineClient } from './engine/client.js';
 import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
+import yaml from 'js-yaml';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const engine = new EngineClient(new URL('./worker.js', import.meta.url).href);
 
-/** @type {{target: any, golden: any}} */
-const chosen = { target: null, golden: null };
+/** @type {{target: any, golden: any, mapping: File|null}} */
+const chosen = { target: null, golden: null, mapping: null };
 // msProbe's schema costs about 1.8x the dump.json bytes (measured: 1.10 GB -> 1.97 GB); the tab
 // holds the database twice (engine file + sql.js), so stay below this many dump bytes per run.
 const MAX_DUMP_BYTES = 600e6;
@@ -107,6 +108,7 @@ async function runEngine() {
     overflowCheck: /** @type {HTMLInputElement} */ ($('opt-oc')).checked,
     fuzzyMatch: /** @type {HTMLInputElement} */ ($('opt-fm')).checked,
     layerMapping: /** @type {HTMLInputElement} */ ($('opt-lm')).checked,
+    mapping: chosen.mapping,
     targetSub: sub,
     goldenSub: sub && chosen.golden ? sub : '',
   };
@@ -227,6 +229,27 @@ function init() {
     const input = /** @type {HTMLInputElement} */ (e.target);
     if (input.files && input.files[0]) await openDbFile(input.files[0]);
     input.value = '';
+  });
+  $('pick-yaml').addEventListener('change', async (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    const file = input.files && input.files[0];
+    input.value = '';
+    if (!file) return;
+    try {
+      // Checked here with js-yaml so a broken file is reported before the run; the engine reads
+      // the same file with its own reader (one code path for the CLI and the page).
+      const doc = yaml.load(await file.text());
+      if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc)))
+        throw new Error('the top level is not a mapping of class names');
+      chosen.mapping = file;
+      $('yaml-name').textContent = file.name;
+      /** @type {HTMLInputElement} */ ($('opt-lm')).checked = true;
+      setError('');
+    } catch (err) {
+      chosen.mapping = null;
+      $('yaml-name').textContent = '';
+      setError(`${file.name}: not a layer-mapping YAML file (${/** @type {Error} */ (err).message})`);
+    }
   });
   $('clear-golden').addEventListener('click', () => { chosen.golden = null; $('layout-golden').textContent = 'none: build only'; refresh(); });
   $('run').addEventListener('click', runEngine);

@@ -65,7 +65,13 @@ async function run(id, args) {
   if (args.golden) argv.push('-gp', golden + (o.goldenSub ? '/' + o.goldenSub : ''));
   if (o.overflowCheck) argv.push('-oc');
   if (o.fuzzyMatch) argv.push('-fm');
-  if (o.layerMapping) argv.push('-lm');
+  if (o.mapping) {
+    const mapDir = `${root}/mapping`;
+    mount([{ path: o.mapping.name, file: o.mapping }], mapDir);
+    argv.push('-lm', `${mapDir}/${o.mapping.name}`);
+  } else if (o.layerMapping) {
+    argv.push('-lm');
+  }
   const t0 = performance.now();
   const result = engine.graphVisualize(argv, '', (/** @type {any} */ e) => {
     if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: e.line, message: e.message });
@@ -74,6 +80,7 @@ async function run(id, args) {
   const seconds = (performance.now() - t0) / 1000;
   const plain = { ok: result.ok, code: result.code, message: result.message, dbPath: result.dbPath, rows: result.rows,
                   dumpBytes: result.dumpBytes, seconds };
+  if (o.mapping) FS.unmount(`${root}/mapping`);
   if (!result.ok) {
     FS.unmount(target);
     if (args.golden) FS.unmount(golden);
