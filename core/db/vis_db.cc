@@ -115,7 +115,8 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   // Rows carry KB-sized JSON texts: with 4 KiB pages most rows spill into part-filled overflow
   // pages (the 250 MB dump made a 698 MB file, 519 MB with 64 KiB pages).
   RETURN_IF_ERROR(w->Exec("PRAGMA page_size=" + std::to_string(opts.page_size)));
-  RETURN_IF_ERROR(w->Exec("PRAGMA cache_size=-16384"));
+  RETURN_IF_ERROR(w->Exec("PRAGMA cache_size=-" + std::to_string(opts.cache_kib)));
+  if (opts.mmap_bytes > 0) RETURN_IF_ERROR(w->Exec("PRAGMA mmap_size=" + std::to_string(opts.mmap_bytes)));
   for (const TableDef* t : {&NodesTable(), &ConfigTable(), &StackTable()}) {
     ASSIGN_OR_RETURN(std::string sql, CreateTableSql(*t));
     RETURN_IF_ERROR(w->Exec(sql));

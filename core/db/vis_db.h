@@ -37,6 +37,8 @@ struct DbOptions {
   // Create the indexes before the rows: each row then updates them as it is inserted, instead of
   // one full table scan per index at the end (cheaper when the inserts run on their own thread).
   bool indexes_first = false;
+  int64_t cache_kib = 16384;   // SQLite page cache
+  int64_t mmap_bytes = 0;      // PRAGMA mmap_size (0 = off)
 };
 
 class VisDbWriter {

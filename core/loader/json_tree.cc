@@ -1,5 +1,7 @@
 #include "loader/json_tree.h"
 
+#include <cstdio>
+
 #include <cstdlib>
 #include <string>
 
@@ -59,6 +61,22 @@ JIdx JTree::DictMember(JIdx obj, JIdx c) const {
 }
 
 void JTree::AppendPyRepr(std::string& out, JIdx i) const {
+  // Fast path for the common case, a shape: a flat list of integers.
+  if (nodes_[i].kind == JKind::kArray) {
+    bool ints = true;
+    for (JIdx c = nodes_[i].first; c != kJNone && ints; c = nodes_[c].next) ints = nodes_[c].kind == JKind::kInt;
+    if (ints) {
+      out += '[';
+      char buf[24];
+      for (JIdx c = nodes_[i].first; c != kJNone; c = nodes_[c].next) {
+        if (c != nodes_[i].first) out += ", ";
+        int n = std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(nodes_[c].i));
+        out.append(buf, static_cast<size_t>(n));
+      }
+      out += ']';
+      return;
+    }
+  }
   // Iterative on purpose: nesting depth comes from user files.
   struct Frame { JIdx node; JIdx child; bool first; };
   std::vector<Frame> stack;
