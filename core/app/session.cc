@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/fs.h"
+#include "db/distributed.h"
 #include "db/vis_db.h"
 #include "compare/compare.h"
 #include "compare/tensor_metrics.h"
@@ -544,6 +545,11 @@ Result<RunSummary> GraphRun::Run() {
   rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
   double ti = Seconds();
   RETURN_IF_ERROR(db->CreateIndexes());
+  if (batch) {
+    // §14: communication nodes linked across ranks (batch runs only).
+    auto d = AnalyzeDistributed(db->handle(), args_.overflow_check, [this](const std::string& m) { progress_->Log(LogLevel::kInfo, m); });
+    if (!d.ok()) return d.status();
+  }
   ASSIGN_OR_RETURN(sum.db_path, db->Commit());
   rep_.Log(LogLevel::kDebug, "Indexes and commit in " + std::to_string(Seconds() - ti) + " s");
   rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");

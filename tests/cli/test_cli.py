@@ -401,6 +401,64 @@ class Compare(CliTestCase):
                             "The directory structures of npu_path and bench_path are inconsistent.")
 
 
+class Distributed(CliTestCase):
+    """Spec §14: communication nodes linked across the ranks of a batch run."""
+
+    def make_ranks(self):
+        t = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5,
+             "Norm": 1.0, "requires_grad": False}
+        group = {"type": "torch.ProcessGroup", "group_ranks": [0, 1], "group_id": "g1"}
+        root = os.path.join(self.tmp, "run")
+        for rank, p2p in ((0, ("Distributed.send.0.forward", "dst", 1)), (1, ("Distributed.recv.0.forward", "src", 0))):
+            d = os.path.join(root, "rank%d" % rank)
+            os.makedirs(d)
+            data = {
+                "Distributed.all_reduce.0.forward": {"input_args": [t], "input_kwargs": {"group": group}, "output": [t]},
+                p2p[0]: {"input_args": [t], "input_kwargs": {p2p[1]: {"type": "int", "value": p2p[2]}}, "output": []},
+                "Distributed.broadcast.0.forward": {"input_args": [t, {"type": "int", "value": 0}],
+                                                    "input_kwargs": {"group": group}, "output": [t]},
+            }
+            write_json(os.path.join(d, "dump.json"), {"task": "statistics", "level": "mix", "framework": "pytorch",
+                                                      "dump_data_dir": None, "data": data})
+            write_json(os.path.join(d, "construct.json"), {k: None for k in data})
+            write_json(os.path.join(d, "stack.json"), {})
+        return root
+
+    def test_links(self):
+        root = self.make_ranks()
+        db, r = self.build_ok(root)
+        got = {(n["rank"], n["node_name"]): n["matched_distributed"] for n in dump_db(db)["tb_nodes"]}
+        self.assertEqual(json.loads(got[(0, "Distributed.all_reduce.0.forward")]),
+                         {"communications_type": "send_receive", "nodes_info": {"1": ["Nan", "Distributed.all_reduce.0.forward"]}})
+        self.assertEqual(json.loads(got[(1, "Distributed.all_reduce.0.forward")]),
+                         {"communications_type": "send_receive", "nodes_info": {"0": ["Nan", "Distributed.all_reduce.0.forward"]}})
+        self.assertEqual(got[(0, "Distributed.send.0.forward")],
+                         '{"communications_type": "send", "nodes_info": {"1": ["Nan", "Distributed.recv.0.forward"]}}')
+        self.assertEqual(got[(1, "Distributed.recv.0.forward")],
+                         '{"communications_type": "receive", "nodes_info": {"0": ["Nan", "Distributed.send.0.forward"]}}')
+        self.assertEqual(json.loads(got[(0, "Distributed.broadcast.0.forward")])["communications_type"], "send")
+        self.assertEqual(json.loads(got[(1, "Distributed.broadcast.0.forward")])["communications_type"], "receive")
+        self.assertEqual(got[(0, "DefaultModel")], "{}")
+        infos = [m for lvl, m in log_lines(r.stdout) if lvl == "INFO"]
+        self.assertIn("Successfully analyzed distributed nodes.", infos)
+
+    def test_compare_shows_precision(self):
+        root = self.make_ranks()
+        out = self.out_dir("cmp")
+        r = run(["graph_visualize", "-tp", root, "-gp", root, "-o", out])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        rows = dump_db(glob.glob(os.path.join(out, "*.vis.db"))[0])["tb_nodes"]
+        got = {(n["data_source"], n["rank"], n["node_name"]): n["matched_distributed"] for n in rows}
+        self.assertEqual(got[("NPU", 0, "Distributed.send.0.forward")],
+                         '{"communications_type": "send", "nodes_info": {"1": ["0", "Distributed.recv.0.forward"]}}')
+        self.assertEqual(got[("Bench", 0, "Distributed.send.0.forward")],
+                         '{"communications_type": "send", "nodes_info": {"1": ["Nan", "Distributed.recv.0.forward"]}}')
+
+    def test_single_folder_keeps_empty(self):
+        db, _ = self.build_ok(os.path.join(self.make_ranks(), "rank0"))
+        self.assertEqual({n["matched_distributed"] for n in dump_db(db)["tb_nodes"]}, {"{}"})
+
+
 class SampleDumps(CliTestCase):
     """msProbe's own sample dumps (shared fixtures), built in place."""
 
