@@ -1,7 +1,7 @@
 // Bundles the web app into a folder of static files (default build/web): app.js and worker.js
 // (ES modules, esbuild), the engine module and wasm from build/wasm, sql.js's wasm, the page.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,5 +19,23 @@ for (const f of ['visprobe_web.mjs', 'visprobe_web.wasm']) {
   const src = join(root, 'build', 'wasm', f);
   if (!existsSync(src)) throw new Error(`${src} is missing: run ./scripts/build.sh wasm first`);
   cpSync(src, join(out, f));
+}
+// The one-file build: everything inlined into visprobe.html, which works opened from disk.
+const single = join(root, 'build', 'wasm', 'visprobe_web_single.js');
+if (existsSync(single)) {
+  const worker = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
+                               entryPoints: [join(here, 'src', 'engine', 'worker_single.js')],
+                               external: ['fs', 'path', 'crypto'] });
+  const app = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
+                            logOverride: { 'empty-import-meta': 'silent' },
+                            entryPoints: [join(here, 'src', 'main.js')],
+                            define: { VISPROBE_WORKER_SOURCE: JSON.stringify(worker.outputFiles[0].text) } });
+  const css = readFileSync(join(here, 'style.css'), 'utf8');
+  const html = readFileSync(join(here, 'index.html'), 'utf8')
+    .replace('<link rel="stylesheet" href="style.css">', () => `<style>${css}</style>`)
+    .replace('<script type="module" src="app.js"></script>',
+             () => `<script>${app.outputFiles[0].text.replace(/<\/script/gi, '<\\/script')}</script>`)
+    .replace('<button id="load-sample" type="button">Load the sample</button>', '');
+  writeFileSync(join(out, 'visprobe.html'), html);
 }
 console.error(`web: built into ${out}`);

@@ -156,3 +156,20 @@ test('a long run can be cancelled and the engine restarts', async () => {
   assert.equal(await rowsShown(page), 10);
   await context.close();
 });
+
+test('the one-file page works opened from disk (file://)', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) requests.push(r.url()); });
+  await page.goto('file://' + join(root, 'build', 'web', 'visprobe.html'));
+  await page.setInputFiles('#pick-target', worked('npu'));
+  await page.setInputFiles('#pick-golden', worked('bench'));
+  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  assert.equal(await rowsShown(page), 20);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(requests, []);
+  await context.close();
+});

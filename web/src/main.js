@@ -8,7 +8,12 @@ import yaml from 'js-yaml';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const engine = new EngineClient(new URL('./worker.js', import.meta.url).href);
+// The one-file build defines VISPROBE_WORKER_SOURCE: its worker comes from a Blob URL (file://
+// pages may not load worker scripts); the http build loads worker.js next to the page.
+/* global VISPROBE_WORKER_SOURCE */
+const engine = typeof VISPROBE_WORKER_SOURCE === 'string'
+  ? new EngineClient(URL.createObjectURL(new Blob([VISPROBE_WORKER_SOURCE], { type: 'text/javascript' })), 'classic')
+  : new EngineClient(new URL('./worker.js', import.meta.url).href);
 
 /** @type {{target: any, golden: any, mapping: File|null}} */
 const chosen = { target: null, golden: null, mapping: null };
@@ -255,7 +260,8 @@ function init() {
   $('run').addEventListener('click', runEngine);
   $('cancel').addEventListener('click', () => engine.cancel());
   $('download').addEventListener('click', download);
-  $('load-sample').addEventListener('click', () => loadSample().catch((e) => setError(`No sample here: ${e.message}`)));
+  const sample = document.getElementById('load-sample');   // absent from the one-file page
+  if (sample) sample.addEventListener('click', () => loadSample().catch((e) => setError(`No sample here: ${e.message}`)));
   let timer = 0;
   $('search').addEventListener('input', (e) => {
     clearTimeout(timer);

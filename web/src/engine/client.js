@@ -4,9 +4,10 @@
 import { Req, Ev } from './protocol.js';
 
 export class EngineClient {
-  /** @param {string} workerUrl */
-  constructor(workerUrl) {
+  /** @param {string} workerUrl @param {'module'|'classic'} [type] */
+  constructor(workerUrl, type = 'module') {
     this.workerUrl = workerUrl;
+    this.workerType = type;
     this.nextId = 1;
     /** @type {Map<number, {resolve: Function, reject: Function, onEvent?: Function}>} */
     this.pending = new Map();
@@ -14,7 +15,7 @@ export class EngineClient {
   }
 
   start() {
-    this.worker = new Worker(this.workerUrl, { type: 'module' });
+    this.worker = new Worker(this.workerUrl, { type: this.workerType });
     this.worker.onmessage = (ev) => this.onMessage(ev.data);
     this.worker.onerror = (ev) => {
       const err = new Error(`The engine stopped: ${ev.message || 'worker error'}`);

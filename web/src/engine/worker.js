@@ -1,120 +1,13 @@
 // @ts-check
-// The engine's Web Worker: mounts the dropped files with WORKERFS so the C++ engine reads them
-// with plain file I/O, runs graph_visualize, and keeps the finished database open in sql.js for
-// the views' queries. Nothing here decides anything the engine decides.
+// The engine worker of the http build: the engine module and the wasm files sit next to it.
 import initSqlJs from 'sql.js/dist/sql-wasm.js';
-import { Req, Ev } from './protocol.js';
+import { installWorker } from './worker_core.js';
 
-/** @type {any} */ let engine = null;
-/** @type {any} */ let SQL = null;
-/** @type {any} */ let db = null;
-let dbName = '';
-let dbBytes = /** @type {Uint8Array|null} */ (null);
-let runCount = 0;
-
-async function loadEngine() {
-  if (!engine) {
+installWorker({
+  engine: async () => {
     const url = new URL('./visprobe_web.mjs', import.meta.url).href;
     const mod = await import(/* @vite-ignore */ url);
-    engine = await mod.default({ print: () => {}, printErr: () => {} });
-  }
-  if (!SQL) SQL = await initSqlJs({ locateFile: (/** @type {string} */ f) => new URL('./' + f, import.meta.url).href });
-}
-
-/** @param {number} id @param {string} type @param {any} data @param {Transferable[]} [transfer] */
-function reply(id, type, data, transfer) { self.postMessage({ requestId: id, type, data }, { transfer: transfer || [] }); }
-
-/** @param {number} id @param {unknown} e */
-function fail(id, e) {
-  const err = /** @type {any} */ (e);
-  self.postMessage({ requestId: id, error: { name: err && err.name || 'EngineError', message: String(err && err.message || err) } });
-}
-
-function openDatabase(name, bytes) {
-  if (db) db.close();
-  db = new SQL.Database(bytes);
-  dbName = name;
-  dbBytes = bytes;
-  const tables = db.exec("SELECT name FROM sqlite_master WHERE type='table'")[0];
-  const names = tables ? tables.values.map((/** @type {any[]} */ r) => r[0]) : [];
-  if (!names.includes('tb_nodes') && !names.includes('tb_config'))
-    throw Object.assign(new Error(`${name} is not a visprobe / msProbe database (no tb_nodes table).`), { name: 'DbOpenError' });
-  return { name, tables: names };
-}
-
-/** @param {import('./protocol.js').FileEntry[]} files @param {string} where */
-function mount(files, where) {
-  const FS = engine.FS;
-  FS.mkdirTree(where);
-  FS.mount(engine.WORKERFS || FS.filesystems.WORKERFS, { blobs: files.map(f => ({ name: f.path, data: f.file })) }, where);
-}
-
-async function run(id, args) {
-  await loadEngine();
-  const FS = engine.FS;
-  const n = ++runCount;
-  const root = `/run${n}`;
-  const target = `${root}/target`;
-  const golden = `${root}/golden`;
-  mount(args.target, target);
-  if (args.golden) mount(args.golden, golden);
-  const out = `${root}/out`;
-  FS.mkdirTree(out);
-  const o = args.options || {};
-  const argv = ['-tp', target + (o.targetSub ? '/' + o.targetSub : ''), '-o', out];
-  if (args.golden) argv.push('-gp', golden + (o.goldenSub ? '/' + o.goldenSub : ''));
-  if (o.overflowCheck) argv.push('-oc');
-  if (o.fuzzyMatch) argv.push('-fm');
-  if (o.mapping) {
-    const mapDir = `${root}/mapping`;
-    mount([{ path: o.mapping.name, file: o.mapping }], mapDir);
-    argv.push('-lm', `${mapDir}/${o.mapping.name}`);
-  } else if (o.layerMapping) {
-    argv.push('-lm');
-  }
-  const t0 = performance.now();
-  const result = engine.graphVisualize(argv, '', (/** @type {any} */ e) => {
-    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: e.line, message: e.message });
-    else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
-  });
-  const seconds = (performance.now() - t0) / 1000;
-  const plain = { ok: result.ok, code: result.code, message: result.message, dbPath: result.dbPath, rows: result.rows,
-                  dumpBytes: result.dumpBytes, seconds };
-  if (o.mapping) FS.unmount(`${root}/mapping`);
-  if (!result.ok) {
-    FS.unmount(target);
-    if (args.golden) FS.unmount(golden);
-    reply(id, Ev.RESULT, plain);
-    return;
-  }
-  const bytes = FS.readFile(result.dbPath);
-  FS.unlink(result.dbPath);
-  FS.unmount(target);
-  if (args.golden) FS.unmount(golden);
-  const info = openDatabase(result.dbPath.split('/').pop(), bytes);
-  reply(id, Ev.RESULT, { ...plain, db: info });
-}
-
-self.onmessage = async (/** @type {MessageEvent} */ ev) => {
-  const { id, type, args } = ev.data;
-  try {
-    if (type === Req.RUN) await run(id, args);
-    else if (type === Req.OPEN_DB) {
-      await loadEngine();
-      reply(id, Ev.RESULT, openDatabase(args.name, new Uint8Array(args.bytes)));
-    } else if (type === Req.QUERY) {
-      if (!db) throw new Error('No database is open.');
-      const res = db.exec(args.sql, args.params || []);
-      reply(id, Ev.RESULT, res.length ? { columns: res[0].columns, values: res[0].values } : { columns: [], values: [] });
-    } else if (type === Req.EXPORT_DB) {
-      if (!db) throw new Error('No database is open.');
-      const bytes = db.export();
-      // sql.js re-opens the database after export; keep the same handle.
-      reply(id, Ev.RESULT, { name: dbName, bytes: bytes.buffer }, [bytes.buffer]);
-    } else {
-      throw new Error(`Unknown request ${type}`);
-    }
-  } catch (e) {
-    fail(id, e);
-  }
-};
+    return mod.default({ print: () => {}, printErr: () => {} });
+  },
+  sql: () => initSqlJs({ locateFile: (/** @type {string} */ f) => new URL('./' + f, import.meta.url).href }),
+});
