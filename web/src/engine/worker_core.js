@@ -15,7 +15,18 @@ let runCount = 0;
 let loaders;
 
 async function loadEngine() {
-  if (!engine) engine = await loaders.engine();
+  if (!engine) {
+    engine = await loaders.engine();
+    // The database grows in MEMFS by small steps past 16 MB (x1.125), copying the whole file each
+    // time; grow it by doubling instead (measured on a 240 MB compare: see README).
+    const MEMFS = engine.FS.filesystems.MEMFS;
+    const expand = MEMFS.expandFileStorage;
+    MEMFS.expandFileStorage = function (/** @type {any} */ node, /** @type {number} */ capacity) {
+      const prev = node.contents ? node.contents.length : 0;
+      if (prev >= capacity) return;
+      return expand.call(this, node, Math.max(capacity, prev * 2));
+    };
+  }
   if (!SQL) SQL = await loaders.sql();
 }
 
@@ -85,11 +96,15 @@ async function run(id, args) {
     reply(id, Ev.RESULT, plain);
     return;
   }
-  const bytes = FS.readFile(result.dbPath);
-  FS.unlink(result.dbPath);
+  // Hand sql.js the MEMFS file's own bytes (no intermediate copy); sql.js copies them into its
+  // heap, then the engine's file is dropped.
+  const node = FS.lookupPath(result.dbPath).node;
+  const bytes = node.contents.subarray(0, node.usedBytes);
   FS.unmount(target);
   if (args.golden) FS.unmount(golden);
   const info = openDatabase(result.dbPath.split('/').pop(), bytes);
+  dbBytes = null;
+  FS.unlink(result.dbPath);
   reply(id, Ev.RESULT, { ...plain, db: info });
 }
 
