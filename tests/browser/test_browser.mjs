@@ -105,7 +105,7 @@ test('cross-framework compare with a layer-mapping yaml gives the native rows', 
   await page.setInputFiles('#pick-target', join(base, 'mindspore_data'));
   await page.setInputFiles('#pick-golden', join(base, 'pytorch_data'));
   await page.setInputFiles('#pick-yaml', join(base, 'layer_mapping.yaml'));
-  assert.equal(await page.textContent('[data-testid=yaml-name]'), 'layer_mapping.yaml');
+  await page.waitForFunction(() => document.querySelector('[data-testid=yaml-name]').textContent === 'layer_mapping.yaml');
   assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
   const db = nativeDb(['-tp', join(base, 'mindspore_data'), '-gp', join(base, 'pytorch_data'), '-lm', join(base, 'layer_mapping.yaml')]);
   assert.equal(await rowsShown(page), countRows(db));
