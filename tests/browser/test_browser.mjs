@@ -173,3 +173,31 @@ test('the one-file page works opened from disk (file://)', async () => {
   assert.deepEqual(requests, []);
   await context.close();
 });
+
+test('a .trend.db opens directly', async () => {
+  const trend = join(tmp, 'small.trend.db');
+  execFileSync('sqlite3', [trend, `CREATE TABLE monitoring_metrics (metric_id INTEGER PRIMARY KEY AUTOINCREMENT, metric_name TEXT UNIQUE NOT NULL);
+    CREATE TABLE monitoring_targets (target_id INTEGER PRIMARY KEY AUTOINCREMENT, target_name TEXT NOT NULL, vpp_stage INTEGER NOT NULL, micro_step INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE trend_data (rank INTEGER NOT NULL, step INTEGER NOT NULL, target_id INTEGER NOT NULL, metric_id INTEGER NOT NULL, norm REAL, max REAL, min REAL, mean REAL, PRIMARY KEY (rank, step, target_id, metric_id)) WITHOUT ROWID;
+    CREATE TABLE global_stats (max_rank INTEGER DEFAULT 0, min_step INTEGER DEFAULT 0, max_step INTEGER DEFAULT 0, forward TEXT);
+    INSERT INTO monitoring_metrics (metric_name) VALUES ('forward');
+    INSERT INTO monitoring_targets (target_name, vpp_stage) VALUES ('Module.a.A.input.0', 0);
+    INSERT INTO trend_data VALUES (0, 0, 1, 1, 1.0, 2.0, 0.0, 0.5), (0, 1, 1, 1, 1.5, 2.5, 0.0, 0.6);
+    INSERT INTO global_stats VALUES (0, 0, 1, 'norm,max,min,mean');`]);
+  const { page, context } = await openPage();
+  await page.setInputFiles('#pick-db', trend);
+  await page.waitForSelector('[data-testid=trend-trend_data-rows]');
+  assert.equal(await page.textContent('[data-testid=trend-trend_data-rows]'), '2');
+  assert.equal(await page.textContent('[data-testid=trend-max_step]'), '1');
+  await context.close();
+});
+
+test('a file that is not a database is refused with its name', async () => {
+  const { page, context } = await openPage();
+  const junk = join(tmp, 'junk.vis.db');
+  writeFileSync(junk, 'this is not sqlite');
+  await page.setInputFiles('#pick-db', junk);
+  await page.waitForFunction(() => !document.getElementById('error').hidden);
+  assert.match(await page.textContent('[data-testid=error]'), /junk\.vis\.db is not an SQLite database/);
+  await context.close();
+});

@@ -92,7 +92,8 @@ async function openDbFile(file, name) {
   try {
     const bytes = await file.arrayBuffer();
     const info = await engine.openDb(name || /** @type {File} */ (file).name || 'opened.vis.db', bytes);
-    await showDatabase(info.name);
+    if (info.kind === 'trend') await showTrendDatabase(info.name);
+    else await showDatabase(info.name);
     setStatus('database opened', 100);
   } catch (e) {
     setError(String(/** @type {Error} */ (e).message));
@@ -109,19 +110,29 @@ async function runEngine() {
   /** @type {HTMLButtonElement} */ ($('cancel')).disabled = false;
   setStatus('running', 0);
   const sub = $('subset-box').hidden ? '' : /** @type {HTMLSelectElement} */ ($('subset')).value;
+  let stage = 'starting';
   const options = {
     overflowCheck: /** @type {HTMLInputElement} */ ($('opt-oc')).checked,
     fuzzyMatch: /** @type {HTMLInputElement} */ ($('opt-fm')).checked,
     layerMapping: /** @type {HTMLInputElement} */ ($('opt-lm')).checked,
     mapping: chosen.mapping,
+    rankSize: /** @type {HTMLInputElement} */ ($('opt-rank-size')).value,
+    tp: /** @type {HTMLInputElement} */ ($('opt-tp')).value,
+    pp: /** @type {HTMLInputElement} */ ($('opt-pp')).value,
+    vpp: /** @type {HTMLInputElement} */ ($('opt-vpp')).value,
+    order: /** @type {HTMLInputElement} */ ($('opt-order')).value,
     targetSub: sub,
     goldenSub: sub && chosen.golden ? sub : '',
   };
   try {
     const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options },
       (type, data) => {
-        if (type === 'LOG') log(data.line);
-        else if (type === 'PROGRESS') setStatus(data.running ? `running ${data.percent.toFixed(0)} %` : 'finishing', data.percent);
+        if (type === 'LOG') {
+          log(data.line);
+          if (data.level === 'INFO') stage = data.message;
+        } else if (type === 'PROGRESS') {
+          setStatus(data.running ? `running ${data.percent.toFixed(0)} % — ${stage}` : 'finishing', data.percent);
+        }
       });
     if (!r.ok) {
       setError(r.message);
@@ -161,6 +172,32 @@ async function showDatabase(name) {
   const graphs = await engine.query('SELECT count(DISTINCT graph_id) FROM tb_nodes');
   add('graphs', graphs.values[0][0]);
   await listNodes('');
+}
+
+/** @param {string} name  a .trend.db: its catalogue (the trend views read it through the same worker) */
+async function showTrendDatabase(name) {
+  $('result').hidden = false;
+  $('db-name').textContent = name;
+  const summary = $('summary');
+  summary.textContent = '';
+  const add = (k, v) => {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = String(v);
+    dd.dataset.testid = 'trend-' + k.replace(/\W+/g, '-');
+    summary.append(dt, dd);
+  };
+  for (const [label, sql] of [['trend_data rows', 'SELECT count(*) FROM trend_data'],
+                              ['targets', 'SELECT count(*) FROM monitoring_targets'],
+                              ['metrics', "SELECT group_concat(metric_name, ', ') FROM monitoring_metrics"]]) {
+    try { add(label, (await engine.query(sql)).values[0][0]); } catch { /* table absent */ }
+  }
+  try {
+    const g = await engine.query('SELECT * FROM global_stats');
+    if (g.values.length) g.columns.forEach((c, i) => add(c, g.values[0][i] ?? 'NULL'));
+  } catch { /* no global_stats */ }
+  $('nodes').querySelector('tbody').textContent = '';
 }
 
 /** @param {string} needle */

@@ -44,11 +44,23 @@ function openDatabase(name, bytes) {
   db = new SQL.Database(bytes);
   dbName = name;
   dbBytes = bytes;
-  const tables = db.exec("SELECT name FROM sqlite_master WHERE type='table'")[0];
-  const names = tables ? tables.values.map((/** @type {any[]} */ r) => r[0]) : [];
-  if (!names.includes('tb_nodes') && !names.includes('tb_config'))
-    throw Object.assign(new Error(`${name} is not a visprobe / msProbe database (no tb_nodes table).`), { name: 'DbOpenError' });
-  return { name, tables: names };
+  let names;
+  try {
+    const tables = db.exec("SELECT name FROM sqlite_master WHERE type='table'")[0];
+    names = tables ? tables.values.map((/** @type {any[]} */ r) => r[0]) : [];
+  } catch (e) {
+    db.close();
+    db = null;
+    throw Object.assign(new Error(`${name} is not an SQLite database (${/** @type {Error} */ (e).message}).`), { name: 'DbOpenError' });
+  }
+  // A graph database (.vis.db: tb_nodes) or a trend database (.trend.db: trend_data / global_stats).
+  const kind = names.includes('tb_nodes') ? 'vis' : (names.includes('trend_data') || names.includes('global_stats')) ? 'trend' : '';
+  if (!kind) {
+    db.close();
+    db = null;
+    throw Object.assign(new Error(`${name} is not a visprobe / msProbe database (no tb_nodes or trend_data table).`), { name: 'DbOpenError' });
+  }
+  return { name, kind, tables: names };
 }
 
 /** @param {import('./protocol.js').FileEntry[]} files @param {string} where */
@@ -71,6 +83,9 @@ async function run(id, args) {
   FS.mkdirTree(out);
   const o = args.options || {};
   const argv = ['-tp', target + (o.targetSub ? '/' + o.targetSub : ''), '-o', out];
+  // Graph-merge parameters go to the engine exactly as the CLI's flags (spec §15).
+  for (const [flag, value] of [['--rank_size', o.rankSize], ['--tp', o.tp], ['--pp', o.pp], ['--vpp', o.vpp], ['--order', o.order]])
+    if (value && String(value).trim()) argv.push(flag, ...String(value).trim().split(/\s+/));
   if (args.golden) argv.push('-gp', golden + (o.goldenSub ? '/' + o.goldenSub : ''));
   if (o.overflowCheck) argv.push('-oc');
   if (o.fuzzyMatch) argv.push('-fm');
