@@ -467,6 +467,7 @@ Result<RunSummary> GraphRun::Run() {
     for (const std::string& d : {j.target_dir, j.golden_dir})
       if (!d.empty()) dump_bytes = std::max<uint64_t>(dump_bytes, FileSize(JoinPath(d, "dump.json")));
   dbo.cache_kib = std::max<int64_t>(16384, std::min<int64_t>(262144, static_cast<int64_t>(dump_bytes / 4096)));
+
   ASSIGN_OR_RETURN(std::unique_ptr<VisDbWriter> db, VisDbWriter::Open(db_path, dbo));
 
   rep_.Log(LogLevel::kInfo, "Start building model graphs...");

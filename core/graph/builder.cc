@@ -405,7 +405,9 @@ void Builder::SetDumpDataDir(const JTree& t, JIdx root, const std::string& dir) 
 }
 
 Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
+  g_.record_pos.clear();
   auto on_key = [&](std::string_view key, uint64_t at) -> Status {
+    g_.record_pos.push_back(at);
     NodeId id = g_.Find(key);
     if (id != kNoNode) {
       Node& n = g_.node(id);
@@ -438,6 +440,7 @@ Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
     if (!r.ok()) return LoadFailed("dump.json", r.status());
   }
   g_.dump_path = path;
+  g_.data_end = r->container_end;
   g_.dump_bytes = r->bytes;
   g_.dump_records = r->records;
   const JTree& meta = r->meta;
@@ -727,11 +730,29 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
     if (!s.ok()) return Status(s.code(), kNotDumpError + s.message());
     return Status::Ok();
   };
-  auto r = ReadJsonRecordsParallel(g.dump_path, o, workers, rec);
-  if (!r.ok()) {
-    const std::string& m = r.status().message();
-    if (m.rfind(kNotDumpError, 0) == 0) return Status(r.status().code(), m.substr(std::strlen(kNotDumpError)));
-    return LoadFailed("dump.json", r.status());
+  Status st;
+  if (!g.record_pos.empty() && g.data_end != UINT64_MAX) {
+    // The first pass knows where every record is: read only the records that count.
+    std::vector<uint64_t> last;
+    for (NodeId id = 0; id < g.size(); ++id)
+      if (g.node(id).last_record != UINT64_MAX) last.push_back(g.node(id).last_record);
+    std::sort(last.begin(), last.end());
+    std::vector<char> wanted(g.record_pos.size(), 0);
+    for (size_t i = 0, k = 0; i < g.record_pos.size(); ++i) {
+      while (k < last.size() && last[k] < g.record_pos[i]) ++k;
+      wanted[i] = k < last.size() && last[k] == g.record_pos[i];
+    }
+    std::function<void(uint64_t, uint64_t)> prog;
+    if (opts.progress) prog = [&opts](uint64_t d, uint64_t t) { opts.progress(t / 10 + d - d / 10, t); };
+    st = ReadJsonRecordRanges(g.dump_path, g.record_pos, g.data_end, wanted, opts.window_bytes, workers, rec, prog);
+  } else {
+    auto r = ReadJsonRecordsParallel(g.dump_path, o, workers, rec);
+    st = r.ok() ? Status::Ok() : r.status();
+  }
+  if (!st.ok()) {
+    const std::string& m = st.message();
+    if (m.rfind(kNotDumpError, 0) == 0) return Status(st.code(), m.substr(std::strlen(kNotDumpError)));
+    return LoadFailed("dump.json", st);
   }
   return Status::Ok();
 }

@@ -110,6 +110,10 @@ class Graph {
   bool has_md5 = false;             // dump.json mentions "md5" (md5-mode statistics, §9.1)
   uint64_t dump_bytes = 0, dump_records = 0;
   std::string dump_path;            // the dump.json the graph was built from
+  // Offsets of every record's key in dump.json (file order) and of the "data" object's closing
+  // brace, from the first pass: the second pass reads records straight from them.
+  std::vector<uint64_t> record_pos;
+  uint64_t data_end = UINT64_MAX;
   // Seconds spent in the phases of the structure pass (reported at DEBUG level).
   double t_construct = 0, t_stack = 0, t_nodes = 0, t_scan = 0, t_post = 0;
 

@@ -430,6 +430,115 @@ Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const Js
   return out;
 }
 
+Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>& pos, uint64_t end,
+                            const std::vector<char>& wanted, size_t window_bytes, int workers, const RecordAtFn& on_record,
+                            const std::function<void(uint64_t, uint64_t)>& progress) {
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
+  const size_t n = pos.size();
+  struct Job {
+    size_t index = 0;
+    std::string text;
+    std::vector<RecordOrigin> origins;
+  };
+  // Reads records [a, b) into one window "{...}" (the separator before record b dropped).
+  uint64_t total = n ? ((end == UINT64_MAX ? pos.back() : end) - pos.front()) : 0;
+  uint64_t done = 0;
+  auto read_window = [&](size_t a, size_t b, Job* job) -> Status {
+    uint64_t from = pos[a];
+    uint64_t to = b < n ? pos[b] : end;
+    if (to == UINT64_MAX || to < from) return InvalidInput(path + " @ byte " + std::to_string(from) + ": the file changed while it was read");
+    size_t len = static_cast<size_t>(to - from);
+    job->text.resize(len + 2);
+    if (fseeko(f.get(), static_cast<off_t>(from), SEEK_SET) != 0 || std::fread(&job->text[1], 1, len, f.get()) != len)
+      return IoError(path + " @ byte " + std::to_string(from) + ": read error");
+    job->text[0] = '{';
+    // Drop the trailing whitespace and the comma that separates record b-1 from record b.
+    size_t e = len + 1;
+    while (e > 1 && (job->text[e - 1] == ' ' || job->text[e - 1] == '\n' || job->text[e - 1] == '\r' || job->text[e - 1] == '\t')) --e;
+    if (b < n && e > 1 && job->text[e - 1] == ',') --e;
+    job->text[e] = '}';
+    job->text.resize(e + 1);
+    job->origins.clear();
+    for (size_t i = a; i < b; ++i) job->origins.push_back({pos[i] - from + 1, pos[i]});
+    done += len;
+    if (progress) progress(done, total);
+    return Status::Ok();
+  };
+  // Windows: runs of wanted records, cut at window_bytes.
+  std::vector<std::pair<size_t, size_t>> windows;
+  for (size_t i = 0; i < n;) {
+    if (!wanted[i]) { ++i; continue; }
+    size_t j = i + 1;
+    while (j < n && wanted[j] && pos[j] - pos[i] < window_bytes) ++j;
+    windows.emplace_back(i, j);
+    i = j;
+  }
+  if (workers <= 1) {
+    WindowParser wp(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(0, k, p, t, v); });
+    Job job;
+    for (auto& w : windows) {
+      RETURN_IF_ERROR(read_window(w.first, w.second, &job));
+      RETURN_IF_ERROR(wp.Parse(job.text, job.origins));
+    }
+    return Status::Ok();
+  }
+  std::mutex mu;
+  std::condition_variable cv_jobs, cv_space;
+  std::deque<Job> jobs;
+  std::vector<std::string> spare;
+  bool closed = false;
+  size_t failed_index = SIZE_MAX;
+  Status failed;
+  const size_t max_queued = static_cast<size_t>(workers) * 2;
+  auto worker = [&](int wid) {
+    WindowParser wp(path, [&on_record, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(wid, k, p, t, v); });
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock<std::mutex> lk(mu);
+        cv_jobs.wait(lk, [&] { return !jobs.empty() || closed; });
+        if (jobs.empty()) return;
+        job = std::move(jobs.front());
+        jobs.pop_front();
+        cv_space.notify_one();
+        if (failed_index < job.index) continue;
+      }
+      Status st = wp.Parse(job.text, job.origins);
+      std::lock_guard<std::mutex> g(mu);
+      if (!st.ok() && job.index < failed_index) { failed_index = job.index; failed = st; }
+      job.text.clear();
+      spare.push_back(std::move(job.text));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < workers; ++i) pool.emplace_back(worker, i);
+  Status read_status;
+  for (size_t k = 0; k < windows.size(); ++k) {
+    Job job;
+    job.index = k;
+    {
+      std::unique_lock<std::mutex> lk(mu);
+      cv_space.wait(lk, [&] { return jobs.size() < max_queued || failed_index != SIZE_MAX; });
+      if (failed_index != SIZE_MAX) break;
+      if (!spare.empty()) { job.text.swap(spare.back()); spare.pop_back(); }
+    }
+    read_status = read_window(windows[k].first, windows[k].second, &job);
+    if (!read_status.ok()) break;
+    std::lock_guard<std::mutex> g(mu);
+    jobs.push_back(std::move(job));
+    cv_jobs.notify_one();
+  }
+  {
+    std::lock_guard<std::mutex> g(mu);
+    closed = true;
+    cv_jobs.notify_all();
+  }
+  for (auto& t : pool) t.join();
+  if (failed_index != SIZE_MAX) return failed;
+  return read_status;
+}
+
 Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key) {
   RecordSplitter splitter(opts.container_key, opts.window_bytes, nullptr);
   std::string decoded;
@@ -444,6 +553,7 @@ Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptio
   out.records = splitter.records();
   out.bytes = done;
   out.found_text = found;
+  out.container_end = splitter.container_end();
   RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
   return out;
 }

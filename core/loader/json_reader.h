@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "loader/json_tree.h"
@@ -30,6 +31,7 @@ struct JsonReadResult {
   uint64_t bytes = 0;
   size_t largest_window = 0;
   bool found_text = false;    // JsonReadOptions::find_text occurs in the file
+  uint64_t container_end = UINT64_MAX;   // offset of the container's closing brace
 };
 
 // `path` is opened with fopen (WORKERFS makes this work in the browser). Errors name `path`
@@ -42,6 +44,14 @@ Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOp
 using RecordAtFn = std::function<Status(int worker, std::string_view key, uint64_t pos, const JTree& tree, JIdx value)>;
 Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const JsonReadOptions& opts, int workers,
                                                const RecordAtFn& fn);
+
+// Second pass when the first one (ScanJsonKeys) gave every record's offset: `record_pos` are the
+// offsets of the records' keys in file order, `end` the container's closing brace. Only records
+// whose index has wanted[i] != 0 are parsed; windows of consecutive records are read straight
+// from the file (no byte scanning) and parsed by `workers` threads as in ReadJsonRecordsParallel.
+Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>& record_pos, uint64_t end,
+                            const std::vector<char>& wanted, size_t window_bytes, int workers, const RecordAtFn& fn,
+                            const std::function<void(uint64_t, uint64_t)>& progress);
 
 // First pass over a file: only the record keys (decoded) and the meta members, at scanning speed,
 // without parsing the records. Same errors as ReadJsonRecords for the file's structure.

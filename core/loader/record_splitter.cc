@@ -147,6 +147,7 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         if (depth_ <= 0) return Fail(pos_ + (p - data), "unbalanced closing bracket");
         if (in_container_ && depth_ == container_depth_) {
           // Closing the container (or the top-level object in top mode).
+          container_end_ = pos_ + static_cast<uint64_t>(p - data);
           switch_sink(p);
           if (in_record_) RETURN_IF_ERROR(EndRecord(true));
           else if (!origins_.empty()) RETURN_IF_ERROR(EndRecord(true));

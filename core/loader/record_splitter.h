@@ -40,6 +40,8 @@ class RecordSplitter {
   // Top-level members other than the container, as a JSON object text (only in container mode).
   const std::string& meta() const { return meta_; }
   uint64_t records() const { return records_; }
+  // File offset of the container's closing brace (UINT64_MAX until seen).
+  uint64_t container_end() const { return container_end_; }
   // Visible for testing.
   size_t largest_window() const { return largest_window_; }
 
@@ -75,6 +77,7 @@ class RecordSplitter {
   std::string window_;
   std::vector<RecordOrigin> origins_;
   uint64_t records_ = 0;
+  uint64_t container_end_ = UINT64_MAX;
   size_t largest_window_ = 0;
 };
 
