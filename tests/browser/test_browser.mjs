@@ -201,3 +201,56 @@ test('a file that is not a database is refused with its name', async () => {
   assert.match(await page.textContent('[data-testid=error]'), /junk\.vis\.db is not an SQLite database/);
   await context.close();
 });
+
+test('graph workspace: panes, colours, sync expansion, search, details', async () => {
+  const { page, context, errors } = await openPage();
+  await page.setViewportSize({ width: 1400, height: 1100 });
+  await page.setInputFiles('#pick-target', worked('npu'));
+  await page.setInputFiles('#pick-golden', worked('bench'));
+  assert.match(await runAndWait(page), /^ready/);
+  await page.waitForSelector('[data-testid=pane-bench] g.node');
+  const names = async (pane) => page.$$eval(`[data-testid=${pane}] g.node`, (gs) => gs.map((g) => g.dataset.name).sort());
+  assert.deepEqual(await names('pane-debug'), ['Apis_Between_Modules.0', 'DefaultModel', 'Module.fc1.Linear.backward.0', 'Module.fc1.Linear.forward.0']);
+  const fillOf = (pane, name) => page.$eval(`[data-testid=${pane}] g.node[data-name="${name}"] rect.header`, (r) => r.getAttribute('fill'));
+  assert.equal(await fillOf('pane-debug', 'Module.fc1.Linear.forward.0'), '#FFDC7F');   // precision 0.5: warning
+  assert.equal(await fillOf('pane-debug', 'Apis_Between_Modules.0'), '#FFFFFF');        // API list: always white
+  assert.equal(await fillOf('pane-bench', 'Module.fc1.Linear.forward.0'), '#FFFFFF');   // bench side: white
+  await page.dblclick('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
+  await page.waitForSelector('[data-testid=pane-bench] g.node[data-name="Functional.linear.0.forward"]');
+  assert.ok((await names('pane-debug')).includes('Functional.linear.0.forward'));
+  await page.fill('#ws-search', 'relu');
+  await page.click('.ws-results li');
+  await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Functional.relu.0.forward'));
+  const detail = await page.textContent('[data-testid=detail]');
+  assert.match(detail, /NormRelativeErr/);
+  assert.match(detail, /28\.571429%/);
+  await page.selectOption('#ws-mode', 'overflow');
+  await page.dblclick('[data-testid=pane-debug] g.node[data-name="Apis_Between_Modules.0"] rect.header').catch(() => {});
+  await page.screenshot({ path: join(tmp, 'workspace.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('hostile names render as text and nothing executes', async () => {
+  const evil = 'Functional.<img src=x onerror="window.pwned=1">.0.forward';
+  const dir = join(tmp, 'evil');
+  cpSync(worked('npu'), dir, { recursive: true });
+  for (const f of ['dump.json', 'construct.json', 'stack.json']) {
+    const text = readFileSync(join(dir, f), 'utf8').split('Functional.relu.0.forward').join(evil.replace(/"/g, '\\"'));
+    writeFileSync(join(dir, f), text);
+  }
+  const { page, context } = await openPage();
+  await page.setInputFiles('#pick-target', dir);
+  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  await page.fill('#search', '<img');
+  await page.waitForFunction(() => document.querySelector('#nodes tbody').textContent.includes('<img'));
+  await page.fill('#ws-search', "'%_<");
+  await page.fill('#ws-search', '<img src');
+  await page.waitForSelector('.ws-results li');
+  assert.equal(await page.textContent('.ws-results li'), evil);
+  await page.click('.ws-results li');
+  await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('onerror'));
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.equal(await page.locator('img').count(), 0);
+  await context.close();
+});

@@ -5,6 +5,7 @@
 import { EngineClient } from './engine/client.js';
 import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
 import yaml from 'js-yaml';
+import { Workspace } from './graph/workspace.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -172,11 +173,17 @@ async function showDatabase(name) {
   const graphs = await engine.query('SELECT count(DISTINCT graph_id) FROM tb_nodes');
   add('graphs', graphs.values[0][0]);
   await listNodes('');
+  try {
+    await new Workspace($('workspace'), engine).open();
+  } catch (e) {
+    setError(`The graph view could not open: ${/** @type {Error} */ (e).message}`);
+  }
 }
 
 /** @param {string} name  a .trend.db: its catalogue (the trend views read it through the same worker) */
 async function showTrendDatabase(name) {
   $('result').hidden = false;
+  $('workspace').hidden = true;
   $('db-name').textContent = name;
   const summary = $('summary');
   summary.textContent = '';

@@ -1,0 +1,245 @@
+// @ts-check
+// The graph workspace (web-ui §3-§8): step / rank / micro-step selectors, one pane (build) or two
+// (compare) with counterpart highlight and synchronised expansion, precision / overflow colouring
+// with the file's legend, search with jump, and the detail panel. Every value from the database
+// is set as text.
+import { Pane } from './pane.js';
+
+const DEFAULT_COLORS = [
+  { colour: '#FFFCF3', lo: 0, hi: 0.3, level: 'pass' },
+  { colour: '#FFDC7F', lo: 0.3, hi: 0.6, level: 'warning' },
+  { colour: '#FF704D', lo: 0.6, hi: 1, level: 'error' },
+];
+
+/** @param {string} tag @param {string} [text] @param {string} [cls] */
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+export class Workspace {
+  /** @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine */
+  constructor(host, engine) {
+    this.host = host;
+    this.engine = engine;
+    /** @type {Pane[]} */
+    this.panes = [];
+  }
+
+  async open() {
+    const cfg = await this.engine.query('SELECT graph_type, task, micro_steps, overflow_check, node_colors, rank_list, step_list FROM tb_config');
+    const row = cfg.values[0] || ['build', '', 1, 0, 'null', '[0]', '[0]'];
+    this.compare = row[0] === 'compare';
+    this.microSteps = Number(row[2]) || 1;
+    this.colors = DEFAULT_COLORS;
+    try {
+      const table = JSON.parse(row[4]);
+      if (table && typeof table === 'object') {
+        const list = Object.entries(table)
+          .filter(([, v]) => Array.isArray(v.value) && v.value.length === 2)
+          .map(([colour, v]) => ({ colour, lo: Number(v.value[0]), hi: Number(v.value[1]), level: v.accuracy_level || '' }));
+        if (list.length) this.colors = list;
+      }
+    } catch { /* keep the default table */ }
+    const parse = (t, d) => { try { const v = JSON.parse(t); return Array.isArray(v) && v.length ? v : d; } catch { return d; } };
+    this.steps = parse(row[6], [0]);
+    this.ranks = parse(row[5], [0]);
+    this.buildChrome();
+    await this.load();
+  }
+
+  buildChrome() {
+    const h = this.host;
+    h.textContent = '';
+    h.hidden = false;
+    const bar = el('div', undefined, 'ws-bar');
+    const selectOf = (label, values, id) => {
+      const lab = el('label', label + ' ');
+      const s = /** @type {HTMLSelectElement} */ (el('select'));
+      s.id = id;
+      for (const v of values) s.append(new Option(String(v[1] ?? v), String(v[0] ?? v)));
+      lab.append(s);
+      bar.append(lab);
+      return s;
+    };
+    this.stepSel = selectOf('Step', this.steps.map((s) => [s, s]), 'ws-step');
+    this.rankSel = selectOf('Rank', this.ranks.map((r) => [r, r]), 'ws-rank');
+    const micro = [[-1, 'ALL']];
+    for (let i = 0; i < this.microSteps; ++i) micro.push([i, i]);
+    this.microSel = selectOf('MicroStep', micro, 'ws-micro');
+    for (const s of [this.stepSel, this.rankSel, this.microSel]) s.addEventListener('change', () => this.load());
+    const mode = /** @type {HTMLSelectElement} */ (el('select'));
+    mode.id = 'ws-mode';
+    mode.append(new Option('Precision', 'precision'), new Option('Overflow', 'overflow'));
+    mode.addEventListener('change', () => { for (const p of this.panes) { p.mode = mode.value; p.render(); } this.legend(); });
+    const modeLab = el('label', 'Colour ');
+    modeLab.append(mode);
+    bar.append(modeLab);
+    this.modeSel = mode;
+    if (this.compare) {
+      const sync = /** @type {HTMLInputElement} */ (el('input'));
+      sync.type = 'checkbox';
+      sync.checked = true;
+      sync.id = 'ws-sync';
+      const lab = el('label');
+      lab.append(sync, ' Sync expansion');
+      bar.append(lab);
+      this.syncBox = sync;
+    }
+    const fit = el('button', 'Fit to screen');
+    fit.addEventListener('click', () => this.panes.forEach((p) => p.fit()));
+    bar.append(fit);
+    const search = /** @type {HTMLInputElement} */ (el('input'));
+    search.type = 'search';
+    search.placeholder = 'search nodes';
+    search.id = 'ws-search';
+    bar.append(search);
+    this.legendBox = el('div', undefined, 'ws-legend');
+    const panes = el('div', undefined, 'ws-panes');
+    this.paneHosts = [el('div', undefined, 'ws-pane')];
+    if (this.compare) this.paneHosts.push(el('div', undefined, 'ws-pane'));
+    this.paneHosts[0].dataset.testid = 'pane-debug';
+    if (this.paneHosts[1]) this.paneHosts[1].dataset.testid = 'pane-bench';
+    panes.append(...this.paneHosts);
+    const side = el('div', undefined, 'ws-side');
+    this.results = el('ul', undefined, 'ws-results');
+    side.append(this.results);
+    const main = el('div', undefined, 'ws-main');
+    main.append(panes, side);
+    this.detail = el('div', undefined, 'ws-detail');
+    this.detail.dataset.testid = 'detail';
+    h.append(bar, this.legendBox, main, this.detail);
+    let timer = 0;
+    search.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = window.setTimeout(() => this.search(search.value), 120);
+    });
+    this.legend();
+  }
+
+  legend() {
+    const box = this.legendBox;
+    box.textContent = '';
+    const swatch = (colour, text) => {
+      const item = el('span', undefined, 'ws-swatch');
+      const chip = el('i');
+      chip.style.background = colour;
+      item.append(chip, text);
+      box.append(item);
+    };
+    if (this.modeSel.value === 'overflow') {
+      swatch('#E6F3FE', 'medium'); swatch('#8DC5F8', 'high'); swatch('#1668DC', 'critical');
+    } else if (this.compare) {
+      for (const c of this.colors) swatch(c.colour, `${c.level || ''} [${c.lo}, ${c.hi}]`);
+      swatch('#C7C7C7', 'unmatched');
+    }
+  }
+
+  async load() {
+    const step = Number(this.stepSel.value);
+    const rank = Number(this.rankSel.value);
+    const micro = Number(this.microSel.value);
+    const sides = this.compare ? ['NPU', 'Bench'] : ['NPU'];
+    this.panes = sides.map((side, i) => new Pane(this.paneHosts[i], this.engine, {
+      side, step, rank, micro, compare: this.compare, colors: this.colors,
+      onSelect: (p, n) => this.select(p, n),
+      onToggle: (p, n) => this.syncToggle(p, n),
+    }));
+    for (const p of this.panes) { p.mode = this.modeSel.value; await p.load(); p.render(); }
+    this.detail.textContent = '';
+    this.results.textContent = '';
+  }
+
+  other(p) { return this.panes.find((q) => q !== p) || null; }
+
+  /** GI-01 / CMP-01: select, highlight the counterpart, fill the detail panel. */
+  async select(p, n) {
+    p.selected = n;
+    p.highlight = null;
+    const o = this.other(p);
+    const counterpart = n.link.length ? n.link[n.link.length - 1] : null;
+    if (o) { o.selected = null; o.highlight = counterpart; o.render(); }
+    p.render();
+    await this.showDetail(p, n, o ? counterpart : null);
+  }
+
+  /** CMP-02: bring the counterpart to the same expansion state. */
+  async syncToggle(p, n) {
+    const o = this.other(p);
+    if (!o || !this.syncBox || !this.syncBox.checked || !n.link.length) return;
+    const c = await o.reveal(n.link[n.link.length - 1]);
+    if (!c) return;
+    if (c.expanded !== n.expanded) {
+      if (n.expanded) await o.expand(c); else o.collapse(c);
+    }
+    o.render();
+  }
+
+  async search(text) {
+    this.results.textContent = '';
+    if (!text) return;
+    const p = this.panes[0];
+    const r = await this.engine.query(
+      "SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name LIKE ? ESCAPE '\\' ORDER BY node_order LIMIT 100",
+      [...p.scope, '%' + text.replace(/[\\%_]/g, (m) => '\\' + m) + '%']);
+    for (const [name] of r.values) {
+      const li = el('li', name);
+      li.addEventListener('click', async () => {
+        const n = await p.reveal(name);
+        if (!n) return;
+        p.render();
+        p.centre(n);
+        await this.select(p, n);
+      });
+      this.results.append(li);
+    }
+  }
+
+  /** §8.5: inputs / outputs of the node (and its counterpart), stack. */
+  async showDetail(p, n, counterpart) {
+    const d = this.detail;
+    d.textContent = '';
+    const one = async (pane, name, side) => {
+      const r = await this.engine.query(
+        'SELECT n.input_data, n.output_data, s.stack_info, n.precision_index, n.overflow_level, n.matched_distributed ' +
+        'FROM tb_nodes n LEFT JOIN tb_stack s ON s.id = n.stack_id WHERE n.step = ? AND n.rank = ? AND n.data_source = ? AND n.node_name = ?',
+        [pane.opts.step, pane.opts.rank, side, name]);
+      if (!r.values.length) return;
+      const [input, output, stack, precision, overflow, dist] = r.values[0];
+      const box = el('section', undefined, 'ws-node');
+      box.append(el('h3', `${side === 'NPU' ? 'Debug' : 'Bench'}: ${name}`));
+      box.append(el('p', `precision_index: ${precision ?? '-'}   overflow: ${overflow ?? '-'}`));
+      for (const [title, text] of [['Inputs', input], ['Outputs', output]]) {
+        let items = {};
+        try { items = JSON.parse(text || '{}'); } catch { /* shown empty */ }
+        const keys = Object.keys(items);
+        if (!keys.length) continue;
+        box.append(el('h4', title));
+        const fields = [];
+        for (const k of keys) for (const f of Object.keys(items[k] || {})) if (!fields.includes(f)) fields.push(f);
+        const table = el('table');
+        const head = el('tr');
+        head.append(el('th', 'name'), ...fields.map((f) => el('th', f)));
+        table.append(head);
+        for (const k of keys) {
+          const tr = el('tr');
+          tr.append(el('td', k), ...fields.map((f) => el('td', items[k] && items[k][f] !== undefined ? String(items[k][f]) : '')));
+          table.append(tr);
+        }
+        box.append(table);
+      }
+      if (dist && dist !== '{}') box.append(el('p', `distributed: ${dist}`));
+      let frames = [];
+      try { frames = JSON.parse(stack || '[]'); } catch { /* none */ }
+      if (Array.isArray(frames) && frames.length) {
+        const pre = el('pre', frames.join('\n'));
+        box.append(el('h4', 'Stack'), pre);
+      }
+      d.append(box);
+    };
+    await one(p, n.name, p.opts.side);
+    if (counterpart) await one(this.other(p), counterpart, p.opts.side === 'NPU' ? 'Bench' : 'NPU');
+  }
+}
