@@ -207,6 +207,7 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   await page.setViewportSize({ width: 1400, height: 1100 });
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
+  await page.check('#opt-oc');
   assert.match(await runAndWait(page), /^ready/);
   await page.waitForSelector('[data-testid=pane-bench] g.node');
   const names = async (pane) => page.$$eval(`[data-testid=${pane}] g.node`, (gs) => gs.map((g) => g.dataset.name).sort());
@@ -224,7 +225,17 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   const detail = await page.textContent('[data-testid=detail]');
   assert.match(detail, /NormRelativeErr/);
   assert.match(detail, /28\.571429%/);
+  // §8.1 filter lists: Debug leaves by bucket.
+  await page.check('[data-testid=filter-error]');
+  await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);
+  assert.match(await page.textContent('[data-testid=filter]'), /Node list \(1\)/);
+  const errorList = await page.$$eval('.ws-filter-list li', (lis) => lis.map((li) => li.textContent));
+  assert.deepEqual(errorList, ['Torch.sum.0.forward']);
+  await page.check('[data-testid=filter-warning]');
+  await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 2);
   await page.selectOption('#ws-mode', 'overflow');
+  await page.check('[data-testid=filter-critical]');
+  await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);
   await page.dblclick('[data-testid=pane-debug] g.node[data-name="Apis_Between_Modules.0"] rect.header').catch(() => {});
   await page.screenshot({ path: join(tmp, 'workspace.png') });
   assert.deepEqual(errors, []);

@@ -73,7 +73,11 @@ export class Workspace {
     const mode = /** @type {HTMLSelectElement} */ (el('select'));
     mode.id = 'ws-mode';
     mode.append(new Option('Precision', 'precision'), new Option('Overflow', 'overflow'));
-    mode.addEventListener('change', () => { for (const p of this.panes) { p.mode = mode.value; p.render(); } this.legend(); });
+    mode.addEventListener('change', () => {
+      for (const p of this.panes) { p.mode = mode.value; p.render(); }
+      this.legend();
+      this.fillChecks();   // FLT-01: switching mode clears the boxes and the list
+    });
     const modeLab = el('label', 'Colour ');
     modeLab.append(mode);
     bar.append(modeLab);
@@ -104,6 +108,8 @@ export class Workspace {
     if (this.paneHosts[1]) this.paneHosts[1].dataset.testid = 'pane-bench';
     panes.append(...this.paneHosts);
     const side = el('div', undefined, 'ws-side');
+    side.append(this.buildFilter());
+    side.append(el('h4', 'Search results'));
     this.results = el('ul', undefined, 'ws-results');
     side.append(this.results);
     const main = el('div', undefined, 'ws-main');
@@ -117,6 +123,75 @@ export class Workspace {
       timer = window.setTimeout(() => this.search(search.value), 120);
     });
     this.legend();
+  }
+
+  /** §8.1: precision / overflow filter lists of Debug leaves. */
+  buildFilter() {
+    const box = el('div', undefined, 'ws-filter');
+    box.dataset.testid = 'filter';
+    const checks = el('div', undefined, 'ws-checks');
+    this.filterChecks = checks;
+    this.filterCount = el('h4', 'Node list (0)');
+    this.filterList = el('ul', undefined, 'ws-results ws-filter-list');
+    box.append(el('h4', 'Filter'), checks, this.filterCount, this.filterList);
+    this.fillChecks();
+    return box;
+  }
+
+  fillChecks() {
+    const checks = this.filterChecks;
+    checks.textContent = '';
+    const overflow = this.modeSel && this.modeSel.value === 'overflow';
+    const items = overflow
+      ? [['medium', '#E6F3FE', 'Medium'], ['high', '#8DC5F8', 'High'], ['critical', '#1668DC', 'Critical']]
+      : [['pass', '#FFFCF3', 'Pass'], ['warning', '#FFDC7F', 'Warning'], ['error', '#FF704D', 'Error'], ['unmatched', '#C7C7C7', 'Unmatched']];
+    for (const [key, colour, label] of items) {
+      const lab = el('label', undefined, 'ws-swatch');
+      const cb = /** @type {HTMLInputElement} */ (el('input'));
+      cb.type = 'checkbox';
+      cb.value = key;
+      cb.dataset.testid = 'filter-' + key;
+      // FLT-02: a single graph has no precision: only Unmatched is meaningful.
+      if (!overflow && !this.compare && key !== 'unmatched') cb.disabled = true;
+      cb.addEventListener('change', () => this.runFilter());
+      const chip = el('i');
+      chip.style.background = colour;
+      lab.append(cb, chip, label);
+      checks.append(lab);
+    }
+    this.filterList.textContent = '';
+    this.filterCount.textContent = 'Node list (0)';
+  }
+
+  async runFilter() {
+    const keys = [...this.filterChecks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value);
+    this.filterList.textContent = '';
+    if (!keys.length || !this.panes.length) { this.filterCount.textContent = 'Node list (0)'; return; }
+    const cond = {
+      pass: '(precision_index >= 0 AND precision_index < 0.3)',
+      warning: '(precision_index >= 0.3 AND precision_index < 0.6)',
+      error: '(precision_index >= 0.6 AND precision_index <= 1)',
+      unmatched: "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))",
+      medium: "(overflow_level = 'medium')", high: "(overflow_level = 'high')", critical: "(overflow_level = 'critical')",
+    };
+    const p = this.panes[0];
+    const where = keys.map((k) => cond[k]).join(' OR ');
+    const r = await this.engine.query(
+      `SELECT node_name, precision_index, overflow_level FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU'
+       AND (sub_nodes IS NULL OR sub_nodes = '') AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
+      [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
+    this.filterCount.textContent = `Node list (${r.values.length})`;
+    for (const [name] of r.values.slice(0, 2000)) {
+      const li = el('li', name);
+      li.addEventListener('click', async () => {
+        const n = await p.reveal(name);
+        if (!n) return;
+        p.render();
+        p.centre(n);
+        await this.select(p, n);
+      });
+      this.filterList.append(li);
+    }
   }
 
   legend() {
@@ -150,6 +225,7 @@ export class Workspace {
     for (const p of this.panes) { p.mode = this.modeSel.value; await p.load(); p.render(); }
     this.detail.textContent = '';
     this.results.textContent = '';
+    if (this.filterChecks) this.fillChecks();
   }
 
   other(p) { return this.panes.find((q) => q !== p) || null; }
