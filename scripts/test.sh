@@ -7,6 +7,16 @@ start=$(date +%s)
 ./scripts/build.sh all
 echo "== native tests" >&2
 ctest --test-dir build/native --output-on-failure
+if [ "${VISPROBE_SKIP_SANITIZERS:-0}" != 1 ]; then
+  echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
+  cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    -DCMAKE_C_FLAGS="-O1 -g -fsanitize=address,undefined" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+  ninja -C build/asan -j "${VISPROBE_JOBS:-$(nproc)}" visprobe core_tests
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/asan/core_tests
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    python3 tests/cli/test_cli.py --visprobe build/asan/visprobe --shared ../shared --source .
+fi
 if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   echo "== wasm tests (core under Node)" >&2
   NODE_PATH=/usr/share/nodejs ctest --test-dir build/wasm --output-on-failure
