@@ -16,6 +16,8 @@ if [ "${VISPROBE_SKIP_SANITIZERS:-0}" != 1 ]; then
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/asan/core_tests
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     python3 tests/cli/test_cli.py --visprobe build/asan/visprobe --shared ../shared --source .
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    python3 tests/cli/test_malformed.py --visprobe build/asan/visprobe --source .
 fi
 if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   echo "== wasm tests (core under Node)" >&2
@@ -23,6 +25,8 @@ if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   echo "== parity: wasm rows == native rows" >&2
   python3 tests/parity/test_parity.py --native build/native/visprobe --wasm build/wasm/visprobe.js \
     --shared ../shared --source .
+  echo "== malformed corpus through the wasm CLI" >&2
+  python3 tests/cli/test_malformed.py --visprobe build/native/visprobe --wasm build/wasm/visprobe.js --source .
   echo "== browser: the web app in headless Chromium" >&2
   node web/build.mjs build/web
   node --test tests/browser/test_browser.mjs
