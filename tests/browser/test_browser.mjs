@@ -265,3 +265,25 @@ test('hostile names render as text and nothing executes', async () => {
   assert.equal(await page.locator('img').count(), 0);
   await context.close();
 });
+
+test('the malformed corpus: each folder shows its message and the page keeps working', async () => {
+  const corpus = join(root, 'tests', 'malformed', 'cases');
+  const expected = JSON.parse(readFileSync(join(root, 'tests', 'malformed', 'expected.json'), 'utf8'));
+  const { page, context, errors } = await openPage();
+  let checked = 0;
+  for (const [name, must] of Object.entries(expected)) {
+    // A browser only receives regular files: missing files, directories and links are CLI cases.
+    if (/missing|directory|symlink/.test(name)) continue;
+    await page.setInputFiles('#pick-target', join(corpus, name));
+    const status = await runAndWait(page);
+    assert.match(status, /^failed/, name);
+    const error = await page.textContent('[data-testid=error]');
+    for (const text of must) assert.ok(error.includes(text.replace(/^\.\//, '')), `${name}: ${error}`);
+    checked += 1;
+  }
+  assert.ok(checked >= 30, `only ${checked} cases`);
+  await page.setInputFiles('#pick-target', worked('npu'));
+  assert.match(await runAndWait(page), /^ready/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
