@@ -225,6 +225,16 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   const detail = await page.textContent('[data-testid=detail]');
   assert.match(detail, /NormRelativeErr/);
   assert.match(detail, /28\.571429%/);
+  // DET-03: paired rows with the node prefix removed.
+  const paired = await page.textContent('[data-testid=paired]');
+  assert.match(paired, /input\.0/);
+  assert.match(paired, /output\.0/);
+  // GI-03: Locate matched node from the context menu of a Debug node selects it in Bench.
+  await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.backward.0"] rect.header', { button: 'right' });
+  await page.click('.ws-menu li:has-text("Locate matched node")');
+  await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Bench: Module.fc1.Linear.backward.0'));
+  // MM-01: a minimap per pane.
+  assert.equal(await page.locator('.ws-minimap canvas').count(), 2);
   // §8.1 filter lists: Debug leaves by bucket.
   await page.check('[data-testid=filter-error]');
   await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);

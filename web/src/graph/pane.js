@@ -218,6 +218,69 @@ export class Pane {
         text.setAttribute('font-size', String(size));
         text.setAttribute('fill', fill === OVERFLOW.critical ? '#FFFFFF' : '#222222');
       });
+    this.drawMinimap();
+  }
+
+  /** MM-01/02: every laid-out node at 100 px / root width, and the visible window. */
+  drawMinimap() {
+    if (!this.minimap) {
+      const box = document.createElement('div');
+      box.className = 'ws-minimap';
+      const canvas = document.createElement('canvas');
+      canvas.width = 100;
+      canvas.height = 400;
+      box.append(canvas);
+      this.host.append(box);
+      this.minimap = canvas;
+      const jump = (/** @type {MouseEvent} */ e) => {
+        const r = canvas.getBoundingClientRect();
+        const scale = 100 / Math.max(1, this.root.w);
+        const wx = (e.clientX - r.left) / scale;
+        const wy = (e.clientY - r.top + (this.miniScroll || 0)) / scale;
+        const w = this.host.clientWidth || 800;
+        const h = this.host.clientHeight || 600;
+        this.t.x = w / 2 - wx * this.t.k;
+        this.t.y = h / 2 - wy * this.t.k;
+        this.schedule();
+      };
+      let dragging = false;
+      canvas.addEventListener('pointerdown', (e) => { dragging = true; canvas.setPointerCapture(e.pointerId); jump(e); });
+      canvas.addEventListener('pointermove', (e) => { if (dragging) jump(e); });
+      canvas.addEventListener('pointerup', () => { dragging = false; });
+      canvas.addEventListener('wheel', (e) => { e.preventDefault(); this.t.y -= Math.sign(e.deltaY) * 40; this.schedule(); }, { passive: false });
+    }
+    const ctx = this.minimap.getContext('2d');
+    if (!ctx || !this.root || !this.laid) return;
+    const scale = 100 / Math.max(1, this.root.w);
+    const w = this.host.clientWidth || 800;
+    const h = this.host.clientHeight || 600;
+    const view = { x: -this.t.x / this.t.k * scale, y: -this.t.y / this.t.k * scale, w: w / this.t.k * scale, h: h / this.t.k * scale };
+    // Scroll the minimap so the viewport rectangle stays visible when the graph is tall (MM-02).
+    const total = this.root.h * scale;
+    this.miniScroll = total > 400 ? Math.max(0, Math.min(total - 400, view.y + view.h / 2 - 200)) : 0;
+    ctx.clearRect(0, 0, 100, 400);
+    ctx.save();
+    ctx.translate(0, -this.miniScroll);
+    for (const n of this.laid) {
+      ctx.fillStyle = this.fill(n);
+      ctx.strokeStyle = '#999';
+      ctx.lineWidth = 1;
+      if (isLeaf(n)) {
+        ctx.beginPath();
+        ctx.ellipse((n.x + LW / 2) * scale, (n.y + H / 2) * scale, (LW / 2) * scale, (H / 2) * scale, 0, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.stroke();
+      } else {
+        ctx.fillRect(n.x * scale, n.y * scale, n.w * scale, H * scale);
+        ctx.strokeRect(n.x * scale, n.y * scale, n.w * scale, H * scale);
+        if (n.expanded) { ctx.lineWidth = 0.5; ctx.strokeRect(n.x * scale, n.y * scale, n.w * scale, n.h * scale); }
+      }
+    }
+    ctx.fillStyle = 'rgba(38,143,50,0.24)';
+    ctx.strokeStyle = 'rgb(38,143,50)';
+    ctx.fillRect(view.x, view.y, view.w, view.h);
+    ctx.strokeRect(view.x, view.y, view.w, view.h);
+    ctx.restore();
   }
 
   /** GI-06: centre on a node (header at the horizontal centre, ~100 px above the middle). */
@@ -281,6 +344,13 @@ export class Pane {
     this.svg.addEventListener('click', (e) => {
       const n = nodeOf(e);
       if (n) this.opts.onSelect(this, n);
+    });
+    this.svg.addEventListener('contextmenu', (e) => {
+      const n = nodeOf(e);
+      if (!n) return;
+      e.preventDefault();
+      this.opts.onSelect(this, n);
+      if (this.opts.onMenu) this.opts.onMenu(this, n, e.clientX, e.clientY);
     });
     this.svg.addEventListener('dblclick', async (e) => {
       e.preventDefault();

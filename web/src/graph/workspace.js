@@ -221,6 +221,7 @@ export class Workspace {
       side, step, rank, micro, compare: this.compare, colors: this.colors,
       onSelect: (p, n) => this.select(p, n),
       onToggle: (p, n) => this.syncToggle(p, n),
+      onMenu: (p, n, x, y) => this.menu(p, n, x, y),
     }));
     for (const p of this.panes) { p.mode = this.modeSel.value; await p.load(); p.render(); }
     this.detail.textContent = '';
@@ -229,6 +230,57 @@ export class Workspace {
   }
 
   other(p) { return this.panes.find((q) => q !== p) || null; }
+
+  /** GI-03: context menu with "Locate matched node" (compare) and the communication peers. */
+  async menu(p, n, x, y) {
+    document.querySelectorAll('.ws-menu').forEach((m) => m.remove());
+    const m = el('ul', undefined, 'ws-menu');
+    m.style.left = x + 'px';
+    m.style.top = y + 'px';
+    const item = (text, fn) => {
+      const li = el('li', text);
+      li.addEventListener('click', async () => { m.remove(); await fn(); });
+      m.append(li);
+    };
+    const o = this.other(p);
+    if (o) item('Locate matched node', () => this.locate(p, n));
+    const r = await this.engine.query('SELECT matched_distributed FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
+                                      [...p.scope, n.name]);
+    let dist = null;
+    try { dist = JSON.parse(r.values[0][0]); } catch { /* none */ }
+    if (dist && dist.nodes_info) {
+      const title = { send: 'Data send', receive: 'Data receive', send_receive: 'Data send/receive' }[dist.communications_type] || 'Data communication';
+      m.append(el('li', title, 'ws-menu-title'));
+      for (const [rank, info] of Object.entries(dist.nodes_info)) {
+        item(`rank${rank}: ${info[1]}`, async () => {
+          if (![...this.rankSel.options].some((o2) => o2.value === rank)) { alert('Target rank is not available in this file'); return; }
+          this.rankSel.value = rank;
+          await this.load();
+          const q = this.panes[this.panes.indexOf(p) >= 0 ? this.panes.indexOf(p) : 0];
+          const peer = await q.reveal(info[1]);
+          if (peer) { q.render(); q.centre(peer); await this.select(q, peer); }
+        });
+      }
+    }
+    if (!m.children.length) return;
+    document.body.append(m);
+    const close = () => { m.remove(); document.removeEventListener('click', close); };
+    setTimeout(() => document.addEventListener('click', close), 0);
+  }
+
+  /** Selects the counterpart (or the nearest matched ancestor's) in the other pane, revealed and centred. */
+  async locate(p, n) {
+    const o = this.other(p);
+    if (!o) return;
+    let cur = n;
+    while (cur && !cur.link.length) cur = cur.parent;
+    if (!cur) return;
+    const target = await o.reveal(cur.link[cur.link.length - 1]);
+    if (!target) return;
+    o.render();
+    o.centre(target);
+    await this.select(o, target);
+  }
 
   /** GI-01 / CMP-01: select, highlight the counterpart, fill the detail panel. */
   async select(p, n) {
@@ -273,6 +325,54 @@ export class Workspace {
     }
   }
 
+  /** DET-03/04: debug and bench parameters paired by position, inputs then outputs. */
+  async pairedTable(p, name, counterpart) {
+    const debugSide = p.opts.side === 'NPU' ? [name, p] : [counterpart, this.other(p)];
+    const benchSide = p.opts.side === 'NPU' ? [counterpart, this.other(p)] : [name, p];
+    const fetch = async ([nm, pane], side) => {
+      const r = await this.engine.query('SELECT input_data, output_data FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
+                                        [pane.opts.step, pane.opts.rank, side, nm]);
+      const parse = (t) => { try { return JSON.parse(t || '{}'); } catch { return {}; } };
+      return r.values.length ? { name: nm, input: parse(r.values[0][0]), output: parse(r.values[0][1]) } : { name: nm, input: {}, output: {} };
+    };
+    const dbg = await fetch(debugSide, 'NPU');
+    const bch = await fetch(benchSide, 'Bench');
+    const rows = [];
+    const unpaired = [];
+    for (const part of ['input', 'output']) {
+      const dk = Object.keys(dbg[part]);
+      const bk = Object.keys(bch[part]);
+      for (let i = 0; i < Math.max(dk.length, bk.length); ++i) {
+        if (i < dk.length && i < bk.length) {
+          rows.push({ side: 'Debug', key: dk[i], node: dbg.name, item: dbg[part][dk[i]], paired: true });
+          rows.push({ side: 'Bench', key: bk[i], node: bch.name, item: bch[part][bk[i]], paired: true });
+        } else if (i < dk.length) unpaired.push({ side: 'Debug', key: dk[i], node: dbg.name, item: dbg[part][dk[i]], paired: false });
+        else unpaired.push({ side: 'Bench', key: bk[i], node: bch.name, item: bch[part][bk[i]], paired: false });
+      }
+    }
+    const all = [...rows, ...unpaired.sort((a, b) => (a.side === b.side ? 0 : a.side === 'Debug' ? -1 : 1))];
+    if (!all.length) return;
+    const hidden = new Set(['data_name', 'value']);
+    const fields = [];
+    for (const r of all) for (const f of Object.keys(r.item || {})) if (!hidden.has(f) && !fields.includes(f)) fields.push(f);
+    const box = el('section', undefined, 'ws-node ws-paired');
+    box.dataset.testid = 'paired';
+    box.append(el('h3', `Debug node: ${dbg.name}    Bench node: ${bch.name}`));
+    const table = el('table');
+    const head = el('tr');
+    head.append(el('th', 'name'), ...fields.map((f) => el('th', f)));
+    table.append(head);
+    for (const r of all) {
+      const tr = el('tr', undefined, r.side === 'Bench' ? 'bench-row' : 'debug-row');
+      const nameCell = el('td');
+      nameCell.append(el('span', '● ', r.paired ? 'dot-green' : 'dot-red'), r.key.startsWith(r.node + '.') ? r.key.slice(r.node.length + 1) : r.key);
+      tr.append(nameCell, ...fields.map((f) => el('td', r.item && r.item[f] !== undefined ? String(r.item[f]) : '-')));
+      table.append(tr);
+    }
+    box.append(table);
+    this.detail.append(box);
+  }
+
   /** §8.5: inputs / outputs of the node (and its counterpart), stack. */
   async showDetail(p, n, counterpart) {
     const d = this.detail;
@@ -315,6 +415,7 @@ export class Workspace {
       }
       d.append(box);
     };
+    if (counterpart) await this.pairedTable(p, n.name, counterpart);
     await one(p, n.name, p.opts.side);
     if (counterpart) await one(this.other(p), counterpart, p.opts.side === 'NPU' ? 'Bench' : 'NPU');
   }
