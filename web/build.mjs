@@ -32,6 +32,7 @@ if (existsSync(single)) {
                             define: { VISPROBE_WORKER_SOURCE: JSON.stringify(worker.outputFiles[0].text) } });
   const css = readFileSync(join(here, 'style.css'), 'utf8');
   const html = readFileSync(join(here, 'index.html'), 'utf8')
+    .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')   // the one-file page is inline by nature
     .replace('<link rel="stylesheet" href="style.css">', () => `<style>${css}</style>`)
     .replace('<script type="module" src="app.js"></script>',
              () => `<script>${app.outputFiles[0].text.replace(/<\/script/gi, '<\\/script')}</script>`)

@@ -11,6 +11,18 @@ const DEFAULT_COLORS = [
   { colour: '#FF704D', lo: 0.6, hi: 1, level: 'error' },
 ];
 
+/** @param {Blob} blob @param {string} name */
+function save(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
 /** @param {string} tag @param {string} [text] @param {string} [cls] */
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -92,6 +104,16 @@ export class Workspace {
       bar.append(lab);
       this.syncBox = sync;
     }
+    const exportSvg = el('button', 'SVG');
+    exportSvg.title = 'Export the visible graph as SVG';
+    exportSvg.addEventListener('click', () => this.exportGraph('svg'));
+    const exportPng = el('button', 'PNG');
+    exportPng.title = 'Export the visible graph as PNG';
+    exportPng.addEventListener('click', () => this.exportGraph('png'));
+    const exportCsv = el('button', 'CSV');
+    exportCsv.title = 'Export the detail tables as CSV';
+    exportCsv.addEventListener('click', () => this.exportCsv());
+    bar.append(exportSvg, exportPng, exportCsv);
     const fit = el('button', 'Fit to screen');
     fit.addEventListener('click', () => this.panes.forEach((p) => p.fit()));
     bar.append(fit);
@@ -230,6 +252,47 @@ export class Workspace {
   }
 
   other(p) { return this.panes.find((q) => q !== p) || null; }
+
+  /** Item 5: the visible graph of each pane as SVG or PNG, with the drawing styles inlined. */
+  async exportGraph(kind) {
+    for (const p of this.panes) {
+      const clone = /** @type {SVGSVGElement} */ (p.svg.cloneNode(true));
+      const w = p.host.clientWidth || 800;
+      const h = p.host.clientHeight || 600;
+      clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+      clone.setAttribute('width', String(w));
+      clone.setAttribute('height', String(h));
+      const style = document.createElementNS('http://www.w3.org/2000/svg', 'style');
+      style.textContent = 'text{dominant-baseline:central;text-anchor:middle;font-family:sans-serif}';
+      clone.prepend(style);
+      const text = new XMLSerializer().serializeToString(clone);
+      const base = `graph_${p.opts.side}_step${p.opts.step}_rank${p.opts.rank}`;
+      if (kind === 'svg') { save(new Blob([text], { type: 'image/svg+xml' }), base + '.svg'); continue; }
+      const img = new Image();
+      const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+      await new Promise((res, rej) => { img.onload = res; img.onerror = rej; img.src = url; });
+      const canvas = document.createElement('canvas');
+      canvas.width = w * 2;
+      canvas.height = h * 2;
+      const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
+      ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+      URL.revokeObjectURL(url);
+      const blob = await new Promise((res) => canvas.toBlob(res, 'image/png'));
+      if (blob) save(/** @type {Blob} */ (blob), base + '.png');
+    }
+  }
+
+  exportCsv() {
+    const quote = (v) => (/[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v);
+    const lines = [];
+    for (const table of this.detail.querySelectorAll('table')) {
+      for (const tr of table.querySelectorAll('tr')) lines.push([...tr.children].map((c) => quote(c.textContent || '')).join(','));
+      lines.push('');
+    }
+    if (lines.length) save(new Blob([lines.join('\n')], { type: 'text/csv' }), 'node_details.csv');
+  }
 
   /** GI-03: context menu with "Locate matched node" (compare) and the communication peers. */
   async menu(p, n, x, y) {
