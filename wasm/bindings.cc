@@ -9,6 +9,7 @@
 #include "app/args.h"
 #include "app/log.h"
 #include "app/session.h"
+#include "compare/manual_match.h"
 
 namespace {
 
@@ -78,6 +79,35 @@ RunResult GraphVisualize(val js_args, std::string timestamp, val on_event) {
 
 std::string Help() { return visprobe::GraphVisualizeHelp(); }
 
+struct MatchResult {
+  bool ok = false;
+  std::string message;
+  double precision = -1;   // -1: NULL
+  std::string inputData, outputData;
+};
+
+// Manual matching: the pair re-compared from the texts the database stores.
+MatchResult CompareStored(std::string task, std::string name, std::string tin, std::string tout, std::string bin,
+                          std::string bout) {
+  MatchResult out;
+  auto r = visprobe::CompareStoredItems(task, name, tin, tout, bin, bout);
+  if (!r.ok()) { out.message = r.status().message(); return out; }
+  out.ok = true;
+  out.precision = r->precision_index;
+  out.inputData = r->input_data;
+  out.outputData = r->output_data;
+  return out;
+}
+
+MatchResult StripFields(std::string json) {
+  MatchResult out;
+  auto r = visprobe::StripComparisonFields(json);
+  if (!r.ok()) { out.message = r.status().message(); return out; }
+  out.ok = true;
+  out.inputData = r.value();
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(visprobe) {
@@ -88,6 +118,14 @@ EMSCRIPTEN_BINDINGS(visprobe) {
       .field("dbPath", &RunResult::dbPath)
       .field("rows", &RunResult::rows)
       .field("dumpBytes", &RunResult::dumpBytes);
+  emscripten::value_object<MatchResult>("MatchResult")
+      .field("ok", &MatchResult::ok)
+      .field("message", &MatchResult::message)
+      .field("precision", &MatchResult::precision)
+      .field("inputData", &MatchResult::inputData)
+      .field("outputData", &MatchResult::outputData);
   emscripten::function("graphVisualize", &GraphVisualize);
+  emscripten::function("compareStored", &CompareStored);
+  emscripten::function("stripFields", &StripFields);
   emscripten::function("help", &Help);
 }

@@ -307,3 +307,45 @@ test('the malformed corpus: each folder shows its message and the page keeps wor
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('manual matching: unmatch with descendants, match again, rows recomputed by the engine', async () => {
+  const { page, context, errors } = await openPage();
+  await page.setViewportSize({ width: 1400, height: 1100 });
+  await page.setInputFiles('#pick-target', worked('npu'));
+  await page.setInputFiles('#pick-golden', worked('bench'));
+  assert.match(await runAndWait(page), /^ready/);
+  await page.waitForSelector('[data-testid=matching]');
+  const count = (id) => page.$eval(id, (s) => s.options.length - 1);
+  await page.waitForFunction(() => document.querySelector('#ws-dbg-matched').options.length > 1);
+  assert.equal(await count('#ws-dbg-matched'), 10);
+  assert.equal(await count('#ws-dbg-unmatched'), 0);
+  // Select the matched forward module (fills both matched selects), unmatch with descendants:
+  // the module, its child API and the backward twin with its children turn unmatched.
+  await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
+  assert.equal(await page.$eval('#ws-bch-matched', (s) => s.value), 'Module.fc1.Linear.forward.0');
+  await page.click('#ws-unmatch');
+  await page.waitForFunction(() => /Unmatch successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  assert.equal(await count('#ws-dbg-unmatched'), 5);
+  const grey = await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill'));
+  assert.equal(grey, '#C7C7C7');
+  // Match the pair again with descendants: back to fully matched, precision recomputed.
+  await page.selectOption('#ws-dbg-unmatched', 'Module.fc1.Linear.forward.0');
+  await page.selectOption('#ws-bch-unmatched', 'Module.fc1.Linear.forward.0');
+  await page.click('#ws-match');
+  await page.waitForFunction(() => document.querySelector('[data-testid=match-msg]').textContent !== '' &&
+                                   !/Unmatch/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  assert.match(await page.textContent('[data-testid=match-msg]'), /Match successful/);
+  assert.equal(await count('#ws-dbg-unmatched'), 0);
+  const fill = await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill'));
+  assert.equal(fill, '#FFDC7F');   // warning again: the engine recomputed 0.5
+  // A mismatched type pair is refused with the engine's message.
+  await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
+  await page.click('#ws-unmatch');
+  await page.waitForFunction(() => /Unmatch successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  await page.selectOption('#ws-dbg-unmatched', 'Module.fc1.Linear.forward.0');
+  await page.selectOption('#ws-bch-unmatched', 'Functional.linear.0.forward');
+  await page.click('#ws-match');
+  await page.waitForFunction(() => document.querySelector('[data-testid=match-msg]').textContent === 'Node types differ');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

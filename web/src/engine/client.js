@@ -55,6 +55,8 @@ export class EngineClient {
   /** @param {string} sql @param {any[]} [params] */
   query(sql, params) { return this.request(Req.QUERY, { sql, params }); }
   exportDb() { return this.request(Req.EXPORT_DB, {}); }
+  match(args) { return this.request(Req.MATCH, args); }
+  unmatch(args) { return this.request(Req.UNMATCH, args); }
 
   cancel() {
     this.worker.terminate();

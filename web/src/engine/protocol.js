@@ -5,7 +5,9 @@ export const Req = Object.freeze({
   RUN: 'RUN',            // args: {target: FileEntry[], golden: FileEntry[]|null, options}
   OPEN_DB: 'OPEN_DB',    // args: {name, bytes: ArrayBuffer}
   QUERY: 'QUERY',        // args: {sql, params}
-  EXPORT_DB: 'EXPORT_DB' // args: {} -> {name, bytes}
+  EXPORT_DB: 'EXPORT_DB', // args: {} -> {name, bytes}
+  MATCH: 'MATCH',        // args: {step, rank, npu, bench, descendants} -> {pairs}
+  UNMATCH: 'UNMATCH'     // args: {step, rank, npu, bench, descendants} -> {pairs}
 });
 export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RESULT' });
 

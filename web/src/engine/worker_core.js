@@ -133,6 +133,142 @@ export function installWorker(l) {
   self.onmessage = onMessage;
 }
 
+// ---- manual matching (web-ui MAT-03 / MAT-04), on the open database -----------------------
+
+/** json.dumps of a list of strings (", " separators, non-ASCII escaped). @param {string[]} list */
+function pyJsonList(list) {
+  const esc = (s) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return '[' + list.map(esc).join(', ') + ']';
+}
+
+function row(step, rank, side, name) {
+  const st = db.prepare('SELECT node_name, node_type, up_node, sub_nodes, matched_node_link, input_data, output_data FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?');
+  try {
+    st.bind([step, rank, side, name]);
+    if (!st.step()) return null;
+    const [n, type, up, sub, link, input, output] = st.get();
+    let links = [];
+    let subs = [];
+    try { links = JSON.parse(link || '[]'); } catch { links = []; }
+    try { subs = sub ? JSON.parse(sub) : []; } catch { subs = []; }
+    return { name: n, type: String(type), up, subs, links, input, output };
+  } finally {
+    st.free();
+  }
+}
+
+function ancestors(step, rank, side, name) {
+  const out = [];
+  let cur = row(step, rank, side, name);
+  for (let guard = 0; cur && cur.up && guard < 10000; ++guard) {
+    out.unshift(cur.up);
+    cur = row(step, rank, side, cur.up);
+  }
+  return out;
+}
+
+const twinOf = (name) => (name.includes('forward') ? name.split('forward').join('backward') : name.split('backward').join('forward'));
+
+// Children paired by key (module class + direction, or API name + direction, plus type), in order.
+function childKey(r) {
+  const seg = r.name.split('.').filter((s) => !/^\d+$/.test(s));
+  return r.type + ':' + seg.slice(r.type === '0' ? -2 : 1).join('.');
+}
+
+function task() {
+  const r = db.exec('SELECT task FROM tb_config')[0];
+  return r ? String(r.values[0][0]) : '';
+}
+
+function matchPair(a, n, b) {
+  const t = task();
+  const res = engine.compareStored(t, n.name, n.input || '{}', n.output || '{}', b.input || '{}', b.output || '{}');
+  if (!res.ok) throw new Error(res.message);
+  const nLink = pyJsonList([...ancestors(a.step, a.rank, 'Bench', b.name), b.name]);
+  const bLink = pyJsonList([...ancestors(a.step, a.rank, 'NPU', n.name), n.name]);
+  db.run('UPDATE tb_nodes SET matched_node_link = ?, precision_index = ?, input_data = ?, output_data = ?, modified = 1 WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
+         [nLink, res.precision < 0 ? null : res.precision, res.inputData, res.outputData, a.step, a.rank, 'NPU', n.name]);
+  db.run('UPDATE tb_nodes SET matched_node_link = ?, modified = 1 WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
+         [bLink, a.step, a.rank, 'Bench', b.name]);
+}
+
+function unmatchPair(a, n, b) {
+  const input = engine.stripFields(n.input || '{}');
+  const output = engine.stripFields(n.output || '{}');
+  if (!input.ok) throw new Error(input.message);
+  if (!output.ok) throw new Error(output.message);
+  db.run("UPDATE tb_nodes SET matched_node_link = '[]', precision_index = NULL, input_data = ?, output_data = ?, modified = 1 WHERE step = ? AND rank = ? AND data_source = 'NPU' AND node_name = ?",
+         [input.inputData, output.inputData, a.step, a.rank, n.name]);
+  db.run("UPDATE tb_nodes SET matched_node_link = '[]', modified = 1 WHERE step = ? AND rank = ? AND data_source = 'Bench' AND node_name = ?",
+         [a.step, a.rank, b.name]);
+}
+
+function manualMatch(a) {
+  const n = row(a.step, a.rank, 'NPU', a.npu);
+  const b = row(a.step, a.rank, 'Bench', a.bench);
+  if (!n) throw new Error('Please select the debug-side unmatched node!');
+  if (!b) throw new Error('Please select the bench-side unmatched node!');
+  if (n.links.length || b.links.length) throw new Error('Both nodes must be unmatched.');
+  if (n.type !== b.type) throw new Error('Node types differ');
+  const pairs = [];
+  const visit = (x, y) => {
+    matchPair(a, x, y);
+    pairs.push([x.name, y.name]);
+    if (!a.descendants) return;
+    const groups = new Map();
+    for (const c of y.subs.map((s) => row(a.step, a.rank, 'Bench', s)).filter((r) => r && !r.links.length)) {
+      const k = childKey(c);
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k).push(c);
+    }
+    for (const c of x.subs.map((s) => row(a.step, a.rank, 'NPU', s)).filter((r) => r && !r.links.length)) {
+      const list = groups.get(childKey(c));
+      if (list && list.length) visit(c, list.shift());
+    }
+  };
+  db.run('BEGIN');
+  try {
+    visit(n, b);
+    const tn = row(a.step, a.rank, 'NPU', twinOf(n.name));
+    const tb = row(a.step, a.rank, 'Bench', twinOf(b.name));
+    if (tn && tb && tn.name !== n.name && !tn.links.length && !tb.links.length && tn.type === tb.type) visit(tn, tb);
+    db.run('COMMIT');
+  } catch (e) {
+    db.run('ROLLBACK');
+    throw e;
+  }
+  return { pairs };
+}
+
+function manualUnmatch(a) {
+  const n = row(a.step, a.rank, 'NPU', a.npu);
+  const b = row(a.step, a.rank, 'Bench', a.bench);
+  if (!n || !b) throw new Error('Please select the nodes to be unmatched!');
+  if (n.links[n.links.length - 1] !== b.name || b.links[b.links.length - 1] !== n.name) throw new Error('These nodes are not matched with each other');
+  const pairs = [];
+  const visit = (x, y) => {
+    unmatchPair(a, x, y);
+    pairs.push([x.name, y.name]);
+    if (!a.descendants) return;
+    for (const c of x.subs.map((s) => row(a.step, a.rank, 'NPU', s)).filter((r) => r && r.links.length)) {
+      const peer = row(a.step, a.rank, 'Bench', c.links[c.links.length - 1]);
+      if (peer && peer.links[peer.links.length - 1] === c.name) visit(c, peer);
+    }
+  };
+  db.run('BEGIN');
+  try {
+    visit(n, b);
+    const tn = row(a.step, a.rank, 'NPU', twinOf(n.name));
+    const tb = row(a.step, a.rank, 'Bench', twinOf(b.name));
+    if (tn && tb && tn.name !== n.name && tn.links[tn.links.length - 1] === tb.name) visit(tn, tb);
+    db.run('COMMIT');
+  } catch (e) {
+    db.run('ROLLBACK');
+    throw e;
+  }
+  return { pairs };
+}
+
 async function onMessage(/** @type {MessageEvent} */ ev) {
   const { id, type, args } = ev.data;
   try {
@@ -144,6 +280,10 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       if (!db) throw new Error('No database is open.');
       const res = db.exec(args.sql, args.params || []);
       reply(id, Ev.RESULT, res.length ? { columns: res[0].columns, values: res[0].values } : { columns: [], values: [] });
+    } else if (type === Req.MATCH || type === Req.UNMATCH) {
+      if (!db) throw new Error('No database is open.');
+      await loadEngine();
+      reply(id, Ev.RESULT, type === Req.MATCH ? manualMatch(args) : manualUnmatch(args));
     } else if (type === Req.EXPORT_DB) {
       if (!db) throw new Error('No database is open.');
       const bytes = db.export();

@@ -131,6 +131,7 @@ export class Workspace {
     panes.append(...this.paneHosts);
     const side = el('div', undefined, 'ws-side');
     side.append(this.buildFilter());
+    if (this.compare) side.append(this.buildMatching());
     side.append(el('h4', 'Search results'));
     this.results = el('ul', undefined, 'ws-results');
     side.append(this.results);
@@ -145,6 +146,111 @@ export class Workspace {
       timer = window.setTimeout(() => this.search(search.value), 120);
     });
     this.legend();
+  }
+
+  /** §8.3: manual match / unmatch (compare graphs). */
+  buildMatching() {
+    const box = el('div', undefined, 'ws-matching');
+    box.dataset.testid = 'matching';
+    const sel = (id, label) => {
+      const lab = el('label', label + ' ');
+      const s = /** @type {HTMLSelectElement} */ (el('select'));
+      s.id = id;
+      lab.append(s);
+      box.append(lab);
+      return s;
+    };
+    box.append(el('h4', 'Matching'));
+    this.dbgUnmatched = sel('ws-dbg-unmatched', 'Debug – unmatched');
+    this.bchUnmatched = sel('ws-bch-unmatched', 'Bench – unmatched');
+    const desc = /** @type {HTMLInputElement} */ (el('input'));
+    desc.type = 'checkbox';
+    desc.checked = true;
+    desc.id = 'ws-descendants';
+    const dl = el('label');
+    dl.append(desc, ' Also apply to descendant nodes');
+    box.append(dl);
+    const matchBtn = el('button', 'Match');
+    matchBtn.id = 'ws-match';
+    box.append(matchBtn);
+    this.dbgMatched = sel('ws-dbg-matched', 'Debug – matched');
+    this.bchMatched = sel('ws-bch-matched', 'Bench – matched');
+    const unmatchBtn = el('button', 'Unmatch');
+    unmatchBtn.id = 'ws-unmatch';
+    box.append(unmatchBtn);
+    this.matchMsg = el('p', '', 'ws-match-msg');
+    this.matchMsg.dataset.testid = 'match-msg';
+    box.append(this.matchMsg);
+    this.descBox = desc;
+    matchBtn.addEventListener('click', () => this.doMatch(true));
+    unmatchBtn.addEventListener('click', () => this.doMatch(false));
+    for (const [s, side] of [[this.dbgUnmatched, 0], [this.bchUnmatched, 1], [this.dbgMatched, 0], [this.bchMatched, 1]]) {
+      s.addEventListener('change', async () => {
+        const p = this.panes[side];
+        if (!p || !s.value) return;
+        const n = await p.reveal(s.value);
+        if (n) { p.render(); p.centre(n); await this.select(p, n); }
+      });
+    }
+    return box;
+  }
+
+  async refreshMatchLists() {
+    if (!this.compare || !this.panes.length) return;
+    const p = this.panes[0];
+    const list = async (side, matched) => {
+      const r = await this.engine.query(
+        `SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND
+         (matched_node_link IS NULL OR matched_node_link IN ('', '[]')) = ? ORDER BY node_order`,
+        [p.opts.step, p.opts.rank, side, matched ? 0 : 1]);
+      return r.values.map((v) => String(v[0]));
+    };
+    const fill = (s, names, label) => {
+      const keep = s.value;
+      s.textContent = '';
+      s.append(new Option('', ''));
+      for (const n of names) s.append(new Option(n, n));
+      s.value = names.includes(keep) ? keep : '';
+      /** @type {HTMLElement} */ (s.parentElement).firstChild.textContent = `${label} (${names.length}) `;
+    };
+    fill(this.dbgUnmatched, await list('NPU', false), 'Debug – unmatched');
+    fill(this.bchUnmatched, await list('Bench', false), 'Bench – unmatched');
+    fill(this.dbgMatched, await list('NPU', true), 'Debug – matched');
+    fill(this.bchMatched, await list('Bench', true), 'Bench – matched');
+  }
+
+  /** MAT-03 / MAT-04, then MAT-05: recolour without losing expansion, refresh lists and details. */
+  async doMatch(match) {
+    const p = this.panes[0];
+    const npu = match ? this.dbgUnmatched.value : this.dbgMatched.value;
+    const bench = match ? this.bchUnmatched.value : this.bchMatched.value;
+    const args = { step: p.opts.step, rank: p.opts.rank, npu, bench, descendants: this.descBox.checked };
+    try {
+      if (match && !npu) throw new Error('Please select the debug-side unmatched node!');
+      if (match && !bench) throw new Error('Please select the bench-side unmatched node!');
+      if (!match && (!npu || !bench)) throw new Error('Please select the nodes to be unmatched!');
+      if (match) await this.engine.match(args); else await this.engine.unmatch(args);
+      this.matchMsg.textContent = match ? 'Match successful, corresponding node status has been updated'
+                                        : 'Unmatch successful, corresponding node status has been updated';
+      this.matchMsg.className = 'ws-match-msg ok';
+    } catch (e) {
+      this.matchMsg.textContent = /** @type {Error} */ (e).message;
+      this.matchMsg.className = 'ws-match-msg bad';
+      return;
+    }
+    for (const pane of this.panes) {
+      const r = await this.engine.query('SELECT node_name, precision_index, matched_node_link FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?', pane.scope);
+      for (const [name, precision, link] of r.values) {
+        const n = pane.nodes.get(String(name));
+        if (!n) continue;
+        n.precision = precision === null ? null : Number(precision);
+        try { n.link = link ? JSON.parse(link) : []; } catch { n.link = []; }
+      }
+      pane.render();
+    }
+    await this.refreshMatchLists();
+    const sel = this.panes.find((q) => q.selected);
+    if (sel) await this.select(sel, sel.selected);
   }
 
   /** §8.1: precision / overflow filter lists of Debug leaves. */
@@ -249,6 +355,7 @@ export class Workspace {
     this.detail.textContent = '';
     this.results.textContent = '';
     if (this.filterChecks) this.fillChecks();
+    await this.refreshMatchLists();
   }
 
   other(p) { return this.panes.find((q) => q !== p) || null; }
@@ -353,6 +460,22 @@ export class Workspace {
     const counterpart = n.link.length ? n.link[n.link.length - 1] : null;
     if (o) { o.selected = null; o.highlight = counterpart; o.render(); }
     p.render();
+    if (this.compare && this.dbgUnmatched) {
+      const debug = p.opts.side === 'NPU';
+      const setv = (s, v) => { s.value = [...s.options].some((op) => op.value === v) ? v : ''; };
+      // MAT-02: an unmatched node fills its side's unmatched select and clears the matched ones;
+      // a matched node fills both matched selects and clears the unmatched ones.
+      if (!n.link.length) {
+        this.dbgMatched.value = '';
+        this.bchMatched.value = '';
+        setv(debug ? this.dbgUnmatched : this.bchUnmatched, n.name);
+      } else {
+        this.dbgUnmatched.value = '';
+        this.bchUnmatched.value = '';
+        setv(debug ? this.dbgMatched : this.bchMatched, n.name);
+        setv(debug ? this.bchMatched : this.dbgMatched, counterpart);
+      }
+    }
     await this.showDetail(p, n, o ? counterpart : null);
   }
 
