@@ -338,6 +338,21 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   assert.equal(await count('#ws-dbg-unmatched'), 0);
   const fill = await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill'));
   assert.equal(fill, '#FFDC7F');   // warning again: the engine recomputed 0.5
+  // MAT-06: the manually matched pairs as a .vis.config, applied again after an unmatch.
+  const [cfg] = await Promise.all([page.waitForEvent('download'), page.click('#ws-gen-config')]);
+  assert.match(cfg.suggestedFilename(), /^compare_\d{14}_0_0\.vis\.config$/);
+  const cfgPath = join(tmp, cfg.suggestedFilename());
+  await cfg.saveAs(cfgPath);
+  const pairs = JSON.parse(readFileSync(cfgPath, 'utf8'));
+  assert.equal(pairs['Module.fc1.Linear.forward.0'], 'Module.fc1.Linear.forward.0');
+  await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
+  await page.click('#ws-unmatch');
+  await page.waitForFunction(() => /Unmatch successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  await page.setInputFiles('#ws-apply-config', cfgPath);
+  await page.waitForFunction(() => /Matched by configuration file/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  // Pairs already matched as the forward/backward twin of an earlier pair count as failed.
+  assert.match(await page.textContent('[data-testid=match-msg]'), /total 5, succeeded \d, failed \d/);
+  assert.equal(await count('#ws-dbg-unmatched'), 0);
   // A mismatched type pair is refused with the engine's message.
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.click('#ws-unmatch');

@@ -128,7 +128,26 @@ export class Workspace {
     if (this.compare) this.paneHosts.push(el('div', undefined, 'ws-pane'));
     this.paneHosts[0].dataset.testid = 'pane-debug';
     if (this.paneHosts[1]) this.paneHosts[1].dataset.testid = 'pane-bench';
-    panes.append(...this.paneHosts);
+    panes.append(this.paneHosts[0]);
+    if (this.paneHosts[1]) {
+      // CMP-03: a draggable splitter; each pane keeps at least 20 % and its own transform.
+      const splitter = el('div', undefined, 'ws-splitter');
+      splitter.dataset.testid = 'splitter';
+      splitter.addEventListener('pointerdown', (e) => {
+        splitter.setPointerCapture(e.pointerId);
+        const box = panes.getBoundingClientRect();
+        const move = (/** @type {PointerEvent} */ ev) => {
+          const share = Math.min(0.8, Math.max(0.2, (ev.clientX - box.left) / box.width));
+          this.paneHosts[0].style.flex = `0 0 ${(share * 100).toFixed(2)}%`;
+          this.paneHosts[1].style.flex = '1 1 0';
+          for (const p of this.panes) p.schedule();
+        };
+        const up = () => { splitter.removeEventListener('pointermove', move); splitter.removeEventListener('pointerup', up); };
+        splitter.addEventListener('pointermove', move);
+        splitter.addEventListener('pointerup', up);
+      });
+      panes.append(splitter, this.paneHosts[1]);
+    }
     const side = el('div', undefined, 'ws-side');
     side.append(this.buildFilter());
     if (this.compare) side.append(this.buildMatching());
@@ -178,6 +197,22 @@ export class Workspace {
     const unmatchBtn = el('button', 'Unmatch');
     unmatchBtn.id = 'ws-unmatch';
     box.append(unmatchBtn);
+    // MAT-06: match configuration files.
+    const gen = el('button', 'Generate match configuration file');
+    gen.id = 'ws-gen-config';
+    gen.addEventListener('click', () => this.generateConfig());
+    const applyLab = el('label', 'Apply configuration ');
+    const apply = /** @type {HTMLInputElement} */ (el('input'));
+    apply.type = 'file';
+    apply.accept = '.config,.json';
+    apply.id = 'ws-apply-config';
+    apply.addEventListener('change', async () => {
+      const f = apply.files && apply.files[0];
+      apply.value = '';
+      if (f) await this.applyConfig(f);
+    });
+    applyLab.append(apply);
+    box.append(gen, applyLab);
     this.matchMsg = el('p', '', 'ws-match-msg');
     this.matchMsg.dataset.testid = 'match-msg';
     box.append(this.matchMsg);
@@ -193,6 +228,47 @@ export class Workspace {
       });
     }
     return box;
+  }
+
+  async generateConfig() {
+    const p = this.panes[0];
+    const r = await this.engine.query(
+      "SELECT node_name, matched_node_link FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU' AND modified = 1 AND matched_node_link NOT IN ('', '[]') ORDER BY node_order",
+      [p.opts.step, p.opts.rank]);
+    const pairs = {};
+    for (const [name, link] of r.values) {
+      try { const l = JSON.parse(link); if (l.length) pairs[name] = l[l.length - 1]; } catch { /* skip */ }
+    }
+    const dbName = (document.querySelector('[data-testid=db-name]') || {}).textContent || 'graph.vis.db';
+    const name = `${dbName.replace(/\.vis\.db$|\.db$/, '')}_${p.opts.step}_${p.opts.rank}.vis.config`;
+    save(new Blob([JSON.stringify(pairs, null, 4)], { type: 'application/json' }), name);
+    this.matchMsg.textContent = `File generated: ${name}`;
+    this.matchMsg.className = 'ws-match-msg ok';
+  }
+
+  /** @param {File} file */
+  async applyConfig(file) {
+    let pairs;
+    try {
+      pairs = JSON.parse(await file.text());
+      if (!pairs || typeof pairs !== 'object' || Array.isArray(pairs)) throw new Error('not an object of node pairs');
+    } catch (e) {
+      this.matchMsg.textContent = `${file.name}: ${/** @type {Error} */ (e).message}`;
+      this.matchMsg.className = 'ws-match-msg bad';
+      return;
+    }
+    const p = this.panes[0];
+    let ok = 0;
+    let failed = 0;
+    for (const [npu, bench] of Object.entries(pairs)) {
+      try {
+        await this.engine.match({ step: p.opts.step, rank: p.opts.rank, npu, bench: String(bench), descendants: false });
+        ok += 1;
+      } catch { failed += 1; }
+    }
+    await this.afterMatch();
+    this.matchMsg.textContent = `Matched by configuration file: total ${ok + failed}, succeeded ${ok}, failed ${failed}`;
+    this.matchMsg.className = 'ws-match-msg ok';
   }
 
   async refreshMatchLists() {
@@ -238,6 +314,10 @@ export class Workspace {
       this.matchMsg.className = 'ws-match-msg bad';
       return;
     }
+    await this.afterMatch();
+  }
+
+  async afterMatch() {
     for (const pane of this.panes) {
       const r = await this.engine.query('SELECT node_name, precision_index, matched_node_link FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?', pane.scope);
       for (const [name, precision, link] of r.values) {
