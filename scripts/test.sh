@@ -31,4 +31,8 @@ if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   node web/build.mjs build/web
   node --test tests/browser/test_browser.mjs
 fi
+if [ "${VISPROBE_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== short libFuzzer runs of every reader" >&2
+  ./scripts/fuzz.sh all "${VISPROBE_FUZZ_SECONDS:-10}"
+fi
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s" >&2
