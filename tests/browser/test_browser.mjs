@@ -253,6 +253,15 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   assert.deepEqual(errorList, ['Torch.sum.0.forward']);
   await page.check('[data-testid=filter-warning]');
   await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 2);
+  // FLT-05: name filter with highlight, previous / next with the end messages.
+  await page.fill('#ws-filter-name', 'SUM');
+  assert.match(await page.textContent('[data-testid=filter]'), /Node list \(1\)/);
+  assert.equal(await page.textContent('.ws-filter-list mark'), 'sum');
+  await page.fill('#ws-filter-name', '');
+  await page.click('#ws-filter-next');
+  await page.click('#ws-filter-next');
+  await page.click('#ws-filter-next');
+  await page.waitForFunction(() => /bottom of the list/.test(document.querySelector('.ws-filter-msg').textContent));
   await page.selectOption('#ws-mode', 'overflow');
   await page.check('[data-testid=filter-critical]');
   await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);

@@ -120,8 +120,16 @@ export class Workspace {
     const search = /** @type {HTMLInputElement} */ (el('input'));
     search.type = 'search';
     search.placeholder = 'search nodes';
+    search.maxLength = 200;
     search.id = 'ws-search';
     bar.append(search);
+    // SRCH-01: search the Debug or the Bench side.
+    this.searchSide = /** @type {HTMLSelectElement} */ (el('select'));
+    this.searchSide.id = 'ws-search-side';
+    this.searchSide.append(new Option('Debug', '0'));
+    if (this.compare) this.searchSide.append(new Option('Bench', '1'));
+    this.searchSide.addEventListener('change', () => this.search(search.value));
+    bar.append(this.searchSide);
     this.legendBox = el('div', undefined, 'ws-legend');
     const panes = el('div', undefined, 'ws-panes');
     this.paneHosts = [el('div', undefined, 'ws-pane')];
@@ -341,7 +349,23 @@ export class Workspace {
     this.filterChecks = checks;
     this.filterCount = el('h4', 'Node list (0)');
     this.filterList = el('ul', undefined, 'ws-results ws-filter-list');
-    box.append(el('h4', 'Filter'), checks, this.filterCount, this.filterList);
+    // FLT-05: a name filter and previous / next over the filtered rows.
+    const nav = el('div', undefined, 'ws-filter-nav');
+    this.filterName = /** @type {HTMLInputElement} */ (el('input'));
+    this.filterName.type = 'search';
+    this.filterName.placeholder = 'Search by name';
+    this.filterName.maxLength = 200;
+    this.filterName.id = 'ws-filter-name';
+    this.filterName.addEventListener('input', () => this.applyFilterName());
+    const prev = el('button', '▲');
+    prev.id = 'ws-filter-prev';
+    const next = el('button', '▼');
+    next.id = 'ws-filter-next';
+    prev.addEventListener('click', () => this.stepFilter(-1));
+    next.addEventListener('click', () => this.stepFilter(1));
+    this.filterMsg = el('span', '', 'ws-filter-msg');
+    nav.append(this.filterName, prev, next, this.filterMsg);
+    box.append(el('h4', 'Filter'), checks, this.filterCount, nav, this.filterList);
     this.fillChecks();
     return box;
   }
@@ -371,6 +395,39 @@ export class Workspace {
     this.filterCount.textContent = 'Node list (0)';
   }
 
+  visibleFilterRows() {
+    return [...this.filterList.querySelectorAll('li')].filter((li) => !/** @type {HTMLElement} */ (li).hidden);
+  }
+
+  applyFilterName() {
+    const needle = this.filterName.value.toLowerCase();
+    for (const li of this.filterList.querySelectorAll('li')) {
+      const name = /** @type {HTMLElement} */ (li).dataset.name || '';
+      const hit = name.toLowerCase().indexOf(needle);
+      /** @type {HTMLElement} */ (li).hidden = needle !== '' && hit < 0;
+      // Highlight the matched substring (text nodes only, never HTML).
+      li.textContent = '';
+      if (needle && hit >= 0) {
+        const mark = el('mark', name.slice(hit, hit + needle.length));
+        li.append(name.slice(0, hit), mark, name.slice(hit + needle.length));
+      } else {
+        li.append(name);
+      }
+    }
+    this.filterCount.textContent = `Node list (${this.visibleFilterRows().length})`;
+  }
+
+  async stepFilter(dir) {
+    const rows = this.visibleFilterRows();
+    this.filterMsg.textContent = '';
+    if (!rows.length) { this.filterMsg.textContent = 'No data'; return; }
+    const cur = rows.findIndex((li) => li.classList.contains('current'));
+    let i = cur < 0 ? (dir > 0 ? 0 : rows.length - 1) : cur + dir;
+    if (i < 0) { this.filterMsg.textContent = 'You have reached the top of the list'; i = 0; }
+    if (i >= rows.length) { this.filterMsg.textContent = 'You have reached the bottom of the list'; i = rows.length - 1; }
+    rows[i].click();
+  }
+
   async runFilter() {
     const keys = [...this.filterChecks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value);
     this.filterList.textContent = '';
@@ -389,9 +446,14 @@ export class Workspace {
        AND (sub_nodes IS NULL OR sub_nodes = '') AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
       [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
     this.filterCount.textContent = `Node list (${r.values.length})`;
+    if (this.filterName) this.filterName.value = '';
     for (const [name] of r.values.slice(0, 2000)) {
       const li = el('li', name);
+      li.dataset.name = name;
       li.addEventListener('click', async () => {
+        for (const other of this.filterList.querySelectorAll('li.current')) other.classList.remove('current');
+        li.classList.add('current');
+        li.scrollIntoView({ block: 'nearest' });
         const n = await p.reveal(name);
         if (!n) return;
         p.render();
@@ -405,6 +467,16 @@ export class Workspace {
   legend() {
     const box = this.legendBox;
     box.textContent = '';
+    // GR-08: the node kinds, then the active colour scale.
+    for (const [cls, label, tip] of [['shape-module', 'Module or operator', ''],
+                                     ['shape-leaf', 'Non-expandable node', 'An API, operator or module without children; it cannot be expanded'],
+                                     ['shape-apis', 'API list', 'Collection of free APIs between modules'],
+                                     ['shape-fused', 'Fused operator', 'Collection of fused operators']]) {
+      const item = el('span', undefined, 'ws-kind');
+      item.append(el('i', undefined, cls), label);
+      if (tip) item.title = tip;
+      box.append(item);
+    }
     const swatch = (colour, text) => {
       const item = el('span', undefined, 'ws-swatch');
       const chip = el('i');
@@ -574,7 +646,7 @@ export class Workspace {
   async search(text) {
     this.results.textContent = '';
     if (!text) return;
-    const p = this.panes[0];
+    const p = this.panes[Number(this.searchSide.value)] || this.panes[0];
     const r = await this.engine.query(
       "SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name LIKE ? ESCAPE '\\' ORDER BY node_order LIMIT 100",
       [...p.scope, '%' + text.replace(/[\\%_]/g, (m) => '\\' + m) + '%']);
