@@ -225,6 +225,11 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   const detail = await page.textContent('[data-testid=detail]');
   assert.match(detail, /NormRelativeErr/);
   assert.match(detail, /28\.571429%/);
+  // DET-01 / DET-05: the node-information tab shows the stack of both sides.
+  await page.click('[data-testid=tab-info]');
+  assert.match(await page.textContent('[data-testid=panel-info]'), /loss = torch\.relu\(out\)\.sum\(\)/);
+  assert.equal(await page.isVisible('[data-testid=panel-details]'), false);
+  await page.click('[data-testid=tab-details]');
   // DET-03: paired rows with the node prefix removed.
   const paired = await page.textContent('[data-testid=paired]');
   assert.match(paired, /input\.0/);

@@ -664,7 +664,7 @@ export class Workspace {
   }
 
   /** DET-03/04: debug and bench parameters paired by position, inputs then outputs. */
-  async pairedTable(p, name, counterpart) {
+  async pairedTable(p, name, counterpart, container) {
     const debugSide = p.opts.side === 'NPU' ? [name, p] : [counterpart, this.other(p)];
     const benchSide = p.opts.side === 'NPU' ? [counterpart, this.other(p)] : [name, p];
     const fetch = async ([nm, pane], side) => {
@@ -708,53 +708,97 @@ export class Workspace {
       table.append(tr);
     }
     box.append(table);
-    this.detail.append(box);
+    container.append(box);
   }
 
   /** §8.5: inputs / outputs of the node (and its counterpart), stack. */
   async showDetail(p, n, counterpart) {
     const d = this.detail;
     d.textContent = '';
-    const one = async (pane, name, side) => {
+    // DET-01: two tabs.
+    const tabs = el('div', undefined, 'ws-tabs');
+    const cmpTab = el('button', this.compare ? 'Comparison details' : 'Input/output details', 'ws-tab active');
+    const infoTab = el('button', 'Node information', 'ws-tab');
+    cmpTab.dataset.testid = 'tab-details';
+    infoTab.dataset.testid = 'tab-info';
+    tabs.append(cmpTab, infoTab);
+    const cmpPanel = el('div', undefined, 'ws-tab-panel');
+    const infoPanel = el('div', undefined, 'ws-tab-panel');
+    infoPanel.hidden = true;
+    cmpPanel.dataset.testid = 'panel-details';
+    infoPanel.dataset.testid = 'panel-info';
+    const show = (details) => {
+      cmpPanel.hidden = !details;
+      infoPanel.hidden = details;
+      cmpTab.classList.toggle('active', details);
+      infoTab.classList.toggle('active', !details);
+    };
+    cmpTab.addEventListener('click', () => show(true));
+    infoTab.addEventListener('click', () => show(false));
+    d.append(tabs, cmpPanel, infoPanel);
+
+    const fetchRow = async (pane, name, side) => {
       const r = await this.engine.query(
-        'SELECT n.input_data, n.output_data, s.stack_info, n.precision_index, n.overflow_level, n.matched_distributed ' +
+        'SELECT n.input_data, n.output_data, s.stack_info, n.precision_index, n.overflow_level, n.matched_distributed, n.parallel_merge_info ' +
         'FROM tb_nodes n LEFT JOIN tb_stack s ON s.id = n.stack_id WHERE n.step = ? AND n.rank = ? AND n.data_source = ? AND n.node_name = ?',
         [pane.opts.step, pane.opts.rank, side, name]);
-      if (!r.values.length) return;
-      const [input, output, stack, precision, overflow, dist] = r.values[0];
-      const box = el('section', undefined, 'ws-node');
-      box.append(el('h3', `${side === 'NPU' ? 'Debug' : 'Bench'}: ${name}`));
-      box.append(el('p', `precision_index: ${precision ?? '-'}   overflow: ${overflow ?? '-'}`));
-      for (const [title, text] of [['Inputs', input], ['Outputs', output]]) {
-        let items = {};
-        try { items = JSON.parse(text || '{}'); } catch { /* shown empty */ }
-        const keys = Object.keys(items);
-        if (!keys.length) continue;
-        box.append(el('h4', title));
-        const fields = [];
-        for (const k of keys) for (const f of Object.keys(items[k] || {})) if (!fields.includes(f)) fields.push(f);
-        const table = el('table');
-        const head = el('tr');
-        head.append(el('th', 'name'), ...fields.map((f) => el('th', f)));
-        table.append(head);
-        for (const k of keys) {
-          const tr = el('tr');
-          tr.append(el('td', k), ...fields.map((f) => el('td', items[k] && items[k][f] !== undefined ? String(items[k][f]) : '')));
-          table.append(tr);
+      return r.values.length ? r.values[0] : null;
+    };
+    const sides = [[p, n.name, p.opts.side]];
+    if (counterpart) sides.push([this.other(p), counterpart, p.opts.side === 'NPU' ? 'Bench' : 'NPU']);
+    sides.sort((x, y) => (x[2] === 'NPU' ? -1 : 1) - (y[2] === 'NPU' ? -1 : 1));
+
+    if (counterpart) await this.pairedTable(p, n.name, counterpart, cmpPanel);
+    for (const [pane, name, side] of sides) {
+      const row = await fetchRow(pane, name, side);
+      if (!row) continue;
+      const [input, output, stack, precision, overflow, dist, merge] = row;
+      if (!counterpart) {
+        const box = el('section', undefined, 'ws-node');
+        box.append(el('h3', `${side === 'NPU' ? 'Debug' : 'Bench'} node: ${name}`));
+        box.append(el('p', `precision_index: ${precision ?? '-'}   overflow: ${overflow ?? '-'}`));
+        for (const [title, text] of [['Inputs', input], ['Outputs', output]]) {
+          let items = {};
+          try { items = JSON.parse(text || '{}'); } catch { /* shown empty */ }
+          const keys = Object.keys(items);
+          if (!keys.length) continue;
+          box.append(el('h4', title));
+          const fields = [];
+          for (const k of keys) for (const f of Object.keys(items[k] || {})) if (!fields.includes(f)) fields.push(f);
+          const table = el('table');
+          const head = el('tr');
+          head.append(el('th', 'name'), ...fields.map((f) => el('th', f)));
+          table.append(head);
+          for (const k of keys) {
+            const tr = el('tr');
+            tr.append(el('td', k), ...fields.map((f) => el('td', items[k] && items[k][f] !== undefined ? String(items[k][f]) : '-')));
+            table.append(tr);
+          }
+          box.append(table);
         }
-        box.append(table);
+        cmpPanel.append(box);
       }
-      if (dist && dist !== '{}') box.append(el('p', `distributed: ${dist}`));
+      // DET-05: node information per side: stack, parallel-merge details, communication peers.
+      const info = el('section', undefined, 'ws-node');
+      info.append(el('h3', `${side === 'NPU' ? 'Debug' : 'Bench'}: ${name}`));
       let frames = [];
       try { frames = JSON.parse(stack || '[]'); } catch { /* none */ }
-      if (Array.isArray(frames) && frames.length) {
-        const pre = el('pre', frames.join('\n'));
-        box.append(el('h4', 'Stack'), pre);
-      }
-      d.append(box);
-    };
-    if (counterpart) await this.pairedTable(p, n.name, counterpart);
-    await one(p, n.name, p.opts.side);
-    if (counterpart) await one(this.other(p), counterpart, p.opts.side === 'NPU' ? 'Bench' : 'NPU');
+      const addSection = (title, text) => {
+        const h = el('h4', title);
+        const copy = el('button', 'Copy', 'ws-copy');
+        copy.addEventListener('click', async () => {
+          try { await navigator.clipboard.writeText(text); copy.textContent = 'Copied!'; } catch { copy.textContent = 'Copy failed'; }
+        });
+        h.append(' ', copy);
+        info.append(h, el('pre', text));
+      };
+      addSection('Stack information', Array.isArray(frames) && frames.length ? frames.join('\n') : 'No data');
+      let mergeList = [];
+      try { mergeList = merge ? JSON.parse(merge) : []; } catch { /* none */ }
+      if (Array.isArray(mergeList) && mergeList.length) addSection('Parallel-merge details', mergeList.join('\n'));
+      if (dist && dist !== '{}') addSection('Communication', dist);
+      infoPanel.append(info);
+    }
+    if (!cmpPanel.children.length) cmpPanel.append(el('p', 'No data'));
   }
 }
