@@ -367,8 +367,15 @@ export class Pane {
       const key = e.key.toLowerCase();
       if (key === 'a') this.t.x -= 40;
       else if (key === 'd') this.t.x += 40;
-      else if (key === 'w') this.t.k = Math.min(4, this.t.k + 0.2);
-      else if (key === 's') this.t.k = Math.max(0.05, this.t.k - 0.2);
+      else if (key === 'w' || key === 's') {
+        // Zoom by 0.2 about the pane's centre.
+        const k = key === 'w' ? Math.min(4, this.t.k + 0.2) : Math.max(0.05, this.t.k - 0.2);
+        const cx = (this.host.clientWidth || 800) / 2;
+        const cy = (this.host.clientHeight || 600) / 2;
+        this.t.x = cx - ((cx - this.t.x) * k) / this.t.k;
+        this.t.y = cy - ((cy - this.t.y) * k) / this.t.k;
+        this.t.k = k;
+      }
       else if (key === '0') this.t = { x: 36, y: 72, k: 1.8 };
       else return;
       this.schedule();

@@ -221,6 +221,10 @@ export class Workspace {
     });
     applyLab.append(apply);
     box.append(gen, applyLab);
+    const load = el('button', 'Load lists');
+    load.id = 'ws-load-lists';
+    load.addEventListener('click', () => this.refreshMatchLists(true));
+    box.append(load);
     this.matchMsg = el('p', '', 'ws-match-msg');
     this.matchMsg.dataset.testid = 'match-msg';
     box.append(this.matchMsg);
@@ -228,6 +232,7 @@ export class Workspace {
     matchBtn.addEventListener('click', () => this.doMatch(true));
     unmatchBtn.addEventListener('click', () => this.doMatch(false));
     for (const [s, side] of [[this.dbgUnmatched, 0], [this.bchUnmatched, 1], [this.dbgMatched, 0], [this.bchMatched, 1]]) {
+      s.addEventListener('focus', () => { if (!this.matchListsWanted) this.refreshMatchLists(true); });
       s.addEventListener('change', async () => {
         const p = this.panes[side];
         if (!p || !s.value) return;
@@ -279,8 +284,11 @@ export class Workspace {
     this.matchMsg.className = 'ws-match-msg ok';
   }
 
-  async refreshMatchLists() {
+  async refreshMatchLists(force = false) {
     if (!this.compare || !this.panes.length) return;
+    // The lists scan every row of the scope: load them when the matching panel is first used.
+    if (!force && !this.matchListsWanted) return;
+    this.matchListsWanted = true;
     const p = this.panes[0];
     const list = async (side, matched) => {
       const r = await this.engine.query(
@@ -446,6 +454,7 @@ export class Workspace {
        AND (sub_nodes IS NULL OR sub_nodes = '') AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
       [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
     this.filterCount.textContent = `Node list (${r.values.length})`;
+    this.filterCount.dataset.done = String((Number(this.filterCount.dataset.done) || 0) + 1);
     if (this.filterName) this.filterName.value = '';
     for (const [name] of r.values.slice(0, 2000)) {
       const li = el('li', name);
@@ -504,10 +513,16 @@ export class Workspace {
       onMenu: (p, n, x, y) => this.menu(p, n, x, y),
     }));
     for (const p of this.panes) { p.mode = this.modeSel.value; await p.load(); p.render(); }
+    // Warm the search list of the Debug side in the background (SRCH-02: loaded once per scope).
+    this.nameCache = null;
+    const warm = this.panes[0];
+    this.engine.query('SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? ORDER BY node_order', warm.scope)
+      .then((r) => { if (!this.nameCache) this.nameCache = { key: warm.scope.join('|'), names: r.values.map((v) => String(v[0])) }; })
+      .catch(() => {});
     this.detail.textContent = '';
     this.results.textContent = '';
     if (this.filterChecks) this.fillChecks();
-    await this.refreshMatchLists();
+    this.matchListsWanted = false;
   }
 
   other(p) { return this.panes.find((q) => q !== p) || null; }
@@ -647,10 +662,16 @@ export class Workspace {
     this.results.textContent = '';
     if (!text) return;
     const p = this.panes[Number(this.searchSide.value)] || this.panes[0];
-    const r = await this.engine.query(
-      "SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name LIKE ? ESCAPE '\\' ORDER BY node_order LIMIT 100",
-      [...p.scope, '%' + text.replace(/[\\%_]/g, (m) => '\\' + m) + '%']);
-    for (const [name] of r.values) {
+    // SRCH-02: the names of a scope are loaded once (execution order) and filtered here.
+    const key = p.scope.join('|');
+    if (!this.nameCache || this.nameCache.key !== key) {
+      const r = await this.engine.query('SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? ORDER BY node_order', p.scope);
+      this.nameCache = { key, names: r.values.map((v) => String(v[0])) };
+    }
+    const needle = text.toLowerCase();
+    let shown = 0;
+    for (const name of this.nameCache.names) {
+      if (!name.toLowerCase().includes(needle)) continue;
       const li = el('li', name);
       li.addEventListener('click', async () => {
         const n = await p.reveal(name);
@@ -660,6 +681,7 @@ export class Workspace {
         await this.select(p, n);
       });
       this.results.append(li);
+      if (++shown >= 200) break;
     }
   }
 
