@@ -284,7 +284,8 @@ Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, 
   if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
   uint64_t total = 0;
   if (fseeko(f.get(), 0, SEEK_END) == 0) { total = static_cast<uint64_t>(ftello(f.get())); fseeko(f.get(), 0, SEEK_SET); }
-  std::vector<char> block(opts.block_bytes);
+  // Never more than the file: small files (construct.json of a tiny rank) read with a small buffer.
+  std::vector<char> block(static_cast<size_t>(std::max<uint64_t>(1, std::min<uint64_t>(opts.block_bytes, total + 1))));
   uint64_t done = 0;
   std::string tail;
   for (;;) {
