@@ -124,6 +124,8 @@ struct Construct {
 // Marks errors of the record consumer (e.g. the database), which are not dump.json's fault.
 constexpr const char* kNotDumpError = "\x01";
 
+constexpr int64_t kMaxMicroSteps = 1000000;
+
 Status ConstructParseFailed() { return InvalidInput("Parse construct json file \"construct.json\" failed."); }
 
 Status LoadFailed(const std::string& base, const Status& why) {
@@ -138,7 +140,10 @@ Result<Construct> LoadConstruct(const std::string& path) {
     std::string k(key);
     if (k == "megatron_micro_step_number") {
       c.megatron = true;
-      c.micro_step_num = t.IsNumber(v) ? static_cast<int>(t.AsDouble(v)) : 0;
+      // An integer micro-step count; anything else (or one beyond int) cannot be a Megatron
+      // construct (found by fuzzing: a 60-digit number).
+      if (t.Kind(v) != JKind::kInt || t.at(v).i < 0 || t.at(v).i > kMaxMicroSteps) bad_value = true;
+      else c.micro_step_num = static_cast<int>(t.at(v).i);
       return Status::Ok();
     }
     ConstructEntry e;
@@ -152,7 +157,7 @@ Result<Construct> LoadConstruct(const std::string& path) {
         JIdx p = t.at(v).first, m = t.at(p).next;
         if (t.Kind(p) == JKind::kString) e.parent.assign(t.Str(p));
         else if (t.Kind(p) != JKind::kNull) bad_value = true;
-        if (t.Kind(m) == JKind::kInt) e.micro = static_cast<int>(t.at(m).i);
+        if (t.Kind(m) == JKind::kInt && t.at(m).i >= 0 && t.at(m).i <= kMaxMicroSteps) e.micro = static_cast<int>(t.at(m).i);
         else bad_value = true;
         break;
       }

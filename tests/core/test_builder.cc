@@ -499,3 +499,14 @@ TEST_CASE("§6.2 dump records are attached to their nodes with any window size")
     CHECK(vptest::ItemsJson(x.items, true) == vptest::ItemsJson(y.items, true));
   }
 }
+
+TEST_CASE("§4.2 a Megatron micro-step count beyond int is a parse failure, not a crash (fuzz regression)") {
+  vptest::TempDir t;
+  auto g = vptest::BuildFromTexts(t.path(), "{\"megatron_micro_step_number\": 4444444444444444444444444444444441, \"Module.a.A.forward.0\": [null, 0]}",
+                                  vptest::DumpWithData("{}"), "{}");
+  REQUIRE_FALSE(g.ok());
+  CHECK(g.status().message().find("Parse construct json file \"construct.json\" failed.") != std::string::npos);
+  auto h = vptest::BuildFromTexts(t.path(), "{\"megatron_micro_step_number\": 1, \"Module.a.A.forward.0\": [null, 99999999999]}",
+                                  vptest::DumpWithData("{}"), "{}");
+  REQUIRE_FALSE(h.ok());
+}
