@@ -762,23 +762,27 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
   return Status::Ok();
 }
 
-int PageMicroSteps(Graph& g) {
-  if (g.micro_step_num >= 0) return g.micro_step_num + 1;
-  Node& root = g.node(g.root());
+int AssignMicroBatches(Graph& g, const std::function<void(const Node&, int)>& also) {
   int batch = 0;
   bool seen_backward = false;
-  for (NodeId c : root.subnodes) {
+  for (NodeId c : g.node(g.root()).subnodes) {
     Node& n = g.node(c);
     if (n.op == NodeOp::kModule) {
       if (n.name.find(".forward.") != std::string_view::npos) {
         if (seen_backward) { ++batch; seen_backward = false; }
       } else {
-        seen_backward = true;
+        seen_backward = true;   // any module id without ".forward." counts as backward
       }
     }
     n.micro_step = batch;
+    if (also) also(n, batch);
   }
-  // Propagate down (pre-order): unset nodes take their parent's id.
+  return batch + 1;
+}
+
+void PropagateMicroSteps(Graph& g) {
+  // Pre-order, iterative: unset nodes take their parent's id (the root itself stays unset).
+  const Node& root = g.node(g.root());
   std::vector<NodeId> stack(root.subnodes.rbegin(), root.subnodes.rend());
   std::vector<char> seen(g.size(), 0);
   while (!stack.empty()) {
@@ -793,7 +797,13 @@ int PageMicroSteps(Graph& g) {
       stack.push_back(*it);
     }
   }
-  return batch + 1;
+}
+
+int PageMicroSteps(Graph& g) {
+  if (g.micro_step_num >= 0) return g.micro_step_num + 1;
+  int batches = AssignMicroBatches(g, nullptr);
+  PropagateMicroSteps(g);
+  return batches;
 }
 
 }  // namespace visprobe

@@ -42,6 +42,10 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
 
 // §10 paging: assigns micro_step ids (build mode) and returns the number of micro steps.
 int PageMicroSteps(Graph& g);
+// The pieces §10 shares with the compare pairing: split the root's children into batches
+// (calling `also` for each child with its batch) and return the count; propagate ids down.
+int AssignMicroBatches(Graph& g, const std::function<void(const Node&, int)>& also);
+void PropagateMicroSteps(Graph& g);
 
 // Pieces exposed for the unit tests of §17.
 bool IsRecomputeByStack(const std::vector<std::string>& frames);

@@ -117,55 +117,25 @@ std::vector<std::pair<NodeId, NodeId>> MatchGraphs(Graph& n, Graph& b, MatchKind
 
 int PageMicroStepsPair(Graph& n, Graph& b) {
   if (n.micro_step_num >= 0) return n.micro_step_num + 1;
-  Node& root = n.node(n.root());
-  int batch = 0;
-  bool seen_backward = false;
-  for (NodeId c : root.subnodes) {
-    Node& x = n.node(c);
-    if (x.op == NodeOp::kModule) {
-      if (x.name.find(".forward.") != std::string_view::npos) {
-        if (seen_backward) { ++batch; seen_backward = false; }
-      } else {
-        seen_backward = true;
-      }
-    }
-    x.micro_step = batch;
-    if (!x.matched_link.empty()) {
-      NodeId bi = b.Find(x.matched_link.back());
-      if (bi != kNoNode) b.node(bi).micro_step = batch;
-    }
-  }
-  auto propagate = [](Graph& g) {
-    std::vector<NodeId> stack{g.root()};
-    std::vector<char> seen(g.size(), 0);
-    while (!stack.empty()) {
-      NodeId id = stack.back();
-      stack.pop_back();
-      if (seen[id]) continue;
-      seen[id] = 1;
-      const Node& x = g.node(id);
-      for (auto it = x.subnodes.rbegin(); it != x.subnodes.rend(); ++it) {
-        Node& ch = g.node(*it);
-        if (ch.micro_step < 0 && id != g.root()) ch.micro_step = x.micro_step;
-        stack.push_back(*it);
-      }
-    }
-  };
-  propagate(n);
+  int batches = AssignMicroBatches(n, [&b](const Node& x, int batch) {
+    if (x.matched_link.empty()) return;
+    NodeId bi = b.Find(x.matched_link.back());
+    if (bi != kNoNode) b.node(bi).micro_step = batch;
+  });
+  PropagateMicroSteps(n);
+  // Golden root children still unset take the number at the end of their name (reference quirk).
   for (NodeId c : b.node(b.root()).subnodes) {
     Node& x = b.node(c);
     if (x.micro_step >= 0) continue;
     std::string_view nm = x.name;
     auto dot = nm.rfind('.');
     std::string_view last = dot == std::string_view::npos ? nm : nm.substr(dot + 1);
-    int v = 0;
     bool digits = !last.empty() && last.size() < 9;
     for (char ch : last) if (ch < '0' || ch > '9') digits = false;
-    if (digits) v = std::stoi(std::string(last));
-    x.micro_step = v;
+    x.micro_step = digits ? std::stoi(std::string(last)) : 0;
   }
-  propagate(b);
-  return batch + 1;
+  PropagateMicroSteps(b);
+  return batches;
 }
 
 }  // namespace visprobe

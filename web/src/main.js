@@ -6,6 +6,7 @@ import { EngineClient } from './engine/client.js';
 import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
 import yaml from 'js-yaml';
 import { Workspace } from './graph/workspace.js';
+import { saveBlob } from './host/download.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -233,14 +234,7 @@ async function listNodes(needle) {
 
 async function download() {
   const { name, bytes } = await engine.exportDb();
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/vnd.sqlite3' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  saveBlob(new Blob([bytes], { type: 'application/vnd.sqlite3' }), name);
 }
 
 async function loadSample() {

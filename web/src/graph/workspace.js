@@ -4,24 +4,13 @@
 // with the file's legend, search with jump, and the detail panel. Every value from the database
 // is set as text.
 import { Pane } from './pane.js';
+import { saveBlob as save } from '../host/download.js';
 
 const DEFAULT_COLORS = [
   { colour: '#FFFCF3', lo: 0, hi: 0.3, level: 'pass' },
   { colour: '#FFDC7F', lo: 0.3, hi: 0.6, level: 'warning' },
   { colour: '#FF704D', lo: 0.6, hi: 1, level: 'error' },
 ];
-
-/** @param {Blob} blob @param {string} name */
-function save(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
 
 /** @param {string} tag @param {string} [text] @param {string} [cls] */
 function el(tag, text, cls) {
