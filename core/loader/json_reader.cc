@@ -339,89 +339,123 @@ Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOp
   return out;
 }
 
-Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const JsonReadOptions& opts, int workers,
-                                               const RecordAtFn& on_record) {
-  if (workers <= 1) {
-    WindowParser wp(path, [&on_record](std::string_view k, uint64_t pos, const JTree& t, JIdx v) {
-      return on_record(0, k, pos, t, v);
-    });
-    RecordSplitter splitter(opts.container_key, opts.window_bytes,
-                            [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
-    ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
-    JsonReadResult out;
-    out.records = splitter.records();
-    out.bytes = done;
-    out.largest_window = splitter.largest_window();
-    RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
-    return out;
-  }
-  // The splitter runs here; windows go to `workers` threads, each with its own parser. The first
-  // failing window (in file order) decides the error, so errors do not depend on scheduling.
+namespace {
+
+// Windows parsed by worker threads, each with its own parser; buffers are recycled. The first
+// failing window in file order decides the error, so errors do not depend on scheduling.
+class WindowPool {
+ public:
   struct Job {
     size_t index = 0;
     std::string text;
     std::vector<RecordOrigin> origins;
   };
-  std::mutex mu;
-  std::condition_variable cv_jobs, cv_space;
-  std::deque<Job> jobs;
-  std::vector<std::string> spare;   // recycled window buffers
-  bool closed = false;
-  size_t failed_index = SIZE_MAX;
-  Status failed;
-  const size_t max_queued = static_cast<size_t>(workers) * 2;
 
-  auto worker = [&](int wid) {
-    WindowParser wp(path, [&on_record, wid](std::string_view k, uint64_t pos, const JTree& t, JIdx v) {
-      return on_record(wid, k, pos, t, v);
-    });
+  WindowPool(const std::string& path, int workers, const RecordAtFn& fn) : max_queued_(static_cast<size_t>(workers) * 2) {
+    for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i] { Work(path, fn, i); });
+  }
+  ~WindowPool() { Close(); }
+
+  // Blocks while the queue is full; false once a window failed (stop producing).
+  bool WaitForSpace() {
+    std::unique_lock<std::mutex> lk(mu_);
+    cv_space_.wait(lk, [&] { return jobs_.size() < max_queued_ || failed_index_ != SIZE_MAX; });
+    return failed_index_ == SIZE_MAX;
+  }
+  std::string TakeSpare() {
+    std::lock_guard<std::mutex> g(mu_);
+    if (spare_.empty()) return std::string();
+    std::string s = std::move(spare_.back());
+    spare_.pop_back();
+    return s;
+  }
+  void Push(Job job) {
+    std::lock_guard<std::mutex> g(mu_);
+    jobs_.push_back(std::move(job));
+    cv_jobs_.notify_one();
+  }
+  // No more jobs: joins the workers and returns the first failure (in window order) or Ok.
+  Status Close() {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      closed_ = true;
+      cv_jobs_.notify_all();
+    }
+    for (auto& t : pool_) if (t.joinable()) t.join();
+    return failed_index_ == SIZE_MAX ? Status::Ok() : failed_;
+  }
+  Status failure() {
+    std::lock_guard<std::mutex> g(mu_);
+    return failed_;
+  }
+
+ private:
+  void Work(const std::string& path, const RecordAtFn& fn, int wid) {
+    WindowParser wp(path, [&fn, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return fn(wid, k, p, t, v); });
     for (;;) {
       Job job;
       {
-        std::unique_lock<std::mutex> lk(mu);
-        cv_jobs.wait(lk, [&] { return !jobs.empty() || closed; });
-        if (jobs.empty()) return;
-        job = std::move(jobs.front());
-        jobs.pop_front();
-        cv_space.notify_one();
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_jobs_.wait(lk, [&] { return !jobs_.empty() || closed_; });
+        if (jobs_.empty()) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+        cv_space_.notify_one();
+        if (failed_index_ < job.index) continue;   // a window before this one failed
       }
-      bool skip;
-      {
-        std::lock_guard<std::mutex> g(mu);
-        skip = failed_index < job.index;
+      Status st = wp.Parse(job.text, job.origins);
+      std::lock_guard<std::mutex> g(mu_);
+      if (!st.ok() && job.index < failed_index_) {
+        failed_index_ = job.index;
+        failed_ = st;
+        cv_space_.notify_all();
       }
-      Status st = skip ? Status::Ok() : wp.Parse(job.text, job.origins);
-      std::lock_guard<std::mutex> g(mu);
-      if (!st.ok() && job.index < failed_index) { failed_index = job.index; failed = st; }
       job.text.clear();
-      spare.push_back(std::move(job.text));
+      spare_.push_back(std::move(job.text));
     }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 0; i < workers; ++i) pool.emplace_back(worker, i);
-
-  size_t next_index = 0;
-  RecordSplitter splitter(opts.container_key, opts.window_bytes, [&](std::string& w, const std::vector<RecordOrigin>& o) {
-    Job job;
-    job.index = next_index++;
-    job.origins = o;
-    std::unique_lock<std::mutex> lk(mu);
-    if (failed_index != SIZE_MAX) return Status(failed.code(), failed.message());
-    cv_space.wait(lk, [&] { return jobs.size() < max_queued; });
-    job.text.swap(w);
-    if (!spare.empty()) { w.swap(spare.back()); spare.pop_back(); }
-    jobs.push_back(std::move(job));
-    cv_jobs.notify_one();
-    return Status::Ok();
-  });
-  auto fed = FeedFile(path, opts, splitter);
-  {
-    std::lock_guard<std::mutex> g(mu);
-    closed = true;
-    cv_jobs.notify_all();
   }
-  for (auto& t : pool) t.join();
-  if (failed_index != SIZE_MAX) return failed;
+
+  std::mutex mu_;
+  std::condition_variable cv_jobs_, cv_space_;
+  std::deque<Job> jobs_;
+  std::vector<std::string> spare_;
+  bool closed_ = false;
+  size_t failed_index_ = SIZE_MAX;
+  Status failed_;
+  const size_t max_queued_;
+  std::vector<std::thread> pool_;
+};
+
+}  // namespace
+
+Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const JsonReadOptions& opts, int workers,
+                                               const RecordAtFn& on_record) {
+  std::unique_ptr<WindowParser> wp;
+  std::unique_ptr<WindowPool> pool;
+  size_t next_index = 0;
+  RecordSplitter::WindowFn window_fn;
+  if (workers <= 1) {
+    wp = std::make_unique<WindowParser>(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) {
+      return on_record(0, k, p, t, v);
+    });
+    window_fn = [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp->Parse(w, o); };
+  } else {
+    // The splitter runs here; windows go to the pool.
+    pool = std::make_unique<WindowPool>(path, workers, on_record);
+    window_fn = [&](std::string& w, const std::vector<RecordOrigin>& o) {
+      if (!pool->WaitForSpace()) return pool->failure();
+      WindowPool::Job job;
+      job.index = next_index++;
+      job.origins = o;
+      job.text.swap(w);
+      w = pool->TakeSpare();
+      pool->Push(std::move(job));
+      return Status::Ok();
+    };
+  }
+  RecordSplitter splitter(opts.container_key, opts.window_bytes, window_fn);
+  auto fed = FeedFile(path, opts, splitter);
+  if (pool) RETURN_IF_ERROR(pool->Close());
   if (!fed.ok()) return fed.status();
   JsonReadResult out;
   out.records = splitter.records();
@@ -437,15 +471,10 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
   const size_t n = pos.size();
-  struct Job {
-    size_t index = 0;
-    std::string text;
-    std::vector<RecordOrigin> origins;
-  };
   // Reads records [a, b) into one window "{...}" (the separator before record b dropped).
   uint64_t total = n ? ((end == UINT64_MAX ? pos.back() : end) - pos.front()) : 0;
   uint64_t done = 0;
-  auto read_window = [&](size_t a, size_t b, Job* job) -> Status {
+  auto read_window = [&](size_t a, size_t b, WindowPool::Job* job) -> Status {
     uint64_t from = pos[a];
     uint64_t to = b < n ? pos[b] : end;
     if (to == UINT64_MAX || to < from) return InvalidInput(path + " @ byte " + std::to_string(from) + ": the file changed while it was read");
@@ -477,66 +506,25 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
   }
   if (workers <= 1) {
     WindowParser wp(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(0, k, p, t, v); });
-    Job job;
+    WindowPool::Job job;
     for (auto& w : windows) {
       RETURN_IF_ERROR(read_window(w.first, w.second, &job));
       RETURN_IF_ERROR(wp.Parse(job.text, job.origins));
     }
     return Status::Ok();
   }
-  std::mutex mu;
-  std::condition_variable cv_jobs, cv_space;
-  std::deque<Job> jobs;
-  std::vector<std::string> spare;
-  bool closed = false;
-  size_t failed_index = SIZE_MAX;
-  Status failed;
-  const size_t max_queued = static_cast<size_t>(workers) * 2;
-  auto worker = [&](int wid) {
-    WindowParser wp(path, [&on_record, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(wid, k, p, t, v); });
-    for (;;) {
-      Job job;
-      {
-        std::unique_lock<std::mutex> lk(mu);
-        cv_jobs.wait(lk, [&] { return !jobs.empty() || closed; });
-        if (jobs.empty()) return;
-        job = std::move(jobs.front());
-        jobs.pop_front();
-        cv_space.notify_one();
-        if (failed_index < job.index) continue;
-      }
-      Status st = wp.Parse(job.text, job.origins);
-      std::lock_guard<std::mutex> g(mu);
-      if (!st.ok() && job.index < failed_index) { failed_index = job.index; failed = st; }
-      job.text.clear();
-      spare.push_back(std::move(job.text));
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 0; i < workers; ++i) pool.emplace_back(worker, i);
+  WindowPool pool(path, workers, on_record);
   Status read_status;
   for (size_t k = 0; k < windows.size(); ++k) {
-    Job job;
+    if (!pool.WaitForSpace()) break;
+    WindowPool::Job job;
     job.index = k;
-    {
-      std::unique_lock<std::mutex> lk(mu);
-      cv_space.wait(lk, [&] { return jobs.size() < max_queued || failed_index != SIZE_MAX; });
-      if (failed_index != SIZE_MAX) break;
-      if (!spare.empty()) { job.text.swap(spare.back()); spare.pop_back(); }
-    }
+    job.text = pool.TakeSpare();
     read_status = read_window(windows[k].first, windows[k].second, &job);
     if (!read_status.ok()) break;
-    std::lock_guard<std::mutex> g(mu);
-    jobs.push_back(std::move(job));
-    cv_jobs.notify_one();
+    pool.Push(std::move(job));
   }
-  {
-    std::lock_guard<std::mutex> g(mu);
-    closed = true;
-    cv_jobs.notify_all();
-  }
-  for (auto& t : pool) t.join();
-  if (failed_index != SIZE_MAX) return failed;
+  RETURN_IF_ERROR(pool.Close());
   return read_status;
 }
 

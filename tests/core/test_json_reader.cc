@@ -3,6 +3,8 @@
 // that name the file and a byte offset.
 #include <catch2/catch.hpp>
 
+#include <mutex>
+
 #include <cmath>
 
 #include "loader/json_reader.h"
@@ -318,4 +320,48 @@ TEST_CASE("json reader: the key scan works with any window size (many records)")
     CHECK(st.ok());
     CHECK(keys == expected);
   }
+}
+
+TEST_CASE("parallel windows: the same records as one thread, and the first failing window decides the error") {
+  vptest::TempDir t;
+  std::string dump = vptest::WorkedExampleDir("npu") + "/dump.json";
+  auto collect = [&](int workers, size_t window) {
+    std::vector<std::string> keys;
+    std::mutex mu;
+    JsonReadOptions o;
+    o.container_key = "data";
+    o.window_bytes = window;
+    auto r = ReadJsonRecordsParallel(dump, o, workers, [&](int, std::string_view k, uint64_t pos, const JTree&, JIdx) {
+      std::lock_guard<std::mutex> g(mu);
+      keys.push_back(std::string(k) + "@" + std::to_string(pos));
+      return Status::Ok();
+    });
+    REQUIRE(r.ok());
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  };
+  auto one = collect(1, 64);
+  CHECK(one.size() == 8);
+#ifndef __EMSCRIPTEN__   // the browser build has no threads; its reader runs the one-thread path
+  CHECK(collect(2, 64) == one);
+  CHECK(collect(3, 1) == one);
+#endif
+  // A broken record: the error names the file and the same byte whatever the worker count.
+  std::string text = vptest::ReadFile(dump);
+  text.replace(text.find("\"Max\": 0.5"), 10, "\"Max\": 0.5.5");
+  vptest::WriteFile(t / "dump.json", text);
+  JsonReadOptions o;
+  o.container_key = "data";
+  o.window_bytes = 1;
+  auto fn = [](int, std::string_view, uint64_t, const JTree&, JIdx) { return Status::Ok(); };
+  auto a = ReadJsonRecordsParallel(t / "dump.json", o, 1, fn);
+#ifndef __EMSCRIPTEN__
+  auto b = ReadJsonRecordsParallel(t / "dump.json", o, 3, fn);
+#else
+  auto b = ReadJsonRecordsParallel(t / "dump.json", o, 1, fn);
+#endif
+  REQUIRE_FALSE(a.ok());
+  REQUIRE_FALSE(b.ok());
+  CHECK(a.status().message() == b.status().message());
+  CHECK(a.status().message().find("dump.json @ byte") != std::string::npos);
 }
