@@ -506,7 +506,11 @@ export class Workspace {
     this.nameCache = null;
     const warm = this.panes[0];
     this.engine.query('SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? ORDER BY node_order', warm.scope)
-      .then((r) => { if (!this.nameCache) this.nameCache = { key: warm.scope.join('|'), names: r.values.map((v) => String(v[0])) }; })
+      .then((r) => {
+        if (this.nameCache) return;
+        const names = r.values.map((v) => String(v[0]));
+        this.nameCache = { key: warm.scope.join('|'), names, lower: names.map((n) => n.toLowerCase()) };
+      })
       .catch(() => {});
     this.detail.textContent = '';
     this.results.textContent = '';
@@ -655,12 +659,16 @@ export class Workspace {
     const key = p.scope.join('|');
     if (!this.nameCache || this.nameCache.key !== key) {
       const r = await this.engine.query('SELECT node_name FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? ORDER BY node_order', p.scope);
-      this.nameCache = { key, names: r.values.map((v) => String(v[0])) };
+      const names = r.values.map((v) => String(v[0]));
+      this.nameCache = { key, names, lower: names.map((n) => n.toLowerCase()) };
     }
     const needle = text.toLowerCase();
+    const { names, lower } = this.nameCache;
     let shown = 0;
-    for (const name of this.nameCache.names) {
-      if (!name.toLowerCase().includes(needle)) continue;
+    const frag = document.createDocumentFragment();
+    for (let i = 0; i < names.length && shown < 200; ++i) {
+      if (!lower[i].includes(needle)) continue;
+      const name = names[i];
       const li = el('li', name);
       li.addEventListener('click', async () => {
         const n = await p.reveal(name);
@@ -669,9 +677,10 @@ export class Workspace {
         p.centre(n);
         await this.select(p, n);
       });
-      this.results.append(li);
-      if (++shown >= 200) break;
+      frag.append(li);
+      ++shown;
     }
+    this.results.append(frag);
   }
 
   /** DET-03/04: debug and bench parameters paired by position, inputs then outputs. */
