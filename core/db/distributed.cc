@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/pyfmt.h"
+#include "base/strings.h"
 #include "loader/json_reader.h"
 #include "loader/json_tree.h"
 
@@ -85,12 +86,6 @@ bool Group(const DistNode& n, std::vector<std::string>* ranks, std::string* id) 
   if (list == kJNone || t->Kind(list) != JKind::kArray) return false;
   for (JIdx c = t->at(list).first; c != kJNone; c = t->at(c).next) ranks->push_back(t->PyStr(c));
   return true;
-}
-
-std::string ReplaceAll(std::string s, const std::string& from, const std::string& to) {
-  if (from.empty()) return s;
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
-  return s;
 }
 
 std::string Info(const char* type, const std::vector<std::pair<std::string, const DistNode*>>& peers) {

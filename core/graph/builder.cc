@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "base/fs.h"
+#include "base/strings.h"
 #include "graph/overflow.h"
+#include "graph/rank_inputs.h"
 #include "loader/json_reader.h"
 
 namespace visprobe {
@@ -21,12 +23,6 @@ constexpr const char* kNoForwardStack =
     "This backward node cannot find the forward node and cannot retrieve stack information.";
 
 // ---- small string helpers (the reference's regexes, written out) --------------------------
-
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) if (c < '0' || c > '9') return false;
-  return true;
-}
 
 // Matches `\.<word>\.(\d+)$`; on success *stem is the text before ".<word>." and *num the digits.
 bool MatchDirSuffix(std::string_view s, std::string_view word, std::string_view* stem, std::string_view* num) {
@@ -49,45 +45,6 @@ std::string SwapDir(std::string_view s, std::string_view from, std::string_view 
   return out;
 }
 
-std::string ReplaceAll(std::string_view s, std::string_view from, std::string_view to) {
-  std::string out;
-  size_t i = 0;
-  for (;;) {
-    size_t k = s.find(from, i);
-    if (k == std::string_view::npos) break;
-    out.append(s.substr(i, k - i));
-    out.append(to);
-    i = k + from.size();
-  }
-  out.append(s.substr(i));
-  return out;
-}
-
-bool EndsWith(std::string_view s, std::string_view suf) {
-  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
-}
-
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  for (;;) {
-    size_t k = s.find(sep, i);
-    if (k == std::string_view::npos) { out.push_back(s.substr(i)); break; }
-    out.push_back(s.substr(i, k - i));
-    i = k + 1;
-  }
-  return out;
-}
-
-std::string Join(const std::vector<std::string_view>& parts, size_t n) {
-  std::string out;
-  for (size_t i = 0; i < n && i < parts.size(); ++i) {
-    if (i) out += '.';
-    out.append(parts[i]);
-  }
-  return out;
-}
-
 // `\.parameters_grad(\.\d+)?$`: returns the match start or npos.
 size_t ParamsGradPos(std::string_view key) {
   static constexpr std::string_view kPg = ".parameters_grad";
@@ -99,155 +56,8 @@ size_t ParamsGradPos(std::string_view key) {
   return std::string_view::npos;
 }
 
-// ---- construct.json ----------------------------------------------------------------------
-
-struct ConstructEntry {
-  std::string child;
-  std::string parent;   // "" = top level (null or "")
-  int micro = 0;
-  bool from_list = false;
-};
-
-struct Construct {
-  std::vector<ConstructEntry> entries;
-  std::unordered_map<std::string, size_t> index;   // child -> entry
-  bool megatron = false;
-  int micro_step_num = -1;
-
-  const std::string* Get(const std::string& k) const {
-    auto it = index.find(k);
-    return it == index.end() ? nullptr : &entries[it->second].parent;
-  }
-  bool Has(const std::string& k) const { return index.count(k) != 0; }
-};
-
 // Marks errors of the record consumer (e.g. the database), which are not dump.json's fault.
 constexpr const char* kNotDumpError = "\x01";
-
-constexpr int64_t kMaxMicroSteps = 1000000;
-
-Status ConstructParseFailed() { return InvalidInput("Parse construct json file \"construct.json\" failed."); }
-
-Status LoadFailed(const std::string& base, const Status& why) {
-  return InvalidInput("load json file \"" + base + "\" failed. " + why.message());
-}
-
-Result<Construct> LoadConstruct(const std::string& path) {
-  Construct c;
-  bool bad_value = false;
-  JsonReadOptions o;
-  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
-    std::string k(key);
-    if (k == "megatron_micro_step_number") {
-      c.megatron = true;
-      // An integer micro-step count; anything else (or one beyond int) cannot be a Megatron
-      // construct (found by fuzzing: a 60-digit number).
-      if (t.Kind(v) != JKind::kInt || t.at(v).i < 0 || t.at(v).i > kMaxMicroSteps) bad_value = true;
-      else c.micro_step_num = static_cast<int>(t.at(v).i);
-      return Status::Ok();
-    }
-    ConstructEntry e;
-    e.child = k;
-    switch (t.Kind(v)) {
-      case JKind::kNull: break;
-      case JKind::kString: e.parent.assign(t.Str(v)); break;
-      case JKind::kArray: {
-        e.from_list = true;
-        if (t.at(v).count != 2) { bad_value = true; break; }
-        JIdx p = t.at(v).first, m = t.at(p).next;
-        if (t.Kind(p) == JKind::kString) e.parent.assign(t.Str(p));
-        else if (t.Kind(p) != JKind::kNull) bad_value = true;
-        if (t.Kind(m) == JKind::kInt && t.at(m).i >= 0 && t.at(m).i <= kMaxMicroSteps) e.micro = static_cast<int>(t.at(m).i);
-        else bad_value = true;
-        break;
-      }
-      default: bad_value = true;
-    }
-    auto it = c.index.find(e.child);
-    if (it != c.index.end()) c.entries[it->second] = std::move(e);   // last value, first position
-    else { c.index.emplace(e.child, c.entries.size()); c.entries.push_back(std::move(e)); }
-    return Status::Ok();
-  };
-  auto r = ReadJsonRecords(path, o, rec);
-  if (!r.ok()) return LoadFailed("construct.json", r.status());
-  if (bad_value) return ConstructParseFailed();
-  if (!c.megatron)
-    for (const auto& e : c.entries) if (e.from_list) return ConstructParseFailed();
-  if (c.entries.empty())
-    return InvalidInput(
-        "The content of 'construct.json' is empty, failed to build graph. When dumping data, it is necessary to "
-        "select level L0 or mix in order to collect model structure data, that is, the content of "
-        "'construct.json' is not empty.");
-  return c;
-}
-
-// ---- stack.json --------------------------------------------------------------------------
-
-struct Stacks {
-  std::unordered_map<std::string, int32_t> by_name;   // node name -> index in graph.stacks
-};
-
-void FillFrames(const JTree& t, JIdx v, StackEntry* e) {
-  if (t.Kind(v) != JKind::kArray) return;
-  for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next)
-    if (t.Kind(c) == JKind::kString) e->frames.emplace_back(t.Str(c));
-}
-
-Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
-  // Both interpretations are collected in one pass; the format is known once key "0" is seen.
-  bool new_format = false;
-  std::vector<std::pair<std::string, int32_t>> old_map;               // name -> stack (old format)
-  std::vector<std::pair<std::vector<std::string>, int32_t>> groups;   // names -> stack (new format)
-  JsonReadOptions o;
-  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
-    if (key == "0") new_format = t.Truthy(v);
-    StackEntry whole;
-    whole.json.clear();
-    t.AppendJson(whole.json, v);
-    int32_t idx = -1;
-    if (t.Truthy(v)) {
-      FillFrames(t, v, &whole);
-      idx = static_cast<int32_t>(g.stacks.size());
-    }
-    // New-format group: [[names...], stack].
-    if (t.Kind(v) == JKind::kArray && t.at(v).count == 2 && t.Kind(t.at(v).first) == JKind::kArray) {
-      JIdx names = t.at(v).first, st = t.at(names).next;
-      std::vector<std::string> ns;
-      for (JIdx c = t.at(names).first; c != kJNone; c = t.at(c).next)
-        ns.push_back(t.Kind(c) == JKind::kString ? std::string(t.Str(c)) : t.PyStr(c));
-      int32_t gidx = -1;
-      if (t.Truthy(st)) {
-        StackEntry ge;
-        t.AppendJson(ge.json, st);
-        FillFrames(t, st, &ge);
-        gidx = static_cast<int32_t>(g.stacks.size()) + (idx >= 0 ? 1 : 0);
-        if (idx >= 0) g.stacks.push_back(std::move(whole));
-        g.stacks.push_back(std::move(ge));
-      } else if (idx >= 0) {
-        g.stacks.push_back(std::move(whole));
-      }
-      groups.emplace_back(std::move(ns), gidx);
-    } else if (idx >= 0) {
-      g.stacks.push_back(std::move(whole));
-    }
-    old_map.emplace_back(std::string(key), idx);
-    return Status::Ok();
-  };
-  auto r = ReadJsonRecords(path, o, rec);
-  if (!r.ok()) {
-    if (r.status().message().find("not a JSON object") != std::string::npos ||
-        r.status().message().find("not an object") != std::string::npos)
-      return InvalidInput("The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
-    return LoadFailed("stack.json", r.status());
-  }
-  if (new_format) {
-    for (auto& grp : groups)
-      for (auto& n : grp.first) s.by_name[n] = grp.second;
-  } else {
-    for (auto& kv : old_map) s.by_name[kv.first] = kv.second;
-  }
-  return Status::Ok();
-}
 
 // §6.8: batch_isend_irecv outputs -> {op, peer, group_id} of the first output list.
 void ExtractBatchP2P(const JTree& t, JIdx v, std::vector<BatchP2PInfo>* out) {
@@ -337,7 +147,7 @@ std::string Builder::FixBackwardInplace(const std::string& child, const std::str
   auto cparts = Split(child, '.');
   auto pparts = Split(parent, '.');
   if (cparts.size() < 5 || pparts.size() < 4) return parent;
-  if (Join(cparts, cparts.size() - 4) == Join(pparts, pparts.size() - 3)) return parent;
+  if (Join(cparts, 0, cparts.size() - 4) == Join(pparts, 0, pparts.size() - 3)) return parent;
   std::string fc = SwapDir(child, "backward", "forward");
   const std::string* fp = c_.Get(fc);
   if (fp) {
@@ -535,7 +345,7 @@ void Builder::HandleRecompute() {
       if (!IsRecomputeByStack(g_.stacks[st->second].frames)) continue;
     }
     auto seg = Split(id, '.');
-    std::string prefix = Join(seg, seg.size() >= 2 ? seg.size() - 2 : 0);
+    std::string prefix = Join(seg, 0, seg.size() >= 2 ? seg.size() - 2 : 0);
     if (cache.count(id)) { set_rmap(nid, prefix, i); continue; }
     if (!IsRecomputeName(seg)) continue;
     std::vector<std::string> s2(seg.begin(), seg.end());
@@ -626,7 +436,7 @@ Status Builder::AttachParametersGrad() {
   for (NodeId id = 0; id < g_.size(); ++id) {
     auto parts = Split(g_.node(id).name, '.');
     if (parts.size() <= 2 || parts[parts.size() - 2] != "backward") continue;
-    std::string p = Join(parts, parts.size() - 2);
+    std::string p = Join(parts, 0, parts.size() - 2);
     auto it = maxb.find(p);
     if (it == maxb.end() || !AllDigits(parts.back()) || parts.back().size() > 15) continue;
     long long n = std::stoll(std::string(parts.back()));
@@ -760,50 +570,6 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
     return LoadFailed("dump.json", st);
   }
   return Status::Ok();
-}
-
-int AssignMicroBatches(Graph& g, const std::function<void(const Node&, int)>& also) {
-  int batch = 0;
-  bool seen_backward = false;
-  for (NodeId c : g.node(g.root()).subnodes) {
-    Node& n = g.node(c);
-    if (n.op == NodeOp::kModule) {
-      if (n.name.find(".forward.") != std::string_view::npos) {
-        if (seen_backward) { ++batch; seen_backward = false; }
-      } else {
-        seen_backward = true;   // any module id without ".forward." counts as backward
-      }
-    }
-    n.micro_step = batch;
-    if (also) also(n, batch);
-  }
-  return batch + 1;
-}
-
-void PropagateMicroSteps(Graph& g) {
-  // Pre-order, iterative: unset nodes take their parent's id (the root itself stays unset).
-  const Node& root = g.node(g.root());
-  std::vector<NodeId> stack(root.subnodes.rbegin(), root.subnodes.rend());
-  std::vector<char> seen(g.size(), 0);
-  while (!stack.empty()) {
-    NodeId id = stack.back();
-    stack.pop_back();
-    if (seen[id]) continue;
-    seen[id] = 1;
-    const Node& n = g.node(id);
-    for (auto it = n.subnodes.rbegin(); it != n.subnodes.rend(); ++it) {
-      Node& ch = g.node(*it);
-      if (ch.micro_step < 0) ch.micro_step = n.micro_step;
-      stack.push_back(*it);
-    }
-  }
-}
-
-int PageMicroSteps(Graph& g) {
-  if (g.micro_step_num >= 0) return g.micro_step_num + 1;
-  int batches = AssignMicroBatches(g, nullptr);
-  PropagateMicroSteps(g);
-  return batches;
 }
 
 }  // namespace visprobe

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/fs.h"
+#include "base/strings.h"
 #include "loader/json_reader.h"
 #include "loader/json_tree.h"
 
@@ -50,29 +51,6 @@ size_t Utf8Len(std::string_view s, size_t i) {
   return std::min(n, s.size() - i);
 }
 
-// Python s.split(".").
-std::vector<std::string_view> SplitDot(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t b = 0;
-  for (;;) {
-    size_t e = s.find('.', b);
-    if (e == std::string_view::npos) { out.push_back(s.substr(b)); break; }
-    out.push_back(s.substr(b, e - b));
-    b = e + 1;
-  }
-  return out;
-}
-
-// Python ".".join(parts[b:e]).
-std::string JoinDot(const std::vector<std::string_view>& parts, size_t b, size_t e) {
-  std::string out;
-  for (size_t k = b; k < e && k < parts.size(); ++k) {
-    if (k > b) out += '.';
-    out.append(parts[k].data(), parts[k].size());
-  }
-  return out;
-}
-
 // Python s.split() (runs of whitespace, no empty tokens).
 std::vector<std::string_view> SplitWords(std::string_view s) {
   std::vector<std::string_view> out;
@@ -89,24 +67,6 @@ std::vector<std::string_view> SplitWords(std::string_view s) {
 }
 
 bool Contains(std::string_view s, std::string_view x) { return s.find(x) != std::string_view::npos; }
-
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) if (c < '0' || c > '9') return false;
-  return true;
-}
-
-std::string Replace(std::string_view s, std::string_view from, std::string_view to) {
-  std::string out;
-  size_t b = 0;
-  for (;;) {
-    size_t e = s.find(from, b);
-    if (e == std::string_view::npos) { out.append(s.substr(b)); return out; }
-    out.append(s.substr(b, e - b));
-    out.append(to);
-    b = e + from.size();
-  }
-}
 
 // ---- stack frames ------------------------------------------------------------------------------
 
@@ -292,7 +252,7 @@ struct Work {
 
 void ParseName(Work& w) {
   const std::string& name = w.item.data_name;
-  std::vector<std::string_view> parts = SplitDot(name);
+  std::vector<std::string_view> parts = Split(name, '.');
   size_t n = parts.size();
   if (n < 4) return;
   w.name_ok = true;
@@ -302,20 +262,20 @@ void ParseName(Work& w) {
     it.api_name = std::string(parts[n - 3]);
     it.type_name = std::string(parts[n - 2]);
     it.state = std::string(kParamsGrad);
-    it.layer_scope = JoinDot(parts, 0, n - 3);
+    it.layer_scope = Join(parts, 0, n - 3);
   } else if (parts[n - 2] == kParamsGrad && AllDigits(parts[n - 1])) {
     it.api_type = std::string(kParamsGrad);
     it.api_name = std::string(parts[n - 4]);
     it.type_name = std::string(parts[n - 3]);
     it.state = std::string(kParamsGrad);
-    it.layer_scope = JoinDot(parts, 0, n - 3);
+    it.layer_scope = Join(parts, 0, n - 3);
   } else {
     it.api_type = std::string(parts[0]);
     it.type_name = std::string(parts[n - 3]);
     if (it.api_type == "Module" || it.api_type == "Cell") {
       it.api_name = std::string(parts[n - 4]);
       it.state = std::string(parts[n - 2]);
-      it.layer_scope = JoinDot(parts, 0, n - 4);
+      it.layer_scope = Join(parts, 0, n - 4);
     } else {
       it.api_name = it.type_name;
       it.state = std::string(parts[n - 1]);
@@ -414,11 +374,11 @@ bool DecimalLess(const std::string& a, const std::string& b) {
 // under every ParallelTransformer are made relative to their minimum.
 void PostProcess(std::deque<Work>& items, const std::unordered_map<std::string_view, uint32_t>& index) {
   for (Work& w : items) {
-    std::vector<std::string_view> parts = SplitDot(w.item.data_name);
+    std::vector<std::string_view> parts = Split(w.item.data_name, '.');
     size_t n = parts.size();
     if (parts[n - 2] != "backward" && parts[n - 1] != "backward") continue;
-    std::string forward = JoinDot(parts, 0, n - 2) + "." + Replace(parts[n - 2], "backward", "forward") + "." +
-                          Replace(parts[n - 1], "backward", "forward");
+    std::string forward = Join(parts, 0, n - 2) + "." + ReplaceAll(parts[n - 2], "backward", "forward") + "." +
+                          ReplaceAll(parts[n - 1], "backward", "forward");
     auto it = index.find(forward);
     if (it == index.end()) continue;
     const LayerDataItem& f = items[it->second].item;
@@ -591,12 +551,12 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
     bool module = IsModuleType(it.api_type), params = it.api_type == kParamsGrad;
     if (!module && !params) {
       if (p.kind == ParentKind::kString) {
-        std::vector<std::string_view> pp = SplitDot(p.text);
-        it.layer_scope = JoinDot(pp, 0, pp.size() >= 3 ? pp.size() - 3 : 0);
+        std::vector<std::string_view> pp = Split(p.text, '.');
+        it.layer_scope = Join(pp, 0, pp.size() >= 3 ? pp.size() - 3 : 0);
       } else if (p.kind == ParentKind::kNone) it.layer_scope = std::string(kTopLayer);
       else return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
     }
-    if (p.kind == ParentKind::kString && p.text.find('.') != std::string::npos && SplitDot(p.text).size() < 4)
+    if (p.kind == ParentKind::kString && p.text.find('.') != std::string::npos && Split(p.text, '.').size() < 4)
       return InvalidInput("The construct data does not comply with the format specification and must contain no "
                           "less than four fields. The current data is " + p.text);
     if (p.kind == ParentKind::kScalar || p.kind == ParentKind::kDotContainer)
@@ -661,7 +621,7 @@ struct ScopeTree {
   explicit ScopeTree(const std::vector<LayerDataItem>& items) {
     nodes.push_back(Node{std::string(kTopLayer), {}, {}});
     for (uint32_t i = 0; i < items.size(); ++i) {
-      std::vector<std::string_view> parts = SplitDot(items[i].full_scope);
+      std::vector<std::string_view> parts = Split(items[i].full_scope, '.');
       uint32_t cur = 0;
       for (size_t k = 1; k < parts.size(); ++k) cur = Child(cur, parts[k], true);
       nodes[cur].items[items[i].state].push_back(i);
@@ -697,7 +657,7 @@ std::unordered_map<std::string, std::string> TranslateLayerItems(const std::vect
   for (uint32_t ti = 0; ti < target.size(); ++ti) {
     const LayerDataItem& item = target[ti];
     const std::string& fs = item.full_scope;
-    std::vector<std::string_view> s = SplitDot(fs);
+    std::vector<std::string_view> s = Split(fs, '.');
     std::string scope(kTopLayer);
     uint32_t cur = 0;
     size_t i = 0;
@@ -739,7 +699,7 @@ std::unordered_map<std::string, std::string> TranslateLayerItems(const std::vect
       if (st != tt.nodes[cur].items.end())
         for (size_t k = 0; k < st->second.size(); ++k)
           if (st->second[k] == ti) index = static_cast<long>(k);
-      std::vector<std::string_view> path = SplitDot(scope);
+      std::vector<std::string_view> path = Split(scope, '.');
       uint32_t g = 0;
       for (size_t k = 1; k < path.size() && g != ScopeTree::kNone; ++k) g = gt.Find(g, path[k]);
       if (g != ScopeTree::kNone && index >= 0) {

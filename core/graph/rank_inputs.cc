@@ -1,0 +1,139 @@
+#include "graph/rank_inputs.h"
+
+#include <utility>
+
+#include "loader/json_reader.h"
+
+namespace visprobe {
+
+// ---- construct.json ----------------------------------------------------------------------
+
+constexpr int64_t kMaxMicroSteps = 1000000;
+
+namespace {
+
+Status ConstructParseFailed() { return InvalidInput("Parse construct json file \"construct.json\" failed."); }
+
+}  // namespace
+
+Status LoadFailed(const std::string& base, const Status& why) {
+  return InvalidInput("load json file \"" + base + "\" failed. " + why.message());
+}
+
+Result<Construct> LoadConstruct(const std::string& path) {
+  Construct c;
+  bool bad_value = false;
+  JsonReadOptions o;
+  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    std::string k(key);
+    if (k == "megatron_micro_step_number") {
+      c.megatron = true;
+      // An integer micro-step count; anything else (or one beyond int) cannot be a Megatron
+      // construct (found by fuzzing: a 60-digit number).
+      if (t.Kind(v) != JKind::kInt || t.at(v).i < 0 || t.at(v).i > kMaxMicroSteps) bad_value = true;
+      else c.micro_step_num = static_cast<int>(t.at(v).i);
+      return Status::Ok();
+    }
+    ConstructEntry e;
+    e.child = k;
+    switch (t.Kind(v)) {
+      case JKind::kNull: break;
+      case JKind::kString: e.parent.assign(t.Str(v)); break;
+      case JKind::kArray: {
+        e.from_list = true;
+        if (t.at(v).count != 2) { bad_value = true; break; }
+        JIdx p = t.at(v).first, m = t.at(p).next;
+        if (t.Kind(p) == JKind::kString) e.parent.assign(t.Str(p));
+        else if (t.Kind(p) != JKind::kNull) bad_value = true;
+        if (t.Kind(m) == JKind::kInt && t.at(m).i >= 0 && t.at(m).i <= kMaxMicroSteps) e.micro = static_cast<int>(t.at(m).i);
+        else bad_value = true;
+        break;
+      }
+      default: bad_value = true;
+    }
+    auto it = c.index.find(e.child);
+    if (it != c.index.end()) c.entries[it->second] = std::move(e);   // last value, first position
+    else { c.index.emplace(e.child, c.entries.size()); c.entries.push_back(std::move(e)); }
+    return Status::Ok();
+  };
+  auto r = ReadJsonRecords(path, o, rec);
+  if (!r.ok()) return LoadFailed("construct.json", r.status());
+  if (bad_value) return ConstructParseFailed();
+  if (!c.megatron)
+    for (const auto& e : c.entries) if (e.from_list) return ConstructParseFailed();
+  if (c.entries.empty())
+    return InvalidInput(
+        "The content of 'construct.json' is empty, failed to build graph. When dumping data, it is necessary to "
+        "select level L0 or mix in order to collect model structure data, that is, the content of "
+        "'construct.json' is not empty.");
+  return c;
+}
+
+// ---- stack.json --------------------------------------------------------------------------
+
+namespace {
+void FillFrames(const JTree& t, JIdx v, StackEntry* e) {
+  if (t.Kind(v) != JKind::kArray) return;
+  for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next)
+    if (t.Kind(c) == JKind::kString) e->frames.emplace_back(t.Str(c));
+}
+
+}  // namespace
+
+Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
+  // Both interpretations are collected in one pass; the format is known once key "0" is seen.
+  bool new_format = false;
+  std::vector<std::pair<std::string, int32_t>> old_map;               // name -> stack (old format)
+  std::vector<std::pair<std::vector<std::string>, int32_t>> groups;   // names -> stack (new format)
+  JsonReadOptions o;
+  auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    if (key == "0") new_format = t.Truthy(v);
+    StackEntry whole;
+    whole.json.clear();
+    t.AppendJson(whole.json, v);
+    int32_t idx = -1;
+    if (t.Truthy(v)) {
+      FillFrames(t, v, &whole);
+      idx = static_cast<int32_t>(g.stacks.size());
+    }
+    // New-format group: [[names...], stack].
+    if (t.Kind(v) == JKind::kArray && t.at(v).count == 2 && t.Kind(t.at(v).first) == JKind::kArray) {
+      JIdx names = t.at(v).first, st = t.at(names).next;
+      std::vector<std::string> ns;
+      for (JIdx c = t.at(names).first; c != kJNone; c = t.at(c).next)
+        ns.push_back(t.Kind(c) == JKind::kString ? std::string(t.Str(c)) : t.PyStr(c));
+      int32_t gidx = -1;
+      if (t.Truthy(st)) {
+        StackEntry ge;
+        t.AppendJson(ge.json, st);
+        FillFrames(t, st, &ge);
+        gidx = static_cast<int32_t>(g.stacks.size()) + (idx >= 0 ? 1 : 0);
+        if (idx >= 0) g.stacks.push_back(std::move(whole));
+        g.stacks.push_back(std::move(ge));
+      } else if (idx >= 0) {
+        g.stacks.push_back(std::move(whole));
+      }
+      groups.emplace_back(std::move(ns), gidx);
+    } else if (idx >= 0) {
+      g.stacks.push_back(std::move(whole));
+    }
+    old_map.emplace_back(std::string(key), idx);
+    return Status::Ok();
+  };
+  auto r = ReadJsonRecords(path, o, rec);
+  if (!r.ok()) {
+    if (r.status().message().find("not a JSON object") != std::string::npos ||
+        r.status().message().find("not an object") != std::string::npos)
+      return InvalidInput("The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
+    return LoadFailed("stack.json", r.status());
+  }
+  if (new_format) {
+    for (auto& grp : groups)
+      for (auto& n : grp.first) s.by_name[n] = grp.second;
+  } else {
+    for (auto& kv : old_map) s.by_name[kv.first] = kv.second;
+  }
+  return Status::Ok();
+}
+
+}  // namespace visprobe

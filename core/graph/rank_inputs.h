@@ -1,0 +1,46 @@
+// The two small files of a rank folder (spec §4.2, §4.3): construct.json (plain and Megatron
+// values) and stack.json (legacy and grouped formats), read for the graph builder.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "graph/graph.h"
+
+namespace visprobe {
+
+struct ConstructEntry {
+  std::string child;
+  std::string parent;   // "" = top level (null or "")
+  int micro = 0;
+  bool from_list = false;
+};
+
+struct Construct {
+  std::vector<ConstructEntry> entries;
+  std::unordered_map<std::string, size_t> index;   // child -> entry
+  bool megatron = false;
+  int micro_step_num = -1;
+
+  const std::string* Get(const std::string& k) const {
+    auto it = index.find(k);
+    return it == index.end() ? nullptr : &entries[it->second].parent;
+  }
+  bool Has(const std::string& k) const { return index.count(k) != 0; }
+};
+
+struct Stacks {
+  std::unordered_map<std::string, int32_t> by_name;   // node name -> index in graph.stacks
+};
+
+// msProbe's "load json file \"<base>\" failed." followed by the reader's reason.
+Status LoadFailed(const std::string& base, const Status& why);
+
+Result<Construct> LoadConstruct(const std::string& path);
+// Fills g.stacks and s.by_name (node name -> index in g.stacks).
+Status LoadStacks(const std::string& path, Graph& g, Stacks& s);
+
+}  // namespace visprobe
