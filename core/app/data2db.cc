@@ -1,0 +1,158 @@
+#include "app/data2db.h"
+
+#include <cstdlib>
+
+#include "base/fs.h"
+
+namespace visprobe {
+namespace {
+
+struct Flag {
+  const char* name;
+  const char* metavar;
+  const char* help;
+};
+
+const Flag kFlags[] = {
+    {"--db", "DB", "<Required> Output directory of dump_data.trend.db / monitor_data.trend.db (created if missing)."},
+    {"--data", "DATA", "<Required> Input directory: the parent of step* folders (dump) or of <time>-rank<r>-<id> folders (monitor)."},
+    {"--format", "{auto,dump,monitor}", "<Optional> Input kind; auto tries both (default auto)."},
+    {"--mapping", "MAPPING", "<Optional> JSON object of name replacements applied in order."},
+    {"--micro_step", "{true,false,True,False}", "<Optional> Split steps into micro steps (default true)."},
+    {"--process_num", "PROCESS_NUM", "<Optional> Threads parsing monitor files, 1..128 (default 1)."},
+};
+
+bool IsChoice(const std::string& v, std::initializer_list<const char*> cs) {
+  for (const char* c : cs) if (v == c) return true;
+  return false;
+}
+
+// argparse reads a following "-x" as an option unless it is a negative number.
+bool LooksLikeOption(const std::string& s) {
+  if (s.size() < 2 || s[0] != '-') return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return !(end && *end == '\0');
+}
+
+}  // namespace
+
+std::string Data2DbUsage() {
+  return "usage: visprobe data2db [-h] --db DB --data DATA [--format {auto,dump,monitor}] [--mapping MAPPING]\n"
+         "                        [--micro_step {true,false,True,False}] [--process_num PROCESS_NUM]\n";
+}
+
+std::string Data2DbHelp() {
+  std::string s = Data2DbUsage();
+  s += "\nConvert msProbe dump or monitor data into .trend.db files for the trend views.\n\noptions:\n";
+  s += "  -h, --help            show this help message and exit\n";
+  for (const Flag& f : kFlags) {
+    std::string n = std::string(f.name) + " " + f.metavar;
+    s += "  " + n + (n.size() < 20 ? std::string(20 - n.size(), ' ') : std::string("\n                      ")) + f.help + "\n";
+  }
+  return s;
+}
+
+Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv) {
+  Data2DbArgs a;
+  bool has_db = false, has_data = false;
+  std::vector<std::string> unknown;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    std::string arg = argv[i], value;
+    bool inline_value = false;
+    if (arg.rfind("--", 0) == 0) {
+      auto eq = arg.find('=');
+      if (eq != std::string::npos) { value = arg.substr(eq + 1); arg = arg.substr(0, eq); inline_value = true; }
+    }
+    const Flag* flag = nullptr;
+    for (const Flag& f : kFlags) if (arg == f.name) flag = &f;
+    if (!flag) { unknown.push_back(argv[i]); continue; }
+    if (!inline_value) {
+      if (i + 1 >= argv.size() || LooksLikeOption(argv[i + 1]))
+        return InvalidInput(std::string("argument ") + flag->name + ": expected one argument");
+      value = argv[++i];
+    }
+    std::string name = flag->name;
+    if (name == "--db") { a.db = value; has_db = true; }
+    else if (name == "--data") { a.data = value; has_data = true; }
+    else if (name == "--mapping") a.mapping = value;
+    else if (name == "--format") {
+      if (!IsChoice(value, {"auto", "dump", "monitor"}))
+        return InvalidInput("argument --format: invalid choice: '" + value + "' (choose from 'auto', 'dump', 'monitor')");
+      a.format = value;
+    } else if (name == "--micro_step") {
+      if (!IsChoice(value, {"true", "false", "True", "False"}))
+        return InvalidInput("argument --micro_step: invalid choice: '" + value + "' (choose from 'true', 'false', 'True', 'False')");
+      a.micro_step = value == "true" || value == "True";
+    } else if (name == "--process_num") {
+      char* end = nullptr;
+      std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0') return InvalidInput("argument --process_num: invalid int value: '" + value + "'");
+      a.process_num = value;
+    }
+  }
+  std::vector<std::string> missing;
+  if (!has_db) missing.push_back("--db");
+  if (!has_data) missing.push_back("--data");
+  if (!missing.empty()) {
+    std::string m = "the following arguments are required: ";
+    for (size_t k = 0; k < missing.size(); ++k) m += (k ? ", " : "") + missing[k];
+    return InvalidInput(m);
+  }
+  if (!unknown.empty()) {
+    std::string m = "unrecognized arguments:";
+    for (const auto& u : unknown) m += " " + u;
+    return InvalidInput(m);
+  }
+  return a;
+}
+
+Result<Data2DbOutcome> RunData2Db(const Data2DbArgs& args, Reporter& rep, int threads_cap, const std::string& created_utc) {
+  TrendOptions o;
+  // §12.2, in order.
+  if (!args.mapping.empty()) {
+    ASSIGN_OR_RETURN(o.mapping, LoadNameMapping(args.mapping));
+    o.mapping_file = args.mapping;
+  }
+  if (!PathExists(args.data)) return InvalidInput("The file path " + args.data + " does not exist.");
+  if (!IsDir(args.data)) return InvalidInput(args.data + " is not a directory");
+  RETURN_IF_ERROR(CheckPath(args.data, PathKind::kDir, PathAccess::kRead));
+  RETURN_IF_ERROR(MakeDirs(args.db));
+  RETURN_IF_ERROR(CheckPath(args.db, PathKind::kDir, PathAccess::kWrite));
+  long n = std::strtol(args.process_num.c_str(), nullptr, 10);
+  if (n <= 0) return InvalidInput("process_num must be a positive integer");
+  if (n > 128) return InvalidInput("Maximum supported process_num is 128");
+  if (!IsChoice(args.format, {"auto", "dump", "monitor"}))
+    return InvalidInput("Unsupported format: " + args.format + ". Supported: {'auto', 'dump', 'monitor'}");
+  o.data_dir = args.data;
+  o.db_dir = args.db;
+  o.format = args.format;
+  o.micro_step = args.micro_step;
+  o.process_num = std::max(1, std::min(static_cast<int>(n), threads_cap));
+  o.created_utc = created_utc;
+  Data2DbOutcome out;
+  auto run = [&](Result<TrendImportResult> (*importer)(const TrendOptions&, Reporter&)) {
+    auto r = importer(o, rep);
+    if (!r.ok()) {
+      rep.Log(LogLevel::kError, r.status().message());
+      if (!out.failed) out.error = r.status().message();
+      out.failed = true;
+      return;
+    }
+    if (r->written) out.written.push_back(r.value());
+  };
+  if (args.format == "auto") {
+    rep.Log(LogLevel::kInfo, "Auto-detect mode: attempting both dump and monitor imports");
+    rep.Log(LogLevel::kInfo, "Trying dump import...");
+    run(&ImportDumpTrend);
+    rep.Log(LogLevel::kInfo, "Trying monitor import...");
+    run(&ImportMonitorTrend);
+  } else {
+    rep.Log(LogLevel::kInfo, "Importing data in '" + args.format + "' format");
+    run(args.format == "dump" ? &ImportDumpTrend : &ImportMonitorTrend);
+  }
+  rep.Progress(100, false);
+  return out;
+}
+
+}  // namespace visprobe

@@ -1,0 +1,237 @@
+#include "trend/trend_db.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include <sqlite3.h>
+
+#include "base/fs.h"
+
+namespace visprobe {
+namespace {
+
+std::string Quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) { if (c == '\'') out += '\''; out += c; }
+  return out + "'";
+}
+
+}  // namespace
+
+Status TrendDbWriter::Exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string m = err ? err : "unknown error";
+    sqlite3_free(err);
+    return IoError("cannot write " + final_ + ": " + m);
+  }
+  return Status::Ok();
+}
+
+Status TrendDbWriter::SqlError(const char* what) {
+  return IoError(std::string("cannot write ") + final_ + " (" + what + "): " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+}
+
+void TrendDbWriter::Abort() {
+  if (ins_row_) sqlite3_finalize(ins_row_);
+  ins_row_ = nullptr;
+  if (db_) sqlite3_close(db_);
+  db_ = nullptr;
+  if (!done_ && !temp_.empty()) std::remove(temp_.c_str());
+}
+
+TrendDbWriter::~TrendDbWriter() { Abort(); }
+
+Result<std::unique_ptr<TrendDbWriter>> TrendDbWriter::Create(const std::string& final_path, std::vector<std::string> metrics,
+                                                             std::vector<std::string> stats) {
+  std::unique_ptr<TrendDbWriter> w(new TrendDbWriter());
+  w->final_ = final_path;
+  w->temp_ = final_path + ".tmp";
+  w->metrics_ = std::move(metrics);
+  w->stats_ = std::move(stats);
+  w->metric_has_target_.resize(w->metrics_.size());
+  std::remove(w->temp_.c_str());
+  if (sqlite3_open_v2(w->temp_.c_str(), &w->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+    return w->SqlError("open");
+  ::chmod(w->temp_.c_str(), 0640);
+  // Private until renamed: no journal needed (a failed run deletes the file).
+  RETURN_IF_ERROR(w->Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"));
+  std::string ddl =
+      "CREATE TABLE monitoring_targets (target_id INTEGER PRIMARY KEY AUTOINCREMENT, target_name TEXT NOT NULL, "
+      "vpp_stage INTEGER NOT NULL, micro_step INTEGER NOT NULL DEFAULT 0, UNIQUE (target_name, vpp_stage, micro_step));"
+      "CREATE TABLE monitoring_metrics (metric_id INTEGER PRIMARY KEY AUTOINCREMENT, metric_name TEXT UNIQUE NOT NULL);"
+      "CREATE TABLE monitoring_tags (tag_id INTEGER PRIMARY KEY AUTOINCREMENT, tag_name TEXT NOT NULL, category TEXT NOT NULL, "
+      "metric_id INTEGER NOT NULL, UNIQUE (tag_name, category, metric_id), "
+      "FOREIGN KEY (metric_id) REFERENCES monitoring_metrics(metric_id));"
+      "CREATE TABLE tag_target_mapping (tag_id INTEGER NOT NULL, target_id INTEGER NOT NULL, PRIMARY KEY (tag_id, target_id), "
+      "FOREIGN KEY (tag_id) REFERENCES monitoring_tags(tag_id), "
+      "FOREIGN KEY (target_id) REFERENCES monitoring_targets(target_id));";
+  ddl += "CREATE TABLE trend_data (rank INTEGER NOT NULL, step INTEGER NOT NULL, target_id INTEGER NOT NULL, "
+         "metric_id INTEGER NOT NULL, ";
+  for (const auto& s : w->stats_) ddl += s + " REAL DEFAULT NULL, ";
+  ddl += "PRIMARY KEY (rank, step, target_id, metric_id), "
+         "FOREIGN KEY (target_id) REFERENCES monitoring_targets(target_id), "
+         "FOREIGN KEY (metric_id) REFERENCES monitoring_metrics(metric_id)) WITHOUT ROWID;";
+  RETURN_IF_ERROR(w->Exec(ddl));
+  RETURN_IF_ERROR(w->Exec("BEGIN"));
+  for (size_t i = 0; i < w->metrics_.size(); ++i)
+    RETURN_IF_ERROR(w->Exec("INSERT INTO monitoring_metrics VALUES (" + std::to_string(i + 1) + ", " + Quote(w->metrics_[i]) + ")"));
+  std::string ins = "INSERT OR IGNORE INTO trend_data VALUES (?, ?, ?, ?";
+  for (size_t i = 0; i < w->stats_.size(); ++i) ins += ", ?";
+  ins += ")";
+  if (sqlite3_prepare_v2(w->db_, ins.c_str(), -1, &w->ins_row_, nullptr) != SQLITE_OK) return w->SqlError("prepare");
+  return w;
+}
+
+int64_t TrendDbWriter::Target(std::string_view name, int64_t vpp_stage, int64_t micro_step) {
+  key_.assign(name.data(), name.size());
+  key_ += '\0';
+  key_ += std::to_string(vpp_stage);
+  key_ += '\0';
+  key_ += std::to_string(micro_step);
+  auto it = target_ids_.find(key_);
+  if (it != target_ids_.end()) return it->second;
+  targets_.push_back(TrendTarget{std::string(name), vpp_stage, micro_step});
+  int64_t id = static_cast<int64_t>(targets_.size());
+  target_ids_.emplace(key_, id);
+  return id;
+}
+
+Status TrendDbWriter::AddRow(int64_t rank, int64_t step, int64_t target_id, int metric_id, const std::optional<double>* stats) {
+  sqlite3_bind_int64(ins_row_, 1, rank);
+  sqlite3_bind_int64(ins_row_, 2, step);
+  sqlite3_bind_int64(ins_row_, 3, target_id);
+  sqlite3_bind_int64(ins_row_, 4, metric_id);
+  for (size_t i = 0; i < stats_.size(); ++i) {
+    int col = static_cast<int>(i) + 5;
+    if (stats[i]) sqlite3_bind_double(ins_row_, col, *stats[i]);
+    else sqlite3_bind_null(ins_row_, col);
+  }
+  int rc = sqlite3_step(ins_row_);
+  sqlite3_reset(ins_row_);
+  if (rc != SQLITE_DONE) return SqlError("insert");
+  auto& has = metric_has_target_[static_cast<size_t>(metric_id - 1)];
+  if (has.size() < static_cast<size_t>(target_id)) has.resize(targets_.size(), 0);
+  has[static_cast<size_t>(target_id - 1)] = 1;
+  ++rows_;
+  return Status::Ok();
+}
+
+Result<std::string> TrendDbWriter::Commit(const TrendSummary& summary) {
+  sqlite3_finalize(ins_row_);
+  ins_row_ = nullptr;
+  sqlite3_stmt* st = nullptr;
+  auto prepare = [&](const char* sql) -> Status {
+    if (st) sqlite3_finalize(st);
+    st = nullptr;
+    if (sqlite3_prepare_v2(db_, sql, -1, &st, nullptr) != SQLITE_OK) return SqlError("prepare");
+    return Status::Ok();
+  };
+  auto step = [&]() -> Status {
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? Status::Ok() : SqlError("insert");
+  };
+  Status s = [&]() -> Status {
+    RETURN_IF_ERROR(prepare("INSERT INTO monitoring_targets VALUES (?, ?, ?, ?)"));
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      sqlite3_bind_int64(st, 1, static_cast<int64_t>(i + 1));
+      sqlite3_bind_text(st, 2, targets_[i].name.data(), static_cast<int>(targets_[i].name.size()), SQLITE_STATIC);
+      sqlite3_bind_int64(st, 3, targets_[i].vpp_stage);
+      sqlite3_bind_int64(st, 4, targets_[i].micro_step);
+      RETURN_IF_ERROR(step());
+    }
+    // §7.3: per metric, its distinct tags sorted by (category, name), then the links by (target, tag).
+    if (summary.tags) {
+      std::vector<std::vector<TrendTag>> tags_of(targets_.size());
+      std::vector<char> computed(targets_.size(), 0);
+      int64_t next_tag = 1;
+      sqlite3_stmt* link = nullptr;
+      if (sqlite3_prepare_v2(db_, "INSERT OR IGNORE INTO tag_target_mapping VALUES (?, ?)", -1, &link, nullptr) != SQLITE_OK)
+        return SqlError("prepare");
+      RETURN_IF_ERROR(prepare("INSERT INTO monitoring_tags VALUES (?, ?, ?, ?)"));
+      for (size_t m = 0; m < metrics_.size(); ++m) {
+        std::map<std::pair<std::string, std::string>, int64_t> ids;   // (category, name) -> id
+        std::vector<size_t> members;
+        const auto& has = metric_has_target_[m];
+        for (size_t t = 0; t < has.size(); ++t) {
+          if (!has[t]) continue;
+          if (!computed[t]) { tags_of[t] = summary.tags(targets_[t].name); computed[t] = 1; }
+          members.push_back(t);
+          for (const auto& tag : tags_of[t]) ids.emplace(std::make_pair(tag.category, tag.name), 0);
+        }
+        for (auto& kv : ids) {
+          kv.second = next_tag++;
+          sqlite3_bind_int64(st, 1, kv.second);
+          sqlite3_bind_text(st, 2, kv.first.second.data(), static_cast<int>(kv.first.second.size()), SQLITE_STATIC);
+          sqlite3_bind_text(st, 3, kv.first.first.data(), static_cast<int>(kv.first.first.size()), SQLITE_STATIC);
+          sqlite3_bind_int64(st, 4, static_cast<int64_t>(m + 1));
+          RETURN_IF_ERROR(step());
+        }
+        for (size_t t : members) {
+          std::vector<int64_t> tag_ids;
+          for (const auto& tag : tags_of[t]) tag_ids.push_back(ids[std::make_pair(tag.category, tag.name)]);
+          std::sort(tag_ids.begin(), tag_ids.end());
+          for (int64_t id : tag_ids) {
+            sqlite3_bind_int64(link, 1, id);
+            sqlite3_bind_int64(link, 2, static_cast<int64_t>(t + 1));
+            int rc = sqlite3_step(link);
+            sqlite3_reset(link);
+            if (rc != SQLITE_DONE) { sqlite3_finalize(link); return SqlError("insert"); }
+          }
+        }
+      }
+      sqlite3_finalize(link);
+    }
+    if (!summary.step_map.empty()) {
+      RETURN_IF_ERROR(Exec("CREATE TABLE trend_step_map (step INTEGER PRIMARY KEY, original_step INTEGER NOT NULL, "
+                           "micro_step INTEGER NOT NULL)"));
+      RETURN_IF_ERROR(prepare("INSERT OR IGNORE INTO trend_step_map VALUES (?, ?, ?)"));
+      for (const auto& e : summary.step_map) {
+        sqlite3_bind_int64(st, 1, e.first);
+        sqlite3_bind_int64(st, 2, e.second.first);
+        sqlite3_bind_int64(st, 3, e.second.second);
+        RETURN_IF_ERROR(step());
+      }
+    }
+    RETURN_IF_ERROR(Exec("CREATE TABLE trend_meta (key TEXT PRIMARY KEY, value TEXT)"));
+    for (const auto& kv : summary.meta)
+      RETURN_IF_ERROR(Exec("INSERT INTO trend_meta VALUES (" + Quote(kv.first) + ", " + Quote(kv.second) + ")"));
+    std::string cols, vals;
+    for (const auto& c : summary.int_columns) {
+      cols += (cols.empty() ? "" : ", ") + c.first + " INTEGER DEFAULT 0";
+      vals += (vals.empty() ? "" : ", ") + std::to_string(c.second);
+    }
+    for (const auto& c : summary.text_columns) {
+      cols += ", " + c.first + " TEXT DEFAULT NULL";
+      vals += ", " + Quote(c.second);
+    }
+    RETURN_IF_ERROR(Exec("CREATE TABLE global_stats (" + cols + ")"));
+    RETURN_IF_ERROR(Exec("INSERT INTO global_stats VALUES (" + vals + ")"));
+    RETURN_IF_ERROR(Exec(
+        "CREATE INDEX idx_trend_metric_step ON trend_data(metric_id, step);"
+        "CREATE INDEX idx_trend_metric_rank ON trend_data(metric_id, rank);"
+        "CREATE INDEX idx_trend_metric_target ON trend_data(metric_id, target_id);"
+        "CREATE INDEX idx_tags_name ON monitoring_tags(tag_name);"
+        "CREATE INDEX idx_ttm_target ON tag_target_mapping(target_id);"));
+    RETURN_IF_ERROR(Exec("COMMIT"));
+    // Leave a self-contained rollback-journal file for sql.js.
+    RETURN_IF_ERROR(Exec("PRAGMA journal_mode=DELETE"));
+    return Status::Ok();
+  }();
+  if (st) sqlite3_finalize(st);
+  if (!s.ok()) { Abort(); return s; }
+  if (sqlite3_close(db_) != SQLITE_OK) { Status e = SqlError("close"); Abort(); return e; }
+  db_ = nullptr;
+  if (std::rename(temp_.c_str(), final_.c_str()) != 0) {
+    Abort();
+    return IoError("cannot rename " + temp_ + " to " + final_);
+  }
+  done_ = true;
+  return final_;
+}
+
+}  // namespace visprobe
