@@ -23,13 +23,14 @@ from test_cli import dump_db  # noqa: E402  (same row reader as the CLI tests)
 ARGS = None
 
 
-def run_tool(kind, args, out):
+def run_tool(kind, args, out, command="graph_visualize"):
     if kind == "native":
         cmd = [ARGS.native]
     else:
         cmd = ["node", "--no-experimental-fetch", ARGS.wasm]
     env = dict(os.environ, NODE_PATH="/usr/share/nodejs", VISPROBE_THREADS="2")
-    r = subprocess.run(cmd + ["graph_visualize"] + args + ["-o", out], capture_output=True, text=True, env=env, timeout=600)
+    tail = ["-o", out] if command == "graph_visualize" else ["--db", out]
+    r = subprocess.run(cmd + [command] + args + tail, capture_output=True, text=True, env=env, timeout=600)
     return r
 
 
@@ -100,6 +101,82 @@ class Parity(unittest.TestCase):
                 self.same(["-tp", t, "-gp", g, "-oc"])
         t, g = self.gen["stats"]
         self.same(["-tp", t, "-gp", g, "-fm"])
+
+
+def trend_rows(path):
+    """Every table of a .trend.db, rows sorted; trend_meta without its creation time."""
+    import sqlite3
+    con = sqlite3.connect(path)
+    out = {}
+    for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name"):
+        if t.startswith("sqlite_autoindex") or t.startswith("idx_"):
+            out[t] = "index"
+            continue
+        rows = con.execute(f'SELECT * FROM "{t}"').fetchall()
+        if t == "trend_meta":
+            rows = [r for r in rows if r[0] != "created_utc"]
+        out[t] = sorted(rows, key=repr)
+    con.close()
+    return out
+
+
+class TrendParity(unittest.TestCase):
+    """data2db: the wasm CLI writes the same .trend.db content as the native one."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="visprobe_trend_parity_")
+        # Dump run: msProbe's two framework samples as two ranks, and a generated multi-step run.
+        pangu = os.path.join(cls.tmp, "pangu", "step0")
+        os.makedirs(pangu)
+        base = os.path.abspath(os.path.join(ARGS.shared, "fixtures", "msprobe-samples", "cross_framework_pangu"))
+        os.symlink(os.path.join(base, "pytorch_data"), os.path.join(pangu, "rank0"))
+        os.symlink(os.path.join(base, "mindspore_data"), os.path.join(pangu, "rank1"))
+        cls.steps = os.path.join(cls.tmp, "steps")
+        subprocess.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), cls.steps, "--layers", "2",
+                        "--hidden", "64", "--steps", "2", "--ranks", "2", "--pp", "2", "--micro-batches", "2", "--seed", "5",
+                        "--manifest", os.path.join(cls.tmp, "steps_manifest.json")], check=True, capture_output=True)
+        # Monitor run: two ranks, quoted shape cells, NaN / inf cells, micro steps.
+        cls.monitor = os.path.join(cls.tmp, "monitor")
+        for rank in (0, 1):
+            d = os.path.join(cls.monitor, f"Dec03_21-34-4{rank}-rank{rank}-abcd123{rank}")
+            os.makedirs(d)
+            with open(os.path.join(d, "actv_0-1.csv"), "w") as f:
+                f.write("vpp_stage,name,step,micro_step,norm,min,max,shape\n")
+                for step in (0, 1):
+                    for micro in (0, 1):
+                        for layer in range(3):
+                            v = "nan" if (layer + micro) % 4 == 3 else f"{rank + step * 0.5 + layer * 0.25 + micro:.3f}"
+                            f.write(f'0,module.decoder.layers.{layer}.mlp.output,{step},{micro},{v},-inf,inf,"[2, 4]"\n')
+            with open(os.path.join(d, "grad_reduced_0-1.csv"), "w") as f:
+                f.write("vpp_stage,name,step,norm,mean\n")
+                for step in (0, 1):
+                    f.write(f"0,module.decoder.layers.0.mlp.linear_fc1.weight,{step},{0.01 * (step + 1)},2e10\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def same(self, args, names):
+        outs = {}
+        for kind in ("native", "wasm"):
+            out = tempfile.mkdtemp(prefix=kind + "_", dir=self.tmp)
+            r = run_tool(kind, args, out, command="data2db")
+            self.assertEqual(r.returncode, 0, kind + ": " + r.stdout[-2000:] + r.stderr[-2000:])
+            self.assertEqual(sorted(os.listdir(out)), sorted(names), kind + ": " + r.stdout[-3000:])
+            outs[kind] = {n: trend_rows(os.path.join(out, n)) for n in names}
+        for n in names:
+            self.assertGreater(len(outs["native"][n]["monitoring_targets"]), 0, n)
+            self.assertEqual(outs["native"][n], outs["wasm"][n], n)
+
+    def test_dump(self):
+        for micro in ("true", "false"):
+            self.same(["--data", os.path.join(self.tmp, "pangu"), "--micro_step", micro], ["dump_data.trend.db"])
+            self.same(["--data", self.steps, "--micro_step", micro, "--format", "dump"], ["dump_data.trend.db"])
+
+    def test_monitor(self):
+        for micro in ("true", "false"):
+            self.same(["--data", self.monitor, "--micro_step", micro, "--process_num", "2"], ["monitor_data.trend.db"])
 
 
 def main():
