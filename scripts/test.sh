@@ -7,6 +7,7 @@ start=$(date +%s)
 ./scripts/build.sh all
 echo "== native tests" >&2
 ctest --test-dir build/native --output-on-failure
+python3 tests/cli/test_plot_cli.py --visprobe build/native/visprobe
 if [ "${VISPROBE_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
   cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \

@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "app/args.h"
+#include "app/data2db.h"
 #include "app/log.h"
 #include "app/session.h"
+#include "base/pyfmt.h"
 #include "compare/manual_match.h"
+#include "trend/parallel_layout.h"
 
 namespace {
 
@@ -79,6 +82,43 @@ RunResult GraphVisualize(val js_args, std::string timestamp, val on_event) {
 
 std::string Help() { return visprobe::GraphVisualizeHelp(); }
 
+struct TrendResult {
+  bool ok = false;
+  std::string code;
+  std::string message;
+  std::string dbPaths;     // the databases written, one per line
+  double rows = 0;
+  double inputBytes = 0;
+};
+
+// data2db with the CLI's arguments, e.g. ["--data", "/in", "--db", "/out"]. Single-threaded.
+TrendResult Data2Db(val js_args, std::string created_utc, val on_event) {
+  std::vector<std::string> argv = emscripten::vecFromJSArray<std::string>(js_args);
+  TrendResult out;
+  auto parsed = visprobe::ParseData2DbArgs(argv);
+  if (!parsed.ok()) {
+    out.code = parsed.status().code_name();
+    out.message = parsed.status().message();
+    return out;
+  }
+  JsReporter rep(on_event);
+  auto r = visprobe::RunData2Db(parsed.value(), rep, 1, created_utc);
+  if (!r.ok()) {
+    out.code = r.status().code_name();
+    out.message = r.status().message();
+    return out;
+  }
+  for (const auto& w : r->written) {
+    out.dbPaths += (out.dbPaths.empty() ? "" : "\n") + w.db_path;
+    out.rows += static_cast<double>(w.rows);
+    out.inputBytes += static_cast<double>(w.input_bytes);
+  }
+  out.ok = !r->failed;
+  out.code = r->failed ? "InvalidInput" : "ok";
+  out.message = r->error;
+  return out;
+}
+
 struct MatchResult {
   bool ok = false;
   std::string message;
@@ -108,6 +148,21 @@ MatchResult StripFields(std::string json) {
   return out;
 }
 
+// plot_model_parallelism for the UI: the layout JSON (trend spec §11.7) or {"error": message}.
+std::string ParallelLayoutJson(std::string config_json) {
+  auto config = visprobe::ParallelConfigFromJson(config_json);
+  visprobe::Status status = config.status();
+  if (config.ok()) {
+    auto layout = visprobe::ComputeParallelLayout(config.value());
+    if (layout.ok()) return visprobe::ParallelLayoutToJson(layout.value());
+    status = layout.status();
+  }
+  std::string out = "{\"error\":";
+  visprobe::AppendJsonString(out, status.message());
+  out += "}";
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(visprobe) {
@@ -124,8 +179,17 @@ EMSCRIPTEN_BINDINGS(visprobe) {
       .field("precision", &MatchResult::precision)
       .field("inputData", &MatchResult::inputData)
       .field("outputData", &MatchResult::outputData);
+  emscripten::value_object<TrendResult>("TrendResult")
+      .field("ok", &TrendResult::ok)
+      .field("code", &TrendResult::code)
+      .field("message", &TrendResult::message)
+      .field("dbPaths", &TrendResult::dbPaths)
+      .field("rows", &TrendResult::rows)
+      .field("inputBytes", &TrendResult::inputBytes);
   emscripten::function("graphVisualize", &GraphVisualize);
+  emscripten::function("data2db", &Data2Db);
   emscripten::function("compareStored", &CompareStored);
   emscripten::function("stripFields", &StripFields);
   emscripten::function("help", &Help);
+  emscripten::function("parallelLayout", &ParallelLayoutJson);
 }

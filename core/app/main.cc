@@ -4,23 +4,29 @@
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "app/args.h"
+#include "app/data2db.h"
 #include "app/log.h"
+#include "app/plot_cli.h"
 #include "app/session.h"
 
 namespace {
 
 const char kTopHelp[] =
-    "usage: visprobe [-h] {graph_visualize} ...\n"
+    "usage: visprobe [-h] {graph_visualize,data2db,plot_model_parallelism} ...\n"
     "\n"
     "visprobe: msProbe precision dumps, analysed natively or in the browser.\n"
     "\n"
     "commands:\n"
     "  graph_visualize   build the module graph of a dump (or compare two dumps) into a .vis.db file\n"
+    "  data2db           convert dump or monitor data into .trend.db files for the trend views\n"
+    "  plot_model_parallelism\n"
+    "                    chart which Megatron layers live on which ranks (TP / PP / VPP / DP) as SVG or JSON\n"
     "\n"
     "options:\n"
     "  -h, --help        show this help message and exit\n"
@@ -52,6 +58,43 @@ int GraphVisualizeMain(const std::vector<std::string>& argv) {
   return r.ok() ? 0 : 1;
 }
 
+// The UTC time the trend databases record (trend_meta.created_utc); VISPROBE_CREATED_UTC fixes it
+// for reproducible files.
+std::string CreatedUtc() {
+  if (const char* e = std::getenv("VISPROBE_CREATED_UTC")) return e;
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buf;
+}
+
+int Data2DbMain(const std::vector<std::string>& argv) {
+  for (const auto& a : argv)
+    if (a == "-h" || a == "--help") { std::fputs(visprobe::Data2DbHelp().c_str(), stdout); return 0; }
+  auto parsed = visprobe::ParseData2DbArgs(argv);
+  if (!parsed.ok()) {
+    std::fputs(visprobe::Data2DbUsage().c_str(), stderr);
+    std::fprintf(stderr, "visprobe data2db: error: %s\n", parsed.status().message().c_str());
+    return 2;
+  }
+  visprobe::ConsoleReporter rep(false, ::isatty(2) != 0);
+#ifdef VISPROBE_VIRTUAL_FS
+  const int threads_cap = 1;     // the wasm build of this front door has no threads
+#else
+  const int threads_cap = 128;
+#endif
+  auto r = visprobe::RunData2Db(parsed.value(), rep, threads_cap, CreatedUtc());
+  if (!r.ok()) {
+    std::fprintf(stderr, "error: %s\n", r.status().message().c_str());
+    return 1;
+  }
+  if (r->failed) {
+    std::fprintf(stderr, "error: %s\n", r->error.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,7 +106,9 @@ int main(int argc, char** argv) {
   std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "graph_visualize") return GraphVisualizeMain(args);
+  if (cmd == "data2db") return Data2DbMain(args);
+  if (cmd == "plot_model_parallelism") return visprobe::PlotModelParallelismMain(args, stdout, stderr);
   std::fputs(kTopHelp, stderr);
-  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize')\n", cmd.c_str());
+  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', 'plot_model_parallelism')\n", cmd.c_str());
   return 2;
 }
