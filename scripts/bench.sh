@@ -2,7 +2,9 @@
 # Benchmark (not a test): builds generated dumps of three sizes with -oc and prints, per input,
 # the dump.json MB (both sides for compare), wall seconds, MB/s of dump.json, peak RSS
 # (/usr/bin/time -v) and tb_nodes rows, for a build with -oc and a compare with -oc.
-# Usage: scripts/bench.sh [small|medium|large|all]   (default all; large = one rank, >= 1 GB)
+# Usage: scripts/bench.sh [small|medium|large|all|trend]   (default all; large = one rank, >= 1 GB)
+#   trend: data2db on a generated dump run (8 ranks, 10 steps, 24 layers) and monitor run (8 ranks,
+#          200 steps), native and wasm (Node), with wall, MB/s of input, peak RSS and trend rows.
 # Inputs are generated once into bench-out/ (deterministic, seed 7) and reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +12,31 @@ which="${1:-all}"
 OUT=bench-out
 mkdir -p "$OUT"
 [ -x build/native/visprobe ] || ./scripts/build.sh native >/dev/null
+
+if [ "$which" = trend ]; then
+  [ -f build/wasm/visprobe.js ] || ./scripts/build.sh wasm >/dev/null
+  [ -d "$OUT/trend_dump" ] || python3 scripts/gen_trend_data.py dump "$OUT/trend_dump" --layers 24 --ranks 8 --steps 10 --micro 2 --seed 7 >&2
+  [ -d "$OUT/trend_monitor" ] || python3 scripts/gen_trend_data.py monitor "$OUT/trend_monitor" --ranks 8 --steps 200 --layers 24 --seed 7 >&2
+  printf '| input | MB | build | wall s | MB/s | peak RSS MB | trend_data rows |\n'
+  printf '| --- | ---: | --- | ---: | ---: | ---: | ---: |\n'
+  for kind in dump monitor; do
+    dir="$OUT/trend_$kind"
+    bytes=$(find "$dir" -type f \( -name dump.json -o -name '*.csv' \) -printf '%s\n' | awk '{t+=$1} END {print t}')
+    for build in native wasm; do
+      res="$OUT/trend_$kind.$build"
+      rm -rf "$res"
+      if [ "$build" = native ]; then cmd=(build/native/visprobe); else cmd=(node --no-experimental-fetch build/wasm/visprobe.js); fi
+      NODE_PATH=/usr/share/nodejs /usr/bin/time -v "${cmd[@]}" data2db --data "$dir" --db "$res" --format "$kind" >"$res.log" 2>"$res.time"
+      wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$res.time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+      rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
+      rows=$(sqlite3 "$res"/*.trend.db 'SELECT count(*) FROM trend_data')
+      awk -v n="$kind" -v m="$build" -v b="$bytes" -v w="$wall" -v r="$rss" -v rows="$rows" 'BEGIN {
+        mb = b / 1e6; printf "| %s | %.1f | %s | %.2f | %.1f | %.0f | %d |\n", n, mb, m, w, (w > 0 ? mb / w : 0), r / 1024, rows }'
+      rm -rf "$res"
+    done
+  done
+  exit 0
+fi
 
 declare -A MB=([small]=10 [medium]=120 [large]=1100)
 sizes=(small medium large)

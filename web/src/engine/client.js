@@ -51,12 +51,16 @@ export class EngineClient {
   }
 
   run(args, onEvent) { return this.request(Req.RUN, args, onEvent); }
+  /** data2db on a dropped dump or monitor folder (trend-analyzer §12). */
+  trend(args, onEvent) { return this.request(Req.TREND, args, onEvent); }
   openDb(name, bytes) { return this.request(Req.OPEN_DB, { name, bytes }, undefined, [bytes]); }
   /** @param {string} sql @param {any[]} [params] */
   query(sql, params) { return this.request(Req.QUERY, { sql, params }); }
   exportDb() { return this.request(Req.EXPORT_DB, {}); }
   match(args) { return this.request(Req.MATCH, args); }
   unmatch(args) { return this.request(Req.UNMATCH, args); }
+  /** Megatron layout of a parallel configuration (trend-analyzer §11.7). @param {Record<string, any>} config */
+  parallelLayout(config) { return this.request(Req.PARALLEL_LAYOUT, config); }
 
   cancel() {
     this.worker.terminate();

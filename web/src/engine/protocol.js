@@ -7,7 +7,9 @@ export const Req = Object.freeze({
   QUERY: 'QUERY',        // args: {sql, params}
   EXPORT_DB: 'EXPORT_DB', // args: {} -> {name, bytes}
   MATCH: 'MATCH',        // args: {step, rank, npu, bench, descendants} -> {pairs}
-  UNMATCH: 'UNMATCH'     // args: {step, rank, npu, bench, descendants} -> {pairs}
+  UNMATCH: 'UNMATCH',    // args: {step, rank, npu, bench, descendants} -> {pairs}
+  PARALLEL_LAYOUT: 'PARALLEL_LAYOUT',  // args: ParallelConfig (trend-analyzer §11.1) -> layout JSON (§11.7)
+  TREND: 'TREND'         // args: {data: FileEntry[], options: {format, microStep, mapping}} -> {ok, ..., databases: [{name, bytes}]}
 });
 export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RESULT' });
 

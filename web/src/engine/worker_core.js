@@ -124,6 +124,44 @@ async function run(id, args) {
 }
 
 /**
+ * data2db on the dropped folder: the engine writes dump_data.trend.db and/or monitor_data.trend.db
+ * into MEMFS; their bytes go back to the page (transferred), which opens them like picked files.
+ */
+async function trend(id, args) {
+  await loadEngine();
+  const FS = engine.FS;
+  const root = `/trend${++runCount}`;
+  const data = `${root}/data`;
+  const out = `${root}/out`;
+  mount(args.data, data);
+  FS.mkdirTree(out);
+  const o = args.options || {};
+  const argv = ['--data', data + (o.dataSub ? '/' + o.dataSub : ''), '--db', out, '--format', o.format || 'auto',
+                '--micro_step', o.microStep === false ? 'false' : 'true'];
+  if (o.mapping) {
+    mount([{ path: o.mapping.name, file: o.mapping }], `${root}/mapping`);
+    argv.push('--mapping', `${root}/mapping/${o.mapping.name}`);
+  }
+  const t0 = performance.now();
+  const result = engine.data2db(argv, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (/** @type {any} */ e) => {
+    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: e.line, message: e.message });
+    else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  FS.unmount(data);
+  if (o.mapping) FS.unmount(`${root}/mapping`);
+  /** @type {{name: string, bytes: ArrayBuffer}[]} */
+  const databases = [];
+  for (const path of result.dbPaths ? String(result.dbPaths).split('\n') : []) {
+    const node = FS.lookupPath(path).node;
+    databases.push({ name: path.split('/').pop() || 'data.trend.db', bytes: node.contents.slice(0, node.usedBytes).buffer });
+    FS.unlink(path);
+  }
+  reply(id, Ev.RESULT, { ok: result.ok, code: result.code, message: result.message, rows: result.rows,
+                         inputBytes: result.inputBytes, seconds, databases }, databases.map((d) => d.bytes));
+}
+
+/**
  * Installs the message handler. The http build loads the engine module and the wasm files next
  * to the worker; the one-file build (file://) has both compiled in.
  * @param {{engine: () => Promise<any>, sql: () => Promise<any>}} l
@@ -269,10 +307,21 @@ function manualUnmatch(a) {
   return { pairs };
 }
 
+/** The engine's plot_model_parallelism layout; a validation failure becomes an error reply. */
+function parallelLayout(config) {
+  if (typeof engine.parallelLayout !== 'function')
+    throw Object.assign(new Error('This engine build has no parallelLayout: rebuild the wasm (./scripts/build.sh wasm).'), { name: 'EngineError' });
+  const out = JSON.parse(engine.parallelLayout(JSON.stringify(config || {})));
+  if (!out || typeof out !== 'object') throw new Error('parallelLayout returned no layout.');
+  if (out.error) throw Object.assign(new Error(String(out.error)), { name: 'ParallelConfigError' });
+  return out;
+}
+
 async function onMessage(/** @type {MessageEvent} */ ev) {
   const { id, type, args } = ev.data;
   try {
     if (type === Req.RUN) await run(id, args);
+    else if (type === Req.TREND) await trend(id, args);
     else if (type === Req.OPEN_DB) {
       await loadEngine();
       reply(id, Ev.RESULT, openDatabase(args.name, new Uint8Array(args.bytes)));
@@ -284,6 +333,9 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       if (!db) throw new Error('No database is open.');
       await loadEngine();
       reply(id, Ev.RESULT, type === Req.MATCH ? manualMatch(args) : manualUnmatch(args));
+    } else if (type === Req.PARALLEL_LAYOUT) {
+      await loadEngine();
+      reply(id, Ev.RESULT, parallelLayout(args));
     } else if (type === Req.EXPORT_DB) {
       if (!db) throw new Error('No database is open.');
       const bytes = db.export();
