@@ -15,6 +15,10 @@
 
 namespace visprobe {
 
+namespace {
+constexpr double kMaxMappingGrowth = 1024;
+}  // namespace
+
 Result<NameMapping> LoadNameMapping(const std::string& path) {
   const std::string fail = "Load json file " + path + " failed.";
   Status c = CheckPath(path, PathKind::kFile, PathAccess::kRead, ".json");
@@ -40,6 +44,14 @@ Result<NameMapping> LoadNameMapping(const std::string& path) {
     if (t.Key(c2).empty()) return InvalidInput(fail + " The mapping has an empty key.");
     m.emplace_back(std::string(t.Key(c2)), std::string(t.Str(v)));
   }
+  // Replacements run one after another, so each can multiply a name's length by |to| / |from|:
+  // refuse mappings that could blow a name up more than kMaxMappingGrowth times (a list of
+  // "a": "aa" pairs would otherwise double it per pair).
+  double growth = 1;
+  for (const auto& kv : m) growth *= std::max(1.0, static_cast<double>(kv.second.size()) / static_cast<double>(kv.first.size()));
+  if (growth > kMaxMappingGrowth)
+    return InvalidInput(fail + " Its replacements could make names more than " + std::to_string(static_cast<int>(kMaxMappingGrowth)) +
+                        " times longer.");
   return m;
 }
 
