@@ -36,7 +36,8 @@ if (existsSync(single)) {
     .replace('<link rel="stylesheet" href="style.css">', () => `<style>${css}</style>`)
     .replace('<script type="module" src="app.js"></script>',
              () => `<script>${app.outputFiles[0].text.replace(/<\/script/gi, '<\\/script')}</script>`)
-    .replace('<button id="load-sample" type="button">Load the sample</button>', '');
+    .replace('<button id="load-sample" type="button">Load the sample</button>', '')
+    .replace('<button id="load-trend-sample" type="button">Load the trend sample</button>', '');
   writeFileSync(join(out, 'visprobe.html'), html);
 }
 console.error(`web: built into ${out}`);

@@ -6,6 +6,7 @@ import { EngineClient } from './engine/client.js';
 import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
 import yaml from 'js-yaml';
 import { Workspace } from './graph/workspace.js';
+import { TrendWorkspace } from './trend/workspace.js';
 import { saveBlob } from './host/download.js';
 
 /** @param {string} id */
@@ -57,7 +58,8 @@ function refresh() {
   const t = chosen.target;
   const g = chosen.golden;
   $('run').textContent = g ? 'Compare' : 'Build';
-  /** @type {HTMLButtonElement} */ ($('run')).disabled = !t || t.layout.kind === 'unknown' || t.layout.kind === 'database';
+  /** @type {HTMLButtonElement} */ ($('run')).disabled = !t || t.layout.kind === 'unknown' || t.layout.kind === 'database' || t.layout.kind === 'monitor';
+  /** @type {HTMLButtonElement} */ ($('run-trend')).disabled = !t || t.layout.kind === 'database';
   const total = (t ? dumpBytes(t.entries) : 0) + (g ? dumpBytes(g.entries) : 0);
   const box = $('subset-box');
   const select = /** @type {HTMLSelectElement} */ ($('subset'));
@@ -94,10 +96,14 @@ async function choose(side, picked) {
 /** @param {File|Blob} file @param {string} [name] */
 async function openDbFile(file, name) {
   setError('');
+  const label = name || /** @type {File} */ (file).name || '';
+  // trend-analyzer §8.6: sql.js holds the whole file in memory; warn before reading a big one.
+  if (/\.trend\.db$/.test(label) && file.size > 500e6)
+    setNotice(`${label} is ${(file.size / 1e6).toFixed(0)} MB: the tab holds the whole database in memory, so it may fail to open.`);
   try {
     const bytes = await file.arrayBuffer();
     const info = await engine.openDb(name || /** @type {File} */ (file).name || 'opened.vis.db', bytes);
-    if (info.kind === 'trend') await showTrendDatabase(info.name);
+    if (info.kind === 'trend') await showTrendDatabase(info.name, file);
     else await showDatabase(info.name);
     setStatus('database opened', 100);
   } catch (e) {
@@ -156,9 +162,47 @@ async function runEngine() {
   }
 }
 
+/** data2db on the target folder (trend-analyzer §12); each database it writes opens in the trend views. */
+async function runTrend() {
+  const t = chosen.target;
+  if (!t) return;
+  setError('');
+  $('log').textContent = '';
+  /** @type {HTMLButtonElement} */ ($('run-trend')).disabled = true;
+  /** @type {HTMLButtonElement} */ ($('cancel')).disabled = false;
+  setStatus('running data2db', 0);
+  let stage = 'starting';
+  const options = {
+    format: /** @type {HTMLSelectElement} */ ($('trend-format')).value,
+    microStep: /** @type {HTMLInputElement} */ ($('opt-micro')).checked,
+  };
+  try {
+    const r = await engine.trend({ data: t.entries, options }, (type, data) => {
+      if (type === 'LOG') {
+        log(data.line);
+        if (data.level === 'INFO') stage = data.message;
+      } else if (type === 'PROGRESS') {
+        setStatus(data.running ? `data2db ${data.percent.toFixed(0)} % — ${stage}` : 'finishing', data.percent);
+      }
+    });
+    if (!r.ok) throw new Error(r.message || 'data2db failed');
+    if (!r.databases.length) throw new Error('No dump or monitor data found in this folder: see the log.');
+    for (const d of [...r.databases].reverse()) await openDbFile(new File([d.bytes], d.name), d.name);
+    setStatus(`trend database ready in ${r.seconds.toFixed(1)} s (${r.rows} rows)`, 100);
+  } catch (e) {
+    setError(String(/** @type {Error} */ (e).message));
+    setStatus('failed', 0);
+  } finally {
+    /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
+    refresh();
+  }
+}
+
 /** @param {string} name */
 async function showDatabase(name) {
   $('result').hidden = false;
+  $('trend').hidden = true;
+  document.querySelector('main')?.classList.remove('wide');
   $('db-name').textContent = name;
   const summary = $('summary');
   summary.textContent = '';
@@ -185,31 +229,16 @@ async function showDatabase(name) {
   }
 }
 
-/** @param {string} name  a .trend.db: its catalogue (the trend views read it through the same worker) */
-async function showTrendDatabase(name) {
-  $('result').hidden = false;
+/** @type {TrendWorkspace|null} */
+let trend = null;
+
+/** @param {string} name @param {Blob} file  a .trend.db the worker opened: the trend workspace (its own module) */
+async function showTrendDatabase(name, file) {
+  $('result').hidden = true;
   $('workspace').hidden = true;
-  $('db-name').textContent = name;
-  const summary = $('summary');
-  summary.textContent = '';
-  const add = (k, v) => {
-    const dt = document.createElement('dt');
-    dt.textContent = k;
-    const dd = document.createElement('dd');
-    dd.textContent = String(v);
-    dd.dataset.testid = 'trend-' + k.replace(/\W+/g, '-');
-    summary.append(dt, dd);
-  };
-  for (const [label, sql] of [['trend_data rows', 'SELECT count(*) FROM trend_data'],
-                              ['targets', 'SELECT count(*) FROM monitoring_targets'],
-                              ['metrics', "SELECT group_concat(metric_name, ', ') FROM monitoring_metrics"]]) {
-    try { add(label, (await engine.query(sql)).values[0][0]); } catch { /* table absent */ }
-  }
-  try {
-    const g = await engine.query('SELECT * FROM global_stats');
-    if (g.values.length) g.columns.forEach((c, i) => add(c, g.values[0][i] ?? 'NULL'));
-  } catch { /* no global_stats */ }
-  $('nodes').querySelector('tbody').textContent = '';
+  document.querySelector('main')?.classList.add('wide');
+  if (!trend) trend = new TrendWorkspace($('trend'), engine, { onError: setError });
+  await trend.add(name, file);
 }
 
 /** @param {string} needle */
@@ -251,6 +280,16 @@ async function loadSample() {
   /** @type {HTMLInputElement} */ ($('opt-oc')).checked = true;
 }
 
+async function loadTrendSample() {
+  // The monitor run generated by serve.sh, run through data2db in this tab.
+  const index = await (await fetch('sample/index.json')).json();
+  if (!index.trend) throw new Error('this server has no trend sample');
+  const entries = [];
+  for (const path of index.trend) entries.push({ path, file: await (await fetch(`sample/trend/${path}`)).blob() });
+  await choose('target', { name: 'trend sample (monitor run)', entries });
+  await runTrend();
+}
+
 function wireSlot(side) {
   const slot = $(`slot-${side}`);
   slot.addEventListener('dragover', (e) => { e.preventDefault(); slot.classList.add('over'); });
@@ -274,8 +313,10 @@ function init() {
   wireSlot('golden');
   $('pick-db').addEventListener('change', async (e) => {
     const input = /** @type {HTMLInputElement} */ (e.target);
-    if (input.files && input.files[0]) await openDbFile(input.files[0]);
+    // Several files: opened last-name-first, so the first by name ends up current (§9 Q8).
+    const files = input.files ? [...input.files].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)) : [];
     input.value = '';
+    for (const f of files) await openDbFile(f);
   });
   $('pick-yaml').addEventListener('change', async (e) => {
     const input = /** @type {HTMLInputElement} */ (e.target);
@@ -300,10 +341,13 @@ function init() {
   });
   $('clear-golden').addEventListener('click', () => { chosen.golden = null; $('layout-golden').textContent = 'none: build only'; refresh(); });
   $('run').addEventListener('click', runEngine);
+  $('run-trend').addEventListener('click', runTrend);
   $('cancel').addEventListener('click', () => engine.cancel());
   $('download').addEventListener('click', download);
   const sample = document.getElementById('load-sample');   // absent from the one-file page
   if (sample) sample.addEventListener('click', () => loadSample().catch((e) => setError(`No sample here: ${e.message}`)));
+  const trendSample = document.getElementById('load-trend-sample');
+  if (trendSample) trendSample.addEventListener('click', () => loadTrendSample().catch((e) => setError(`No sample here: ${e.message}`)));
   let timer = 0;
   $('search').addEventListener('input', (e) => {
     clearTimeout(timer);

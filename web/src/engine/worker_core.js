@@ -27,6 +27,11 @@ async function loadEngine() {
       return expand.call(this, node, Math.max(capacity, prev * 2));
     };
   }
+  await loadSql();
+}
+
+/** sql.js alone: opening and querying a database does not need the engine module. */
+async function loadSql() {
   if (!SQL) SQL = await loaders.sql();
 }
 
@@ -323,7 +328,7 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     if (type === Req.RUN) await run(id, args);
     else if (type === Req.TREND) await trend(id, args);
     else if (type === Req.OPEN_DB) {
-      await loadEngine();
+      await loadSql();
       reply(id, Ev.RESULT, openDatabase(args.name, new Uint8Array(args.bytes)));
     } else if (type === Req.QUERY) {
       if (!db) throw new Error('No database is open.');

@@ -56,7 +56,7 @@ const FILES = ['construct.json', 'dump.json', 'stack.json'];
  * Layout of a folder from its paths (spec graph-engine §3), for display before the run; the
  * engine checks it again and has the last word.
  * @param {FileEntry[]} entries
- * @returns {{kind: 'files'|'ranks'|'steps'|'database'|'unknown', text: string, bytes: number, steps: string[], ranks: string[]}}
+ * @returns {{kind: 'files'|'ranks'|'steps'|'monitor'|'database'|'unknown', text: string, bytes: number, steps: string[], ranks: string[]}}
  */
 export function describeLayout(entries) {
   const bytes = entries.reduce((n, e) => n + e.file.size, 0);
@@ -70,5 +70,9 @@ export function describeLayout(entries) {
     const ranks = [...new Set(entries.filter((e) => e.path.split('/').length > 2).map((e) => e.path.split('/')[1]))];
     return { ...base, kind: 'steps', steps: dirs, ranks, text: `${dirs.length} step folder(s) × ${ranks.length} rank folder(s)` };
   }
+  // A monitor run (trend-analyzer §2.3): <time>-rank<r>-<id>/ folders of CSV files; trend only.
+  const monitor = dirs.filter((d) => /^[\w-]{0,20}-rank\d{1,5}-/.test(d));
+  if (monitor.length && entries.some((e) => e.path.endsWith('.csv')))
+    return { ...base, kind: 'monitor', text: `monitor run: ${monitor.length} rank folder(s) of CSV files (for the trend views)` };
   return { ...base, kind: 'unknown', text: 'no msProbe dump layout recognised (expected construct.json / dump.json / stack.json, rankN/ or stepN/rankN/)' };
 }

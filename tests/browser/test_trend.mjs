@@ -1,0 +1,497 @@
+// The trend workspace in real Chromium (trend-analyzer.md §9-§11, web-ui TR-01..TR-11): opens
+// .trend.db files written by scripts/gen_trend_db.py through the page's "Open .db file" input and
+// compares what the page lists and draws with the database, read here with the sqlite3 CLI.
+//   node --test tests/browser/test_trend.mjs      (serves build/web; run `node web/build.mjs build/web` first)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const EVIL = 'Module.<img src=x onerror=alert(1)>.Foo.output.0';
+const POS_INF = 1000000001;
+let server, origin, browser, tmp;
+const dbs = {};
+
+/** Rows of a query as objects (sqlite3 -json). */
+function sql(db, q) {
+  const out = execFileSync('sqlite3', ['-json', db, q]).toString().trim();
+  return out ? JSON.parse(out) : [];
+}
+
+function gen(name, ...args) {
+  const path = join(tmp, name);
+  execFileSync('python3', [join(root, 'scripts', 'gen_trend_db.py'), path, ...args], { stdio: 'pipe' });
+  return path;
+}
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'visprobe_trend_'));
+  dbs.dump = gen('a_dump.trend.db', '--targets', '40', '--ranks', '4', '--steps', '3', '--micro-steps', '2', '--seed', '3', '--extra-target', EVIL);
+  dbs.monitor = gen('b_monitor.trend.db', '--format', 'monitor', '--targets', '30', '--ranks', '3', '--steps', '4', '--seed', '4');
+  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  origin = await new Promise((res, rej) => {
+    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
+    server.on('exit', () => rej(new Error('static server exited')));
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A page with the given .trend.db files opened; waits for the first heat map. */
+async function openTrend(...files) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1200 } });
+  const page = await context.newPage();
+  const foreign = [];
+  const errors = [];
+  const dialogs = [];
+  page.on('request', (r) => { if (!r.url().startsWith(origin) && !/^(data|blob):/.test(r.url())) foreign.push(r.url()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+  await page.goto(origin + '/');
+  await page.setInputFiles('#pick-db', files);
+  // several files open one after the other; the first by name ends up current
+  const current = files.map((f) => f.split('/').pop()).sort()[0];
+  await page.waitForFunction(([n, cur]) => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0 &&
+    document.querySelectorAll('#tr-db option').length === n && window.__visprobeTrend.state().db === cur &&
+    document.getElementById('status').textContent === 'database opened', [files.length, current], { timeout: 60000 });
+  assert.equal(await page.textContent('#error'), '');
+  return { page, context, foreign, errors, dialogs };
+}
+
+const settle = (page) => page.waitForFunction(() => window.__visprobeTrend.idle());
+const T = (page, expr) => page.evaluate(expr);
+const options = (page, sel) => page.$$eval(`${sel} option`, (os) => os.map((o) => ({ value: o.value, text: o.textContent })));
+const metricId = (db, m) => sql(db, `SELECT metric_id FROM monitoring_metrics WHERE metric_name = '${m}'`)[0].metric_id;
+
+/** Clicks / hovers the centre of a heat-map cell given by its display indices. */
+async function cellPoint(page, dx, dy) {
+  return page.evaluate(([x, y]) => window.__visprobeTrend.cellPoint(x, y), [dx, dy]);
+}
+async function clickCell(page, dx, dy) {
+  const p = await cellPoint(page, dx, dy);
+  await page.mouse.click(p.x, p.y);
+  await settle(page);
+}
+
+/** Tag names per target for a metric, from the raw tables. */
+function tagsByTarget(db, metric) {
+  const map = new Map();
+  for (const r of sql(db, `SELECT ttm.target_id AS t, mt.tag_name AS n FROM tag_target_mapping ttm JOIN monitoring_tags mt ON mt.tag_id = ttm.tag_id WHERE mt.metric_id = ${metricId(db, metric)}`)) {
+    if (!map.has(r.t)) map.set(r.t, new Set());
+    map.get(r.t).add(r.n);
+  }
+  return map;
+}
+
+test('toolbar lists match the database; heat-map cells equal the rows of the selection', async () => {
+  const db = dbs.dump;
+  const { page, context, foreign, errors } = await openTrend(db);
+  const g = sql(db, 'SELECT * FROM global_stats')[0];
+  const metrics = Object.keys(g).filter((k) => !['max_rank', 'min_step', 'max_step'].includes(k) && g[k]);
+  assert.deepEqual((await options(page, '#tr-metric')).map((o) => o.value), metrics);
+  assert.deepEqual((await options(page, '#tr-stat')).map((o) => o.value), g[metrics[0]].split(','));
+  assert.deepEqual((await options(page, '#tr-dimension')).map((o) => o.text), ['Step', 'Rank', 'Module Name']);
+  // Step values: every slot min..max, with iteration and micro step from trend_step_map (§10.9)
+  const map = sql(db, 'SELECT * FROM trend_step_map ORDER BY step');
+  assert.deepEqual((await options(page, '#tr-value')).map((o) => o.text),
+                   map.map((r) => `Step${r.step} (iter ${r.original_step}, µ${r.micro_step})`));
+  const state = await T(page, () => window.__visprobeTrend.state());
+  assert.deepEqual([state.metric, state.stat, state.dimension, state.value, state.tags], ['forward', 'norm', 'step', '0', []]);
+  const fwd = metricId(db, 'forward');
+  const count = (where) => sql(db, `SELECT count(*) AS n FROM trend_data WHERE metric_id = ${fwd} AND ${where}`)[0].n;
+  assert.equal((await T(page, () => window.__visprobeTrend.heat())).cells, count('step = 0'));
+  // the catalogue of the file stays visible beside the toolbar
+  assert.equal(await page.textContent('[data-testid=trend-trend_data-rows]'), String(sql(db, 'SELECT count(*) AS n FROM trend_data')[0].n));
+  // Rank dimension: Rank0..max_rank; Rank2 draws the rows of rank 2
+  await page.selectOption('#tr-dimension', 'rank');
+  await settle(page);
+  assert.deepEqual((await options(page, '#tr-value')).map((o) => o.text), Array.from({ length: g.max_rank + 1 }, (_, i) => `Rank${i}`));
+  await page.selectOption('#tr-value', '2');
+  await settle(page);
+  const heat = await T(page, () => window.__visprobeTrend.heat());
+  assert.equal(heat.cells, count('rank = 2'));
+  assert.deepEqual(heat.xValues, sql(db, `SELECT DISTINCT step FROM trend_data WHERE metric_id = ${fwd} AND rank = 2 ORDER BY step`).map((r) => r.step));
+  // Module Name: Q4 labels in target order; the heat map of one module is steps x ranks
+  await page.selectOption('#tr-dimension', 'module_name');
+  await settle(page);
+  const mods = sql(db, `SELECT target_id, vpp_stage, target_name, micro_step FROM monitoring_targets WHERE target_id IN (SELECT target_id FROM trend_data WHERE metric_id = ${fwd}) ORDER BY target_id`);
+  assert.deepEqual((await options(page, '#tr-value')).map((o) => o.text), mods.map((m) => `${m.target_id}_${m.vpp_stage}_${m.target_name}_${m.micro_step}`));
+  assert.equal((await T(page, () => window.__visprobeTrend.heat())).cells, count(`target_id = ${mods[0].target_id}`));
+  // the value filter is a case-insensitive substring of the label
+  await page.fill('#tr-value-search', 'RMSNORM.INPUT');
+  const filtered = (await options(page, '#tr-value')).map((o) => o.text).filter((t) => t !== (mods[0] && `${mods[0].target_id}_0_${mods[0].target_name}_0`));
+  assert.ok(filtered.length > 0 && filtered.every((t) => t.includes('RMSNorm.input')), filtered.join());
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('tags: module values carry all selected tags, reload per metric (U-3), Step value kept (U-8)', async () => {
+  const db = dbs.dump;
+  const { page, context, errors } = await openTrend(db);
+  const tagRows = (m) => sql(db, `SELECT DISTINCT tag_name, category FROM monitoring_tags WHERE metric_id = ${metricId(db, m)} ORDER BY category, tag_name`)
+    .map((r) => `${r.tag_name}::${r.category}`);
+  const shownTags = () => page.$$eval('[data-testid=tag-option]', (cs) => cs.map((c) => c.value));
+  assert.deepEqual(await shownTags(), tagRows('forward'));
+  // U-8: a tag selected with dimension Step keeps the chosen step; the heat map keeps only tagged modules
+  await page.selectOption('#tr-value', '2');
+  await settle(page);
+  await page.check('[data-testid=tag-option][value="layers.1::layer"]');
+  await settle(page);
+  assert.equal((await T(page, () => window.__visprobeTrend.state())).value, '2');
+  const byTarget = tagsByTarget(db, 'forward');
+  const withAll = (names) => [...byTarget].filter(([, s]) => names.every((n) => s.has(n))).map(([t]) => t).sort((a, b) => a - b);
+  const fwd = metricId(db, 'forward');
+  const atStep2 = new Set(sql(db, `SELECT DISTINCT target_id AS t FROM trend_data WHERE metric_id = ${fwd} AND step = 2`).map((r) => r.t));
+  assert.deepEqual((await T(page, () => window.__visprobeTrend.heat())).yIds, withAll(['layers.1']).filter((t) => atStep2.has(t)));
+  // Module Name values: modules carrying every selected tag (AND, names only: U-4)
+  await page.selectOption('#tr-dimension', 'module_name');
+  await settle(page);
+  await page.check('[data-testid=tag-option][value="output.0::index"]');
+  await settle(page);
+  const expected = withAll(['layers.1', 'output.0']);
+  assert.ok(expected.length > 0);
+  assert.deepEqual((await options(page, '#tr-value')).map((o) => Number(o.value)), expected);
+  // statistic change clears the tags and lists every module again
+  await page.selectOption('#tr-stat', 'max');
+  await settle(page);
+  assert.deepEqual((await T(page, () => window.__visprobeTrend.state())).tags, []);
+  assert.equal((await options(page, '#tr-value')).length, new Set(sql(db, `SELECT target_id FROM trend_data WHERE metric_id = ${fwd}`).map((r) => r.target_id)).size);
+  // U-3: another metric reloads its own tags
+  await page.selectOption('#tr-metric', 'backward');
+  await settle(page);
+  assert.deepEqual(await shownTags(), tagRows('backward'));
+  assert.equal((await T(page, () => window.__visprobeTrend.state())).stat, 'norm');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('clicks add series without duplicates; ✕, Clear and a value change empty the chart; null is a gap', async () => {
+  const db = dbs.dump;
+  const { page, context, errors } = await openTrend(db);
+  const line = () => T(page, () => window.__visprobeTrend.line());
+  await clickCell(page, 0, 0);
+  await clickCell(page, 1, 0);
+  assert.equal((await line()).series, 2);
+  await clickCell(page, 0, 0);
+  assert.equal((await line()).series, 2, 'a cell already shown adds nothing');
+  const heat = await T(page, () => window.__visprobeTrend.heat());
+  assert.deepEqual((await line()).keys, [`${heat.xValues[0]}|${heat.yIds[0]}`, `${heat.xValues[1]}|${heat.yIds[0]}`]);
+  assert.match((await line()).names[0], /^Rank: 0 \/ Module Name: \d+ /);
+  assert.equal(await page.locator('[data-testid=series-path]').count(), 2);
+  // the series is Q7: that rank and module over every step
+  const fwd = metricId(db, 'forward');
+  const steps = sql(db, `SELECT step FROM trend_data WHERE metric_id = ${fwd} AND rank = ${heat.xValues[0]} AND target_id = ${heat.yIds[0]} ORDER BY step`);
+  const legend = page.locator('[data-testid=series]');
+  assert.equal(await legend.count(), 2);
+  // legend click hides, ✕ removes one, Clear removes all
+  await legend.nth(0).locator('.tr-legend-name').click();
+  assert.equal((await line()).visible, 1);
+  await legend.nth(1).locator('[data-testid=series-remove]').click();
+  assert.equal((await line()).series, 1);
+  await page.click('[data-testid=line-clear]');
+  assert.equal((await line()).series, 0);
+  assert.ok(steps.length > 1);
+  // a series with a NULL in the middle: drawn with a gap, the tooltip prints null (U-7)
+  const holes = sql(db, `SELECT t.rank, t.target_id, t.step FROM trend_data t WHERE t.metric_id = ${fwd} AND t.norm IS NULL AND t.step > 0 AND t.step < 5
+    AND EXISTS (SELECT 1 FROM trend_data u WHERE u.metric_id = t.metric_id AND u.rank = t.rank AND u.target_id = t.target_id AND u.step = 0 AND u.norm IS NOT NULL) LIMIT 1`);
+  assert.equal(holes.length, 1, 'the generator writes NULLs');
+  const hole = holes[0];
+  await T(page, () => window.__visprobeTrend.showAll());
+  const h2 = await T(page, () => window.__visprobeTrend.heat());
+  await clickCell(page, h2.xValues.indexOf(hole.rank), h2.yIds.indexOf(hole.target_id));
+  assert.equal((await line()).series, 1);
+  assert.ok(((await page.getAttribute('[data-testid=series-path]', 'd')).match(/M/g) || []).length >= 2, 'the path breaks at the NULL');
+  const p = await page.evaluate((x) => window.__visprobeTrend.linePoint(x), hole.step);
+  await page.mouse.move(p.x, p.y);
+  await page.waitForSelector('[data-testid=line-tip]:not([hidden])');
+  assert.match(await page.textContent('[data-testid=line-tip]'), /null$/);
+  // any change of the value clears the line chart
+  await page.selectOption('#tr-value', '1');
+  await settle(page);
+  assert.equal((await line()).series, 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('segmented mode: 3-sigma pieces of the finite values; a piece click hides its cells', async () => {
+  const db = dbs.dump;
+  const { page, context, errors } = await openTrend(db);
+  const fwd = metricId(db, 'forward');
+  const vals = sql(db, `SELECT norm AS v FROM trend_data WHERE metric_id = ${fwd} AND step = 0`).map((r) => r.v);
+  const finite = vals.filter((v) => v !== null && Math.abs(v) !== POS_INF);
+  const mean = finite.reduce((a, b) => a + b, 0) / finite.length;
+  const std = Math.sqrt(finite.reduce((a, b) => a + (b - mean) ** 2, 0) / finite.length);
+  const t = [mean - 3 * std, mean - 2 * std, mean - std, mean + std, mean + 2 * std, mean + 3 * std];
+  const e = (v) => v.toExponential(2);
+  const labels = [`< ${e(t[0])}`, ...t.slice(0, 5).map((a, i) => `${e(a)} ~ ${e(t[i + 1])}`), `> ${e(t[5])}`];
+  await page.selectOption('#tr-mode', 'segmented');
+  const heat = await T(page, () => window.__visprobeTrend.heat());
+  assert.deepEqual(heat.pieces, labels);
+  assert.deepEqual(await page.$$eval('[data-testid=piece] text', (ts) => ts.map((x) => x.textContent)), labels);
+  // the piece (μ-σ, μ+σ] holds most values; hiding it hides exactly those cells
+  const inMiddle = finite.filter((v) => v > t[2] && v <= t[3]).length;
+  await page.click('[data-testid=piece][data-index="3"]');
+  assert.equal((await T(page, () => window.__visprobeTrend.heat())).shown, vals.length - inMiddle);
+  assert.equal(await page.getAttribute('[data-testid=piece][data-index="3"]', 'class'), 'tr-piece off');
+  // mode change re-colours only: same cells, same state
+  await page.selectOption('#tr-mode', 'gradient');
+  assert.equal((await T(page, () => window.__visprobeTrend.heat())).shown, vals.length);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('colour bar: dragging a handle keeps the cells in range and recomputes both axes (U-5)', async () => {
+  const db = dbs.dump;
+  const { page, context, errors } = await openTrend(db);
+  const bar = page.locator('[data-testid=colorbar]');
+  const min = Number(await bar.getAttribute('data-min'));
+  const max = Number(await bar.getAttribute('data-max'));
+  const fwd = metricId(db, 'forward');
+  const rows = sql(db, `SELECT rank, target_id, norm AS v FROM trend_data WHERE metric_id = ${fwd} AND step = 0`);
+  const finite = rows.filter((r) => r.v !== null && Math.abs(r.v) !== POS_INF).map((r) => r.v);
+  assert.equal(min, Math.min(...finite));   // U-1 / U-2: over finite values only
+  assert.equal(max, Math.max(...finite));
+  const hi = await page.locator('[data-testid=colorbar-hi]').boundingBox();
+  const lo = await page.locator('[data-testid=colorbar-lo]').boundingBox();
+  // drag the upper handle to 3 % of the bar: most of this data lies near the minimum
+  await page.mouse.move(hi.x + hi.width / 2, hi.y + hi.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(lo.x + (hi.x - lo.x) * 0.5, hi.y + hi.height / 2, { steps: 4 });
+  await page.mouse.move(lo.x + 4 + (hi.x - lo.x) * 0.03, hi.y + hi.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const a = Number(await bar.getAttribute('data-lo'));
+  const b = Number(await bar.getAttribute('data-hi'));
+  assert.ok(b < max && b >= a, `${a} ${b}`);
+  // kept: values in [a, b], plus NULL and ±inf cells (they have their own legend toggles)
+  const kept = rows.filter((r) => r.v === null || Math.abs(r.v) === POS_INF || (r.v >= a && r.v <= b));
+  const heat = await T(page, () => window.__visprobeTrend.heat());
+  assert.equal(heat.shown, kept.length);
+  assert.ok(kept.length < rows.length);
+  assert.deepEqual(heat.yIds, [...new Set(kept.map((r) => r.target_id))].sort((x, y) => x - y));
+  assert.deepEqual(heat.xValues, [...new Set(kept.map((r) => r.rank))].sort((x, y) => x - y));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('hostile module names stay text: tag list, axis, tooltip', async () => {
+  const db = dbs.dump;
+  const { page, context, errors, dialogs } = await openTrend(db);
+  await page.fill('#tr-tags-search', '<img');
+  const opts = page.locator('[data-testid=tag-option]');
+  assert.equal(await opts.count(), 1);
+  await opts.first().check();
+  await settle(page);
+  const heat = await T(page, () => window.__visprobeTrend.heat());
+  assert.equal(heat.y, 1);
+  const p = await cellPoint(page, 0, 0);
+  await page.mouse.move(p.x, p.y);
+  await page.waitForSelector('[data-testid=heat-tip]:not([hidden])');
+  const tip = await page.textContent('[data-testid=heat-tip]');
+  assert.ok(tip.includes(`Module Name: ${heat.yIds[0]}_0_${EVIL}_0`), tip);
+  assert.match(tip, /Rank: 0/);
+  assert.match(tip, /Value: /);
+  assert.equal(await page.textContent('.tr-yt title'), `${heat.yIds[0]}_0_${EVIL}_0`);
+  assert.equal(await page.locator('img').count(), 0);
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('two databases: a dropdown sorted by name; switching resets every selection', async () => {
+  const { page, context, errors } = await openTrend(dbs.monitor, dbs.dump);
+  assert.deepEqual((await options(page, '#tr-db')).map((o) => o.value), ['a_dump.trend.db', 'b_monitor.trend.db']);
+  assert.equal(await page.inputValue('#tr-db'), 'a_dump.trend.db');   // the first by name is current
+  await page.selectOption('#tr-metric', 'backward');
+  await settle(page);
+  await page.selectOption('#tr-dimension', 'rank');
+  await settle(page);
+  await page.selectOption('#tr-value', '1');
+  await settle(page);
+  await page.check('[data-testid=tag-option][value="layers.0::layer"]');
+  await settle(page);
+  await page.selectOption('#tr-mode', 'segmented');
+  await clickCell(page, 0, 0);
+  assert.equal((await T(page, () => window.__visprobeTrend.line())).series, 1);
+  await page.selectOption('#tr-db', 'b_monitor.trend.db');
+  await settle(page);
+  const mon = dbs.monitor;
+  const g = sql(mon, 'SELECT * FROM global_stats')[0];
+  const metrics = Object.keys(g).filter((k) => !['max_rank', 'min_step', 'max_step'].includes(k));
+  assert.deepEqual((await options(page, '#tr-metric')).map((o) => o.value), metrics);
+  let s = await T(page, () => window.__visprobeTrend.state());
+  assert.deepEqual([s.db, s.metric, s.stat, s.dimension, s.value, s.tags, s.mode],
+                   ['b_monitor.trend.db', metrics[0], g[metrics[0]].split(',')[0], 'step', '0', [], 'gradient']);
+  assert.equal(await page.inputValue('#tr-mode'), 'gradient');
+  assert.equal((await T(page, () => window.__visprobeTrend.line())).series, 0);
+  const act = sql(mon, `SELECT count(*) AS n FROM trend_data WHERE metric_id = ${metricId(mon, metrics[0])} AND step = 0`)[0].n;
+  assert.equal((await T(page, () => window.__visprobeTrend.heat())).cells, act);
+  // monitor tags follow §7.2 (module / layer only)
+  const cats = new Set(await page.$$eval('.tr-tag-cat', (xs) => xs.map((x) => x.textContent)));
+  assert.deepEqual([...cats].sort(), ['layer', 'module']);
+  await page.selectOption('#tr-db', 'a_dump.trend.db');
+  await settle(page);
+  s = await T(page, () => window.__visprobeTrend.state());
+  assert.deepEqual([s.db, s.metric, s.stat, s.dimension, s.value, s.tags], ['a_dump.trend.db', 'forward', 'norm', 'step', '0', []]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('exports: heat-map CSV and SVG, line-chart PNG', async () => {
+  const db = dbs.dump;
+  const { page, context } = await openTrend(db);
+  const save = async (id) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${id}]`)]);
+    const path = join(tmp, d.suggestedFilename());
+    await d.saveAs(path);
+    return { name: d.suggestedFilename(), path };
+  };
+  const csv = await save('heat-export-csv');
+  assert.match(csv.name, /^a_dump_forward_norm_step_0_heatmap\.csv$/);
+  const lines = readFileSync(csv.path, 'utf8').trim().split('\r\n');
+  assert.equal(lines[0], 'Rank,Module Name id,Module Name,norm');
+  assert.equal(lines.length - 1, (await T(page, () => window.__visprobeTrend.heat())).cells);
+  const svg = readFileSync((await save('heat-export-svg')).path, 'utf8');
+  assert.ok((svg.match(/<rect /g) || []).length >= (await T(page, () => window.__visprobeTrend.heat())).drawn);
+  assert.match(svg, /Module Name/);
+  await clickCell(page, 0, 0);
+  const png = readFileSync((await save('line-export-png')).path);
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  await context.close();
+});
+
+test('model parallelism chart: the engine layout drawn as §11.5 (example A), errors shown', async () => {
+  const { page, context, errors } = await openTrend(dbs.dump);
+  await page.click('[data-testid=tab-parallel]');
+  const fill = async (v) => {
+    for (const [k, x] of Object.entries(v)) await page.fill(`#par-${k}`, String(x));
+    await page.click('[data-testid=parallel-draw]');
+  };
+  await fill({ world_size: 32, num_layers: 48, tensor_parallel_size: 4, pipeline_parallel_size: 4, num_layers_per_virtual_pipeline_stage: 3 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=parallel-svg]') || document.querySelector('[data-testid=parallel-msg]').textContent);
+  const msg = await page.textContent('[data-testid=parallel-msg]');
+  if (/no parallelLayout/.test(msg)) {
+    // An engine built before parallelLayout: the message says so; draw the §11.6 example B layout directly.
+    await T(page, () => window.__visprobeTrend.drawParallel({ world_size: 8, num_layers: 24, tp: 2, pp: 2, vpp: 1, dp: 2, order: 'tp-cp-ep-dp-pp',
+      title: 'Model Parallelism Configuration | Total Layers: 24 | DP=2 | TP=2 | PP=2 | VPP=1',
+      rows: [{ index: 0, label: 'Group0: Ranks0-1', ranks: [0, 1], model_copy: 0, cells: ['Embed+L1-12'] },
+             { index: 1, label: 'Group1: Ranks2-3', ranks: [2, 3], model_copy: 1, cells: ['Embed+L1-12'] },
+             { index: 2, label: 'Group2: Ranks4-5', ranks: [4, 5], model_copy: 0, cells: ['L13-24+Out'] },
+             { index: 3, label: 'Group3: Ranks6-7', ranks: [6, 7], model_copy: 1, cells: ['L13-24+Out'] }] }));
+    assert.equal(await page.textContent('.tr-par-title'), 'Model Parallelism Configuration | Total Layers: 24 | DP=2 | TP=2 | PP=2 | VPP=1');
+    await context.close();
+    return;
+  }
+  assert.equal(msg, '');
+  assert.equal(await page.textContent('.tr-par-title'), 'Model Parallelism Configuration | Total Layers: 48 | DP=2 | TP=4 | PP=4 | VPP=4');
+  // rows bottom to top: Group0 at the bottom
+  const labels = await page.$$eval('.tr-par-ylabel', (ts) => ts.map((t) => ({ text: t.textContent, y: Number(t.getAttribute('y')) })));
+  assert.deepEqual(labels.sort((a, b) => b.y - a.y).map((l) => l.text), Array.from({ length: 8 }, (_, r) => `Group${r}: Ranks${4 * r}-${4 * r + 3}`));
+  const cells = (r) => page.$$eval(`.tr-par-cell[data-row="${r}"]`, (gs) => gs.map((g) => (g.querySelector('text') || { textContent: '' }).textContent));
+  assert.deepEqual(await cells(0), ['Embed+L1-3', 'L13-15', 'L25-27', 'L37-39']);
+  assert.deepEqual(await cells(7), ['L10-12', 'L22-24', 'L34-36', 'L46-48+Out']);
+  const fills = await page.$$eval('.tr-par-cell[data-col="0"] rect', (rs) => rs.filter((_, i) => i % 2 === 0 || true).map((r) => r.getAttribute('fill')));
+  assert.ok(fills.includes('#1f77b4') && fills.includes('#aec7e8'));   // tab20 colours of copies 1 and 2
+  assert.match(await page.textContent('.tr-par-legend'), /Model Copies.*Model Copy 1.*Model Copy 2/);
+  await fill({ world_size: 10, num_layers: 24, tensor_parallel_size: 3, pipeline_parallel_size: 3, num_layers_per_virtual_pipeline_stage: '' });
+  await page.waitForFunction(() => /not divisible/.test(document.querySelector('[data-testid=parallel-msg]').textContent));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('redraw of a 1,000 targets x 64 ranks heat map (dimension Step) takes <= 100 ms', async () => {
+  const big = gen('big.trend.db', '--targets', '1000', '--ranks', '64', '--steps', '2', '--seed', '9');
+  const { page, context, errors } = await openTrend(big);
+  const heat = await T(page, () => window.__visprobeTrend.heat());
+  assert.equal(heat.cells, 64000);
+  const r = await page.evaluate(async () => {
+    const t = window.__visprobeTrend;
+    const frame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+    const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+    const run = async (fn) => {
+      const script = [];
+      const painted = [];
+      for (let i = 0; i < 5; ++i) {
+        const t0 = performance.now();
+        script.push(fn(i));
+        await frame();
+        painted.push(performance.now() - t0);
+      }
+      return { script: median(script), painted: median(painted) };
+    };
+    const out = {};
+    out.mode = await run((i) => t.setMode(i % 2 ? 'gradient' : 'segmented'));
+    const s = t.heat().stats;
+    out.range = await run((i) => t.setRange(s.min, s.max - (s.max - s.min) * (i + 1) / 10));
+    t.setRange(s.min, s.max);
+    out.allCells = await run(() => t.showAll());
+    out.allMode = await run((i) => t.setMode(i % 2 ? 'gradient' : 'segmented'));
+    out.allScale = await run((i) => t.setScale(['quantile', 'log', 'linear'][i % 3]));
+    out.drawn = t.heat().drawn;
+    out.load = t.timings();
+    return out;
+  });
+  console.log(`# redraw ms (median of 5; script / until painted): mode switch ${r.mode.script.toFixed(1)} / ${r.mode.painted.toFixed(1)}, ` +
+              `range ${r.range.script.toFixed(1)} / ${r.range.painted.toFixed(1)}, all 64,000 cells shown ${r.allCells.script.toFixed(1)} / ${r.allCells.painted.toFixed(1)}, ` +
+              `mode switch with all cells ${r.allMode.script.toFixed(1)} / ${r.allMode.painted.toFixed(1)}, ` +
+              `colour scale switch with all cells ${r.allScale.script.toFixed(1)} / ${r.allScale.painted.toFixed(1)}; load: query ${r.load.query.toFixed(0)} ms, build ${r.load.build.toFixed(0)} ms`);
+  assert.equal(r.drawn, 64000);
+  for (const k of ['mode', 'range', 'allCells', 'allMode', 'allScale']) assert.ok(r[k].script <= 100, `${k}: ${r[k].script} ms`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Every row of a .trend.db's main tables, as text, for comparing databases. */
+function trendDigest(db) {
+  const tables = ['monitoring_metrics', 'monitoring_targets', 'monitoring_tags', 'tag_target_mapping', 'trend_data', 'global_stats'];
+  return Object.fromEntries(tables.map((t) => [t, execFileSync('sqlite3', [db, `SELECT * FROM ${t}`]).toString().split('\n').sort()]));
+}
+
+test('data2db in the page: a dropped monitor run and dump run give the CLI\'s databases and open in the trend views', async () => {
+  const native = join(root, 'build', 'native', 'visprobe');
+  for (const kind of ['monitor', 'dump']) {
+    const input = join(tmp, `ingest_${kind}`);
+    const extra = kind === 'dump' ? ['--layers', '2', '--ranks', '2', '--steps', '2', '--micro', '2'] : ['--ranks', '2', '--steps', '6', '--layers', '2'];
+    execFileSync('python3', [join(root, 'scripts', 'gen_trend_data.py'), kind, input, '--seed', '5', ...extra], { stdio: 'pipe' });
+    const cliOut = join(tmp, `cli_${kind}`);
+    execFileSync(native, ['data2db', '--data', input, '--db', cliOut, '--format', kind], { stdio: 'pipe' });
+    const cliDb = join(cliOut, `${kind}_data.trend.db`);
+
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1200 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(origin + '/');
+    await page.setInputFiles('#pick-target', input);
+    if (kind === 'monitor') assert.match(await page.textContent('[data-testid=layout-target]'), /monitor run: 2 rank folder/);
+    assert.equal(await page.isDisabled('#run-trend'), false);
+    await page.selectOption('#trend-format', kind);
+    await page.click('#run-trend');
+    await page.waitForFunction(() => /trend database ready|failed/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+    assert.match(await page.textContent('#status'), /trend database ready/, await page.textContent('#error'));
+    await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0);
+    assert.equal(await T(page, () => window.__visprobeTrend.state().db), `${kind}_data.trend.db`);
+    assert.ok((await T(page, () => window.__visprobeTrend.heat().cells)) > 0);
+    // The database the page made, downloaded, holds the CLI's rows.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=trend-download]')]);
+    const saved = join(tmp, `page_${kind}.trend.db`);
+    await download.saveAs(saved);
+    assert.deepEqual(trendDigest(saved), trendDigest(cliDb));
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -1,0 +1,431 @@
+// @ts-check
+// The heat map (trend-analyzer.md §10.4, §10.7, U-1/U-2/U-5/U-6): cells on a <canvas>, batched by
+// colour; axes, legends, sliders and the hover mark in an SVG overlay (D3). Categories are
+// windows of a display list: wheel zooms, drag pans, the sliders apply on release, and a
+// colour-range filter rebuilds the display list from the remaining cells.
+import { select } from 'd3-selection';
+import { finiteStats, colourScale, gradientLut, segments, pieceOf, kindOf, valueText, cutLabel, shortNames, SPECIAL,
+         clampWindow, shiftWindow, zoomWindow } from './scales.js';
+import { drawGradientBar, drawPieces, drawSpecials } from './colorbar.js';
+import { el, themeOf, windowSlider } from './widgets.js';
+
+const M = { top: 100, right: 80, bottom: 90, left: 220 };
+const LUT = gradientLut(256);
+const KIND_NAMES = ['', 'null', 'pos', 'neg'];
+
+/** @typedef {import('./queries.js').Cube} Cube */
+/** @typedef {{x: number, yId: number, yLabel: string, value: number}} CellHit */
+
+export class Heatmap {
+  /** @param {HTMLElement} host @param {{onClick: (c: CellHit) => void}} opts */
+  constructor(host, opts) {
+    this.opts = opts;
+    this.body = el('div', undefined, 'tr-heat-body');
+    this.body.dataset.testid = 'heatmap';
+    this.canvas = /** @type {HTMLCanvasElement} */ (el('canvas', undefined, 'tr-heat-canvas'));
+    this.svg = select(this.body).append('svg').attr('class', 'tr-heat-svg');
+    this.gBar = this.svg.append('g');
+    this.gSpecial = this.svg.append('g');
+    this.gAxes = this.svg.append('g').attr('class', 'tr-axes');
+    this.hit = this.svg.append('rect').attr('class', 'tr-hit').attr('fill', 'transparent').attr('data-testid', 'heat-hit');
+    this.mark = this.svg.append('rect').attr('class', 'tr-hover').attr('fill', 'none').attr('stroke', '#111')
+      .attr('stroke-width', 1.5).attr('pointer-events', 'none').attr('visibility', 'hidden');
+    this.sx = windowSlider(this.svg, 'x', (a, b) => { this.wx = [a, b]; this.draw(); });
+    this.sy = windowSlider(this.svg, 'y', (a, b) => { this.wy = [a, b]; this.draw(); });
+    this.tip = el('div', undefined, 'tr-tip');
+    this.tip.dataset.testid = 'heat-tip';
+    this.tip.hidden = true;
+    this.empty = el('div', '', 'tr-empty');
+    this.body.prepend(this.canvas);
+    this.body.append(this.tip, this.empty);
+    host.append(this.body);
+    /** @type {Cube|null} */
+    this.cube = null;
+    this.mode = 'gradient';
+    /** @type {'linear'|'log'|'quantile'} */
+    this.scaleKind = 'linear';
+    this.lastRedrawMs = 0;
+    this.drawn = 0;
+    this.wx = [0, 1];
+    this.wy = [0, 1];
+    this.hatch = this.makeHatch();
+    this.wire();
+    new ResizeObserver(() => this.layout()).observe(this.body);
+  }
+
+  makeHatch() {
+    const c = document.createElement('canvas');
+    c.width = c.height = 6;
+    const x = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
+    x.fillStyle = '#eeeeee';
+    x.fillRect(0, 0, 6, 6);
+    x.strokeStyle = '#a8a8a8';
+    x.beginPath();
+    x.moveTo(0, 6); x.lineTo(6, 0);
+    x.stroke();
+    return /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext('2d')).createPattern(c, 'repeat');
+  }
+
+  /**
+   * New data: windows back to the first 30 %, filters cleared.
+   * @param {Cube} cube @param {{xName: string, yName: string, xText: (x: number) => string, byModule: boolean}} axes
+   */
+  setData(cube, axes) {
+    this.cube = cube;
+    this.axes = axes;
+    this.stats = finiteStats(cube.v);
+    this.short = axes.byModule ? shortNames(cube.ys.map((y) => y.name), 34) : cube.ys.map((y) => cutLabel(y.label, 15));
+    this.range = [this.stats.min, this.stats.max];
+    this.scale = colourScale(this.scaleKind, this.stats, cube.v);
+    this.pieces = segments(this.stats.mean, this.stats.std);
+    /** @type {Set<number>} */
+    this.hiddenPieces = new Set();
+    /** @type {Set<string>} */
+    this.hiddenSpecial = new Set();
+    this.counts = { null: 0, pos: 0, neg: 0 };
+    for (let i = 0; i < cube.rows; ++i) { const k = kindOf(cube.v[i]); if (k) this.counts[KIND_NAMES[k]] += 1; }
+    const nx = cube.xs.length;
+    const ny = cube.ys.length;
+    // cell lookup by category pair: a dense grid while it stays small, else a map
+    this.grid = nx * ny <= 4e6 ? new Int32Array(nx * ny).fill(-1) : null;
+    /** @type {Map<number, number>} */
+    this.gridMap = new Map();
+    for (let i = 0; i < cube.rows; ++i) {
+      const key = cube.xi[i] * ny + cube.yi[i];
+      if (this.grid) this.grid[key] = i; else this.gridMap.set(key, i);
+    }
+    this.empty.textContent = cube.rows ? '' : 'No data for this selection.';
+    this.classify();
+    this.wx = [0, Math.max(1, Math.ceil(this.xShown.length * 0.3))];
+    this.wy = [0, Math.max(1, Math.ceil(this.yShown.length * 0.3))];
+    this.layout();
+  }
+
+  /** Re-colour only (Gradient / Segmented). @param {string} mode */
+  setMode(mode) {
+    this.mode = mode;
+    if (this.cube) this.timed(() => this.classify());
+  }
+
+  /** Gradient colour scale: linear / log / quantile (§10.9). @param {'linear'|'log'|'quantile'} kind */
+  setScale(kind) {
+    this.scaleKind = kind;
+    if (!this.cube) return;
+    this.timed(() => {
+      this.scale = colourScale(kind, this.stats, /** @type {Cube} */ (this.cube).v);
+      this.classify();
+    });
+  }
+
+  /** Colour-range filter (Gradient): cells outside [lo, hi] disappear, both axes recomputed (U-5). */
+  setRange(lo, hi) {
+    this.range = [lo, hi];
+    this.timed(() => {
+      this.classify();
+      this.wx = clampWindow(this.wx, this.xShown.length);
+      this.wy = clampWindow(this.wy, this.yShown.length);
+    });
+  }
+
+  /** Runs a state change plus the redraw and records the time it took. @param {() => void} fn */
+  timed(fn) {
+    const t0 = performance.now();
+    fn();
+    this.draw(true);
+    this.lastRedrawMs = performance.now() - t0;
+  }
+
+  /** Colour index per cell, cells bucketed by colour, the shown categories. */
+  classify() {
+    const c = /** @type {Cube} */ (this.cube);
+    const seg = this.mode === 'segmented';
+    const main = seg ? this.pieces.map((p) => p.color) : LUT;
+    /** @type {(string|CanvasPattern|null)[]} */
+    this.palette = [...main, this.hatch, SPECIAL.pos, SPECIAL.neg];
+    const base = main.length;
+    const [lo, hi] = this.range;
+    const { min, max } = this.stats;
+    const t = this.scale.t;
+    const filtered = !seg && (lo > min || hi < max);
+    const colour = new Int32Array(c.rows);
+    const sizes = new Int32Array(this.palette.length);
+    for (let i = 0; i < c.rows; ++i) {
+      const v = c.v[i];
+      const k = kindOf(v);
+      let ci;
+      if (k) ci = this.hiddenSpecial.has(KIND_NAMES[k]) ? -1 : base + k - 1;
+      else if (seg) { const p = pieceOf(this.pieces, v); ci = this.hiddenPieces.has(p) ? -1 : p; }
+      else if (v < lo || v > hi) ci = -1;
+      else ci = Math.round(t(v) * 255);
+      colour[i] = ci;
+      if (ci >= 0) sizes[ci] += 1;
+    }
+    this.colour = colour;
+    this.buckets = Array.from(sizes, (n) => new Int32Array(n));
+    const fill = new Int32Array(this.palette.length);
+    for (let i = 0; i < c.rows; ++i) if (colour[i] >= 0) this.buckets[colour[i]][fill[colour[i]]++] = i;
+    const usedX = new Uint8Array(c.xs.length);
+    const usedY = new Uint8Array(c.ys.length);
+    for (let i = 0; i < c.rows; ++i) if (!filtered || colour[i] >= 0) { usedX[c.xi[i]] = 1; usedY[c.yi[i]] = 1; }
+    const shown = (/** @type {Uint8Array} */ used) => {
+      const list = [];
+      used.forEach((u, i) => { if (u) list.push(i); });
+      const pos = new Int32Array(used.length).fill(-1);
+      list.forEach((cat, d) => { pos[cat] = d; });
+      return { list, pos };
+    };
+    const sx = shown(usedX);
+    const sy = shown(usedY);
+    this.xShown = sx.list; this.xPos = sx.pos;
+    this.yShown = sy.list; this.yPos = sy.pos;
+  }
+
+  layout() {
+    const w = this.body.clientWidth;
+    const h = this.body.clientHeight;
+    const dpr = window.devicePixelRatio || 1;
+    this.size = { w, h };
+    this.canvas.width = Math.max(1, Math.round(w * dpr));
+    this.canvas.height = Math.max(1, Math.round(h * dpr));
+    this.canvas.style.width = w + 'px';
+    this.canvas.style.height = h + 'px';
+    this.svg.attr('width', w).attr('height', h);
+    this.plot = { x: M.left, y: M.top, w: Math.max(10, w - M.left - M.right), h: Math.max(10, h - M.top - M.bottom) };
+    const p = this.plot;
+    this.hit.attr('x', p.x).attr('y', p.y).attr('width', p.w).attr('height', p.h);
+    this.draw(true);
+  }
+
+  /** @param {boolean} [legends] also redraw the colour legends */
+  draw(legends) {
+    const ctx = /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext('2d'));
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, this.size ? this.size.w : 0, this.size ? this.size.h : 0);
+    const c = this.cube;
+    if (!c || !this.size) return;
+    const th = themeOf(this.body);
+    const p = this.plot;
+    const [ax, bx] = this.wx;
+    const [ay, by] = this.wy;
+    const cw = p.w / (bx - ax);
+    const ch = p.h / (by - ay);
+    const gx = cw > 6 ? 1 : 0;
+    const gy = ch > 6 ? 1 : 0;
+    const x0 = Math.floor(ax), x1 = Math.ceil(bx), y0 = Math.floor(ay), y1 = Math.ceil(by);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(p.x, p.y, p.w, p.h);
+    ctx.clip();
+    let drawn = 0;
+    this.buckets.forEach((cells, ci) => {
+      if (!cells.length) return;
+      ctx.fillStyle = /** @type {any} */ (this.palette[ci]);
+      for (let j = 0; j < cells.length; ++j) {
+        const i = cells[j];
+        const dx = this.xPos[c.xi[i]];
+        const dy = this.yPos[c.yi[i]];
+        if (dx < x0 || dx >= x1 || dy < y0 || dy >= y1) continue;
+        ctx.fillRect(p.x + (dx - ax) * cw + gx / 2, p.y + (dy - ay) * ch + gy / 2, cw - gx, ch - gy);
+        ++drawn;
+      }
+    });
+    ctx.restore();
+    this.drawn = drawn;
+    this.drawAxes(th);
+    const h = this.size.h;
+    this.sx.layout(p.x, h - 24, p.x + p.w, h - 12, [0, Math.max(1, this.xShown.length)]);
+    this.sy.layout(20, p.y, 30, p.y + p.h, [0, Math.max(1, this.yShown.length)]);
+    this.sx.set(ax, bx);
+    this.sy.set(ay, by);
+    if (legends) this.drawLegends(th);
+  }
+
+  /** @param {{fg: string, muted: string}} th */
+  drawAxes(th) {
+    const c = /** @type {Cube} */ (this.cube);
+    const p = this.plot;
+    const ax = /** @type {any} */ (this.axes);
+    const [a, b] = this.wx;
+    const [ya, yb] = this.wy;
+    const cw = p.w / (b - a);
+    const ch = p.h / (yb - ya);
+    const visible = (/** @type {number[]} */ shown, /** @type {number} */ lo, /** @type {number} */ hi, /** @type {number} */ stepPx, /** @type {number} */ size) => {
+      const step = Math.max(1, Math.ceil(stepPx / size));
+      const out = [];
+      for (let d = Math.max(0, Math.floor(lo)); d < Math.min(shown.length, Math.ceil(hi)); ++d) if (d % step === 0) out.push(d);
+      return out;
+    };
+    const xTicks = visible(this.xShown, a, b, 16, cw).map((d) => ({ d, x: c.xs[this.xShown[d]] }));
+    const yTicks = visible(this.yShown, ya, yb, 13, ch).map((d) => ({ d, y: c.ys[this.yShown[d]] }));
+    const g = this.gAxes;
+    g.selectAll('text.tr-xt').data(xTicks, (/** @type {any} */ t) => t.d).join('text').attr('class', 'tr-xt')
+      .attr('font-size', 10).attr('fill', th.fg).attr('text-anchor', 'end')
+      .attr('transform', (t) => `translate(${p.x + (t.d - a + 0.5) * cw},${p.y + p.h + 8}) rotate(-45)`)
+      .text((t) => cutLabel(String(t.x), 20));
+    const yt = g.selectAll('text.tr-yt').data(yTicks, (/** @type {any} */ t) => t.d).join('text').attr('class', 'tr-yt')
+      .attr('font-size', 10).attr('fill', th.fg).attr('text-anchor', 'end').attr('dominant-baseline', 'middle')
+      .attr('x', p.x - 6).attr('y', (t) => p.y + (t.d - ya + 0.5) * ch)
+      .text((t) => this.short[this.yShown[t.d]]);
+    yt.selectAll('title').data((t) => [t]).join('title').text((t) => t.y.label);
+    g.selectAll('line.tr-frame').data([0]).join('line').attr('class', 'tr-frame')
+      .attr('x1', p.x).attr('x2', p.x + p.w).attr('y1', p.y + p.h).attr('y2', p.y + p.h).attr('stroke', th.muted);
+    g.selectAll('text.tr-xname').data([ax.xName]).join('text').attr('class', 'tr-xname').attr('font-size', 12)
+      .attr('fill', th.fg).attr('text-anchor', 'middle').attr('x', p.x + p.w / 2).attr('y', p.y + p.h + 58).text((t) => t);
+    g.selectAll('text.tr-yname').data([ax.yName]).join('text').attr('class', 'tr-yname').attr('font-size', 12)
+      .attr('fill', th.fg).attr('text-anchor', 'end').attr('x', p.x - 6).attr('y', p.y - 10).text((t) => t);
+  }
+
+  /** @param {{fg: string, muted: string}} th */
+  drawLegends(th) {
+    const w = this.size ? this.size.w : 0;
+    if (this.mode === 'segmented') {
+      drawPieces(this.gBar, { width: w, pieces: this.pieces, hidden: this.hiddenPieces, fg: th.fg, onToggle: (k) => {
+        if (this.hiddenPieces.has(k)) this.hiddenPieces.delete(k); else this.hiddenPieces.add(k);
+        this.timed(() => this.classify());
+      } });
+    } else {
+      drawGradientBar(this.gBar, { width: w, min: this.stats.min, max: this.stats.max, lo: this.range[0], hi: this.range[1],
+                                   muted: th.muted, scale: this.scale, onRange: (lo, hi) => this.setRange(lo, hi) });
+    }
+    drawSpecials(this.gSpecial, { width: w, counts: this.counts, hidden: this.hiddenSpecial, fg: th.fg, onToggle: (k) => {
+      if (this.hiddenSpecial.has(k)) this.hiddenSpecial.delete(k); else this.hiddenSpecial.add(k);
+      this.timed(() => this.classify());
+    } });
+  }
+
+  /** The visible cell under a point of the body, or -1. @param {number} mx @param {number} my */
+  cellAt(mx, my) {
+    const c = this.cube;
+    const p = this.plot;
+    if (!c || mx < p.x || my < p.y || mx >= p.x + p.w || my >= p.y + p.h) return -1;
+    const dx = Math.floor(this.wx[0] + ((mx - p.x) / p.w) * (this.wx[1] - this.wx[0]));
+    const dy = Math.floor(this.wy[0] + ((my - p.y) / p.h) * (this.wy[1] - this.wy[0]));
+    if (dx < 0 || dy < 0 || dx >= this.xShown.length || dy >= this.yShown.length) return -1;
+    const key = this.xShown[dx] * c.ys.length + this.yShown[dy];
+    const i = this.grid ? this.grid[key] : (this.gridMap.get(key) ?? -1);
+    return i >= 0 && this.colour[i] >= 0 ? i : -1;
+  }
+
+  /** @param {number} i @param {number} mx @param {number} my */
+  hover(i, mx, my) {
+    if (i < 0) { this.tip.hidden = true; this.mark.attr('visibility', 'hidden'); return; }
+    const c = /** @type {Cube} */ (this.cube);
+    const ax = /** @type {any} */ (this.axes);
+    const p = this.plot;
+    const cw = p.w / (this.wx[1] - this.wx[0]);
+    const ch = p.h / (this.wy[1] - this.wy[0]);
+    const dx = this.xPos[c.xi[i]];
+    const dy = this.yPos[c.yi[i]];
+    this.mark.attr('visibility', 'visible').attr('x', p.x + (dx - this.wx[0]) * cw).attr('y', p.y + (dy - this.wy[0]) * ch)
+      .attr('width', cw).attr('height', ch);
+    // Built from text nodes only: names come from user files (§10.4: the tooltip is escaped).
+    const y = c.ys[c.yi[i]];
+    const swatch = el('span', undefined, 'tr-swatch');
+    const fill = this.palette[this.colour[i]];
+    swatch.style.background = typeof fill === 'string' ? fill : '#ddd';
+    const value = el('div', 'Value: ');
+    value.append(swatch, valueText(c.v[i]));
+    this.tip.replaceChildren(el('b', `${ax.yName}: ${y.label}`), el('div', `${ax.xName}: ${ax.xText(c.xs[c.xi[i]])}`), value);
+    this.tip.hidden = false;
+    const tw = this.tip.offsetWidth;
+    const tht = this.tip.offsetHeight;
+    const W = this.body.clientWidth;
+    const H = this.body.clientHeight;
+    this.tip.style.left = Math.max(0, Math.min(W - tw - 2, mx + 14)) + 'px';
+    this.tip.style.top = Math.max(0, Math.min(H - tht - 2, my + 14)) + 'px';
+  }
+
+  wire() {
+    const node = /** @type {SVGRectElement} */ (this.hit.node());
+    /** @type {{x: number, y: number, wx: number[], wy: number[], moved: boolean}|null} */
+    let drag = null;
+    const local = (/** @type {MouseEvent} */ e) => { const r = this.body.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+    node.addEventListener('pointerdown', (e) => {
+      node.setPointerCapture(e.pointerId);
+      drag = { x: e.clientX, y: e.clientY, wx: [...this.wx], wy: [...this.wy], moved: false };
+    });
+    node.addEventListener('pointermove', (e) => {
+      const [mx, my] = local(e);
+      if (drag && (drag.moved || Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 3)) {
+        drag.moved = true;
+        const p = this.plot;
+        const kx = (drag.wx[1] - drag.wx[0]) / p.w;
+        const ky = (drag.wy[1] - drag.wy[0]) / p.h;
+        this.wx = shiftWindow(drag.wx, -(e.clientX - drag.x) * kx, this.xShown.length);
+        this.wy = shiftWindow(drag.wy, -(e.clientY - drag.y) * ky, this.yShown.length);
+        this.hover(-1, 0, 0);
+        this.draw();
+        return;
+      }
+      this.hover(this.cellAt(mx, my), mx, my);
+    });
+    node.addEventListener('pointerup', (e) => {
+      const d = drag;
+      drag = null;
+      if (!d || d.moved) return;
+      const [mx, my] = local(e);
+      const i = this.cellAt(mx, my);
+      if (i < 0) return;
+      const c = /** @type {Cube} */ (this.cube);
+      const y = c.ys[c.yi[i]];
+      this.opts.onClick({ x: c.xs[c.xi[i]], yId: y.id, yLabel: y.label, value: c.v[i] });
+    });
+    node.addEventListener('pointerleave', () => this.hover(-1, 0, 0));
+    node.addEventListener('wheel', (e) => {
+      if (!this.cube) return;
+      e.preventDefault();
+      const [mx, my] = local(e);
+      const p = this.plot;
+      const f = Math.exp(e.deltaY * 0.0015);
+      this.wx = zoomWindow(this.wx, f, (mx - p.x) / p.w, this.xShown.length);
+      this.wy = zoomWindow(this.wy, f, (my - p.y) / p.h, this.yShown.length);
+      this.draw();
+      this.hover(this.cellAt(mx, my), mx, my);
+    }, { passive: false });
+  }
+
+  /** Shows every category (the timing benchmark's worst case). */
+  showAll() {
+    this.wx = [0, Math.max(1, this.xShown.length)];
+    this.wy = [0, Math.max(1, this.yShown.length)];
+    this.timed(() => {});
+  }
+
+  /** Client coordinates of the centre of display cell (dx, dy) (tests click through it). @param {number} dx @param {number} dy */
+  pointOf(dx, dy) {
+    const r = this.body.getBoundingClientRect();
+    const p = this.plot;
+    return { x: r.left + p.x + ((dx + 0.5 - this.wx[0]) / (this.wx[1] - this.wx[0])) * p.w,
+             y: r.top + p.y + ((dy + 0.5 - this.wy[0]) / (this.wy[1] - this.wy[0])) * p.h };
+  }
+
+  /** Counts for the tests and the benchmark. */
+  info() {
+    return { cells: this.cube ? this.cube.rows : 0, drawn: this.drawn, x: this.xShown ? this.xShown.length : 0,
+             y: this.yShown ? this.yShown.length : 0, lastRedrawMs: this.lastRedrawMs, mode: this.mode,
+             pieces: this.pieces ? this.pieces.map((p) => p.label) : [], range: this.range, stats: this.stats,
+             wx: this.wx, wy: this.wy, yIds: this.yShown ? this.yShown.map((k) => /** @type {Cube} */ (this.cube).ys[k].id) : [],
+             xValues: this.xShown ? this.xShown.map((k) => /** @type {Cube} */ (this.cube).xs[k]) : [],
+             shown: this.colour ? this.colour.reduce((n, ci) => n + (ci >= 0 ? 1 : 0), 0) : 0 };
+  }
+
+  /** Visible cells as rectangles (SVG export). */
+  visibleRects() {
+    const out = [];
+    const c = this.cube;
+    if (!c) return out;
+    const p = this.plot;
+    const cw = p.w / (this.wx[1] - this.wx[0]);
+    const ch = p.h / (this.wy[1] - this.wy[0]);
+    for (let i = 0; i < c.rows; ++i) {
+      if (this.colour[i] < 0) continue;
+      const dx = this.xPos[c.xi[i]] - this.wx[0];
+      const dy = this.yPos[c.yi[i]] - this.wy[0];
+      if (dx < -1 || dy < -1 || dx >= this.wx[1] - this.wx[0] || dy >= this.wy[1] - this.wy[0]) continue;
+      const f = this.palette[this.colour[i]];
+      out.push({ x: p.x + dx * cw, y: p.y + dy * ch, w: cw, h: ch, fill: typeof f === 'string' ? f : SPECIAL.null });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,162 @@
+// @ts-check
+// The Megatron TP / PP / VPP / DP chart (trend-analyzer.md §11): a form, the engine's layout
+// (Module.parallelLayout through the worker, §11.7), drawn with D3 as §11.5 says: one row per TP
+// group with row 0 at the bottom, one column per virtual pipeline stage, cells coloured by model
+// copy with their layer texts, tick labels, title and the "Model Copies" legend.
+import { select } from 'd3-selection';
+import { interpolateViridis } from 'd3-scale-chromatic';
+import { copyColor } from './scales.js';
+import { el, field } from './widgets.js';
+import { standaloneSvg, saveSvg, savePng } from './export.js';
+
+/**
+ * @typedef {{world_size: number, num_layers: number, tp: number, pp: number, vpp: number, dp: number, order: string,
+ *   standalone_embedding_stage: boolean, title: string,
+ *   rows: {index: number, label: string, ranks: number[], model_copy: number, cells: string[]}[]}} Layout
+ */
+
+const FIELDS = [
+  ['world_size', 'World size', 'Total number of devices (1 … 1024).', '8'],
+  ['num_layers', 'Layers', 'Number of transformer layers (1 … 256).', '24'],
+  ['tensor_parallel_size', 'TP', 'Tensor-parallel size (default 1).', '2'],
+  ['pipeline_parallel_size', 'PP', 'Pipeline-parallel size (default 1).', '2'],
+  ['num_layers_per_virtual_pipeline_stage', 'Layers per virtual stage', 'Empty: virtual pipeline off. Otherwise the number of layers per virtual pipeline stage.', ''],
+];
+
+export class ParallelView {
+  /** @param {HTMLElement} host @param {{parallelLayout: (args: any) => Promise<Layout>}} engine */
+  constructor(host, engine) {
+    this.engine = engine;
+    const form = el('form', undefined, 'tr-par-form');
+    form.dataset.testid = 'parallel-form';
+    /** @type {Record<string, HTMLInputElement>} */
+    this.inputs = {};
+    for (const [key, label, help, value] of FIELDS) {
+      const i = /** @type {HTMLInputElement} */ (el('input'));
+      i.type = 'number';
+      i.min = '1';
+      i.step = '1';
+      i.id = `par-${key}`;
+      i.value = value;
+      this.inputs[key] = i;
+      form.append(field(label, help, i));
+    }
+    const order = /** @type {HTMLInputElement} */ (el('input'));
+    order.id = 'par-order';
+    order.value = 'tp-cp-ep-dp-pp';
+    this.inputs.order = order;
+    form.append(field('Order', 'Rank ordering of the parallel dimensions, e.g. tp-cp-ep-dp-pp (first varies fastest).', order));
+    const sa = /** @type {HTMLInputElement} */ (el('input'));
+    sa.type = 'checkbox';
+    sa.id = 'par-standalone';
+    this.inputs.standalone = sa;
+    form.append(field('Standalone embedding stage', 'The first pipeline stage holds only the embedding.', sa));
+    const draw = el('button', 'Draw', 'primary');
+    draw.dataset.testid = 'parallel-draw';
+    const svgBtn = el('button', 'SVG');
+    const pngBtn = el('button', 'PNG');
+    svgBtn.type = pngBtn.type = 'button';
+    svgBtn.title = pngBtn.title = 'Export the chart';
+    svgBtn.addEventListener('click', () => this.export('svg'));
+    pngBtn.addEventListener('click', () => this.export('png'));
+    const bar = el('div', undefined, 'tr-par-buttons');
+    bar.append(draw, svgBtn, pngBtn);
+    form.append(bar);
+    this.msg = el('div', '', 'tr-par-msg');
+    this.msg.dataset.testid = 'parallel-msg';
+    this.chart = el('div', undefined, 'tr-par-chart');
+    this.chart.dataset.testid = 'parallel-chart';
+    host.append(form, this.msg, this.chart);
+    form.addEventListener('submit', (e) => { e.preventDefault(); this.run(); });
+    /** @type {Layout|null} */
+    this.layout = null;
+  }
+
+  args() {
+    const num = (/** @type {string} */ k) => (this.inputs[k].value.trim() === '' ? undefined : Number(this.inputs[k].value));
+    /** @type {Record<string, any>} */
+    const a = { world_size: num('world_size'), num_layers: num('num_layers'), tensor_parallel_size: num('tensor_parallel_size') ?? 1,
+                pipeline_parallel_size: num('pipeline_parallel_size') ?? 1, order: this.inputs.order.value.trim() || 'tp-cp-ep-dp-pp',
+                standalone_embedding_stage: this.inputs.standalone.checked };
+    const v = num('num_layers_per_virtual_pipeline_stage');
+    if (v !== undefined) a.num_layers_per_virtual_pipeline_stage = v;
+    return a;
+  }
+
+  async run() {
+    this.msg.textContent = '';
+    this.msg.className = 'tr-par-msg';
+    try {
+      this.draw(await this.engine.parallelLayout(this.args()));
+    } catch (e) {
+      this.msg.textContent = String(/** @type {Error} */ (e).message || e);
+      this.msg.className = 'tr-par-msg bad';
+    }
+  }
+
+  /** Draws a layout (§11.7 JSON). @param {Layout} L */
+  draw(L) {
+    this.layout = L;
+    const n = L.rows.length;
+    const m = Math.max(1, L.vpp);
+    const cells = n * m;
+    if (cells > 20000) this.msg.textContent = `Large-scale drawing (${cells} cells) may cause memory overflow.`;
+    else if (cells > 5000) this.msg.textContent = `Large-scale drawing (${cells} cells) may take a long time.`;
+    const cw = Math.max(70, Math.min(130, 900 / m));
+    const rh = n > 60 ? 16 : n > 24 ? 22 : 30;
+    const M = { top: 44, right: 190, bottom: 56, left: 170 };
+    const pw = cw * m;
+    const ph = rh * n;
+    const legendH = 36 + L.dp * 16;
+    const W = M.left + pw + M.right;
+    const H = Math.max(M.top + ph + M.bottom, M.top + legendH);
+    const svg = select(this.chart).selectAll('svg').data([0]).join('svg').attr('width', W).attr('height', H)
+      .attr('font-family', 'system-ui, sans-serif').attr('data-testid', 'parallel-svg');
+    svg.selectAll('*').remove();
+    svg.append('rect').attr('width', W).attr('height', H).attr('fill', '#fff');
+    const xc = (/** @type {number} */ c) => M.left + (c + 0.5) * cw;
+    const yc = (/** @type {number} */ r) => M.top + (n - 1 - r + 0.5) * rh;   // row 0 at the bottom
+    const grid = svg.append('g').attr('stroke', '#888').attr('stroke-opacity', 0.3).attr('stroke-dasharray', '3 3');
+    for (let c = 0; c < m; ++c) grid.append('line').attr('x1', xc(c)).attr('x2', xc(c)).attr('y1', M.top).attr('y2', M.top + ph);
+    L.rows.forEach((_, r) => grid.append('line').attr('x1', M.left).attr('x2', M.left + pw).attr('y1', yc(r)).attr('y2', yc(r)));
+    const color = (/** @type {number} */ c) => copyColor(c, L.dp, interpolateViridis);
+    const body = svg.append('g');
+    L.rows.forEach((row, r) => {
+      for (let c = 0; c < m; ++c) {
+        const g = body.append('g').attr('class', 'tr-par-cell').attr('data-row', r).attr('data-col', c);
+        g.append('rect').attr('x', xc(c) - 0.45 * cw).attr('y', yc(r) - 0.45 * rh).attr('width', 0.9 * cw).attr('height', 0.9 * rh)
+          .attr('fill', color(row.model_copy)).attr('fill-opacity', 0.8).attr('stroke', '#fff').attr('stroke-width', 1);
+        const text = row.cells[c] || '';
+        if (!text) continue;
+        const tw = text.length * 5.2 + 6;
+        g.append('rect').attr('x', xc(c) - tw / 2).attr('y', yc(r) - 7).attr('width', tw).attr('height', 14).attr('fill', '#fff').attr('fill-opacity', 0.3);
+        g.append('text').attr('x', xc(c)).attr('y', yc(r)).attr('text-anchor', 'middle').attr('dominant-baseline', 'central')
+          .attr('font-size', 9).text(text);
+      }
+    });
+    const ticks = svg.append('g').attr('font-size', 10);
+    L.rows.forEach((row, r) => ticks.append('text').attr('class', 'tr-par-ylabel').attr('x', M.left - 6).attr('y', yc(r))
+      .attr('text-anchor', 'end').attr('dominant-baseline', 'central').text(row.label));
+    for (let c = 0; c < m; ++c) ticks.append('text').attr('x', xc(c)).attr('y', M.top + ph + 14).attr('text-anchor', 'middle').text(`Stage ${c}`);
+    svg.append('text').attr('x', M.left + pw / 2).attr('y', M.top + ph + 40).attr('text-anchor', 'middle').attr('font-size', 12).text('Virtual Pipeline Stage');
+    svg.append('text').attr('transform', `translate(16,${M.top + ph / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text('TP Group');
+    svg.append('text').attr('class', 'tr-par-title').attr('x', M.left + pw / 2).attr('y', 22).attr('text-anchor', 'middle')
+      .attr('font-size', 14).text(L.title);
+    const legend = svg.append('g').attr('class', 'tr-par-legend').attr('transform', `translate(${M.left + pw + 24},${M.top})`).attr('font-size', 10);
+    legend.append('text').attr('font-size', 11).attr('font-weight', 'bold').text('Model Copies');
+    for (let c = 0; c < L.dp; ++c) {
+      legend.append('rect').attr('x', 0).attr('y', 10 + c * 16).attr('width', 12).attr('height', 12).attr('fill', color(c)).attr('fill-opacity', 0.8);
+      legend.append('text').attr('x', 18).attr('y', 20 + c * 16).text(`Model Copy ${c + 1}`);
+    }
+  }
+
+  /** @param {'svg'|'png'} kind */
+  async export(kind) {
+    const node = /** @type {SVGSVGElement|null} */ (this.chart.querySelector('svg'));
+    if (!node || !this.layout) return;
+    const L = this.layout;
+    const name = `ws${L.world_size}_ln${L.num_layers}_tp${L.tp}_pp${L.pp}_vpp${L.vpp}.${kind}`;
+    const svg = standaloneSvg(node);
+    if (kind === 'svg') saveSvg(name, svg.text); else await savePng(name, svg);
+  }
+}

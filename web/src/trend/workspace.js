@@ -1,0 +1,381 @@
+// @ts-check
+// The trend workspace (trend-analyzer.md §10, web-ui TR-01..TR-11): the toolbar with its
+// cascade (TR-03 with U-3, U-4, U-8 fixed), the heat map above the line chart with splitters and
+// spinners, exports, the database dropdown of every opened .trend.db, and the parallelism chart.
+// Database text is only ever set as text.
+import { TrendQueries, DIMENSIONS, AXES } from './queries.js';
+import { Heatmap } from './heatmap.js';
+import { LineChart } from './linechart.js';
+import { ParallelView } from './parallel.js';
+import { middleEllipsis } from './scales.js';
+import { standaloneSvg, saveSvg, savePng, saveCsv } from './export.js';
+import { saveBlob } from '../host/download.js';
+import { el, field, selectEl, searchableSelect, tagPicker, splitter, spinner } from './widgets.js';
+
+const HELP = {
+  db: 'The opened .trend.db files, by name. Switching resets every selection.',
+  metric: 'Category of the values: forward / backward / recompute / parameters_grad (dump) or the monitor file prefix.',
+  stat: 'The statistic drawn: one column of trend_data for this metric.',
+  dimension: 'The dimension held fixed. Step: ranks × modules at one step; Rank: steps × modules on one rank; Module Name: steps × ranks of one module.',
+  value: 'The fixed value of the dimension. Type to filter (case-insensitive).',
+  tags: 'Only modules carrying all selected tags (layer, module class, input/output index …). Type to filter.',
+  mode: 'Gradient: continuous colours from the minimum to the maximum. Segmented: pieces at μ ± 1, 2, 3 σ.',
+  scale: 'How Gradient mode spreads its colours: linear in the value, symmetric log10, or by quantile (rank), which keeps ±1e9 clipped values from flattening the map.',
+};
+
+/** @typedef {{metric: string, stat: string, dimension: import('./queries.js').Dimension, value: string, tags: string[], mode: string}} State */
+
+export class TrendWorkspace {
+  /** @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine @param {{onError: (m: string) => void}} opts */
+  constructor(host, engine, opts) {
+    this.host = host;
+    this.engine = engine;
+    this.opts = opts;
+    this.q = new TrendQueries(engine);
+    /** @type {Map<string, Blob>} */
+    this.files = new Map();
+    this.current = '';
+    /** @type {{name: string, stats: string[]}[]} */
+    this.metrics = [];
+    /** @type {State} */
+    this.state = { metric: '', stat: '', dimension: 'step', value: '', tags: [], mode: 'gradient' };
+    this.gen = 0;
+    this.busy = 0;
+    this.loads = 0;
+    this.timings = { query: 0, build: 0, redraw: 0 };
+    /** @type {Set<string>} */
+    this.pending = new Set();
+    this.build();
+    /** @type {any} */ (window).__visprobeTrend = {
+      state: () => ({ ...this.state, db: this.current, tags: [...this.state.tags] }),
+      idle: () => this.busy === 0,
+      loads: () => this.loads,
+      heat: () => this.heat.info(),
+      line: () => this.line.info(),
+      timings: () => ({ ...this.timings, redraw: this.heat.lastRedrawMs }),
+      showAll: () => { this.heat.showAll(); return this.heat.lastRedrawMs; },
+      setMode: (/** @type {string} */ m) => { this.mode.value = m; this.onMode(m); return this.heat.lastRedrawMs; },
+      setRange: (/** @type {number} */ lo, /** @type {number} */ hi) => { this.heat.setRange(lo, hi); return this.heat.lastRedrawMs; },
+      setScale: (/** @type {any} */ k) => { this.scaleSel.value = k; this.heat.setScale(k); return this.heat.lastRedrawMs; },
+      drawParallel: (/** @type {any} */ layout) => this.parallel.draw(layout),
+      cellPoint: (/** @type {number} */ dx, /** @type {number} */ dy) => this.heat.pointOf(dx, dy),
+      linePoint: (/** @type {number} */ x) => this.line.pointOf(x),
+    };
+  }
+
+  build() {
+    const h = this.host;
+    h.textContent = '';
+    const layout = el('div', undefined, 'tr-layout');
+    const bar = el('aside', undefined, 'tr-toolbar');
+    bar.dataset.testid = 'trend-toolbar';
+    this.dbSel = selectEl('tr-db');
+    this.dbSel.addEventListener('change', () => this.run(() => this.switchTo(this.dbSel.value)));
+    this.metricSel = selectEl('tr-metric');
+    this.metricSel.addEventListener('change', () => this.run(() => this.onMetric(this.metricSel.value)));
+    this.statSel = selectEl('tr-stat');
+    this.statSel.addEventListener('change', () => this.run(() => this.onStat(this.statSel.value)));
+    this.dimSel = selectEl('tr-dimension');
+    for (const d of DIMENSIONS) this.dimSel.append(new Option(d.text, d.value));
+    this.dimSel.addEventListener('change', () => this.run(() => this.onDimension(/** @type {any} */ (this.dimSel.value))));
+    this.valueSel = searchableSelect('tr-value', (v) => this.run(() => this.onValue(v)));
+    this.tagSel = tagPicker((list) => this.run(() => this.onTags(list)));
+    this.mode = selectEl('tr-mode');
+    this.mode.append(new Option('Gradient', 'gradient'), new Option('Segmented', 'segmented'));
+    this.mode.addEventListener('change', () => this.onMode(this.mode.value));
+    this.scaleSel = selectEl('tr-scale');
+    this.scaleSel.append(new Option('Linear', 'linear'), new Option('Log', 'log'), new Option('Quantile', 'quantile'));
+    this.scaleSel.addEventListener('change', () => this.heat.setScale(/** @type {any} */ (this.scaleSel.value)));
+    const dl = el('button', 'Download .trend.db', 'tr-download');
+    dl.dataset.testid = 'trend-download';
+    dl.addEventListener('click', () => { const f = this.files.get(this.current); if (f) saveBlob(f, this.current); });
+    this.info = el('dl', undefined, 'tr-info');
+    const about = el('div', undefined, 'tr-about');
+    about.append(el('h4', 'This file'), this.info);
+    bar.append(field('Database file', HELP.db, this.dbSel), dl, field('Metric', HELP.metric, this.metricSel),
+               field('Statistic', HELP.stat, this.statSel), field('Dimension', HELP.dimension, this.dimSel),
+               field('Value', HELP.value, this.valueSel.box), field('Tags', HELP.tags, this.tagSel.box),
+               field('Heat map mode', HELP.mode, this.mode), field('Colour scale', HELP.scale, this.scaleSel), about);
+    const charts = el('div', undefined, 'tr-charts');
+    const tabs = el('div', undefined, 'tr-tabs');
+    const tabTrend = el('button', 'Heat map & trend', 'tr-tab active');
+    const tabPar = el('button', 'Model parallelism', 'tr-tab');
+    tabPar.dataset.testid = 'tab-parallel';
+    tabs.append(tabTrend, tabPar);
+    const stack = el('div', undefined, 'tr-stack');
+    const heatPane = el('section', undefined, 'tr-pane tr-heat-pane');
+    const heatHead = el('div', undefined, 'tr-pane-head');
+    this.heatTitle = el('span', 'Heat map', 'tr-pane-title');
+    heatHead.append(this.heatTitle, this.exportButtons('heat'));
+    heatPane.append(heatHead);
+    this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)) });
+    this.heatSpin = spinner(heatPane);
+    const linePane = el('section', undefined, 'tr-pane tr-line-pane');
+    const lineHead = el('div', undefined, 'tr-pane-head');
+    const lineTools = el('span', undefined, 'tr-pane-tools');
+    lineHead.append(el('span', 'Trend', 'tr-pane-title'), lineTools);
+    linePane.append(lineHead);
+    this.line = new LineChart(linePane, lineTools);
+    lineTools.append(this.exportButtons('line'));
+    this.lineSpin = spinner(linePane);
+    const relayout = () => { /* the charts observe their own size */ };
+    stack.append(heatPane, splitter(stack, heatPane, 'y', 0.2, 0.9, relayout), linePane);
+    const par = el('div', undefined, 'tr-parallel');
+    par.hidden = true;
+    this.parallel = new ParallelView(par, this.engine);
+    tabTrend.addEventListener('click', () => { stack.hidden = false; par.hidden = true; tabTrend.classList.add('active'); tabPar.classList.remove('active'); });
+    tabPar.addEventListener('click', () => { stack.hidden = true; par.hidden = false; tabPar.classList.add('active'); tabTrend.classList.remove('active'); });
+    charts.append(tabs, stack, par);
+    layout.append(bar, splitter(layout, bar, 'x', 0.1, 0.3, relayout), charts);
+    h.append(layout);
+  }
+
+  /** @param {'heat'|'line'} which */
+  exportButtons(which) {
+    const box = el('span', undefined, 'tr-exports');
+    for (const kind of ['PNG', 'SVG', 'CSV']) {
+      const b = el('button', kind);
+      b.title = `Export the ${which === 'heat' ? 'heat map' : 'line chart'} as ${kind}`;
+      b.dataset.testid = `${which}-export-${kind.toLowerCase()}`;
+      b.addEventListener('click', () => this.export(which, kind.toLowerCase()).catch((e) => this.opts.onError(e.message)));
+      box.append(b);
+    }
+    return box;
+  }
+
+  /** Runs one user action; a failure is shown, stale results are dropped by the generation check. @param {() => Promise<void>} fn */
+  async run(fn) {
+    this.busy += 1;
+    this.host.dataset.state = 'busy';
+    try {
+      await fn();
+    } catch (e) {
+      this.opts.onError(`Trend view: ${/** @type {Error} */ (e).message}`);
+    } finally {
+      this.busy -= 1;
+      if (!this.busy) this.host.dataset.state = 'ready';
+    }
+  }
+
+  /**
+   * A .trend.db the engine has just opened: list it and show it (the last opened is current).
+   * @param {string} name @param {Blob} file
+   */
+  async add(name, file) {
+    this.files.set(name, file);
+    const first = this.host.hidden;
+    this.host.hidden = false;
+    if (first) this.host.scrollIntoView({ block: 'start' });
+    await this.run(() => this.reset(name));
+  }
+
+  /** Another opened file: the worker holds one database at a time, so it is opened again. @param {string} name */
+  async switchTo(name) {
+    const file = this.files.get(name);
+    if (!file || name === this.current) return;
+    const gen = ++this.gen;
+    this.heatSpin.show(true);
+    try {
+      await this.engine.openDb(name, await file.arrayBuffer());
+    } finally {
+      this.heatSpin.show(false);
+    }
+    if (gen === this.gen) await this.reset(name);
+  }
+
+  /** Every selection back to its default (§10.2, TR-03), then the start-up sequence of §10.3. @param {string} name */
+  async reset(name) {
+    const gen = ++this.gen;
+    this.current = name;
+    this.dbSel.replaceChildren(...[...this.files.keys()].sort().map((n) => new Option(n, n)));
+    this.dbSel.value = name;
+    this.line.clear();
+    await this.q.open();
+    const [metrics, info] = await Promise.all([this.q.catalogue(), this.q.info()]);
+    if (gen !== this.gen) return;
+    this.metrics = metrics;
+    this.info.replaceChildren();
+    for (const [k, v] of info) {
+      const dd = el('dd', v);
+      dd.dataset.testid = 'trend-' + k.replace(/\W+/g, '-');
+      this.info.append(el('dt', k), dd);
+    }
+    this.metricSel.replaceChildren(...metrics.map((m) => new Option(m.name, m.name)));
+    this.mode.value = 'gradient';
+    this.heat.mode = 'gradient';
+    this.scaleSel.value = 'linear';
+    this.heat.scaleKind = 'linear';
+    this.state = { metric: '', stat: '', dimension: 'step', value: '', tags: [], mode: 'gradient' };
+    this.dimSel.value = 'step';
+    if (!metrics.length) {
+      this.tagSel.set([], []);
+      this.valueSel.set([], '');
+      this.statSel.replaceChildren();
+      this.heatTitle.textContent = 'Heat map — this file has no metric with statistics';
+      return;
+    }
+    await this.onMetric(metrics[0].name);
+  }
+
+  /** Metric: stat := first, tags cleared and reloaded for this metric (U-3), values refetched, first value. @param {string} metric */
+  async onMetric(metric) {
+    const m = this.metrics.find((x) => x.name === metric);
+    this.state.metric = metric;
+    this.metricSel.value = metric;
+    this.statSel.replaceChildren(...(m ? m.stats : []).map((s) => new Option(s, s)));
+    this.state.stat = m && m.stats.length ? m.stats[0] : '';
+    this.statSel.value = this.state.stat;
+    this.state.tags = [];
+    const gen = ++this.gen;
+    let tags = [];
+    try { tags = await this.q.tags(metric); } catch { tags = []; }   // no tag tables: no tags
+    if (gen !== this.gen) return;
+    this.tagList = tags;
+    this.tagSel.set(tags, []);
+    await this.loadValues(false);
+  }
+
+  /** Statistic: tags cleared, values refetched, first value. @param {string} stat */
+  async onStat(stat) {
+    this.state.stat = stat;
+    this.state.tags = [];
+    this.tagSel.set(this.tagList || [], []);
+    await this.loadValues(false);
+  }
+
+  /** @param {import('./queries.js').Dimension} dim */
+  async onDimension(dim) {
+    this.state.dimension = dim;
+    await this.loadValues(false);
+  }
+
+  /** Tags: values refetched with the tag *names* (U-4); the current value kept while valid (U-8). @param {string[]} list */
+  async onTags(list) {
+    this.state.tags = list;
+    await this.loadValues(true);
+  }
+
+  /** @param {string} value */
+  async onValue(value) {
+    this.state.value = value;
+    await this.loadHeat();
+  }
+
+  /** @param {string} mode */
+  onMode(mode) {
+    this.state.mode = mode;
+    this.heat.setMode(mode);
+    this.timings.redraw = this.heat.lastRedrawMs;
+  }
+
+  tagNames() {
+    return [...new Set(this.state.tags.map((t) => t.split('::')[0]))];
+  }
+
+  /** The Value list of the dimension (Q2 or Q4), then the heat map. @param {boolean} keep */
+  async loadValues(keep) {
+    const gen = ++this.gen;
+    const s = this.state;
+    /** @type {{value: string, text: string}[]} */
+    let list;
+    if (s.dimension === 'module_name') {
+      list = (await this.q.modules(s.metric, this.tagNames())).map((m) => ({ value: String(m.id), text: m.label }));
+    } else {
+      const ext = await this.q.extents();
+      list = s.dimension === 'step' ? ext.steps.map((v) => ({ value: String(v), text: this.q.stepText(v) }))
+        : ext.ranks.map((v) => ({ value: String(v), text: `Rank${v}` }));
+    }
+    if (gen !== this.gen) return;
+    const value = keep && list.some((o) => o.value === s.value) ? s.value : list.length ? list[0].value : '';
+    s.value = value;
+    this.valueSel.set(list, value);
+    await this.loadHeat();
+  }
+
+  /** Q6 for the current selection; every reload clears the line chart (TR-03). */
+  async loadHeat() {
+    const gen = ++this.gen;
+    const s = this.state;
+    this.line.clear();
+    this.pending.clear();
+    const axes = AXES[s.dimension];
+    this.line.setAxes({ x: s.dimension, y: s.stat });
+    const xText = axes.x === 'Step' ? (/** @type {number} */ x) => this.q.stepText(x).replace(/^Step/, '') : (/** @type {number} */ x) => String(x);
+    const names = { xName: axes.x, yName: axes.y, xText, byModule: s.dimension !== 'module_name' };
+    const empty = { xs: [], ys: [], xi: new Int32Array(0), yi: new Int32Array(0), v: new Float64Array(0), rows: 0 };
+    this.heatTitle.textContent = `Heat map — ${s.metric} / ${s.stat} / ${axes.x} × ${axes.y}`;
+    if (s.value === '' || !s.stat) {
+      this.heat.setData(empty, names);
+      this.loads += 1;
+      return;
+    }
+    this.heatSpin.show(true);
+    try {
+      const t0 = performance.now();
+      let cube;
+      try {
+        cube = await this.q.heatmap({ metric: s.metric, stat: s.stat, dimension: s.dimension, value: Number(s.value), tags: this.tagNames() });
+      } catch (e) {
+        if (gen === this.gen) this.heat.setData(empty, names);   // no stale map under an error
+        throw e;
+      }
+      if (gen !== this.gen) return;
+      const t1 = performance.now();
+      this.heat.mode = s.mode;
+      this.heat.setData(cube, names);
+      this.timings = { query: t1 - t0, build: performance.now() - t1, redraw: this.heat.lastRedrawMs };
+      this.loads += 1;
+    } finally {
+      if (gen === this.gen) this.heatSpin.show(false);
+    }
+  }
+
+  /** Q7 of a clicked cell, added as a series unless already shown (§10.4 Click). @param {import('./heatmap.js').CellHit} c */
+  async addSeries(c) {
+    const key = `${c.x}|${c.yId}`;
+    if (this.line.has(key) || this.pending.has(key)) return;
+    const s = this.state;
+    const gen = this.gen;
+    this.pending.add(key);
+    this.lineSpin.show(true);
+    try {
+      const t = await this.q.trend({ metric: s.metric, stat: s.stat, dimension: s.dimension, x: c.x, yId: c.yId, tags: this.tagNames() });
+      if (gen !== this.gen) return;
+      const axes = AXES[s.dimension];
+      const yText = s.dimension === 'module_name' ? String(c.yId) : `${c.yId} ${middleEllipsis(c.yLabel.split('_').slice(2, -1).join('_'), 28)}`;
+      this.line.add({ key, name: `${axes.x}: ${c.x} / ${axes.y}: ${yText}`, title: `${axes.x}: ${c.x} / ${axes.y}: ${c.yLabel}`,
+                      xs: t.xs, values: t.values, labels: t.labels });
+    } finally {
+      this.pending.delete(key);
+      this.lineSpin.show(false);
+    }
+  }
+
+  /** @param {'heat'|'line'} which @param {string} kind */
+  async export(which, kind) {
+    const s = this.state;
+    const base = `${this.current.replace(/\.trend\.db$/, '')}_${s.metric}_${s.stat}_${s.dimension}_${s.value}_${which === 'heat' ? 'heatmap' : 'trend'}`;
+    if (which === 'heat') {
+      const cube = this.heat.cube;
+      if (kind === 'csv') {
+        const axes = AXES[s.dimension];
+        const rows = [[axes.x, `${axes.y} id`, axes.y, s.stat]];
+        if (cube) for (let i = 0; i < cube.rows; ++i) { const y = cube.ys[cube.yi[i]]; rows.push([cube.xs[cube.xi[i]], y.id, y.label, cube.v[i]]); }
+        saveCsv(base + '.csv', rows);
+        return;
+      }
+      const svgNode = /** @type {SVGSVGElement} */ (this.heat.svg.node());
+      if (kind === 'svg') {
+        const rects = this.heat.visibleRects();
+        saveSvg(base + '.svg', standaloneSvg(svgNode, { rects: rects.length <= 100000 ? rects : [] }).text);
+      } else {
+        await savePng(base + '.png', standaloneSvg(svgNode), { canvas: this.heat.canvas });
+      }
+      return;
+    }
+    if (kind === 'csv') { saveCsv(base + '.csv', this.line.csvRows()); return; }
+    const svg = standaloneSvg(/** @type {SVGSVGElement} */ (this.line.svg.node()),
+                              { legend: this.line.series.filter((x) => x.visible).map((x) => ({ name: x.name, color: x.color })) });
+    if (kind === 'svg') saveSvg(base + '.svg', svg.text); else await savePng(base + '.png', svg);
+  }
+}
