@@ -7,6 +7,7 @@ start=$(date +%s)
 ./scripts/build.sh all
 echo "== native tests" >&2
 ctest --test-dir build/native --output-on-failure
+python3 tests/cli/test_trend_cli.py --visprobe build/native/visprobe --shared ../shared
 python3 tests/cli/test_plot_cli.py --visprobe build/native/visprobe
 if [ "${VISPROBE_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
@@ -31,6 +32,7 @@ if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   echo "== browser: the web app in headless Chromium" >&2
   node web/build.mjs build/web
   node --test tests/browser/test_browser.mjs
+  node --test tests/browser/test_trend.mjs
 fi
 if [ "${VISPROBE_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== short libFuzzer runs of every reader" >&2
