@@ -48,6 +48,14 @@ Notes:
   an omitted module simply lacks its entries (counters of the remaining nodes are unchanged).
 * The overflow is injected into micro batch 0 of every step on every rank holding the layer; the following
   layer continues from finite values, so only the nodes listed in the manifest carry Infinity / NaN.
+* ``--consistent-stats`` (statistics tasks) makes a run's statistics independent of its parallel layout: each
+  tensor's statistics follow from its logical identity (creating source line, module path with global layer
+  numbers, call, micro batch; explicit keys where tp or pp change the code path: layer outputs crossing a
+  stage boundary, row-parallel outputs, the embedding output, gradients), and a TP-sharded tensor dumps the
+  whole tensor's Max / Min / Mean and a share of its Norm (90*m split as 54/72, 30/60/60, 20/40/50/60 ...)
+  so that msProbe's graph merge gives back the whole tensor's statistics exactly; view arguments that
+  depend on tp are written as -1.  The same model split with tp=2 or pp=4 then merges back to the unsplit
+  run's statistics.  Without the flag the output is unchanged.
 """
 
 import argparse
@@ -225,15 +233,16 @@ class Tensor:
     ``values`` holds the float32 sample written to the .npy file (task ``tensor`` only).  ``flag`` marks
     injected anomalies: ``drift`` (golden divergence) or ``nonfinite`` (overflow); an overflow copy keeps
     its finite ``origin``, which owns the gradient (so target and golden draw the same random numbers)."""
-    __slots__ = ('shape', 'dtype', 'rg', 'kind', 'stats', 'values', 'flag', 'blob', 'origin')
+    __slots__ = ('shape', 'dtype', 'rg', 'kind', 'stats', 'values', 'flag', 'blob', 'origin', 'key', 'whole')
 
-    def __init__(self, shape, dtype, rg, kind, stats, values=None, flag='', origin=None):
+    def __init__(self, shape, dtype, rg, kind, stats, values=None, flag='', origin=None, key=None):
         self.shape, self.dtype, self.rg, self.kind = shape, dtype, rg, kind
         self.stats, self.values, self.flag, self.blob, self.origin = stats, values, flag, None, origin
+        self.key, self.whole = key, False
 
     def reshaped(self, shape):
         """The same data seen with another shape (view / transpose / contiguous)."""
-        return Tensor(tuple(shape), self.dtype, self.rg, self.kind, self.stats, self.values, self.flag)
+        return Tensor(tuple(shape), self.dtype, self.rg, self.kind, self.stats, self.values, self.flag, key=self.key)
 
     def md5(self):
         """8-hex CRC-32 standing for msProbe's md5 summary (changes whenever the statistics change)."""
@@ -273,6 +282,10 @@ class TensorFactory:
         self.noise_rng = random.Random('%d|noise|%d|%d' % (seed, step, place.rank))
         self.diverge_layer = variant.diverge_layer
         self.layer = -1            # layer context of the tensors being created (set by the tracer)
+        # --consistent-stats: statistics follow from a tensor's logical identity (see logical_new).
+        self.logical = None        # callable giving the tracer's current logical context
+        self.tp_size, self.tp_index = place.T, place.tp
+        self.site_counts = {}
 
     def shared_rngs(self, key):
         """Random streams for a tensor that two ranks create independently (pipeline boundaries)."""
@@ -281,12 +294,15 @@ class TensorFactory:
                 random.Random('%d|step%d|%s|noise' % (self.seed, self.step, key)))
 
     def new(self, shape, dtype='bf16', dist='normal', scale=1.0, kind='act', rg=True, weight=False,
-            layer=None, rngs=None):
+            layer=None, rngs=None, key=None, whole=False):
         """A new tensor.  ``dist`` is one of normal, prob (softmax over the last dim, ``scale`` unused),
         pos (positive, mean ``scale``), ones, zeros, ids (integers below ``scale``), mask (bool), or a float
         ``const`` given as ``('const', value)``.  Golden drift and noise apply to floating tensors except
-        weights (``weight=True``) and constants."""
+        weights (``weight=True``) and constants.  ``key`` names the logical tensor (--consistent-stats); ``whole``
+        marks a per-rank partial result (a local max) whose shape is not a shard of a larger tensor."""
         shape = tuple(shape)
+        if self.logical is not None:
+            return self.logical_new(shape, dtype, dist, scale, kind, rg, weight, layer, key, whole)
         base, step, noise_rng = rngs if rngs else self.rngs[kind] + (self.noise_rng,)
         factor, flag = 1.0, ''
         varies = dtype in MANTISSA_BITS and not isinstance(dist, tuple)
@@ -312,11 +328,55 @@ class TensorFactory:
                 stats = tuple(round_dtype(x, dtype) for x in stats)
         return Tensor(shape, dtype, rg, kind, tuple(json_scalar(v) for v in stats), values, flag)
 
+    # Shard norms of a logical tensor whose Norm is 90*m (m with 8 significant bits): the squares of the
+    # shard norms add up to 8100*m*m exactly, so the TP merge's sqrt(sum of squares) gives back 90*m exactly.
+    SHARD_NORMS = {1: (90,), 2: (54, 72), 3: (30, 60, 60), 4: (20, 40, 50, 60), 8: (15, 15, 30, 30, 30, 30, 45, 45)}
+
+    def logical_new(self, shape, dtype, dist, scale, kind, rg, weight, layer, key, whole):
+        """--consistent-stats: the statistics of the WHOLE logical tensor follow from ``key`` (by default
+        the creating source line, the tracer's logical context and an occurrence counter), never from the
+        rank's parallel coordinates; a tensor sharded over TP (kind ``act_shard`` / ``w_shard``) dumps the
+        whole tensor's Max, Min and Mean and a share of its Norm, so that msProbe's TP merge (max, min,
+        mean, sqrt of the sum of squares) gives back the whole tensor's statistics exactly."""
+        if key is None:
+            f = sys._getframe(2)
+            while f.f_code.co_name in ('new', 'logical_new'):
+                f = f.f_back
+            site = (f.f_lineno, self.logical())
+            n = self.site_counts.get(site, 0)
+            self.site_counts[site] = n + 1
+            key = ('site',) + site + (n,)
+        floating = dtype in MANTISSA_BITS
+        shards = self.tp_size if kind in ('act_shard', 'w_shard') and floating else 1
+        text = repr(key)
+        base = random.Random('%d|logical|base|%s' % (self.seed, text))
+        step = random.Random('%d|logical|step%d|%s' % (self.seed, self.step, text))
+        noise_rng = random.Random('%d|logical|noise|%d|%s' % (self.seed, self.step, text))
+        factor, flag = 1.0, ''
+        varies = floating and not isinstance(dist, tuple)
+        if self.diverge_layer is not None and not weight and varies:
+            lay = self.layer if layer is None else layer
+            if lay >= self.diverge_layer:
+                factor, flag = 1.0 + 0.5 * (lay - self.diverge_layer + 1), 'drift'
+        count = numel(shape) * (1 if whole else shards)
+        stats = self._draw(count, dtype, dist, scale, base, step)
+        if floating and stats[0] is not None and stats[2] is not None:
+            if varies:
+                stats = self._perturb(stats, factor, noise_rng, count == 1)
+            mx, mn, mean, norm = (round_dtype(x, dtype) for x in stats)
+            m = round_dtype(abs(norm) / 90.0, 'bf16')
+            if shards not in self.SHARD_NORMS:
+                raise SystemExit('gen_dump: --consistent-stats supports tp in %s' % sorted(self.SHARD_NORMS))
+            stats = (mx, mn, mean, m * self.SHARD_NORMS[shards][self.tp_index if shards > 1 else 0])
+        t = Tensor(shape, dtype, rg, kind, tuple(json_scalar(v) for v in stats), None, flag, key=key)
+        t.whole = whole
+        return t
+
     def nonfinite(self, t, what):
         """A copy of ``t`` whose statistics (and values) are all Infinity (``what='inf'``) or NaN."""
         v = math.inf if what == 'inf' else math.nan
         values = None if t.values is None else [v] * len(t.values)
-        return Tensor(t.shape, t.dtype, t.rg, t.kind, (json_float(v),) * 4, values, 'nonfinite', t)
+        return Tensor(t.shape, t.dtype, t.rg, t.kind, (json_float(v),) * 4, values, 'nonfinite', t, t.key)
 
     def _perturb(self, stats, factor, noise_rng, single):
         """Apply the golden drift factor and relative noise U(-noise, noise) to float statistics
@@ -772,7 +832,7 @@ class Placement:
 class ModCall:
     """One forward call of a module, kept until its backward has been generated."""
     __slots__ = ('base', 'count', 'parent', 'args', 'kwargs', 'params', 'layer', 'site', 'children',
-                 'outputs', 'omit', 'bname', 'bomit', 'napi')
+                 'outputs', 'omit', 'bname', 'bomit', 'napi', 'lname')
 
     def __init__(self, base, count, parent, args, kwargs, params, layer, site):
         self.base, self.count, self.parent, self.args, self.kwargs = base, count, parent, args, kwargs
@@ -810,6 +870,8 @@ class RankDump:
         self.megatron = cfg.micro_batches > 1
         self.first, self.last = place.pp == 0, place.pp == cfg.pp - 1
         self.f = TensorFactory(cfg.seed, step, place, cfg.task, variant)
+        if getattr(cfg, 'consistent_stats', False):
+            self.f.logical = self._logical_context
         self.frames = StackFrames(self.prof, cfg.pp)
         self.mod_count, self.api_count, self.weights, self.pgrads = {}, {}, {}, {}
         self.pending, self.trees, self.grads = [], {}, {}
@@ -925,6 +987,7 @@ class RankDump:
         site = (parent.site if parent else (('phase', self.phase),)) + (('module', norm, cls),)
         layer = self.layer_ctx
         node = ModCall(base, count, parent, args, kwargs or {}, params, layer, site)
+        node.lname = (self._global_rel(rel), cls, count)
         name = '%s.forward.%d' % (base, count)
         node.omit = (parent is not None and parent.omit) or bool(self.var.missing and self.var.missing in name)
         (parent.children if parent else self.top).append(node)
@@ -975,18 +1038,49 @@ class RankDump:
                 self._emit(name, {'input_args': args, 'input_kwargs': kwargs, 'output': outs}, site)
         return outs
 
+    def _global_rel(self, rel):
+        """A module path with the stage-local layer number replaced by the global one."""
+        prefix = 'decoder.layers.'
+        if self.layer_ctx >= 0 and rel.startswith(prefix):
+            rest = rel[len(prefix):].split('.', 1)
+            return prefix + str(self.layer_ctx) + ('.' + rest[1] if len(rest) > 1 else '')
+        return rel
+
+    @staticmethod
+    def _grad_target(key):
+        """The logical tensor whose gradient flows into ``key``: a partial sum before its all-reduce
+        receives the gradient of the reduced result."""
+        if key is not None and key[0] == 'row_partial':
+            return ('row_out',) + key[1:]
+        return key
+
+    def _local(self, n):
+        """A view argument that depends on the TP size: -1 (inferred) with --consistent-stats."""
+        return n if self.f.logical is None else -1
+
+    def _logical_context(self):
+        """Where a tensor is created, independent of the parallel layout (--consistent-stats)."""
+        if self.cur is not None:
+            return ('module',) + self.cur.lname
+        ctx = self.top_site[1][1] if self.top_site else None
+        return ('top', ctx, self.special, self.micro)
+
+    def key(self, *parts):
+        """An explicit logical key (only used with --consistent-stats)."""
+        return parts if self.f.logical is not None else None
+
     def weight(self, rel, pname, shape, sharded, dist='normal', scale=0.02):
         """A module parameter (created once per step, reused by every micro batch)."""
         key = (rel, pname)
         w = self.weights.get(key)
         if w is None:
             w = self.weights[key] = self.f.new(shape, 'bf16', dist, scale, 'w_shard' if sharded else 'w',
-                                               weight=True)
+                                               weight=True, key=self.key('w', self._global_rel(rel), pname))
         return w
 
-    def new(self, shape, dtype='bf16', dist='normal', scale=1.0, kind='act', rg=True):
+    def new(self, shape, dtype='bf16', dist='normal', scale=1.0, kind='act', rg=True, key=None, whole=False):
         """A new tensor in the current layer context."""
-        return self.f.new(shape, dtype, dist, scale, kind, rg)
+        return self.f.new(shape, dtype, dist, scale, kind, rg, key=key, whole=whole)
 
     def group(self, name):
         """The ``group`` argument of a collective: a ProcessGroup (PyTorch) or a group name (MindSpore)."""
@@ -1006,7 +1100,8 @@ class RankDump:
         g = self.grads.get(id(t))
         if g is None:
             dist = 'pos' if numel(t.shape) == 1 else 'normal'     # a scalar gradient is never ~0
-            g = self.grads[id(t)] = self.f.new(t.shape, t.dtype, dist, ACT_GRAD_SCALE, GRAD_KIND[t.kind], rg=False)
+            g = self.grads[id(t)] = self.f.new(t.shape, t.dtype, dist, ACT_GRAD_SCALE, GRAD_KIND[t.kind], rg=False,
+                                               key=self.key('grad', self._grad_target(t.key)), whole=t.whole)
         return g
 
     def _bw_calls(self, calls, parent):
@@ -1037,7 +1132,8 @@ class RankDump:
             pg = {}
             for pname, w in node.params.items():
                 if w is not None:
-                    g = self.pgrads[id(w)] = self.f.new(w.shape, w.dtype, 'normal', PARAM_GRAD_SCALE, w.kind, False)
+                    g = self.pgrads[id(w)] = self.f.new(w.shape, w.dtype, 'normal', PARAM_GRAD_SCALE, w.kind, False,
+                                                        key=self.key('pgrad', w.key))
                     pg[pname] = [g]
             name = node.base + '.parameters_grad'
             if node.bomit:
@@ -1067,8 +1163,11 @@ class RankDump:
         key = 'boundary|%d|%d|%d|%s' % (pl.dp, stage, self.micro, what)
         layer = stage * cfg.layers_per_stage - (1 if what == 'fwd' else 0)
         scale = 1.0 if what == 'fwd' else ACT_GRAD_SCALE
+        # The same logical tensor as the output of the last layer before the boundary (and its gradient).
+        out_key = ('layer_out', stage * cfg.layers_per_stage - 1, self.micro)
+        logical = self.key(*out_key) if what == 'fwd' else self.key('grad', out_key)
         return self.f.new([SEQ, MBS, cfg.hidden], 'bf16', 'normal', scale, 'act', what == 'fwd', layer=layer,
-                          rngs=self.f.shared_rngs(key))
+                          rngs=self.f.shared_rngs(key), key=logical)
 
     def _p2p(self, ctx, op, tensor, peer_stage):
         """A point-to-point transfer with the neighbouring stage (top level, outside the model)."""
@@ -1104,7 +1203,8 @@ class RankDump:
         top, h_in, sent, loss = self.trees.pop(self.micro)
         self.grads, self.special = {}, None
         if self.last:
-            self.grads[id(loss)] = self.f.new([], 'f32', ('const', 1.0), kind='act', rg=False, layer=-1)
+            self.grads[id(loss)] = self.f.new([], 'f32', ('const', 1.0), kind='act', rg=False, layer=-1,
+                                              key=self.key('grad', loss.key))
         else:
             grad = self._boundary(pl.pp + 1, 'bwd')
             self._p2p('recv_backward', 'recv', grad, pl.pp + 1)
@@ -1164,17 +1264,18 @@ class RankDump:
             below = self.new(ids.shape, 'bool', 'mask', rg=False)
             above = self.new(ids.shape, 'bool', 'mask', rg=False)
             either = self.new(ids.shape, 'bool', 'mask', rg=False)
-            local = self.new(ids.shape, 'i64', 'ids', vt, 'act_shard', rg=False)
+            local = self.new(ids.shape, 'i64', 'ids', vt if self.f.logical is None else cfg.vocab, 'act_shard', rg=False,
+                             key=ids.key)
             self.api('lt', [ids, I(lo)], {}, [below], grad=False)
             self.api('ge', [ids, I(lo + vt)], {}, [above], grad=False)
             self.api('or', [below, above], {}, [either], grad=False)
             self.api('sub', [ids, I(lo)], {}, [local], grad=False)
-            part = self.new([MBS, SEQ, h], kind='act_shard')
+            part = self.new([MBS, SEQ, h], kind='act_shard', key=self.key('word_embedding_out', self.micro), whole=True)
             self.api('embedding', [local, w], {}, [part])
-            e = self.new([MBS, SEQ, h])
+            e = self.new([MBS, SEQ, h], key=self.key('word_embedding_out', self.micro))
             self.api('all_reduce', [part], {'group': self.group('tp'), 'async_op': B(False)}, [e, None], grad=False)
         else:
-            e = self.new([MBS, SEQ, h])
+            e = self.new([MBS, SEQ, h], key=self.key('word_embedding_out', self.micro))
             self.api('embedding', [ids, w], {}, [e])
         self.leave(word, [e])
         if self.gpt:
@@ -1248,7 +1349,7 @@ class RankDump:
         if i == cfg.layers_per_stage - 1 and not self.last:
             h2 = self._boundary(self.pl.pp + 1, 'fwd')
         else:
-            h2 = self.new(h.shape)
+            h2 = self.f.new(h.shape, key=self.key('layer_out', g, self.micro))
         # An overflowing layer dumps NaN; the next layer continues from finite values so that the
         # injected anomaly stays confined to the nodes listed in the manifest.
         shown = self.f.nonfinite(h2, 'nan') if overflow else h2
@@ -1307,12 +1408,14 @@ class RankDump:
         if self.gpt:
             bias = params['bias'] = self.weight(rel, 'bias', [h], False, 'normal', 0.01)
         mod = self.enter(rel, 'RowParallelLinear', [x], {}, params)
-        part = self.new(list(x.shape[:-1]) + [h], kind='act_shard')
+        out_key = self.key('row_out', mod.lname)
+        part = self.new(list(x.shape[:-1]) + [h], kind='act_shard',
+                        key=out_key if T == 1 or out_key is None else self.key('row_partial', mod.lname), whole=True)
         if overflow:
             part = self.f.nonfinite(part, 'inf')
         self._linear(x, w, None, part)
         if T > 1:
-            full = self.new(part.shape)
+            full = self.new(part.shape, key=out_key)
             if overflow:
                 full = self.f.nonfinite(full, 'inf')
             self.api('all_reduce', [part], {'group': self.group('tp'), 'async_op': B(False)}, [full, None],
@@ -1331,7 +1434,7 @@ class RankDump:
             'rotary_pos_emb': rope, 'packed_seq_params': None})
         qkv = self._column(rel + '.linear_qkv', x, 3 * cfg.hidden)
         mixed = qkv.reshaped([SEQ, MBS, heads, 3 * HEAD_DIM])
-        self.api('view', [qkv, I(SEQ), I(MBS), I(heads), I(3 * HEAD_DIM)], {}, [mixed])
+        self.api('view', [qkv, I(SEQ), I(MBS), I(self._local(heads)), I(3 * HEAD_DIM)], {}, [mixed])
         q, k, v = (self.new([SEQ, MBS, heads, HEAD_DIM], kind='act_shard') for _ in range(3))
         self.api('split', [mixed, [I(HEAD_DIM)] * 3], {'dim': I(3)}, [q, k, v])
         ctx = self._core_attention(rel + '.core_attention', q, k, v, mask)
@@ -1348,12 +1451,15 @@ class RankDump:
                                                                        'packed_seq_params': None})
         qv, kv, vv = (t.reshaped([SEQ, bh, HEAD_DIM]) for t in (q, k, v))
         for src, dst in ((q, qv), (k, kv)):
-            self.api('view', [src, I(SEQ), I(bh), I(-1)], {}, [dst])
+            if self.f.logical is None:
+                self.api('view', [src, I(SEQ), I(bh), I(-1)], {}, [dst])
+            else:
+                self.api('view', [src, I(SEQ), I(-1), I(HEAD_DIM)], {}, [dst])
         buf = self.new([bh, SEQ, SEQ], dist='zeros', kind='act_shard', rg=False)
         scores = self.new([bh, SEQ, SEQ], scale=1.5, kind='act_shard')
         self.api('baddbmm', [buf, qv, kv], {'beta': F(0.0), 'alpha': F(1.0 / math.sqrt(HEAD_DIM))}, [scores])
         s4 = scores.reshaped([MBS, heads, SEQ, SEQ])
-        self.api('view', [scores, I(MBS), I(heads), I(SEQ), I(SEQ)], {}, [s4])
+        self.api('view', [scores, I(MBS), I(self._local(heads)), I(SEQ), I(SEQ)], {}, [s4])
         softmax = self.enter(rel + '.scale_mask_softmax', 'FusedScaleMaskSoftmax', [s4, mask])
         probs = self.new(s4.shape, dist='prob', scale=SEQ, kind='act_shard')
         kwargs = {'dim': I(-1)}
@@ -1366,11 +1472,14 @@ class RankDump:
         self.api('dropout', [probs], self._dropout_kwargs(), [dropped])
         self.leave(drop, [dropped])
         pv = dropped.reshaped([bh, SEQ, SEQ])
-        self.api('view', [dropped, I(bh), I(SEQ), I(-1)], {}, [pv])
+        if self.f.logical is None:
+            self.api('view', [dropped, I(bh), I(SEQ), I(-1)], {}, [pv])
+        else:
+            self.api('view', [dropped, I(-1), I(SEQ), I(SEQ)], {}, [pv])
         ctx = self.new([bh, SEQ, HEAD_DIM], kind='act_shard')
         self.api('bmm', [pv, vv], {}, [ctx])
         out = ctx.reshaped([SEQ, MBS, heads * HEAD_DIM])
-        self.api('view', [ctx, I(SEQ), I(MBS), I(heads * HEAD_DIM)], {}, [out])
+        self.api('view', [ctx, I(SEQ), I(MBS), I(self._local(heads * HEAD_DIM))], {}, [out])
         self.leave(core, [out])
         return out
 
@@ -1399,14 +1508,15 @@ class RankDump:
         logits = self._column('output_layer', h, cfg.vocab, {'weight': None, 'runtime_gather_output': None})
         labels_t = labels.reshaped([SEQ, MBS])
         self.api('transpose', [labels, I(0), I(1)], {}, [labels_t], grad=False)
-        top = self.new([SEQ, MBS], 'f32', 'pos', 5.0, 'act_shard', rg=False)
+        top = self.new([SEQ, MBS], 'f32', 'pos', 5.0, 'act_shard', rg=False, whole=True)
         self.api('max', [logits], {'dim': I(-1)}, [top], grad=False)
-        top = self._tp_all_reduce(top, 'pos', 6.0)
+        # (with --consistent-stats the reduced result is the whole tensor the partial results are shares of)
+        top = self._tp_all_reduce(top, 'pos', 6.0 if self.f.logical is None else 5.0)
         shifted = self.new(logits.shape, 'f32', 'normal', 2.0, 'act_shard', rg=False)
         self.api('sub', [logits, top], {}, [shifted], grad=False)
-        lse = self.new([SEQ, MBS], 'f32', 'pos', 2.0, 'act_shard', rg=False)
+        lse = self.new([SEQ, MBS], 'f32', 'pos', 2.0, 'act_shard', rg=False, whole=True)
         self.api('logsumexp', [shifted], {'dim': I(-1)}, [lse], grad=False)
-        lse = self._tp_all_reduce(lse, 'pos', 3.0)
+        lse = self._tp_all_reduce(lse, 'pos', 3.0 if self.f.logical is None else 2.0)
         loss = self.new([SEQ, MBS], 'f32', 'pos', self._loss_level())
         self.api('sub', [lse, top], {}, [loss], grad=False)
         loss_t = loss.reshaped([MBS, SEQ])
@@ -1418,7 +1528,7 @@ class RankDump:
         """All-reduce over the TP group (identity when tp == 1)."""
         if self.cfg.tp == 1:
             return t
-        out = self.new(t.shape, t.dtype, dist, scale, 'act', rg=False)
+        out = self.new(t.shape, t.dtype, dist, scale, 'act', rg=False, key=t.key)
         self.api('all_reduce', [t], {'group': self.group('tp')}, [out, None], grad=False)
         return out
 
@@ -1461,15 +1571,19 @@ class RankDump:
                      grad=False)
         self._special('clip_grad')
         for g in grads:
-            norm = self.new([], 'f32', 'pos', PARAM_GRAD_SCALE * 30, g.kind, rg=False)
+            norm = self.new([], 'f32', 'pos', PARAM_GRAD_SCALE * 30, g.kind, rg=False, key=self.key('grad_norm', g.key),
+                            whole=True)
             self.api('norm', [g, F(2.0)], {}, [norm], grad=False)
         if cfg.tp * cfg.pp > 1:
             total = self.new([], 'f32', 'pos', PARAM_GRAD_SCALE * 300, 'w', rg=False)
             self.api('all_reduce', [total], {'group': self.group('mp')}, [total, None], grad=False)
         self._special('optimizer')
-        exp_avg = [self.f.new(w.shape, 'f32', 'normal', 1e-5, w.kind, rg=False) for w in params]
-        exp_avg_sq = [self.f.new(w.shape, 'f32', 'pos', 1e-9, w.kind, rg=False) for w in params]
-        steps = [self.f.new([], 'f32', ('const', float(self.step + 1)), w.kind, rg=False) for w in params]
+        exp_avg = [self.f.new(w.shape, 'f32', 'normal', 1e-5, w.kind, rg=False, key=self.key('exp_avg', w.key))
+                   for w in params]
+        exp_avg_sq = [self.f.new(w.shape, 'f32', 'pos', 1e-9, w.kind, rg=False, key=self.key('exp_avg_sq', w.key))
+                      for w in params]
+        steps = [self.f.new([], 'f32', ('const', float(self.step + 1)), w.kind, rg=False,
+                            key=self.key('adam_step', w.key)) for w in params]
         self.api('adamw', [params, grads, exp_avg, exp_avg_sq, [], steps], {
             'lr': F(0.0003), 'beta1': F(0.9), 'beta2': F(0.95), 'weight_decay': F(0.1), 'eps': F(1e-08),
             'amsgrad': B(False), 'maximize': B(False), 'grad_scale': None, 'found_inf': None}, [None], grad=False)
@@ -1522,6 +1636,9 @@ def parse_args(argv):
     p.add_argument('--overflow-layer', type=int, metavar='K',
                    help='target: Infinity in the MLP output of layer K (micro batch 0) and NaN in the residual add')
     p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--consistent-stats', action='store_true',
+                   help='statistics follow from each tensor\'s logical identity, not from the rank layout: the same '
+                        'model split differently (tp, pp) merges back (msProbe graph merge) to the same statistics')
     p.add_argument('--layout', choices=['auto', 'files', 'ranks', 'steps'], default='auto')
     p.add_argument('--stack-format', choices=['new', 'old'], default='new')
     p.add_argument('--indent', type=int, default=1, help='json indent (msProbe writes 1)')
@@ -1555,6 +1672,10 @@ def _validate(p, a):
             p.error('--%s must be in [0, %d)' % (name.replace('_', '-'), a.layers))
     if a.golden is None and (a.noise or a.diverge_layer is not None or a.missing_module):
         p.error('--noise, --diverge-layer and --missing-module describe the golden twin: give --golden DIR')
+    if a.consistent_stats and a.task == 'tensor':
+        p.error('--consistent-stats needs a statistics task (not --task tensor)')
+    if a.consistent_stats and a.tp not in TensorFactory.SHARD_NORMS:
+        p.error('--consistent-stats supports --tp %s' % ', '.join(map(str, sorted(TensorFactory.SHARD_NORMS))))
     if a.layout == 'files' and (a.ranks > 1 or a.steps > 1):
         p.error('--layout files needs --ranks 1 --steps 1')
     if a.layout == 'ranks' and a.steps > 1:

@@ -9,6 +9,7 @@ echo "== native tests" >&2
 ctest --test-dir build/native --output-on-failure
 python3 tests/cli/test_trend_cli.py --visprobe build/native/visprobe --shared ../shared
 python3 tests/cli/test_plot_cli.py --visprobe build/native/visprobe
+python3 tests/cli/test_merge_cli.py --visprobe build/native/visprobe --source .
 if [ "${VISPROBE_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
   cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/merge_run.h"
 #include "base/fs.h"
 #include "db/distributed.h"
 #include "db/vis_db.h"
@@ -196,25 +197,6 @@ struct BuiltGraph {
   int micro_steps = 1;
   bool ready = false;
 };
-
-// §9.1: the compare mode of a pair of dumps.
-Result<CompareMode> DetectCompareMode(const Graph& n, const Graph& b) {
-  if (n.task.empty()) return InvalidInput("Task for npu is empty, please check.");
-  if (b.task.empty()) return InvalidInput("Task for bench is empty, please check.");
-  if (!n.has_data_key) return InvalidInput("Missing 'data' in dump.json, please check dump.json of npu.");
-  if (!n.data_is_dict) return InvalidInput("Invalid type for 'data': expected a dict. Please check dump.json of npu.");
-  if (!b.has_data_key) return InvalidInput("Missing 'data' in dump.json, please check dump.json of bench.");
-  if (!b.data_is_dict) return InvalidInput("Invalid type for 'data': expected a dict. Please check dump.json of bench.");
-  if (n.task != b.task) return InvalidInput("Please check the dump task is consistent.");
-  if (n.task == "tensor") return CompareMode::kRealData;
-  if (n.task == "structure") return CompareMode::kStructure;
-  if (n.task == "statistics") {
-    if (n.has_md5 && b.has_md5) return CompareMode::kMd5;
-    if (!n.has_md5 && !b.has_md5) return CompareMode::kSummary;
-    return InvalidInput("Please check the dump task is consistent, dump mode of npu and bench should both be statistics or md5.");
-  }
-  return InvalidInput("Compare applies only to task is tensor or statistics");
-}
 
 // §9.6: the six metrics of a row from the two sides' .npy files in <rank folder>/dump_tensor_data.
 TensorMetricsFn TensorMetricsFor(const std::string& target_dir, const std::string& golden_dir, bool log, Progress& progress) {
@@ -565,26 +547,37 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
     rep.Progress(0, false);
     return s;
   };
+  std::vector<ParallelParam> params;
+  LayoutKind kind = LayoutKind::kFiles;
   auto check = [&]() -> Status {
-    if (args.has_rank_size) {
-      if (!args.has_tp || !args.has_pp) return InvalidInput("In the graph merge task, parameters \"tp/pp/rank_size\" is required!");
-      return InvalidInput("Graph merge (--rank_size) is not supported by this build of visprobe yet.");
-    }
+    if (args.has_rank_size) { ASSIGN_OR_RETURN(params, LoadParallelParams(args)); }
     if (args.file_type == "json" && args.has_golden)
       return InvalidInput("The --file_type json parameter is not supported in graph comparison mode. Please remove the "
                           "-gp/--golden_path parameter or use --file_type db.");
-    if (args.file_type == "json")
+    if (args.file_type == "json" && !args.has_rank_size)
       rep.Log(LogLevel::kWarning, "The --file_type json parameter is only supported in graph merge build scenarios. "
                                   "Falling back to default db output.");
     const PathAccess access = opts.check_input_writable ? PathAccess::kWrite : PathAccess::kNone;
     RETURN_IF_ERROR(CheckPath(args.target_path, PathKind::kDir, access));
     if (args.has_golden) RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, access));
+    if (args.has_rank_size) {
+      // §15: rank folders are merged; a single rank folder is built as usual, except for json output.
+      ASSIGN_OR_RETURN(kind, Classify(args.target_path));
+      if (kind == LayoutKind::kFiles && args.file_type == "json")
+        return InvalidInput("You have specified the \"--rank_size\" parameter for data merging, so the \"-tp\" parameter "
+                            "must pass in multiple rank data.");
+    }
     return Status::Ok();
   };
   Status s = check();
   if (!s.ok()) return fail(s);
-  GraphRun run(args, opts, rep);
-  auto r = run.Run();
+  Result<RunSummary> r = Status();
+  if (args.has_rank_size && kind != LayoutKind::kFiles) {
+    r = RunMergedGraphVisualize(args, params, kind, opts, rep);
+  } else {
+    GraphRun run(args, opts, rep);
+    r = run.Run();
+  }
   if (!r.ok()) return fail(r.status());
   rep.Progress(100.0, false);
   return r;

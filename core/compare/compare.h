@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "graph/graph.h"
 
 namespace visprobe {
@@ -16,6 +17,9 @@ namespace visprobe {
 enum class CompareMode { kSummary, kMd5, kRealData, kStructure };
 // tb_config.task: summary / md5 / all / structure.
 const char* CompareTask(CompareMode m);
+
+// §9.1: the compare mode of a pair of dumps (from their task, data and md5 markers).
+Result<CompareMode> DetectCompareMode(const Graph& npu, const Graph& bench);
 
 // One printed value of a row (§9.3): a number or a string, printed with §12's rules.
 using Cell = CmpValue;

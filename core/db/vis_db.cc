@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/fs.h"
 #include "base/pyfmt.h"
@@ -19,13 +20,16 @@ std::vector<NodeId> PostOrder(const Graph& g) {
   out.reserve(g.size());
   std::vector<char> state(g.size(), 0);   // 0 new, 1 on the path, 2 emitted
   std::vector<std::pair<NodeId, size_t>> stack;
+  std::unordered_set<std::string_view> names;
   stack.emplace_back(g.root(), 0);
   state[g.root()] = 1;
+  if (g.repeated_names) names.insert(g.node(g.root()).name);
   while (!stack.empty()) {
     auto& [id, next] = stack.back();
     const Node& n = g.node(id);
     if (next < n.subnodes.size()) {
       NodeId c = n.subnodes[next++];
+      if (g.repeated_names && !names.insert(g.node(c).name).second) continue;
       if (state[c] == 0) {
         state[c] = 1;
         stack.emplace_back(c, 0);
@@ -250,7 +254,16 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   sqlite3_bind_int(st, c++, n.micro_step < 0 ? 0 : n.micro_step);
   text(link_buf_);
   text(stack_buf_);
-  sqlite3_bind_text(st, c++, "", 0, SQLITE_STATIC);     // parallel_merge_info
+  merge_buf_.clear();
+  if (!n.merge_info.empty()) {   // JSON list of strings, "" when empty (§13.2)
+    merge_buf_ += '[';
+    for (size_t i = 0; i < n.merge_info.size(); ++i) {
+      if (i) merge_buf_ += ", ";
+      AppendJsonString(merge_buf_, n.merge_info[i]);
+    }
+    merge_buf_ += ']';
+  }
+  text(merge_buf_);                                     // parallel_merge_info
   sqlite3_bind_text(st, c++, "{}", 2, SQLITE_STATIC);   // matched_distributed
   sqlite3_bind_int(st, c++, 0);                         // modified
   sqlite3_bind_text(st, c++, in.data(), static_cast<int>(in.size()), SQLITE_STATIC);

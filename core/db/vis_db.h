@@ -92,7 +92,7 @@ class VisDbWriter {
   std::vector<int> stack_of_node_;      // node -> stack k
   std::vector<std::string_view> stack_texts_;
   size_t rows_ = 0;
-  std::string id_buf_, sub_buf_, link_buf_, in_buf_, out_buf_, stack_buf_, up_buf_;
+  std::string id_buf_, sub_buf_, link_buf_, in_buf_, out_buf_, stack_buf_, up_buf_, merge_buf_;
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* ins_node_ = nullptr;

@@ -72,6 +72,22 @@ void Graph::AddUpnode(NodeId n, NodeId parent) {
   nodes_[parent].subnodes.push_back(n);
 }
 
+std::string_view Graph::Intern(std::string_view name) {
+  names_.emplace_back(name);
+  return names_.back();
+}
+
+NodeId Graph::AppendNode(Node n) {
+  nodes_.push_back(std::move(n));
+  return static_cast<NodeId>(nodes_.size() - 1);
+}
+
+void Graph::ResetIndex(const std::vector<std::pair<std::string_view, NodeId>>& entries) {
+  index_.clear();
+  index_.reserve(entries.size());
+  for (const auto& [name, id] : entries) index_[name] = id;
+}
+
 std::vector<NodeId> Graph::Ancestors(NodeId n) const {
   std::vector<NodeId> out;
   std::unordered_set<NodeId> seen{n};

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace visprobe {
@@ -76,6 +77,7 @@ struct Node {
   double precision_index = -1;            // < 0: NULL (build mode, unmatched, no items)
   std::vector<std::string> matched_link;  // matched_node_link (compare mode)
   std::vector<BatchP2PInfo> batch_p2p;
+  std::vector<std::string> merge_info;    // parallel_merge_info (§15)
 };
 
 struct StackEntry {
@@ -98,6 +100,14 @@ class Graph {
   // Ancestor ids from the root down to n's parent; empty on a cycle.
   std::vector<NodeId> Ancestors(NodeId n) const;
 
+  // Edits used by the parallel merge (§15), which renames nodes and moves them between graphs.
+  // Stable storage for a name (valid as long as the graph).
+  std::string_view Intern(std::string_view name);
+  // Appends `n` as is (its name must be interned here); the node map is not touched.
+  NodeId AppendNode(Node n);
+  // Replaces the node map (name -> node, what Find sees) with `entries`.
+  void ResetIndex(const std::vector<std::pair<std::string_view, NodeId>>& entries);
+
   std::vector<StackEntry> stacks;
   std::string framework = "pytorch";
   bool framework_given = false;     // dump.json had a truthy "framework"
@@ -105,6 +115,9 @@ class Graph {
   bool has_dump_data_dir = false;   // false -> NULL in the database
   std::string dump_data_dir;
   int micro_step_num = -1;          // Megatron construct: N (largest 0-based micro step)
+  // Several reachable nodes may share a name (a merged graph, §15): the export then keeps the first
+  // one met and skips the others with their subtrees, as the reference's traversal by id does.
+  bool repeated_names = false;
   bool has_data_key = false;        // dump.json has a "data" member
   bool data_is_dict = false;        // ... and it is an object
   bool has_md5 = false;             // dump.json mentions "md5" (md5-mode statistics, §9.1)

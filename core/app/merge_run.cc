@@ -1,0 +1,448 @@
+#include "app/merge_run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "base/fs.h"
+#include "base/strings.h"
+#include "compare/compare.h"
+#include "compare/tensor_metrics.h"
+#include "db/vis_db.h"
+#include "graph/builder.h"
+#include "match/layer_mapping.h"
+#include "match/match.h"
+#include "merge/graph_merger.h"
+#include "merge/merge_json.h"
+
+namespace visprobe {
+namespace {
+
+// Runs fn(0 .. n-1) on up to `threads` threads; the first error wins.
+Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& fn) {
+  size_t workers = std::min<size_t>(n, threads > 1 ? static_cast<size_t>(threads) : 1);
+  if (workers <= 1) {
+    for (size_t i = 0; i < n; ++i) RETURN_IF_ERROR(fn(i));
+    return Status::Ok();
+  }
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  Status first;
+  std::vector<std::thread> pool;
+  for (size_t w = 0; w < workers; ++w)
+    pool.emplace_back([&] {
+      for (size_t i = next++; i < n; i = next++) {
+        Status s = fn(i);
+        if (s.ok()) continue;
+        std::lock_guard<std::mutex> g(mu);
+        if (first.ok()) first = s;
+        next = n;
+      }
+    });
+  for (auto& t : pool) t.join();
+  return first;
+}
+
+std::string JsonIntList(const std::vector<int>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) { if (i) s += ", "; s += std::to_string(v[i]); }
+  return s + "]";
+}
+
+struct StepPlan {
+  int step = 0;
+  std::string target_dir, golden_dir;   // folders of rank folders
+};
+
+// One rank folder to build: which side, its folder and rank id.
+struct RankJob {
+  bool golden = false;
+  std::string dir;
+  int rank = 0;
+};
+
+class MergeRun {
+ public:
+  MergeRun(const GraphVisualizeArgs& a, const std::vector<ParallelParam>& p, LayoutKind k, const RunOptions& o, Reporter& r)
+      : args_(a), params_(p), kind_(k), opts_(o), rep_(r) {}
+  Result<RunSummary> Run();
+
+ private:
+  bool compare() const { return args_.has_golden; }
+  bool json() const { return args_.file_type == "json"; }
+  void Log(LogLevel l, const std::string& m) {
+    std::lock_guard<std::mutex> g(mu_);
+    rep_.Log(l, m);
+  }
+  // Overall progress: step `i` of `n`, `f` (0..1) of the way through it; the last 1 % is kept
+  // for the indexes (§16.5).
+  void Progress(size_t i, size_t n, double f) {
+    std::lock_guard<std::mutex> g(mu_);
+    double pct = static_cast<double>(static_cast<int>((static_cast<double>(i) + f) / static_cast<double>(n) * 99.0));
+    if (pct > last_pct_) { last_pct_ = pct; rep_.Progress(pct, true); }
+  }
+  Result<std::vector<StepPlan>> Steps();
+  Result<std::vector<RankJob>> RankJobs(const std::string& dir, bool golden);
+  Status BuildStep(const StepPlan& sp, size_t si, std::vector<RankGraph>* target, std::vector<RankGraph>* golden);
+  Result<std::vector<RankGraph>> Merge(std::vector<RankGraph> ranks, bool golden);
+  Status WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum);
+  Status ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode, int* micro);
+  BuildOptions BuildOpts() const {
+    BuildOptions bo;
+    bo.overflow_check = args_.overflow_check;
+    bo.window_bytes = opts_.window_bytes;
+    bo.threads = 1;   // ranks are built side by side instead
+    bo.keep_items = false;
+    bo.items.capture = true;
+    return bo;
+  }
+
+  const GraphVisualizeArgs& args_;
+  const std::vector<ParallelParam>& params_;
+  LayoutKind kind_;
+  const RunOptions& opts_;
+  Reporter& rep_;
+  std::mutex mu_;
+  double last_pct_ = 0;
+  size_t step_count_ = 1;
+  std::string file_, where_;
+};
+
+Result<std::vector<StepPlan>> MergeRun::Steps() {
+  std::vector<StepPlan> out;
+  if (kind_ == LayoutKind::kRanks) {
+    StepPlan sp;
+    sp.target_dir = args_.target_path;
+    sp.golden_dir = compare() ? args_.golden_path : "";
+    // A build of a "step<N>" folder keeps N as its step (the reference's graph_service does).
+    std::string base = BaseName(args_.target_path);
+    if (!compare() && base.size() > 4 && base.compare(0, 4, "step") == 0 && AllDigits(base.substr(4)) && base.size() < 14)
+      sp.step = std::atoi(base.c_str() + 4);
+    out.push_back(sp);
+    return out;
+  }
+  ASSIGN_OR_RETURN(auto tsteps, ListNamed(args_.target_path, "step", !compare()));
+  std::vector<std::string> steps = tsteps;
+  if (compare()) {
+    ASSIGN_OR_RETURN(auto gsteps, ListNamed(args_.golden_path, "step", false));
+    if (tsteps.empty()) {
+      ASSIGN_OR_RETURN(auto proc, FindProcDir(args_.target_path));
+      steps = {proc};
+    } else if (tsteps != gsteps) {
+      std::set<std::string> g(gsteps.begin(), gsteps.end());
+      steps.clear();
+      for (const auto& s : tsteps) if (g.count(s)) steps.push_back(s);
+      if (steps.empty()) return InvalidInput("Two steps cannot obtain intersection.");
+    }
+  }
+  for (const auto& s : steps) {
+    StepPlan sp;
+    ASSIGN_OR_RETURN(sp.step, IdOf(s, false));
+    sp.target_dir = JoinPath(args_.target_path, s);
+    if (compare()) sp.golden_dir = JoinPath(args_.golden_path, s);
+    out.push_back(sp);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const StepPlan& a, const StepPlan& b) { return a.step < b.step; });
+  return out;
+}
+
+Result<std::vector<RankJob>> MergeRun::RankJobs(const std::string& dir, bool golden) {
+  ASSIGN_OR_RETURN(auto names, ListNamed(dir, "rank", false));
+  if (names.empty()) {
+    ASSIGN_OR_RETURN(auto proc, FindProcDir(dir));
+    names.push_back(proc);
+  }
+  std::vector<RankJob> out;
+  for (const auto& n : names) {
+    RankJob j;
+    j.golden = golden;
+    j.dir = JoinPath(dir, n);
+    ASSIGN_OR_RETURN(j.rank, IdOf(n, true));
+    for (const char* f : {"construct.json", "dump.json", "stack.json"})
+      RETURN_IF_ERROR(CheckPath(JoinPath(j.dir, f), PathKind::kFile, PathAccess::kRead, ".json"));
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+Status MergeRun::BuildStep(const StepPlan& sp, size_t si, std::vector<RankGraph>* target, std::vector<RankGraph>* golden) {
+  RETURN_IF_ERROR(ValidateParallelParam(params_[0], sp.target_dir, "[NPU]"));
+  if (compare()) RETURN_IF_ERROR(ValidateParallelParam(params_[1], sp.golden_dir, "[Bench]"));
+  ASSIGN_OR_RETURN(std::vector<RankJob> jobs, RankJobs(sp.target_dir, false));
+  if (compare()) {
+    ASSIGN_OR_RETURN(auto g, RankJobs(sp.golden_dir, true));
+    jobs.insert(jobs.end(), g.begin(), g.end());
+  }
+  std::vector<RankGraph> built(jobs.size());
+  std::atomic<size_t> done{0};
+  const size_t steps_total = step_count_;
+  auto report = [&] { Progress(si, steps_total, 0.6 * static_cast<double>(++done) / (2.0 * static_cast<double>(jobs.size()))); };
+  // Structure pass of every rank first: md5-mode items (§12) depend on both sides' dumps.
+  BuildOptions bo = BuildOpts();
+  Status s = ParallelFor(jobs.size(), opts_.threads, [&](size_t i) -> Status {
+    const RankJob& j = jobs[i];
+    Log(LogLevel::kInfo, "Start building graph for " + BaseName(j.dir) + "...");
+    auto r = BuildGraph(j.dir, bo);
+    if (!r.ok()) {
+      const std::string& m = r.status().message();
+      return m.find(j.dir) == std::string::npos ? Status(r.status().code(), m + " (in " + j.dir + ")") : r.status();
+    }
+    built[i].graph = std::move(r.value());
+    built[i].rank = j.rank;
+    built[i].step = sp.step;
+    built[i].dir = j.dir;
+    report();
+    return Status::Ok();
+  });
+  RETURN_IF_ERROR(s);
+  bool keep_md5 = false;
+  if (compare()) {
+    const Graph* tn = nullptr;
+    const Graph* gn = nullptr;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (!jobs[i].golden && !tn) tn = built[i].graph.get();
+      if (jobs[i].golden && !gn) gn = built[i].graph.get();
+    }
+    keep_md5 = tn && gn && tn->task == "statistics" && tn->has_md5 && gn->has_md5;
+  }
+  bo.items.keep_md5 = keep_md5;
+  s = ParallelFor(jobs.size(), opts_.threads, [&](size_t i) -> Status {
+    Graph& g = *built[i].graph;
+    Status r = StreamNodeRecords(g, bo, [&g](NodeId id, const NodeItems& items) {
+      g.node(id).items = items;
+      return Status::Ok();
+    });
+    if (!r.ok()) return r.message().find(jobs[i].dir) == std::string::npos ? Status(r.code(), r.message() + " (in " + jobs[i].dir + ")") : r;
+    // Per-rank graphs are paged (and overflow-checked, above) before they are merged (§15.2).
+    built[i].micro_steps = PageMicroSteps(g);
+    Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(sp.step) + ", rank: " + BaseName(jobs[i].dir) + " finished.");
+    report();
+    return Status::Ok();
+  });
+  RETURN_IF_ERROR(s);
+  for (size_t i = 0; i < jobs.size(); ++i) (jobs[i].golden ? golden : target)->push_back(std::move(built[i]));
+  return Status::Ok();
+}
+
+Result<std::vector<RankGraph>> MergeRun::Merge(std::vector<RankGraph> ranks, bool golden) {
+  return MergeRankGraphs(std::move(ranks), params_[golden ? 1 : 0], golden,
+                         [this](LogLevel l, const std::string& m) { Log(l, m); });
+}
+
+Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
+  Log(LogLevel::kInfo, "Start exporting graph for " + file_ + "...");
+  GraphRowsInfo info;
+  info.step = r.step;
+  info.rank = r.rank;
+  auto rows = db.WriteGraph(*r.graph, info);
+  if (!rows.ok()) return Status(rows.status().code(), "Failed to export model graph, file: " + file_ + ", error: " + rows.status().message());
+  Log(LogLevel::kInfo, "Model graph exported successfully, the result file is saved in " + where_);
+  sum.rows += rows.value();
+  ++sum.graphs;
+  return Status::Ok();
+}
+
+// §9.6: the six metrics of a row from the two main ranks' dump_tensor_data folders.
+TensorMetricsFn TensorMetricsOf(const std::string& target_dir, const std::string& golden_dir, bool log,
+                              const std::function<void(const std::string&)>& info) {
+  std::string nd = JoinPath(target_dir, "dump_tensor_data");
+  std::string bd = JoinPath(golden_dir, "dump_tensor_data");
+  return [nd, bd, log, info](const CmpItem& n, const CmpItem* b) {
+    TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));
+    if (log) {
+      info("start compare: " + n.name);
+      info(TensorCompareLogLine(n.name, m));
+    }
+    std::array<Cell, 6> out;
+    for (size_t k = 0; k < 6; ++k) {
+      const MetricValue& v = m.values[k];
+      if (v.is_text) { out[k].kind = CmpValue::kString; out[k].s = v.text; }
+      else { out[k].kind = CmpValue::kFloat; out[k].d = v.value; }
+    }
+    return out;
+  };
+}
+
+Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode_out,
+                             int* micro_out) {
+  Graph& gn = *n.graph;
+  Graph& gb = *b.graph;
+  const std::string rank_name = "rank" + std::to_string(n.rank);
+  Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
+  ASSIGN_OR_RETURN(CompareMode mode, DetectCompareMode(gn, gb));
+  *mode_out = mode;
+  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn.dump_path));
+  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb.dump_path));
+  if (tdet != gdet && !args_.layer_mapping)
+    return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
+                        "cross_frame graph comparison.");
+  // A parallel-merge comparison always matches fuzzily (§8.2), whatever -lm says.
+  auto pairs = MatchGraphs(gn, gb, MatchKind::kFuzzy, {});
+  CompareSettings settings;
+  settings.mode = mode;
+  settings.parallel_merge = true;
+  if (mode == CompareMode::kRealData)
+    settings.tensor_metrics = TensorMetricsOf(n.dir, b.dir, args_.print_compare_log, [this](const std::string& m) { Log(LogLevel::kInfo, m); });
+  std::vector<NodeComparison> results(pairs.size());
+  RETURN_IF_ERROR(ParallelFor(pairs.size(), std::min(opts_.threads, 8), [&](size_t k) -> Status {
+    const auto& [ni, bi] = pairs[k];
+    results[k] = CompareNode(settings, gn.node(ni).name, gn.node(ni).items, gb.node(bi).items.cmp);
+    return Status::Ok();
+  }));
+  std::vector<int32_t> result_of(gn.size(), -1);
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    gn.node(pairs[k].first).precision_index = results[k].precision_index;
+    result_of[pairs[k].first] = static_cast<int32_t>(k);
+  }
+  if (mode != CompareMode::kStructure) {
+    // §9.7: collections take the largest index of their children (0 in tensor mode); the
+    // _Rank<r> collections inside an _All_Ranks one first.
+    auto largest = [&](NodeId c) {
+      double m = 0;
+      if (mode != CompareMode::kRealData)
+        for (NodeId k : gn.node(c).subnodes) m = std::max(m, std::max(0.0, gn.node(k).precision_index));
+      return m;
+    };
+    for (NodeId c : gn.node(gn.root()).subnodes) {
+      if (gn.node(c).op != NodeOp::kApiCollection) continue;
+      for (NodeId k : gn.node(c).subnodes)
+        if (gn.node(k).op == NodeOp::kApiCollection) gn.node(k).precision_index = largest(k);
+      gn.node(c).precision_index = largest(c);
+    }
+  }
+  *micro_out = PageMicroStepsPair(gn, gb);
+  Log(LogLevel::kInfo, "Comparing data for " + rank_name + " finished.");
+
+  Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
+  auto failed = [&](const Status& s) {
+    return Status(s.code(), "Failed to export compare graph result, file: " + file_ + ", error: " + s.message());
+  };
+  GraphRowsInfo ninfo;
+  ninfo.step = n.step;
+  ninfo.rank = n.rank;
+  Status ws = db.BeginGraph(gn, ninfo);
+  std::string in, out;
+  for (NodeId id = 0; ws.ok() && id < gn.size(); ++id) {
+    if (result_of[id] < 0) continue;
+    const NodeComparison& c = results[static_cast<size_t>(result_of[id])];
+    VisDbWriter::RenderItems(gn.node(id).items, c.input_extra, c.output_extra, &in, &out);
+    ws = db.WriteRenderedRow(id, in, out);
+  }
+  Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
+  if (!nrows.ok()) return failed(nrows.status());
+  GraphRowsInfo binfo = ninfo;
+  binfo.data_source = "Bench";
+  auto brows = db.WriteGraph(gb, binfo);
+  if (!brows.ok()) return failed(brows.status());
+  Log(LogLevel::kInfo, "Exporting compare graph result successfully, the result file is saved in " + where_);
+  sum.rows += nrows.value() + brows.value();
+  sum.graphs += 2;
+  return Status::Ok();
+}
+
+Result<RunSummary> MergeRun::Run() {
+  if (compare()) {
+    ASSIGN_OR_RETURN(LayoutKind gk, Classify(args_.golden_path));
+    if (gk != kind_) return InvalidInput("The directory structures of npu_path and bench_path are inconsistent.");
+  }
+  ASSIGN_OR_RETURN(std::vector<StepPlan> steps, Steps());
+  step_count_ = steps.size();
+  RunSummary sum;
+  std::unique_ptr<VisDbWriter> db;
+  if (!json()) {
+    RETURN_IF_ERROR(CheckNewPath(args_.output_path));
+    RETURN_IF_ERROR(MakeDirs(args_.output_path));
+    std::string db_path = JoinPath(args_.output_path, std::string(compare() ? "compare_" : "build_") + opts_.timestamp + ".vis.db");
+    RETURN_IF_ERROR(CheckNewPath(db_path));
+    file_ = BaseName(db_path);
+    where_ = RealPath(args_.output_path) + "/" + file_;
+    DbOptions dbo;
+    ASSIGN_OR_RETURN(db, VisDbWriter::Open(db_path, dbo));
+    sum.db_path = db_path;
+  }
+  std::vector<int> step_list;
+  for (const auto& s : steps) step_list.push_back(s.step);
+  bool config_written = false;
+  Log(LogLevel::kInfo, "Start building model graphs...");
+  for (size_t si = 0; si < steps.size(); ++si) {
+    const StepPlan& sp = steps[si];
+    if (kind_ == LayoutKind::kSteps) Log(LogLevel::kInfo, "Start processing data for " + BaseName(sp.target_dir) + "...");
+    std::vector<RankGraph> target, golden;
+    RETURN_IF_ERROR(BuildStep(sp, si, &target, &golden));
+    for (const RankGraph& r : target) sum.dump_bytes += r.graph->dump_bytes;
+    for (const RankGraph& r : golden) sum.dump_bytes += r.graph->dump_bytes;
+    // The two sides merge independently (§15.2).
+    Result<std::vector<RankGraph>> merged_n = Status(), merged_b = Status();
+    if (compare() && opts_.threads > 1) {
+      std::thread t([&] { merged_b = Merge(std::move(golden), true); });
+      merged_n = Merge(std::move(target), false);
+      t.join();
+    } else {
+      merged_n = Merge(std::move(target), false);
+      if (compare()) merged_b = Merge(std::move(golden), true);
+    }
+    if (!merged_n.ok()) return merged_n.status();
+    if (compare() && !merged_b.ok()) return merged_b.status();
+    Progress(si, steps.size(), 0.7);
+    std::vector<RankGraph>& results = merged_n.value();
+    std::vector<int> rank_list;
+    for (const RankGraph& r : results) rank_list.push_back(r.rank);
+    if (compare() && results.size() != merged_b.value().size())
+      return InvalidInput("Parallel merge failed because the dp of npu: " + std::to_string(results.size()) +
+                          " is inconsistent with that of bench: " + std::to_string(merged_b.value().size()) + "!");
+    if (compare() && si == 0) Log(LogLevel::kInfo, "Model graphs built successfully, start comparing graphs...");
+    for (size_t i = 0; i < results.size(); ++i) {
+      RankGraph& r = results[i];
+      CompareMode mode = CompareMode::kSummary;
+      int micro = r.micro_steps;
+      if (json()) {
+        Log(LogLevel::kInfo, "Start exporting graph to JSON files...");
+        RETURN_IF_ERROR(WriteMergedJson(r, args_.output_path, [this](const std::string& m) { Log(LogLevel::kInfo, m); }));
+        Log(LogLevel::kInfo, "Model graph exported successfully as JSON files to " + args_.output_path);
+        ++sum.graphs;
+      } else if (compare()) {
+        RETURN_IF_ERROR(ComparePair(r, merged_b.value()[i], *db, sum, &mode, &micro));
+      } else {
+        RETURN_IF_ERROR(WriteBuild(r, *db, sum));
+      }
+      if (!json() && !config_written) {
+        ConfigRow cfg;
+        cfg.micro_steps = micro;
+        cfg.overflow_check = args_.overflow_check;
+        if (compare()) {
+          cfg.graph_type = "compare";
+          cfg.task = CompareTask(mode);
+          cfg.has_tool_tip = true;
+          cfg.tool_tip = ToolTipJson(mode);
+          cfg.node_colors = NodeColorsJson(mode);
+        }
+        cfg.rank_list = JsonIntList(rank_list);
+        cfg.step_list = JsonIntList(step_list);
+        RETURN_IF_ERROR(db->WriteConfig(cfg));
+        config_written = true;
+      }
+      Progress(si, steps.size(), 0.7 + 0.3 * static_cast<double>(i + 1) / static_cast<double>(results.size()));
+    }
+  }
+  if (json()) return sum;
+  Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
+  rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
+  RETURN_IF_ERROR(db->CreateIndexes());
+  ASSIGN_OR_RETURN(sum.db_path, db->Commit());
+  rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");
+  return sum;
+}
+
+}  // namespace
+
+Result<RunSummary> RunMergedGraphVisualize(const GraphVisualizeArgs& args, const std::vector<ParallelParam>& params,
+                                           LayoutKind kind, const RunOptions& opts, Reporter& rep) {
+  MergeRun run(args, params, kind, opts, rep);
+  return run.Run();
+}
+
+}  // namespace visprobe

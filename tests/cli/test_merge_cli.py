@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""End-to-end tests of graph merge (spec graph-engine §15) through the native CLI.
+
+Runs are generated with scripts/gen_dump.py --consistent-stats: every tensor's statistics follow from
+its logical identity (module path with global layer numbers, call, micro batch), not from the rank
+layout, and a TP-sharded tensor dumps the whole tensor's Max / Min / Mean and a share of its Norm
+chosen so that msProbe's TP merge (max, min, mean, sqrt of the sum of squares) gives back the whole
+tensor's statistics exactly.  So the same model split with tp=2 merges back to the statistics of the
+unsplit run, and a pp split merges back to the same layers.  The expectations below follow from that.
+
+  python3 tests/cli/test_merge_cli.py --visprobe build/native/visprobe --source .
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ARGS = None
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+\) \[(DEBUG|INFO|WARNING|ERROR)\] (.*)$")
+TMP = None
+
+
+def run(args):
+    env = dict(os.environ)
+    env.pop("MSPROBE_LOG_LEVEL", None)
+    return subprocess.run([ARGS.visprobe] + args, capture_output=True, text=True, env=env, timeout=600)
+
+
+def log_lines(stdout):
+    return [(m.group(1), m.group(2)) for m in map(LOG_LINE.match, stdout.splitlines()) if m]
+
+
+def gen(name, *args, layers=4):
+    """A generated run (cached per name) in the shared temporary folder."""
+    out = os.path.join(TMP, name)
+    if not os.path.isdir(out):
+        cmd = [sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), out, "--model", "llama",
+               "--hidden", "128", "--layers", str(layers), "--consistent-stats",
+               "--manifest", os.path.join(TMP, name + ".manifest.json")] + list(args)
+        subprocess.run(cmd, check=True, capture_output=True)
+    return out
+
+
+def query(db, sql, *params):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
+class MergeCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="visprobe_merge_", dir=TMP)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def visualize(self, target, *extra, golden=None):
+        out = os.path.join(self.tmp, "out")
+        args = ["graph_visualize", "-tp", target, "-o", out] + list(extra)
+        if golden:
+            args[3:3] = ["-gp", golden]
+        r = run(args)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        dbs = glob.glob(os.path.join(out, "*.vis.db"))
+        self.assertEqual(len(dbs), 1, os.listdir(out))
+        return dbs[0], r
+
+    def refuse(self, target, message, *extra, golden=None):
+        out = os.path.join(self.tmp, "out")
+        args = ["graph_visualize", "-tp", target, "-o", out] + list(extra)
+        if golden:
+            args[3:3] = ["-gp", golden]
+        r = run(args)
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
+        self.assertEqual(len(errors), 1, r.stdout)
+        self.assertIn(message, errors[0])
+        self.assertFalse(glob.glob(os.path.join(out, "*.vis.db*")))
+        return errors[0]
+
+    def modules(self, db, source="NPU", rank=None, step=0):
+        sql = "SELECT node_name FROM tb_nodes WHERE data_source = ? AND step = ? AND node_type = '0' AND node_name LIKE 'Module.%'"
+        params = [source, step]
+        if rank is not None:
+            sql += " AND rank = ?"
+            params.append(rank)
+        return sorted(r[0] for r in query(db, sql, *params))
+
+    def layers(self, db, rank=0, step=0):
+        rows = query(db, "SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND rank = ? AND step = ? "
+                         "AND node_name LIKE '%TransformerLayer.forward.0' ORDER BY node_order", rank, step)
+        return [int(re.search(r"layers\.(\d+)\.", r[0]).group(1)) for r in rows]
+
+
+class MergedBuilds(MergeCase):
+    """Merged builds have the unsplit model's module hierarchy (§15.6-§15.8)."""
+
+    @classmethod
+    def unsplit_modules(cls, layers):
+        d = gen("tp1pp1_l%d" % layers, "--ranks", "1", "--layout", "ranks", layers=layers)
+        out = os.path.join(TMP, "unsplit_out_l%d" % layers)
+        shutil.rmtree(out, ignore_errors=True)
+        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "1", "--tp", "1", "--pp", "1"])
+        assert r.returncode == 0, r.stdout
+        db = glob.glob(os.path.join(out, "*.vis.db"))[0]
+        return sorted(x[0] for x in query(db, "SELECT node_name FROM tb_nodes WHERE node_type = '0' AND node_name LIKE 'Module.%'"))
+
+    def test_tp2pp2(self):
+        d = gen("tp2pp2", "--ranks", "4", "--tp", "2", "--pp", "2")
+        db, r = self.visualize(d, "--rank_size", "4", "--tp", "2", "--pp", "2")
+        infos = [m for lvl, m in log_lines(r.stdout) if lvl == "INFO"]
+        # gen_dump places ranks tp-dp-pp: stage p holds ranks 2p, 2p+1; the groups come from the
+        # send / all_reduce nodes.
+        self.assertIn("[NPU] All pp groups is [[0, 2], [1, 3]].", infos)
+        self.assertIn("[NPU] All tp groups is [[0, 1], [2, 3]].", infos)
+        self.assertEqual(query(db, "SELECT rank_list, step_list FROM tb_config"), [("[0]", "[0]")])
+        self.assertEqual(query(db, "SELECT DISTINCT rank FROM tb_nodes"), [(0,)])
+        self.assertEqual(self.layers(db), [0, 1, 2, 3])
+        self.assertEqual(self.modules(db), self.unsplit_modules(4))
+        # Every rank's loose APIs end up under one collection per position, sorted by rank.
+        subs = query(db, "SELECT sub_nodes FROM tb_nodes WHERE node_name = 'Apis_Between_Modules_All_Ranks.0'")
+        ranks = [int(re.search(r"_Rank(\d+)\.", s).group(1)) for s in json.loads(subs[0][0])]
+        self.assertEqual(ranks, sorted(ranks))
+        self.assertEqual(set(ranks), {0, 1, 2, 3})
+        merged = query(db, "SELECT count(*) FROM tb_nodes WHERE parallel_merge_info LIKE "
+                           "'[\"This data is the merged data after tensor parallelism(TP)%'")[0][0]
+        self.assertGreater(merged, 0)
+
+    def test_tp2pp4_two_steps(self):
+        d = gen("tp2pp4_s2", "--ranks", "8", "--tp", "2", "--pp", "4", "--steps", "2", layers=8)
+        db, r = self.visualize(d, "--rank_size", "8", "--tp", "2", "--pp", "4")
+        self.assertIn("[NPU] All pp groups is [[0, 2, 4, 6], [1, 3, 5, 7]].", [m for _, m in log_lines(r.stdout)])
+        self.assertEqual(query(db, "SELECT rank_list, step_list FROM tb_config"), [("[0]", "[0, 1]")])
+        self.assertEqual(query(db, "SELECT DISTINCT step, rank FROM tb_nodes ORDER BY step"), [(0, 0), (1, 0)])
+        unsplit = self.unsplit_modules(8)
+        for step in (0, 1):
+            self.assertEqual(self.layers(db, step=step), list(range(8)))
+            self.assertEqual(self.modules(db, step=step), unsplit)
+        # Renamed APIs of later stages carry their rank.
+        self.assertTrue(query(db, "SELECT 1 FROM tb_nodes WHERE node_name LIKE 'Torch.matmul_rank6.%' LIMIT 1"))
+
+    def test_pp8(self):
+        d = gen("pp8", "--ranks", "8", "--pp", "8", layers=8)
+        db, _ = self.visualize(d, "--rank_size", "8", "--tp", "1", "--pp", "8")
+        self.assertEqual(self.layers(db), list(range(8)))
+        self.assertEqual(self.modules(db), self.unsplit_modules(8))
+        # No TP: nothing is merged statistically.
+        self.assertEqual(query(db, "SELECT count(*) FROM tb_nodes WHERE parallel_merge_info != ''"), [(0,)])
+
+    def test_full_merge_gives_one_graph_per_dp_replica(self):
+        d = gen("tp2pp2dp2", "--ranks", "8", "--tp", "2", "--pp", "2")
+        db, _ = self.visualize(d, "--rank_size", "8", "--tp", "2", "--pp", "2")
+        # dp = 8 / (2 * 2) = 2: replicas start at ranks 0 and 2 (tp-dp-pp placement).
+        self.assertEqual(query(db, "SELECT rank_list FROM tb_config"), [("[0, 2]",)])
+        for rank in (0, 2):
+            self.assertEqual(self.layers(db, rank=rank), [0, 1, 2, 3])
+            self.assertEqual(self.modules(db, rank=rank), self.unsplit_modules(4))
+
+
+class JsonOutput(MergeCase):
+    """--file_type json (§15.9): the merged graph as a rank folder that graph_visualize reads again."""
+
+    def test_json_output_is_read_again(self):
+        d = gen("tp2pp2", "--ranks", "4", "--tp", "2", "--pp", "2")
+        out = os.path.join(self.tmp, "json")
+        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "4", "--tp", "2", "--pp", "2", "--file_type", "json"])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        rank_dir = os.path.join(out, "step0", "rank0")
+        self.assertEqual(sorted(os.listdir(out)), ["step0"])
+        self.assertEqual(sorted(os.listdir(rank_dir)), ["construct.json", "dump.json", "stack.json"])
+        self.assertIn("JSON files exported to " + rank_dir, [m for _, m in log_lines(r.stdout)])
+        with open(os.path.join(rank_dir, "dump.json")) as f:
+            dump = json.load(f)
+        self.assertIs(dump["is_merged"], True)
+        self.assertEqual(dump["task"], "statistics")
+        with open(os.path.join(rank_dir, "construct.json")) as f:
+            construct = json.load(f)
+        self.assertEqual(construct["Apis_Between_Modules_All_Ranks.0"], "DefaultModel")
+        with open(os.path.join(rank_dir, "stack.json")) as f:
+            stack = json.load(f)
+        self.assertEqual(list(stack), [str(i) for i in range(len(stack))])
+        merged_info = [k for k, v in dump["data"].items() if "parallel_merge_info" in v]
+        self.assertTrue(merged_info)
+
+        # The same run merged into a database, and the json output built as a plain STEPS folder.
+        merged_db, _ = self.visualize(d, "--rank_size", "4", "--tp", "2", "--pp", "2")
+        out2 = os.path.join(self.tmp, "reread")
+        r = run(["graph_visualize", "-tp", out, "-o", out2])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        reread_db = glob.glob(os.path.join(out2, "*.vis.db"))[0]
+        sql = "SELECT node_name, up_node, sub_nodes, input_data, output_data FROM tb_nodes WHERE data_source = 'NPU'"
+        a = {row[0]: row[1:] for row in query(merged_db, sql)}
+        b = {row[0]: row[1:] for row in query(reread_db, sql)}
+        self.assertEqual(set(a), set(b))
+        def stats(text):
+            return {k: [v.get(s) for s in ("Max", "Min", "Mean", "Norm")] for k, v in json.loads(text).items()}
+        for name in a:
+            self.assertEqual(a[name][:2], b[name][:2], name)                  # same parent, same children in order
+            # Outputs carry the merged statistics (written over the main rank's raw entry, so a forward
+            # module taking the last stage's outputs keeps its own dtype and shape).
+            self.assertEqual(stats(a[name][3]), stats(b[name][3]), name)
+            if name.endswith(".forward") and not name.startswith("Distributed"):
+                self.assertEqual(a[name][2], b[name][2], name)                # so do the APIs' positional inputs
+
+
+class MergedComparisons(MergeCase):
+    """Merged comparisons (§15.2): fuzzy matching, statistics checkers without the Shape rule."""
+
+    def counts(self, db):
+        return query(db, "SELECT sum(precision_index = 0), sum(precision_index > 0), sum(matched_node_link != '[]') "
+                         "FROM tb_nodes WHERE data_source = 'NPU'")[0]
+
+    def test_tp2_vs_tp1_is_all_pass(self):
+        t = gen("tp2", "--ranks", "2", "--tp", "2")
+        g = gen("tp1pp1_l4", "--ranks", "1", "--layout", "ranks")
+        db, r = self.visualize(t, "--rank_size", "2", "1", "--tp", "2", "1", "--pp", "1", "1", golden=g)
+        passed, failed, matched = self.counts(db)
+        self.assertEqual(failed, 0)
+        self.assertGreater(passed, 200)
+        self.assertEqual(query(db, "SELECT task, graph_type FROM tb_config"), [("summary", "compare")])
+        # The merged statistics equal the unsplit ones: every compared item has NormRelativeErr 0, except
+        # under clip_grad and optimizer, which the TP merge leaves alone (§15.6): there rank 0's shard of
+        # a sharded gradient (Norm 54/90 of the whole, see gen_dump) meets the whole one.
+        for name, up, data in query(db, "SELECT node_name, up_node, input_data || output_data FROM tb_nodes WHERE "
+                                        "data_source = 'NPU' AND precision_index IS NOT NULL"):
+            for err in re.findall(r'"NormRelativeErr": "([^"]*)"', data):
+                if up in ("clip_grad", "optimizer"):
+                    self.assertIn(err, ("0.0%", "40.0%", "N/A"), name)
+                else:
+                    self.assertIn(err, ("0.0%", "N/A"), name)
+        # Every module of the unsplit model is matched; the unmatched nodes are TP-only APIs
+        # (communication, vocab-parallel masking) and rank 1's loose APIs.
+        self.assertEqual(self.modules(db, "NPU"), self.modules(db, "Bench"))
+        unmatched = [n for (n,) in query(db, "SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND "
+                                             "matched_node_link = '[]'")]
+        tp_only = re.compile(r"^(Distributed\.|Tensor\.__(lt|ge|or|sub)__\.|.*_rank1\.|Apis_Between_Modules_Rank1\.)")
+        self.assertEqual([n for n in unmatched if not tp_only.match(n)], [])
+
+    def test_pp4_vs_pp1_layers_pass(self):
+        t = gen("pp4_l8", "--ranks", "4", "--pp", "4", layers=8)
+        g = gen("tp1pp1_l8", "--ranks", "1", "--layout", "ranks", layers=8)
+        db, _ = self.visualize(t, "--rank_size", "4", "1", "--tp", "1", "1", "--pp", "4", "1", golden=g)
+        self.assertEqual(self.modules(db, "NPU"), self.modules(db, "Bench"))
+        # Layers come back with the statistics of the unsplit run.
+        rows = query(db, "SELECT node_name, precision_index, input_data || output_data FROM tb_nodes WHERE "
+                         "data_source = 'NPU' AND node_name LIKE 'Module.%decoder.layers.%'")
+        self.assertGreater(len(rows), 8 * 10)
+        for name, index, data in rows:
+            self.assertEqual(index, 0, name)
+            for err in re.findall(r'"NormRelativeErr": "([^"]*)"', data):
+                self.assertIn(err, ("0.0%", "N/A"), name)
+        # The optimizer is never merged (§15.6): stage 0's fused AdamW holds only its own parameters,
+        # paired positionally with all of the unsplit run's. Nothing else fails.
+        failed = [n for (n,) in query(db, "SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND precision_index > 0")]
+        self.assertEqual(failed, ["Torch._fused_adamw_.0.forward"])
+
+    def test_dp_mismatch(self):
+        t = gen("tp2dp2", "--ranks", "4", "--tp", "2")
+        g = gen("tp2", "--ranks", "2", "--tp", "2")
+        self.refuse(t, "Parallel merge failed because the dp of npu: 2 is inconsistent with that of bench: 1!",
+                    "--rank_size", "4", "2", "--tp", "2", "2", "--pp", "1", "1", golden=g)
+
+
+class Validation(MergeCase):
+    """Parameter checks of §15.1 and §16.2."""
+
+    def test_rank_size_must_match_the_folders(self):
+        d = gen("tp2", "--ranks", "2", "--tp", "2")
+        self.refuse(d, '[NPU] The parallel param "rank_size" error, you set 4 but expected 2.',
+                    "--rank_size", "4", "--tp", "2", "--pp", "1")
+
+    def test_parameter_counts(self):
+        d = gen("tp2", "--ranks", "2", "--tp", "2")
+        self.refuse(d, 'In the graph merge task, parameters "tp/pp/rank_size" is required!', "--rank_size", "2", "--tp", "2")
+        self.refuse(d, 'the number of parameters "rank_size" to be filled in is either 1!',
+                    "--rank_size", "2", "2", "--tp", "2", "--pp", "1")
+        self.refuse(d, 'In the graph merge compare task, the number of parameters "tp/pp/rank_size" to be filled in is either 2!',
+                    "--rank_size", "2", "2", "--tp", "2", "--pp", "1", golden=d)
+
+    def test_sizes(self):
+        d = gen("tp2", "--ranks", "2", "--tp", "2")
+        self.refuse(d, '[NPU] The parallel param "tp" must be less than or equal to "rank_size"!',
+                    "--rank_size", "2", "--tp", "4", "--pp", "1")
+        self.refuse(d, '[NPU] When configuring the parallel param "vpp", the "pp" param must be greater than 1!',
+                    "--rank_size", "2", "--tp", "2", "--pp", "1", "--vpp", "2")
+        self.refuse(d, '[Bench] The parallel param "rank_size" error, you set 1 but expected 2.',
+                    "--rank_size", "2", "1", "--tp", "2", "1", "--pp", "1", "1", golden=d)
+
+    def test_stray_entry_next_to_the_rank_folders(self):
+        d = os.path.join(self.tmp, "run")
+        shutil.copytree(gen("tp2", "--ranks", "2", "--tp", "2"), d)
+        with open(os.path.join(d, "notes.txt"), "w") as f:
+            f.write("x")
+        self.refuse(d, "dump_dir contains 'notes.txt'", "--rank_size", "2", "--tp", "2", "--pp", "1")
+
+    def test_json_output_rules(self):
+        d = gen("tp2", "--ranks", "2", "--tp", "2")
+        self.refuse(d, "The --file_type json parameter is not supported in graph comparison mode.",
+                    "--rank_size", "2", "2", "--tp", "2", "2", "--pp", "1", "1", "--file_type", "json", golden=d)
+        self.refuse(os.path.join(d, "rank0"), 'so the "-tp" parameter must pass in multiple rank data.',
+                    "--rank_size", "1", "--tp", "1", "--pp", "1", "--file_type", "json")
+
+    def test_single_rank_folder_builds_without_merge(self):
+        d = gen("tp2", "--ranks", "2", "--tp", "2")
+        db, _ = self.visualize(os.path.join(d, "rank0"), "--rank_size", "2", "--tp", "2", "--pp", "1")
+        self.assertTrue(query(db, "SELECT 1 FROM tb_nodes WHERE node_name = 'Apis_Between_Modules.0'"))
+
+
+def main():
+    global ARGS, TMP
+    p = argparse.ArgumentParser()
+    p.add_argument("--visprobe", required=True)
+    p.add_argument("--source", required=True)
+    ARGS, rest = p.parse_known_args()
+    ARGS.visprobe = os.path.abspath(ARGS.visprobe)
+    ARGS.source = os.path.abspath(ARGS.source)
+    TMP = tempfile.mkdtemp(prefix="visprobe_merge_runs_")
+    try:
+        result = unittest.main(argv=[sys.argv[0]] + rest, verbosity=1, exit=False).result
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    main()
