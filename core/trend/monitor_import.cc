@@ -317,7 +317,6 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   for (const auto& f : files) total_bytes += f.size;
   // Pass 1: dimensions.
   std::vector<FileScan> scans(files.size());
-  std::atomic<uint64_t> scanned{0};
   ParallelFor(0, files.size(), opts.process_num, [&](size_t i) { ScanCsv(files[i], opts, false, scans[i]); });
   for (size_t i = 0; i < files.size(); ++i) {
     for (const auto& w : scans[i].warnings) rep.Log(LogLevel::kWarning, w);
