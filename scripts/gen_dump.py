@@ -25,7 +25,11 @@ Rank placement (Megatron's default order ``tp-cp-ep-dp-pp``, also the graph engi
 ``dp = ranks / (tp * pp)``, ``tp_index = r % tp``, ``dp_index = (r // tp) % dp``, ``pp_stage = r // (tp * dp)``.
 Stage ``p`` holds global layers ``[p * L/pp, (p+1) * L/pp)`` named ``layers.0 ..`` locally; the embedding is on
 the first stage, final norm, output layer and loss on the last; stages exchange activations and gradients
-with ``Distributed.send``/``Distributed.recv`` (1F1B schedule).  Column/row parallel weights are sharded by
+with ``Distributed.send``/``Distributed.recv`` (1F1B schedule).  With ``--vpp V`` every stage holds V model chunks
+(Megatron's interleaved schedule): chunk ``k`` of stage ``p`` is virtual stage ``k * pp + p`` and holds global
+layers ``[(k*pp + p) * L/(pp*V), (k*pp + p + 1) * L/(pp*V))``, the embedding is on chunk 0 of the first stage and
+the output layer on the last chunk of the last stage, and module names carry the chunk index as their second
+segment (``Module.<k>.module.module...``; ``--vpp 1`` names the unsplit model's modules ``Module.0...`` too).  Column/row parallel weights are sharded by
 ``tp`` and every ``RowParallelLinear`` ends with a ``Distributed.all_reduce`` over its TP group.  Statistics
 of replicated tensors are identical on the ranks that share them (TP group for activations, all ranks of a
 stage for weights), tensors crossing a stage boundary are identical on sender and receiver.
@@ -286,6 +290,7 @@ class TensorFactory:
         self.logical = None        # callable giving the tracer's current logical context
         self.tp_size, self.tp_index = place.T, place.tp
         self.site_counts = {}
+        self.chunk = 0             # model chunk being traced (--vpp)
 
     def shared_rngs(self, key):
         """Random streams for a tensor that two ranks create independently (pipeline boundaries)."""
@@ -342,9 +347,12 @@ class TensorFactory:
             f = sys._getframe(2)
             while f.f_code.co_name in ('new', 'logical_new'):
                 f = f.f_back
+            # (model chunks repeat the non-layer modules, e.g. the rotary embedding, whose tensors are the
+            # same in every chunk: each chunk counts its own occurrences)
             site = (f.f_lineno, self.logical())
-            n = self.site_counts.get(site, 0)
-            self.site_counts[site] = n + 1
+            counted = site + ((self.chunk,) if self.chunk else ())
+            n = self.site_counts.get(counted, 0)
+            self.site_counts[counted] = n + 1
             key = ('site',) + site + (n,)
         floating = dtype in MANTISSA_BITS
         shards = self.tp_size if kind in ('act_shard', 'w_shard') and floating else 1
@@ -688,8 +696,8 @@ class StackFrames:
     """Builds realistic Megatron call stacks (innermost frame first) for call sites.  A site is a tuple path
     from the schedule phase through the module chain down to an API call; frames are cached per site."""
 
-    def __init__(self, profile, pp):
-        self.p, self.pp, self.cache = profile, pp, {}
+    def __init__(self, profile, pp, interleaved=False):
+        self.p, self.pp, self.cache, self.interleaved = profile, pp, {}, interleaved
         self.machinery = [self.frame(f, ln, fn, c, site_pkg=True) for f, ln, fn, c in profile['call_frames']]
 
     def frame(self, path, line, func, code, site_pkg=False):
@@ -711,7 +719,7 @@ class StackFrames:
                                'update_successful, grad_norm, num_zeros_in_grad = optimizer.step()')]
         else:
             if self.pp > 1:
-                name, line = ('forward_backward_pipelining_without_interleaving',
+                name, line = ('forward_backward_pipelining_with%s_interleaving' % ('' if self.interleaved else 'out'),
                               {'warmup': 1234, 'steady': 1291}.get(phase, 1362))
             else:
                 name, line = 'forward_backward_no_pipelining', 452
@@ -857,6 +865,30 @@ def one_f_one_b(micro_batches, pp, stage):
     return ops + [('B', m, 'cooldown') for m in range(micro_batches - warm, micro_batches)]
 
 
+def interleaved(micro_batches, pp, vpp, stage):
+    """Megatron's interleaved 1F1B order of (direction, chunk, micro batch, phase) for one pipeline stage with
+    ``vpp`` model chunks: micro batches go in groups of ``pp``, each group through chunk 0, 1, ... forward and
+    through the chunks in reverse order backward."""
+    fwd, bwd = [], []
+    for g in range(0, micro_batches, pp):
+        members = range(g, min(g + pp, micro_batches))
+        fwd += [(c, m) for c in range(vpp) for m in members]
+        bwd += [(c, m) for c in reversed(range(vpp)) for m in members]
+    total = len(fwd)
+    warm = total if micro_batches == pp else min(total, (pp - stage - 1) * 2 + (vpp - 1) * pp)
+    ops = [('F',) + fwd[i] + ('warmup',) for i in range(warm)]
+    for i in range(total - warm):
+        ops += [('F',) + fwd[warm + i] + ('steady',), ('B',) + bwd[i] + ('steady',)]
+    ops += [('B',) + bwd[i] + ('cooldown',) for i in range(total - warm, total)]
+    done = set()
+    for d, c, m, _ in ops:
+        if d == 'F':
+            done.add((c, m))
+        elif (c, m) not in done:
+            raise SystemExit('gen_dump: interleaved schedule runs a backward before its forward')
+    return ops
+
+
 class RankDump:
     """Generates dump.json, construct.json and stack.json of one rank, one step, one side (target/golden).
 
@@ -868,11 +900,12 @@ class RankDump:
         self.gpt = cfg.model == 'gpt'
         self.mix = cfg.level == 'mix'
         self.megatron = cfg.micro_batches > 1
-        self.first, self.last = place.pp == 0, place.pp == cfg.pp - 1
+        self.chunks = getattr(cfg, 'vpp', None) or 1
         self.f = TensorFactory(cfg.seed, step, place, cfg.task, variant)
+        self.set_chunk(0)
         if getattr(cfg, 'consistent_stats', False):
             self.f.logical = self._logical_context
-        self.frames = StackFrames(self.prof, cfg.pp)
+        self.frames = StackFrames(self.prof, cfg.pp, (getattr(cfg, 'vpp', None) or 1) > 1)
         self.mod_count, self.api_count, self.weights, self.pgrads = {}, {}, {}, {}
         self.pending, self.trees, self.grads = [], {}, {}
         self.cur, self.top, self.special, self.micro, self.phase = None, None, None, 0, 'steady'
@@ -880,8 +913,18 @@ class RankDump:
         self.top_site, self.top_ord = None, 0
         self.anomalies = {'nonfinite': [], 'omitted': [], 'drift_first': None, 'drift_layer_nodes': []}
         self.entries = 0
-        self.root = self.prof['prefix'] + '.' + self.prof['root']
         self.norm_rel = {}
+
+    def set_chunk(self, chunk):
+        """Trace model chunk ``chunk`` (virtual pipeline stage ``chunk * pp + stage``).  With --vpp the module
+        names carry the chunk index as their second segment (``Module.<chunk>.module.module...``), as msProbe
+        names the modules of a model list."""
+        cfg = self.cfg
+        self.chunk = self.f.chunk = chunk
+        self.vstage = chunk * cfg.pp + self.pl.pp
+        self.first, self.last = self.vstage == 0, self.vstage == cfg.pp * self.chunks - 1
+        named = getattr(cfg, 'vpp', None) is not None
+        self.root = self.prof['prefix'] + ('.%d' % chunk if named else '') + '.' + self.prof['root']
 
     # -- files -------------------------------------------------------------------------------------------------
     def _open(self, name):
@@ -910,8 +953,13 @@ class RankDump:
         self.cons = ObjectWriter(cons_fh, nl, 0)
         with tempfile.TemporaryDirectory(dir=self.out_dir) if self.out_dir else contextlib.nullcontext() as spool:
             self.stack = StackWriter(stack_fh, self.r, cfg.stack_format, spool)
-            for direction, micro, phase in one_f_one_b(cfg.micro_batches, cfg.pp, self.pl.pp):
+            if self.chunks > 1:
+                schedule = interleaved(cfg.micro_batches, cfg.pp, self.chunks, self.pl.pp)
+            else:
+                schedule = [(d, 0, m, ph) for d, m, ph in one_f_one_b(cfg.micro_batches, cfg.pp, self.pl.pp)]
+            for direction, chunk, micro, phase in schedule:
                 self.micro, self.phase = micro, phase
+                self.set_chunk(chunk)
                 if direction == 'F':
                     self._forward_micro()
                 else:
@@ -1071,7 +1119,7 @@ class RankDump:
 
     def weight(self, rel, pname, shape, sharded, dist='normal', scale=0.02):
         """A module parameter (created once per step, reused by every micro batch)."""
-        key = (rel, pname)
+        key = (self.chunk, rel, pname)
         w = self.weights.get(key)
         if w is None:
             w = self.weights[key] = self.f.new(shape, 'bf16', dist, scale, 'w_shard' if sharded else 'w',
@@ -1157,22 +1205,22 @@ class RankDump:
 
     # -- schedule ----------------------------------------------------------------------------------------------
     def _boundary(self, stage, what):
-        """Activation (``fwd``) or gradient (``bwd``) crossing into ``stage`` from ``stage - 1``; both
-        neighbouring ranks create it from the same seeds."""
+        """Activation (``fwd``) or gradient (``bwd``) crossing into virtual stage ``stage`` from ``stage - 1``;
+        both neighbouring ranks create it from the same seeds."""
         cfg, pl = self.cfg, self.pl
         key = 'boundary|%d|%d|%d|%s' % (pl.dp, stage, self.micro, what)
-        layer = stage * cfg.layers_per_stage - (1 if what == 'fwd' else 0)
+        layer = stage * cfg.layers_per_chunk - (1 if what == 'fwd' else 0)
         scale = 1.0 if what == 'fwd' else ACT_GRAD_SCALE
         # The same logical tensor as the output of the last layer before the boundary (and its gradient).
-        out_key = ('layer_out', stage * cfg.layers_per_stage - 1, self.micro)
+        out_key = ('layer_out', stage * cfg.layers_per_chunk - 1, self.micro)
         logical = self.key(*out_key) if what == 'fwd' else self.key('grad', out_key)
         return self.f.new([SEQ, MBS, cfg.hidden], 'bf16', 'normal', scale, 'act', what == 'fwd', layer=layer,
                           rngs=self.f.shared_rngs(key), key=logical)
 
     def _p2p(self, ctx, op, tensor, peer_stage):
-        """A point-to-point transfer with the neighbouring stage (top level, outside the model)."""
+        """A point-to-point transfer with the neighbouring (virtual) stage (top level, outside the model)."""
         self._set_top(ctx)
-        peer = self.pl.rank_of(self.pl.tp, self.pl.dp, peer_stage)
+        peer = self.pl.rank_of(self.pl.tp, self.pl.dp, peer_stage % self.cfg.pp)
         if op == 'send':
             self.api('send', [tensor], {'dst': I(peer), 'group': self.group('pp')}, [tensor, None], grad=False)
         else:
@@ -1184,36 +1232,37 @@ class RankDump:
         cfg, pl = self.cfg, self.pl
         self.top, self.special, self.layer_ctx, self.f.layer = [], None, -1, -1
         h_in = sent = loss = None
+        v = self.vstage
         if not self.first:
-            h_in = self._boundary(pl.pp, 'fwd')
-            self._p2p('recv_forward', 'recv', h_in, pl.pp - 1)
+            h_in = self._boundary(v, 'fwd')
+            self._p2p('recv_forward', 'recv', h_in, v - 1)
         ids, pos, labels, loss_mask = self._get_batch()
         out = self._gpt_model(ids, pos, labels, h_in)
         if self.last:
             loss = self._loss_func(out, loss_mask)
         else:
             sent = out
-            self._p2p('send_forward', 'send', sent, pl.pp + 1)
-        self.trees[self.micro] = (self.top, h_in, sent, loss)
+            self._p2p('send_forward', 'send', sent, v + 1)
+        self.trees[(self.chunk, self.micro)] = (self.top, h_in, sent, loss)
         self.top = None
 
     def _backward_micro(self):
         """One backward micro batch: receive the output gradient, back-propagate, send the input gradient."""
-        pl = self.pl
-        top, h_in, sent, loss = self.trees.pop(self.micro)
+        v = self.vstage
+        top, h_in, sent, loss = self.trees.pop((self.chunk, self.micro))
         self.grads, self.special = {}, None
         if self.last:
             self.grads[id(loss)] = self.f.new([], 'f32', ('const', 1.0), kind='act', rg=False, layer=-1,
                                               key=self.key('grad', loss.key))
         else:
-            grad = self._boundary(pl.pp + 1, 'bwd')
-            self._p2p('recv_backward', 'recv', grad, pl.pp + 1)
+            grad = self._boundary(v + 1, 'bwd')
+            self._p2p('recv_backward', 'recv', grad, v + 1)
             self.grads[id(sent)] = grad
         if not self.first:
-            self.grads[id(h_in)] = self._boundary(pl.pp, 'bwd')
+            self.grads[id(h_in)] = self._boundary(v, 'bwd')
         self._bw_calls(top, None)
         if not self.first:
-            self._p2p('send_backward', 'send', self.grads[id(h_in)], pl.pp - 1)
+            self._p2p('send_backward', 'send', self.grads[id(h_in)], v - 1)
         self.grads = {}
 
     # -- model -------------------------------------------------------------------------------------------------
@@ -1322,7 +1371,7 @@ class RankDump:
         block = self.enter('decoder', 'TransformerBlock', [x], {'attention_mask': mask, 'rotary_pos_emb': rope,
                                                                'inference_params': None})
         h = x if self.first else h_in
-        for i in range(cfg.layers_per_stage):
+        for i in range(cfg.layers_per_chunk):
             h = self._layer(i, h, mask, rope)
         self.layer_ctx = self.f.layer = cfg.layers
         if self.last:
@@ -1333,7 +1382,7 @@ class RankDump:
     def _layer(self, i, h, mask, rope):
         """One TransformerLayer (local index ``i``); returns its output."""
         cfg = self.cfg
-        g = self.pl.pp * cfg.layers_per_stage + i
+        g = self.vstage * cfg.layers_per_chunk + i
         rel = 'decoder.layers.%d' % i
         self.layer_ctx = g
         layer = self.enter(rel, 'TransformerLayer', [h], {
@@ -1346,8 +1395,8 @@ class RankDump:
         self.api('add', [a, h], {}, [h1])
         y = self._norm(rel + '.pre_mlp_layernorm', h1)
         m = self._mlp(rel + '.mlp', y, overflow)
-        if i == cfg.layers_per_stage - 1 and not self.last:
-            h2 = self._boundary(self.pl.pp + 1, 'fwd')
+        if i == cfg.layers_per_chunk - 1 and not self.last:
+            h2 = self._boundary(self.vstage + 1, 'fwd')
         else:
             h2 = self.f.new(h.shape, key=self.key('layer_out', g, self.micro))
         # An overflowing layer dumps NaN; the next layer continues from finite values so that the
@@ -1622,6 +1671,8 @@ def parse_args(argv):
     p.add_argument('--steps', type=int, default=1)
     p.add_argument('--tp', type=int, default=1)
     p.add_argument('--pp', type=int, default=1)
+    p.add_argument('--vpp', type=int, help='model chunks per pipeline stage (Megatron interleaved schedule); when '
+                   'given, module names carry the chunk index (Module.<k>.module...), also with --vpp 1')
     p.add_argument('--level', choices=['L0', 'mix'], default='mix')
     p.add_argument('--task', choices=['statistics', 'md5', 'tensor', 'structure'], default='statistics',
                    help='md5 writes task "statistics" with an "md5" field per tensor (msProbe summary_mode md5)')
@@ -1655,9 +1706,17 @@ def _validate(p, a):
         if getattr(a, name) < (0 if name == 'indent' else 1):
             p.error('--%s must be positive' % name.replace('_', '-'))
     if a.layers is None:
-        a.layers = 4 if 4 % a.pp == 0 else 2 * a.pp
+        unit = a.pp * (a.vpp or 1)
+        a.layers = 4 if 4 % unit == 0 else 2 * unit
     if a.layers < a.pp or a.layers % a.pp:
         p.error('--layers (%d) must be a positive multiple of --pp (%d)' % (a.layers, a.pp))
+    if a.vpp is not None:
+        if a.vpp < 1:
+            p.error('--vpp must be positive')
+        if a.vpp > 1 and a.pp < 2:
+            p.error('--vpp > 1 needs --pp >= 2')
+        if a.layers % (a.pp * a.vpp):
+            p.error('--layers (%d) must be a multiple of pp*vpp (%d)' % (a.layers, a.pp * a.vpp))
     if a.ranks % (a.tp * a.pp):
         p.error('--ranks (%d) must be divisible by tp*pp (%d)' % (a.ranks, a.tp * a.pp))
     if a.hidden < 64 or a.hidden % 64:
@@ -1690,6 +1749,7 @@ def derive(cfg):
     """Fill in the model dimensions derived from the arguments."""
     cfg.dp = cfg.ranks // (cfg.tp * cfg.pp)
     cfg.layers_per_stage = cfg.layers // cfg.pp
+    cfg.layers_per_chunk = cfg.layers_per_stage // (cfg.vpp or 1)
     cfg.heads = cfg.hidden // HEAD_DIM
     unit = 256 * cfg.tp
     cfg.ffn = 4 * cfg.hidden if cfg.model == 'gpt' else -(-(8 * cfg.hidden // 3) // unit) * unit
@@ -1703,6 +1763,7 @@ def measure(cfg, layers_per_stage, micro_batches):
     """Size of rank 0's dump.json (step 0, target side) for a model size, without writing anything."""
     probe = argparse.Namespace(**vars(cfg))
     probe.layers_per_stage, probe.micro_batches = layers_per_stage, micro_batches
+    probe.layers_per_chunk = layers_per_stage // (cfg.vpp or 1)
     probe.layers = layers_per_stage * cfg.pp
     place = Placement(0, cfg.tp, cfg.pp, cfg.dp)
     return RankDump(probe, place, 0, Variant(), None).run()['sizes']['dump.json']
@@ -1713,13 +1774,14 @@ def fit_target(cfg):
 
     The size is modelled as a + b*M + c*L*M + d*L (L layers per stage, M micro batches), fitted on four
     small probe runs."""
-    s11, s21, s12, s22 = (measure(cfg, lp, m) for lp, m in ((1, 1), (2, 1), (1, 2), (2, 2)))
+    v = cfg.vpp or 1
+    s11, s21, s12, s22 = (measure(cfg, lp * v, m) for lp, m in ((1, 1), (2, 1), (1, 2), (2, 2)))
     c = s22 - s12 - s21 + s11
     d = s21 - s11 - c
     b = s12 - s11 - c
     a = s11 - b - c - d
     target = cfg.target_mb * 1e6
-    lp, m = cfg.layers_per_stage, cfg.micro_batches
+    lp, m = cfg.layers_per_stage // v, cfg.micro_batches
 
     def size(layers, micro):
         """Modelled dump.json size."""
@@ -1732,7 +1794,9 @@ def fit_target(cfg):
         else:
             lp = max(lp, LAYERS_PER_STAGE_CAP)
             m = max(m, int(round((target - a - d * lp) / (b + c * lp))))
+    lp = max(v, lp // v * v)
     cfg.layers_per_stage, cfg.micro_batches, cfg.layers = lp, m, lp * cfg.pp
+    cfg.layers_per_chunk = lp // v
 
 
 def rank_dir(cfg, base, step, rank):
@@ -1804,12 +1868,15 @@ def main(argv=None):
         'generator': 'scripts/gen_dump.py',
         'parameters': {k: getattr(cfg, k) for k in (
             'framework', 'model', 'layers', 'layers_per_stage', 'hidden', 'heads', 'ffn', 'vocab', 'ranks',
-            'steps', 'tp', 'pp', 'dp', 'level', 'task', 'micro_batches', 'target_mb', 'seed', 'layout',
+            'steps', 'tp', 'pp', 'vpp', 'dp', 'level', 'task', 'micro_batches', 'target_mb', 'seed', 'layout',
             'stack_format', 'indent', 'golden', 'noise', 'diverge_layer', 'missing_module', 'overflow_layer')},
         'constants': {'seq': SEQ, 'micro_batch_size': MBS, 'head_dim': HEAD_DIM, 'npy_cap': NPY_CAP},
         'placement': {'order': 'tp-dp-pp', 'ranks': [
             dict(rank=r, tp=pl.tp, dp=pl.dp, pp=pl.pp,
-                 layers=[pl.pp * cfg.layers_per_stage, (pl.pp + 1) * cfg.layers_per_stage - 1])
+                 layers=[pl.pp * cfg.layers_per_stage, (pl.pp + 1) * cfg.layers_per_stage - 1],
+                 **({} if not cfg.vpp else {'chunk_layers': [
+                     [(c * cfg.pp + pl.pp) * cfg.layers_per_chunk, (c * cfg.pp + pl.pp + 1) * cfg.layers_per_chunk - 1]
+                     for c in range(cfg.vpp)]}))
             for r, pl in ((r, Placement(r, cfg.tp, cfg.pp, cfg.dp)) for r in range(cfg.ranks))]},
         'outputs': outputs,
         'anomalies': anomalies,

@@ -14,6 +14,7 @@
 #include "compare/tensor_metrics.h"
 #include "db/vis_db.h"
 #include "graph/builder.h"
+#include "graph/overflow.h"
 #include "match/layer_mapping.h"
 #include "match/match.h"
 #include "merge/graph_merger.h"
@@ -79,7 +80,13 @@ class MergeRun {
     rep_.Log(l, m);
   }
   // Overall progress: step `i` of `n`, `f` (0..1) of the way through it; the last 1 % is kept
-  // for the indexes (§16.5).
+  // for the indexes (§16.5). A step is, per side, its rank builds (two passes each) and its merge
+  // stages, then its outputs.
+  static constexpr double kSidesShare = 0.75, kBuildPart = 0.8;
+  void SideProgress(size_t si, size_t side, double f) {
+    double sides = compare() ? 2.0 : 1.0;
+    Progress(si, step_count_, kSidesShare * (static_cast<double>(side) + f) / sides);
+  }
   void Progress(size_t i, size_t n, double f) {
     std::lock_guard<std::mutex> g(mu_);
     double pct = static_cast<double>(static_cast<int>((static_cast<double>(i) + f) / static_cast<double>(n) * 99.0));
@@ -87,10 +94,16 @@ class MergeRun {
   }
   Result<std::vector<StepPlan>> Steps();
   Result<std::vector<RankJob>> RankJobs(const std::string& dir, bool golden);
-  Status BuildStep(const StepPlan& sp, size_t si, std::vector<RankGraph>* target, std::vector<RankGraph>* golden);
-  Result<std::vector<RankGraph>> Merge(std::vector<RankGraph> ranks, bool golden);
+  Status PlanStep(const StepPlan& sp, std::vector<RankJob>* target, std::vector<RankJob>* golden);
+  Result<bool> KeepMd5(const std::vector<RankJob>& target, const std::vector<RankJob>& golden);
+  // Builds one side's ranks (structure and items, paged, overflow-checked).
+  Status BuildSide(const StepPlan& sp, size_t si, size_t side, const std::vector<RankJob>& jobs, bool keep_md5,
+                   std::vector<RankGraph>* out);
+  Result<std::vector<RankGraph>> Merge(std::vector<RankGraph> ranks, bool golden, size_t si);
   Status WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum);
-  Status ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode, int* micro);
+  // `part(f)` reports the fraction of the pair's work done.
+  Status ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode, int* micro,
+                     const std::function<void(double)>& part);
   BuildOptions BuildOpts() const {
     BuildOptions bo;
     bo.overflow_check = args_.overflow_check;
@@ -169,68 +182,75 @@ Result<std::vector<RankJob>> MergeRun::RankJobs(const std::string& dir, bool gol
   return out;
 }
 
-Status MergeRun::BuildStep(const StepPlan& sp, size_t si, std::vector<RankGraph>* target, std::vector<RankGraph>* golden) {
+Status MergeRun::PlanStep(const StepPlan& sp, std::vector<RankJob>* target, std::vector<RankJob>* golden) {
   RETURN_IF_ERROR(ValidateParallelParam(params_[0], sp.target_dir, "[NPU]"));
   if (compare()) RETURN_IF_ERROR(ValidateParallelParam(params_[1], sp.golden_dir, "[Bench]"));
-  ASSIGN_OR_RETURN(std::vector<RankJob> jobs, RankJobs(sp.target_dir, false));
+  ASSIGN_OR_RETURN(*target, RankJobs(sp.target_dir, false));
   if (compare()) {
-    ASSIGN_OR_RETURN(auto g, RankJobs(sp.golden_dir, true));
-    jobs.insert(jobs.end(), g.begin(), g.end());
+    ASSIGN_OR_RETURN(*golden, RankJobs(sp.golden_dir, true));
   }
+  return Status::Ok();
+}
+
+Result<bool> MergeRun::KeepMd5(const std::vector<RankJob>& target, const std::vector<RankJob>& golden) {
+  if (!compare() || target.empty() || golden.empty()) return false;
+  // md5-mode items (§12) depend on both sides' dumps: the structure pass of each side's first rank.
+  BuildOptions bo = BuildOpts();
+  bo.keep_items = false;
+  bo.overflow_check = false;
+  ASSIGN_OR_RETURN(auto tn, BuildGraph(target[0].dir, bo));
+  ASSIGN_OR_RETURN(auto gn, BuildGraph(golden[0].dir, bo));
+  return tn->task == "statistics" && tn->has_md5 && gn->has_md5;
+}
+
+Status MergeRun::BuildSide(const StepPlan& sp, size_t si, size_t side, const std::vector<RankJob>& jobs, bool keep_md5,
+                           std::vector<RankGraph>* out) {
   std::vector<RankGraph> built(jobs.size());
   std::atomic<size_t> done{0};
-  const size_t steps_total = step_count_;
-  auto report = [&] { Progress(si, steps_total, 0.6 * static_cast<double>(++done) / (2.0 * static_cast<double>(jobs.size()))); };
-  // Structure pass of every rank first: md5-mode items (§12) depend on both sides' dumps.
+  auto report = [&] {
+    SideProgress(si, side, kBuildPart * static_cast<double>(++done) / (2.0 * static_cast<double>(jobs.size())));
+  };
   BuildOptions bo = BuildOpts();
+  bo.items.keep_md5 = keep_md5;
+  auto in_dir = [](const Status& st, const std::string& dir) {
+    return st.message().find(dir) == std::string::npos ? Status(st.code(), st.message() + " (in " + dir + ")") : st;
+  };
+  // Both passes of a rank run back to back: its structure is small, its items are what count.
   Status s = ParallelFor(jobs.size(), opts_.threads, [&](size_t i) -> Status {
     const RankJob& j = jobs[i];
     Log(LogLevel::kInfo, "Start building graph for " + BaseName(j.dir) + "...");
     auto r = BuildGraph(j.dir, bo);
-    if (!r.ok()) {
-      const std::string& m = r.status().message();
-      return m.find(j.dir) == std::string::npos ? Status(r.status().code(), m + " (in " + j.dir + ")") : r.status();
-    }
+    if (!r.ok()) return in_dir(r.status(), j.dir);
     built[i].graph = std::move(r.value());
     built[i].rank = j.rank;
     built[i].step = sp.step;
     built[i].dir = j.dir;
     report();
-    return Status::Ok();
-  });
-  RETURN_IF_ERROR(s);
-  bool keep_md5 = false;
-  if (compare()) {
-    const Graph* tn = nullptr;
-    const Graph* gn = nullptr;
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      if (!jobs[i].golden && !tn) tn = built[i].graph.get();
-      if (jobs[i].golden && !gn) gn = built[i].graph.get();
-    }
-    keep_md5 = tn && gn && tn->task == "statistics" && tn->has_md5 && gn->has_md5;
-  }
-  bo.items.keep_md5 = keep_md5;
-  s = ParallelFor(jobs.size(), opts_.threads, [&](size_t i) -> Status {
     Graph& g = *built[i].graph;
-    Status r = StreamNodeRecords(g, bo, [&g](NodeId id, const NodeItems& items) {
+    Status st = StreamNodeRecords(g, bo, [&g](NodeId id, const NodeItems& items) {
       g.node(id).items = items;
       return Status::Ok();
     });
-    if (!r.ok()) return r.message().find(jobs[i].dir) == std::string::npos ? Status(r.code(), r.message() + " (in " + jobs[i].dir + ")") : r;
+    if (!st.ok()) return in_dir(st, j.dir);
     // Per-rank graphs are paged (and overflow-checked, above) before they are merged (§15.2).
     built[i].micro_steps = PageMicroSteps(g);
-    Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(sp.step) + ", rank: " + BaseName(jobs[i].dir) + " finished.");
+    Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(sp.step) + ", rank: " + BaseName(j.dir) + " finished.");
     report();
     return Status::Ok();
   });
   RETURN_IF_ERROR(s);
-  for (size_t i = 0; i < jobs.size(); ++i) (jobs[i].golden ? golden : target)->push_back(std::move(built[i]));
+  for (auto& b : built) out->push_back(std::move(b));
   return Status::Ok();
 }
 
-Result<std::vector<RankGraph>> MergeRun::Merge(std::vector<RankGraph> ranks, bool golden) {
+Result<std::vector<RankGraph>> MergeRun::Merge(std::vector<RankGraph> ranks, bool golden, size_t si) {
+  const size_t side = golden ? 1 : 0;
+  auto progress = [this, si, side](size_t done, size_t total) {
+    double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+    SideProgress(si, side, kBuildPart + (1.0 - kBuildPart) * std::min(1.0, f));
+  };
   return MergeRankGraphs(std::move(ranks), params_[golden ? 1 : 0], golden,
-                         [this](LogLevel l, const std::string& m) { Log(l, m); });
+                         [this](LogLevel l, const std::string& m) { Log(l, m); }, progress);
 }
 
 Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
@@ -268,7 +288,7 @@ TensorMetricsFn TensorMetricsOf(const std::string& target_dir, const std::string
 }
 
 Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode_out,
-                             int* micro_out) {
+                             int* micro_out, const std::function<void(double)>& part) {
   Graph& gn = *n.graph;
   Graph& gb = *b.graph;
   const std::string rank_name = "rank" + std::to_string(n.rank);
@@ -315,7 +335,15 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
     }
   }
   *micro_out = PageMicroStepsPair(gn, gb);
+  // §15.2: the overflow check runs again on the merged pair, over each main rank's dump.
+  if (args_.overflow_check) {
+    for (Graph* g : {&gn, &gb}) {
+      Status os = ApplyOverflowCheck(*g, g->dump_path, opts_.window_bytes);
+      if (!os.ok()) return os;
+    }
+  }
   Log(LogLevel::kInfo, "Comparing data for " + rank_name + " finished.");
+  part(1.0 / 3.0);
 
   Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
   auto failed = [&](const Status& s) {
@@ -334,6 +362,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   }
   Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!nrows.ok()) return failed(nrows.status());
+  part(2.0 / 3.0);
   GraphRowsInfo binfo = ninfo;
   binfo.data_source = "Bench";
   auto brows = db.WriteGraph(gb, binfo);
@@ -371,23 +400,28 @@ Result<RunSummary> MergeRun::Run() {
   for (size_t si = 0; si < steps.size(); ++si) {
     const StepPlan& sp = steps[si];
     if (kind_ == LayoutKind::kSteps) Log(LogLevel::kInfo, "Start processing data for " + BaseName(sp.target_dir) + "...");
-    std::vector<RankGraph> target, golden;
-    RETURN_IF_ERROR(BuildStep(sp, si, &target, &golden));
-    for (const RankGraph& r : target) sum.dump_bytes += r.graph->dump_bytes;
-    for (const RankGraph& r : golden) sum.dump_bytes += r.graph->dump_bytes;
-    // The two sides merge independently (§15.2).
+    std::vector<RankJob> tjobs, gjobs;
+    RETURN_IF_ERROR(PlanStep(sp, &tjobs, &gjobs));
+    ASSIGN_OR_RETURN(bool keep_md5, KeepMd5(tjobs, gjobs));
+    // The two sides merge independently (§15.2), one after the other: a side's rank graphs are
+    // released as its groups merge, before the other side's are built.
     Result<std::vector<RankGraph>> merged_n = Status(), merged_b = Status();
-    if (compare() && opts_.threads > 1) {
-      std::thread t([&] { merged_b = Merge(std::move(golden), true); });
-      merged_n = Merge(std::move(target), false);
-      t.join();
-    } else {
-      merged_n = Merge(std::move(target), false);
-      if (compare()) merged_b = Merge(std::move(golden), true);
+    {
+      std::vector<RankGraph> target;
+      RETURN_IF_ERROR(BuildSide(sp, si, 0, tjobs, keep_md5, &target));
+      for (const RankGraph& r : target) sum.dump_bytes += r.graph->dump_bytes;
+      merged_n = Merge(std::move(target), false, si);
+      if (!merged_n.ok()) return merged_n.status();
     }
-    if (!merged_n.ok()) return merged_n.status();
-    if (compare() && !merged_b.ok()) return merged_b.status();
-    Progress(si, steps.size(), 0.7);
+    if (compare()) {
+      std::vector<RankGraph> golden;
+      RETURN_IF_ERROR(BuildSide(sp, si, 1, gjobs, keep_md5, &golden));
+      for (const RankGraph& r : golden) sum.dump_bytes += r.graph->dump_bytes;
+      merged_b = Merge(std::move(golden), true, si);
+      if (!merged_b.ok()) return merged_b.status();
+    }
+    const double out_start = kSidesShare;
+    Progress(si, steps.size(), out_start);
     std::vector<RankGraph>& results = merged_n.value();
     std::vector<int> rank_list;
     for (const RankGraph& r : results) rank_list.push_back(r.rank);
@@ -405,7 +439,11 @@ Result<RunSummary> MergeRun::Run() {
         Log(LogLevel::kInfo, "Model graph exported successfully as JSON files to " + args_.output_path);
         ++sum.graphs;
       } else if (compare()) {
-        RETURN_IF_ERROR(ComparePair(r, merged_b.value()[i], *db, sum, &mode, &micro));
+        const size_t n = results.size();
+        auto part = [this, si, i, n, out_start](double f) {
+          Progress(si, step_count_, out_start + (1.0 - out_start) * (static_cast<double>(i) + f) / static_cast<double>(n));
+        };
+        RETURN_IF_ERROR(ComparePair(r, merged_b.value()[i], *db, sum, &mode, &micro, part));
       } else {
         RETURN_IF_ERROR(WriteBuild(r, *db, sum));
       }
@@ -425,7 +463,7 @@ Result<RunSummary> MergeRun::Run() {
         RETURN_IF_ERROR(db->WriteConfig(cfg));
         config_written = true;
       }
-      Progress(si, steps.size(), 0.7 + 0.3 * static_cast<double>(i + 1) / static_cast<double>(results.size()));
+      Progress(si, steps.size(), out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(results.size()));
     }
   }
   if (json()) return sum;

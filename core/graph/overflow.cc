@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "loader/json_reader.h"
+
 namespace visprobe {
 namespace {
 
@@ -137,6 +139,22 @@ Overflow CheckOverflow(const JTree& t, JIdx e, std::string_view name) {
     for (size_t i = 0; i < outs.size(); ++i)
       if (Bad(t, outs[i]) && !rule->out_index.count(static_cast<int>(i))) return level;
   return Overflow::kNone;
+}
+
+Status ApplyOverflowCheck(Graph& g, const std::string& dump_path, size_t window_bytes) {
+  std::vector<Overflow> level(g.size(), Overflow::kNone);
+  JsonReadOptions o;
+  o.container_key = "data";
+  o.window_bytes = window_bytes;
+  auto r = ReadJsonRecords(dump_path, o, [&](std::string_view key, const JTree& t, JIdx v) {
+    NodeId id = g.Find(key);
+    if (id != kNoNode && id < level.size()) level[id] = CheckOverflow(t, v, key);
+    return Status::Ok();
+  });
+  if (!r.ok()) return r.status();
+  for (NodeId id = 0; id < level.size(); ++id)
+    if (level[id] != Overflow::kNone) g.node(id).overflow = level[id];
+  return Status::Ok();
 }
 
 }  // namespace visprobe

@@ -194,6 +194,7 @@ bool ParseInt(const std::string& s, int* out) {
 Result<RankGroups> Merger::TpGroups() {
   RankGroups groups;
   for (auto& mg : graphs_) {
+    if (!mg) continue;
     for (NodeId id : mg->Values()) {
       const Node& n = mg->node(id);
       if (!Contains(n.name, "reduce_scatter") && !Contains(n.name, "all_reduce")) continue;
@@ -227,6 +228,7 @@ Result<RankGroups> Merger::TpGroups() {
 Result<RankGroups> Merger::PpGroups() {
   std::vector<std::pair<int, int>> next;
   for (auto& mg : graphs_) {
+    if (!mg) continue;
     int rank = mg->rank();
     bool found = false;
     int peer = 0;
@@ -557,6 +559,26 @@ void Merger::MergeTp(const std::vector<MergeGraph*>& results, const TpMapping& m
 
 // ---- strategies ----------------------------------------------------------------------------
 
+void Merger::CountUses(const std::vector<std::vector<MergeGraph*>>& groups) {
+  for (const auto& g : groups)
+    for (MergeGraph* m : g) ++uses_[m];
+}
+
+void Merger::ReleaseMerged(const std::vector<MergeGraph*>& group) {
+  for (MergeGraph* m : group) --uses_[m];
+  for (size_t i = 1; i < group.size(); ++i) {
+    MergeGraph* done = group[i];
+    if (uses_[done] > 0 || kept_.count(done) || done == group[0]) continue;
+    uses_[done] = 1;   // (released once)
+    for (auto& g : graphs_)
+      if (g && g.get() != done) g->ForgetImportsFrom(*done);
+    auto it = by_rank_.find(done->rank());
+    if (it != by_rank_.end() && it->second == done) by_rank_.erase(it);
+    for (auto& g : graphs_)
+      if (g.get() == done) g.reset();
+  }
+}
+
 Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
   for (RankGraph& r : ranks) {
     graphs_.push_back(std::make_unique<MergeGraph>(std::move(r)));
@@ -585,14 +607,19 @@ Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
     case MergeStrategy::kNoParallel:
       MergeCollections(all);
       outputs = all;
+      StageDone();
       break;
     case MergeStrategy::kTp: {
       ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
       ASSIGN_OR_RETURN(auto groups, ByGroups(tp));
+      CountUses(groups);
       for (auto& g : groups) {
         MergeCollections(g);
         MergeTp(g, {});
         outputs.push_back(g[0]);
+        kept_.insert(g[0]);
+        ReleaseMerged(g);
+        StageDone();
       }
       break;
     }
@@ -600,10 +627,14 @@ Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
     case MergeStrategy::kVpp: {
       ASSIGN_OR_RETURN(RankGroups pp, PpGroups());
       ASSIGN_OR_RETURN(auto groups, ByGroups(pp));
+      CountUses(groups);
       for (auto& g : groups) {
         MergeCollections(g);
         merge_pp_group(g);
         outputs.push_back(g[0]);
+        kept_.insert(g[0]);
+        ReleaseMerged(g);
+        StageDone();
       }
       break;
     }
@@ -612,15 +643,22 @@ Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
       ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
       TpMapping mapping = tp_mapping(tp);
       ASSIGN_OR_RETURN(auto pp_lists, ByGroups(pp));
+      CountUses(pp_lists);
       MergeCollections(all);
       std::vector<MergeGraph*> pp_results;
       for (auto& g : pp_lists) {
         merge_pp_group(g);
         pp_results.push_back(g[0]);
+        ReleaseMerged(g);
+        StageDone();
       }
       MergeTp(pp_results, mapping);
       SortCollections(*pp_results[0]);
       outputs.push_back(pp_results[0]);
+      kept_.insert(pp_results[0]);
+      CountUses({pp_results});
+      ReleaseMerged(pp_results);
+      StageDone();
       break;
     }
     case MergeStrategy::kFull: {
@@ -629,11 +667,14 @@ Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
       if (tp.empty()) return InvalidInput("Graph merged error, and tp_groups is " + GroupsText(tp) + ".");
       TpMapping mapping = tp_mapping(tp);
       ASSIGN_OR_RETURN(auto pp_lists, ByGroups(pp));
+      CountUses(pp_lists);
       std::vector<std::pair<int, MergeGraph*>> pp_results;
       for (auto& g : pp_lists) {
         MergeCollections(g);
         merge_pp_group(g);
         pp_results.emplace_back(g[0]->rank(), g[0]);
+        ReleaseMerged(g);
+        StageDone();
       }
       for (const auto& group : tp) {
         std::vector<MergeGraph*> list;
@@ -645,6 +686,10 @@ Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
         MergeTp(list, mapping);
         SortCollections(*list[0]);
         outputs.push_back(list[0]);
+        kept_.insert(list[0]);
+        CountUses({list});
+        ReleaseMerged(list);
+        StageDone();
       }
       break;
     }
@@ -690,10 +735,24 @@ std::string ReplaceChunk(std::string_view id, int k) {
   return out;
 }
 
+size_t MergeStageCount(const ParallelParam& p) {
+  size_t rs = static_cast<size_t>(std::max(1, p.rank_size));
+  size_t tp = static_cast<size_t>(std::max(1, p.tp)), pp = static_cast<size_t>(std::max(1, p.pp));
+  switch (SelectStrategy(p)) {
+    case MergeStrategy::kNoParallel: return 1;
+    case MergeStrategy::kTp: return std::max<size_t>(1, rs / tp);
+    case MergeStrategy::kPp:
+    case MergeStrategy::kVpp: return std::max<size_t>(1, rs / pp);
+    case MergeStrategy::kTpPp:
+    case MergeStrategy::kFull: return std::max<size_t>(1, rs / pp) + std::max<size_t>(1, rs / pp / tp);
+  }
+  return 1;
+}
+
 Result<std::vector<RankGraph>> MergeRankGraphs(std::vector<RankGraph> ranks, const ParallelParam& p, bool is_bench,
-                                               const MergeLogFn& log) {
+                                               const MergeLogFn& log, const MergeProgressFn& progress) {
   std::sort(ranks.begin(), ranks.end(), [](const RankGraph& a, const RankGraph& b) { return a.rank < b.rank; });
-  merge_detail::Merger m(p, is_bench, log);
+  merge_detail::Merger m(p, is_bench, log, progress);
   return m.Run(std::move(ranks));
 }
 

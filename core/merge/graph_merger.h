@@ -35,12 +35,18 @@ struct RankGraph {
 };
 
 using MergeLogFn = std::function<void(LogLevel, const std::string&)>;
+// Called after each merge stage: stages done, stages in all (MergeStageCount).
+using MergeProgressFn = std::function<void(size_t done, size_t total)>;
+
+// The merge stages of one side (§16.5): one per merged group — rank_size/tp (TP), rank_size/pp
+// (PP, VPP), rank_size/pp + rank_size/pp/tp (TP+PP, Full); 1 without parallelism.
+size_t MergeStageCount(const ParallelParam& p);
 
 // Merges the rank graphs of one step (any order; matched to groups by rank). `is_bench` selects
 // the log prefix ([Bench] / [NPU]). Returns one graph per DP replica, each keeping the rank of the
 // first member of its group.
 Result<std::vector<RankGraph>> MergeRankGraphs(std::vector<RankGraph> ranks, const ParallelParam& p, bool is_bench,
-                                               const MergeLogFn& log);
+                                               const MergeLogFn& log, const MergeProgressFn& progress = nullptr);
 
 // Pieces exposed for the unit tests (§15.5, §15.8).
 // Chains of a p2p send map (rank -> peer, in insertion order).

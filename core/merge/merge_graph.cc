@@ -52,6 +52,22 @@ void MergeGraph::Set(std::string_view key, NodeId id) {
   entries_.push_back(Entry{stable, id, true});
 }
 
+void MergeGraph::Rekey(std::string_view old_key, std::string_view new_key) {
+  auto it = pos_.find(old_key);
+  if (it == pos_.end() || old_key == new_key) return;
+  size_t at = it->second;
+  NodeId id = entries_[at].id;
+  if (Has(new_key)) {
+    Erase(old_key);
+    Set(new_key, id);
+    return;
+  }
+  pos_.erase(it);
+  std::string_view stable = r_.graph->Intern(new_key);
+  entries_[at].key = stable;
+  pos_.emplace(stable, at);
+}
+
 std::vector<NodeId> MergeGraph::Values() const {
   std::vector<NodeId> out;
   out.reserve(pos_.size());

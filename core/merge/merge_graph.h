@@ -41,6 +41,9 @@ class MergeGraph {
   void Erase(std::string_view key);
   // node_map[key] = id: an existing key keeps its position.
   void Set(std::string_view key, NodeId id);
+  // Moves `old_key`'s entry to `new_key` keeping its position in the insertion order (a present
+  // `new_key` takes the node instead, and `old_key` leaves the map).
+  void Rekey(std::string_view old_key, std::string_view new_key);
   // The nodes of the map in insertion order.
   std::vector<NodeId> Values() const;
   // add_node(op, base, accumulate=True): "<base>.<k>", registered, no parent.
@@ -55,6 +58,9 @@ class MergeGraph {
   // Registers `top` and all its descendants (pre-order); a key already present is kept and
   // reported as "<id> is exist!".
   void RegisterTree(NodeId top, const MergeLogFn& log);
+  // Forgets what Import remembers about `other` (its stacks already copied here), before `other`
+  // is released.
+  void ForgetImportsFrom(const MergeGraph& other) { stack_map_.erase(&other.g()); }
   std::vector<std::string> AncestorNames(NodeId id) const;
 
   // Incremented whenever the root's child list is replaced by a new one (not appended to), so a

@@ -74,6 +74,28 @@ std::string PrintedStat(const CmpValue& v) {
   return out;
 }
 
+// Gives item `i` the text `text`. The blob is written anew, without the old text: merged items are
+// rewritten once per statistic, and every rank's items stay in memory until the merge ends.
+void ReplaceText(NodeItems& it, ItemSide side, size_t i, const std::string& text) {
+  std::string blob;
+  size_t size = it.blob.size() + text.size() - Refs(it, side)[i].text_len;
+  blob.reserve(size);
+  for (ItemSide s : {ItemSide::kInput, ItemSide::kOutput}) {
+    auto& refs = Refs(it, s);
+    for (size_t k = 0; k < refs.size(); ++k) {
+      ItemRef& r = refs[k];
+      std::string_view key = it.Key(r);
+      std::string_view t = (s == side && k == i) ? std::string_view(text) : it.Text(r);
+      r.key_off = static_cast<uint32_t>(blob.size());
+      blob.append(key.data(), key.size());
+      r.text_off = static_cast<uint32_t>(blob.size());
+      r.text_len = static_cast<uint32_t>(t.size());
+      blob.append(t.data(), t.size());
+    }
+  }
+  it.blob = std::move(blob);
+}
+
 // Rewrites item `i`'s text with `values[k]` (JSON texts) for the fields named in `names`.
 void RewriteFields(NodeItems& it, ItemSide s, size_t i, const std::vector<std::pair<std::string, std::string>>& fields) {
   ItemRef& r = Refs(it, s)[i];
@@ -101,9 +123,7 @@ void RewriteFields(NodeItems& it, ItemSide s, size_t i, const std::vector<std::p
     out += ": ";
     out += fields[f].second;
   }
-  r.text_off = static_cast<uint32_t>(it.blob.size());
-  r.text_len = static_cast<uint32_t>(out.size());
-  it.blob += out;
+  ReplaceText(it, s, i, out);
   // §12 rule 4: an item whose Max prints as "null" is shown as {"value": "null"}.
   for (const Member& m : Members(it.Text(r)))
     if (KeyIs(m.key, "Max")) r.collapsed = m.value == "\"null\"";

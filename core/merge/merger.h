@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,13 +42,16 @@ using GatheredList = std::vector<Gathered>;
 
 class Merger {
  public:
-  Merger(const ParallelParam& p, bool is_bench, const MergeLogFn& log)
-      : p_(p), prefix_(is_bench ? "[Bench]" : "[NPU]"), log_(log) {}
+  Merger(const ParallelParam& p, bool is_bench, const MergeLogFn& log, const MergeProgressFn& progress)
+      : p_(p), prefix_(is_bench ? "[Bench]" : "[NPU]"), log_(log), progress_(progress) {}
 
   Result<std::vector<RankGraph>> Run(std::vector<RankGraph> ranks);
 
  private:
   void Log(LogLevel l, const std::string& m) const { if (log_) log_(l, m); }
+  void StageDone() {
+    if (progress_) progress_(++stages_done_, MergeStageCount(p_));
+  }
 
   // §15.3
   void MergeCollections(const std::vector<MergeGraph*>& results);
@@ -81,11 +85,22 @@ class Merger {
   void VppChunks(MergeGraph& G);
   void LayersRenumber(MergeGraph& G, const std::vector<NodeId>& list, bool forward);
 
+  // Frees the graphs of `group` other than its first, once their group is merged: what the merge
+  // kept of them has been copied into the first.
+  // A graph is freed only once no group still to merge holds it and it is not an output
+  // (discovered groups may overlap).
+  void ReleaseMerged(const std::vector<MergeGraph*>& group);
+  void CountUses(const std::vector<std::vector<MergeGraph*>>& groups);
+
   const ParallelParam& p_;
   std::string prefix_;
   const MergeLogFn& log_;
+  const MergeProgressFn& progress_;
+  size_t stages_done_ = 0;
   std::vector<std::unique_ptr<MergeGraph>> graphs_;   // by position in the input
   std::map<int, MergeGraph*> by_rank_;
+  std::map<const MergeGraph*, int> uses_;       // pending groups holding a graph
+  std::set<const MergeGraph*> kept_;           // outputs
 };
 
 }  // namespace merge_detail

@@ -408,9 +408,12 @@ void Merger::LayersRenumber(MergeGraph& G, const std::vector<NodeId>& list_in, b
     } else {
       nid = ReplaceChunk(id, 0);
     }
-    G.Erase(id);
+    // The spec leaves open where a renamed node sits in the node map. It keeps its place here: moved
+    // to the end, a chunk's modules would follow their API children, and the TP pass (§15.6.4, in
+    // node-map order) would merge a RowParallelLinear's matmul as shards before matmul_reduce gives
+    // it the all-reduce output.
+    G.Rekey(id, nid);
     G.Rename(node, nid);
-    G.Set(nid, node);
     std::vector<NodeId> stack(G.node(node).subnodes.begin(), G.node(node).subnodes.end());
     while (!stack.empty()) {
       NodeId cur = stack.back();
@@ -422,8 +425,7 @@ void Merger::LayersRenumber(MergeGraph& G, const std::vector<NodeId>& list_in, b
       LayersMatch cm = SearchLayers(cid);
       std::string cnew = cm.found() ? prefix + cid.substr(cm.end) : ReplaceChunk(cid, 0);
       G.Rename(cur, cnew);
-      G.Erase(cid);
-      G.Set(cnew, cur);
+      G.Rekey(cid, cnew);
     }
   }
 }

@@ -166,6 +166,171 @@ class MergedBuilds(MergeCase):
             self.assertEqual(self.modules(db, rank=rank), self.unsplit_modules(4))
 
 
+class VppMerges(MergeCase):
+    """VPP (§15.8): gen_dump --vpp places model chunk k of stage p on virtual stage k*pp + p (Megatron's
+    interleaved schedule) and names its modules Module.<k>.module...; --vpp 1 gives the unsplit model the
+    same chunk-0 names.  The merge folds every chunk into chunk 0 and renumbers the layers, so the merged
+    decoder holds layers 0..L-1 in order.  Only the modules of a later chunk that live outside the
+    decoder (the output layer of the last chunk) are not carried over: vpp_chunks moves the children of
+    the decoder containers and drops the other chunks' top-level modules (§15.8)."""
+
+    @classmethod
+    def vpp1_modules(cls, layers, *extra):
+        d = gen("vpp1_l%d%s" % (layers, "".join(extra)), "--ranks", "1", "--layout", "ranks", "--vpp", "1", *extra,
+                layers=layers)
+        out = os.path.join(TMP, "vpp1_out_l%d%s" % (layers, "".join(extra)))
+        shutil.rmtree(out, ignore_errors=True)
+        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "1", "--tp", "1", "--pp", "1"])
+        assert r.returncode == 0, r.stdout
+        db = glob.glob(os.path.join(out, "*.vis.db"))[0]
+        return sorted(x[0] for x in query(db, "SELECT node_name FROM tb_nodes WHERE node_type = '0' AND node_name LIKE 'Module.%'"))
+
+    def chunk0_layers(self, db, step=0):
+        rows = query(db, "SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND step = ? AND node_name LIKE "
+                         "'Module.0.%.TransformerLayer.forward.0' ORDER BY node_order", step)
+        return [int(re.search(r"layers\.(\d+)\.", r[0]).group(1)) for r in rows]
+
+    def check_build(self, d, pp, layers, *extra):
+        db, r = self.visualize(d, "--rank_size", str(pp), "--tp", "1", "--pp", str(pp), "--vpp", "2")
+        self.assertIn("[NPU] All pp groups is [%s]." % list(range(pp)), [m for _, m in log_lines(r.stdout)])
+        self.assertEqual(self.chunk0_layers(db), list(range(layers)))
+        merged = self.modules(db)
+        self.assertFalse([m for m in merged if not m.startswith("Module.0.")])
+        unsplit = self.vpp1_modules(layers, *extra)
+        missing = sorted(set(unsplit) - set(merged))
+        self.assertTrue(missing)
+        self.assertEqual([m for m in missing if not m.startswith("Module.0.module.module.output_layer.")], [])
+        self.assertEqual(set(merged) - set(unsplit), set())
+        return db
+
+    def test_vpp2_pp2_build(self):
+        self.check_build(gen("pp2vpp2", "--ranks", "2", "--pp", "2", "--vpp", "2", layers=8), 2, 8)
+
+    def test_vpp2_pp4_build_two_micro_batches(self):
+        d = gen("pp4vpp2_mb4", "--ranks", "4", "--pp", "4", "--vpp", "2", "--micro-batches", "4", layers=8)
+        db = self.check_build(d, 4, 8, "--micro-batches", "4")
+        self.assertEqual(query(db, "SELECT micro_steps FROM tb_config"), [(4,)])
+        # Each micro batch's forward holds the eight layers.
+        names = [n for (n,) in query(db, "SELECT node_name FROM tb_nodes WHERE node_name LIKE "
+                                         "'Module.0.module.module.decoder.layers.%.TransformerLayer.forward.%'")]
+        self.assertEqual(len(names), 8 * 4)
+
+    def check_layers_pass(self, db):
+        rows = query(db, "SELECT node_name, precision_index, input_data || output_data FROM tb_nodes WHERE "
+                         "data_source = 'NPU' AND node_name LIKE 'Module.0.%decoder.layers.%'")
+        self.assertGreater(len(rows), 8 * 10)
+        for name, index, data in rows:
+            self.assertEqual(index, 0, name)
+            for err in re.findall(r'"NormRelativeErr": "([^"]*)"', data):
+                self.assertIn(err, ("0.0%", "N/A"), name)
+        # Nothing fails outside the optimizer phase, which the merge leaves alone (§15.6).
+        failed = query(db, "SELECT node_name, up_node FROM tb_nodes WHERE data_source = 'NPU' AND precision_index > 0")
+        self.assertTrue(failed)
+        self.assertEqual([n for n, up in failed if up not in ("clip_grad", "optimizer")], [])
+
+    def test_vpp2_vs_vpp1_layers_pass(self):
+        t = gen("pp2vpp2", "--ranks", "2", "--pp", "2", "--vpp", "2", layers=8)
+        g = gen("vpp1_l8", "--ranks", "1", "--layout", "ranks", "--vpp", "1", layers=8)
+        db, _ = self.visualize(t, "--rank_size", "2", "1", "--tp", "1", "1", "--pp", "2", "1", "--vpp", "2", "1", golden=g)
+        self.check_layers_pass(db)
+
+    def test_tp2_pp2_vpp2_vs_vpp1_layers_pass(self):
+        t = gen("tp2pp2vpp2", "--ranks", "4", "--tp", "2", "--pp", "2", "--vpp", "2", layers=8)
+        g = gen("vpp1_l8", "--ranks", "1", "--layout", "ranks", "--vpp", "1", layers=8)
+        db, _ = self.visualize(t, "--rank_size", "4", "1", "--tp", "2", "1", "--pp", "2", "1", "--vpp", "2", "1", golden=g)
+        self.check_layers_pass(db)
+        # Every row-parallel matmul, the renumbered chunk-1 layers' too, takes its all-reduce's output
+        # (§15.6.4): the TP pass meets a module before its APIs, renamed or not.
+        rows = query(db, "SELECT node_name, parallel_merge_info FROM tb_nodes WHERE data_source = 'NPU' AND "
+                         "node_name LIKE 'Torch.matmul%forward' AND up_node LIKE '%RowParallelLinear.forward.0'")
+        self.assertEqual(len(rows), 16)
+        for name, info in rows:
+            self.assertIn("The output of this data is merged from Distributed.all_reduce", info, name)
+
+
+class MergedOverflow(MergeCase):
+    """-oc with a merge (§15.2, §11): levels found on each rank's graph stay on the merged nodes, renamed or
+    not, and the check runs again over the merged pair."""
+
+    def test_levels_on_the_merged_pair(self):
+        # Layer 3 lives on rank 1 (local layer 1): its nodes come back as layers.3 and _rank1 APIs.
+        t = gen("pp2_of3", "--ranks", "2", "--pp", "2", "--overflow-layer", "3")
+        g = gen("tp1pp1_l4", "--ranks", "1", "--layout", "ranks")
+        with open(os.path.join(TMP, "pp2_of3.manifest.json")) as f:
+            flagged = [a for a in json.load(f)["anomalies"] if a["type"] == "overflow"]
+        self.assertEqual([a["rank"] for a in flagged], [1])
+        expected = set()
+        for n in flagged[0]["nodes"]:
+            if n.startswith("Module."):
+                expected.add(n.replace("layers.1.", "layers.3."))
+            else:
+                parts = n.split(".")
+                parts[1] += "_rank1"
+                expected.add(".".join(parts))
+        db, _ = self.visualize(t, "--rank_size", "2", "1", "--tp", "1", "1", "--pp", "2", "1", "-oc", golden=g)
+        levels = dict(query(db, "SELECT node_name, overflow_level FROM tb_nodes WHERE data_source = 'NPU' AND "
+                                "overflow_level IS NOT NULL"))
+        self.assertEqual(set(levels), expected)
+        self.assertEqual(levels["Module.module.module.decoder.layers.3.mlp.linear_fc2.RowParallelLinear.forward.0"],
+                         "critical")
+        self.assertEqual(query(db, "SELECT count(*) FROM tb_nodes WHERE data_source = 'Bench' AND overflow_level IS NOT NULL"),
+                         [(0,)])
+        self.assertEqual(query(db, "SELECT overflow_check FROM tb_config"), [(1,)])
+        # Without -oc nothing is flagged.
+        shutil.rmtree(os.path.join(self.tmp, "out"))
+        db2, _ = self.visualize(t, "--rank_size", "2", "1", "--tp", "1", "1", "--pp", "2", "1", golden=g)
+        self.assertEqual(query(db2, "SELECT count(*) FROM tb_nodes WHERE overflow_level IS NOT NULL"), [(0,)])
+
+
+class MergedProgress(MergeCase):
+    """-progress_log (§16.5) on merged runs: a line per change, advancing as ranks are built and groups
+    merged, non-decreasing, ending at 100 with process_running false exactly once."""
+
+    def progress(self, stdout):
+        return [json.loads(m[len("PROGRESS: "):]) for lvl, m in log_lines(stdout) if m.startswith("PROGRESS: ")]
+
+    def check(self, states, at_least):
+        values = [s["current_progress"] for s in states]
+        self.assertGreaterEqual(len(values), at_least, values)
+        self.assertEqual(values, sorted(values))
+        self.assertEqual(values[-1], 100)
+        self.assertEqual([s["process_running"] for s in states], [True] * (len(states) - 1) + [False])
+        self.assertEqual(states[-1]["error_msg"], [])
+        self.assertLess(values[-2], 100)
+
+    def test_merged_build(self):
+        d = gen("tp2pp4_s2", "--ranks", "8", "--tp", "2", "--pp", "4", "--steps", "2", layers=8)
+        out = os.path.join(self.tmp, "out")
+        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "8", "--tp", "2", "--pp", "4", "-progress_log"])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        # 2 steps x 8 ranks x 2 passes, plus the merge stages: many distinct values.
+        self.check(self.progress(r.stdout), 20)
+
+    def test_merged_compare(self):
+        t = gen("tp2pp2vpp2", "--ranks", "4", "--tp", "2", "--pp", "2", "--vpp", "2", layers=8)
+        g = gen("vpp1_l8", "--ranks", "1", "--layout", "ranks", "--vpp", "1", layers=8)
+        out = os.path.join(self.tmp, "out")
+        r = run(["graph_visualize", "-tp", t, "-gp", g, "-o", out, "--rank_size", "4", "1", "--tp", "2", "1",
+                 "--pp", "2", "1", "--vpp", "2", "1", "-progress_log"])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.check(self.progress(r.stdout), 10)
+
+    def test_failed_merge_ends_not_running(self):
+        t = gen("tp2dp2", "--ranks", "4", "--tp", "2")
+        g = gen("tp2", "--ranks", "2", "--tp", "2")
+        out = os.path.join(self.tmp, "out")
+        r = run(["graph_visualize", "-tp", t, "-gp", g, "-o", out, "--rank_size", "4", "2", "--tp", "2", "2",
+                 "--pp", "1", "1", "-progress_log"])
+        self.assertNotEqual(r.returncode, 0)
+        states = self.progress(r.stdout)
+        values = [s["current_progress"] for s in states]
+        self.assertEqual(values, sorted(values))
+        self.assertLess(values[-1], 100)
+        self.assertEqual([s["process_running"] for s in states].count(False), 1)
+        self.assertFalse(states[-1]["process_running"])
+        self.assertTrue(states[-1]["error_msg"][-1].startswith("An unexpected error occurred: Parallel merge failed"))
+
+
 class JsonOutput(MergeCase):
     """--file_type json (§15.9): the merged graph as a rank folder that graph_visualize reads again."""
 

@@ -5,6 +5,7 @@
 
 #include "app/args.h"
 #include "merge/graph_merger.h"
+#include "graph/overflow.h"
 #include "merge/parallel_params.h"
 #include "test_util.h"
 
@@ -402,4 +403,46 @@ TEST_CASE("a missing rank of a group is an error (§19.5 item 7)", "[merge]") {
   auto merged = MergeRankGraphs(std::move(ranks), Param(2, 2, 1), false, nullptr);
   REQUIRE_FALSE(merged.ok());
   CHECK(merged.status().message().find("rank1") != std::string::npos);
+}
+
+TEST_CASE("merge stages per side (§16.5) are reported one by one", "[merge]") {
+  CHECK(MergeStageCount(Param(1, 1, 1)) == 1);
+  CHECK(MergeStageCount(Param(8, 8, 1)) == 1);
+  CHECK(MergeStageCount(Param(8, 2, 1)) == 4);
+  CHECK(MergeStageCount(Param(8, 1, 8)) == 1);
+  CHECK(MergeStageCount(Param(8, 1, 4, 2)) == 2);
+  CHECK(MergeStageCount(Param(8, 2, 4)) == 2 + 1);    // TP+PP: two pp groups, then the TP merge
+  CHECK(MergeStageCount(Param(8, 2, 2)) == 4 + 2);    // Full: four pp groups, two DP replicas
+
+  TempDir tmp;
+  const std::string construct = "{\"Module.m.M.forward.0\": null}";
+  const std::string data = "{\"Module.m.M.forward.0\": {\"input_args\": [" + T("1", "0", "0.5", "2") + "]}}";
+  std::vector<RankGraph> ranks;
+  for (int r = 0; r < 4; ++r) ranks.push_back(Rank(tmp, r, construct, data));
+  std::vector<std::pair<size_t, size_t>> seen;
+  auto merged = MergeRankGraphs(std::move(ranks), Param(4, 2, 1), false, nullptr,
+                                [&](size_t done, size_t total) { seen.emplace_back(done, total); });
+  REQUIRE(merged.ok());
+  CHECK(merged.value().size() == 2);
+  CHECK(seen == std::vector<std::pair<size_t, size_t>>{{1, 2}, {2, 2}});
+}
+
+TEST_CASE("the overflow check runs again over a whole graph (§11, §15.2)", "[merge]") {
+  TempDir tmp;
+  const std::string construct = "{\"Torch.a.0.forward\": null, \"Torch.b.0.forward\": null}";
+  const std::string data = "{\"Torch.a.0.forward\": {\"input_args\": [" + T("1", "0", "0.5", "2") + "], \"output\": [" +
+                           T("Infinity", "0", "0.5", "2") + "]}, \"Torch.b.0.forward\": {\"input_args\": [" +
+                           T("NaN", "0", "0.5", "2") + "], \"output\": [" + T("1", "0", "0.5", "2") + "]}, " +
+                           "\"Torch.gone.0.forward\": {\"output\": [" + T("Infinity", "0", "0.5", "2") + "]}}";
+  RankGraph r = Rank(tmp, 0, construct, data);
+  Graph& g = *r.graph;
+  NodeId a = g.Find("Torch.a.0.forward"), b = g.Find("Torch.b.0.forward");
+  REQUIRE(a != kNoNode);
+  REQUIRE(b != kNoNode);
+  CHECK(g.node(a).overflow == Overflow::kNone);   // built without -oc
+  g.node(b).overflow = Overflow::kHigh;            // a level found earlier stays
+  REQUIRE(ApplyOverflowCheck(g, g.dump_path, 1 << 20).ok());
+  CHECK(g.node(a).overflow == Overflow::kCritical);   // input normal, output abnormal
+  CHECK(g.node(b).overflow == Overflow::kMedium);     // flagged again: the dump's level wins
+  CHECK(!ApplyOverflowCheck(g, tmp / "missing.json", 1 << 20).ok());
 }
