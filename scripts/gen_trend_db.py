@@ -4,12 +4,18 @@ trend_meta) for tests and benchmarks. Standard library only.
 
   gen_trend_db.py OUT.trend.db [--format dump|monitor] [--targets N] [--ranks R] [--steps S]
                   [--micro-steps K] [--seed N] [--extra-target NAME]... [--no-index]
+                  [--perturb NAME:RANK:STEP:DELTA]... [--drop-target NAME]... [--id-order forward|reverse]
 
 Targets look like Megatron module paths (dump: `Module.model.layers.3.mlp.linear_fc1.
 ColumnParallelLinear.output.0`, plus some `Functional.*` / `Tensor.*` API targets; monitor:
 `module.decoder.layers.3.mlp.linear_fc1.weight`) so the §7.1 / §7.2 tag rules give layer, module,
 index, default and function tags. Values follow the layer and rank with noise; about 2 % are NULL,
 0.4 % are the ±1000000001 infinity sentinels and 0.2 % are clipped to ±1e9.
+
+For A/B comparisons (web-ui BEY-11) two files with the same --seed hold the same values; then
+--perturb adds DELTA to every value (not NULL, not ±inf) of target NAME on RANK from global step STEP
+on, --drop-target leaves a target out (its values are still drawn, so the others do not move) and
+--id-order reverse numbers the targets backwards.
 """
 import argparse
 import os
@@ -134,7 +140,16 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--extra-target", action="append", default=[], help="an additional target name (e.g. a hostile one)")
     ap.add_argument("--no-index", action="store_true", help="omit the §8.5 indexes")
+    ap.add_argument("--perturb", action="append", default=[], metavar="NAME:RANK:STEP:DELTA",
+                    help="add DELTA to the finite values of target NAME on RANK at global steps >= STEP")
+    ap.add_argument("--drop-target", action="append", default=[], help="a target left out (no rows, no id, no tags)")
+    ap.add_argument("--id-order", choices=["forward", "reverse"], default="forward", help="target id numbering")
     a = ap.parse_args()
+    perturb = []
+    for p in a.perturb:
+        name, rank, step, delta = p.rsplit(":", 3)
+        perturb.append((name, int(rank), int(step), float(delta)))
+    dropped = set(a.drop_target)
     rng = random.Random(a.seed)
     if os.path.exists(a.out):
         os.remove(a.out)
@@ -194,12 +209,13 @@ CREATE TABLE trend_data (
         if a.format == "monitor" and not per_metric[name]:
             continue
         metric_ids[name] = db.execute("INSERT INTO monitoring_metrics (metric_name) VALUES (?)", (name,)).lastrowid
-    # dense target ids in first-appearance order (metric order, then list order)
+    # dense target ids in first-appearance order (metric order, then list order), or backwards
+    order = list(dict.fromkeys(t for name, _ in metrics for t in per_metric[name] if t[0] not in dropped))
+    if a.id_order == "reverse":
+        order.reverse()
     target_ids = {}
-    for name, _ in metrics:
-        for t in per_metric[name]:
-            if t not in target_ids:
-                target_ids[t] = db.execute("INSERT INTO monitoring_targets (target_name, vpp_stage, micro_step) VALUES (?, ?, ?)", t).lastrowid
+    for t in order:
+        target_ids[t] = db.execute("INSERT INTO monitoring_targets (target_name, vpp_stage, micro_step) VALUES (?, ?, ?)", t).lastrowid
     slots = a.steps * a.micro_steps
     stat_index = {c: i for i, c in enumerate(columns)}
     rows = []
@@ -216,13 +232,18 @@ CREATE TABLE trend_data (
                         if v is not None and s == "min":
                             v = -v if abs(v) != POS_INF and abs(v) != CLIP else v
                         vals[stat_index[s]] = v
+                    if t[0] in dropped:
+                        continue
+                    for pn, pr, ps, delta in perturb:
+                        if pn == t[0] and pr == rank and slot >= ps:
+                            vals = [v + delta if v is not None and abs(v) != POS_INF else v for v in vals]
                     rows.append((rank, slot, target_ids[t], mid, *vals))
     db.executemany(f"INSERT OR IGNORE INTO trend_data VALUES ({','.join('?' * (4 + len(columns)))})", rows)
     # §7.3: tags per metric, sorted by (category, tag_name); mappings by (target_id, tag_id)
     for name, _ in metrics:
         if name not in metric_ids:
             continue
-        tagged = {t: tagger(t[0]) for t in per_metric[name]}
+        tagged = {t: tagger(t[0]) for t in per_metric[name] if t[0] not in dropped}
         pairs = sorted({tg for tags in tagged.values() for tg in tags}, key=lambda p: (p[1], p[0]))
         tag_ids = {}
         for tag_name, cat in pairs:

@@ -33,7 +33,9 @@ if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   echo "== browser: the web app in headless Chromium" >&2
   node web/build.mjs build/web
   node --test tests/browser/test_browser.mjs
+  node --test tests/browser/test_graph.mjs
   node --test tests/browser/test_trend.mjs
+  node --test tests/browser/test_trend_ab.mjs
 fi
 if [ "${VISPROBE_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== short libFuzzer runs of every reader" >&2

@@ -219,7 +219,9 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   await page.dblclick('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.waitForSelector('[data-testid=pane-bench] g.node[data-name="Functional.linear.0.forward"]');
   assert.ok((await names('pane-debug')).includes('Functional.linear.0.forward'));
+  await page.click('[data-testid=rail-search]');
   await page.fill('#ws-search', 'relu');
+  await page.waitForSelector('[data-testid=search-list][data-query="relu"]');
   await page.click('.ws-results li');
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Functional.relu.0.forward'));
   const detail = await page.textContent('[data-testid=detail]');
@@ -251,6 +253,7 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   // MM-01: a minimap per pane.
   assert.equal(await page.locator('.ws-minimap canvas').count(), 2);
   // §8.1 filter lists: Debug leaves by bucket.
+  await page.click('[data-testid=rail-filter]');
   await page.check('[data-testid=filter-error]');
   await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);
   assert.match(await page.textContent('[data-testid=filter]'), /Node list \(1\)/);
@@ -289,9 +292,10 @@ test('hostile names render as text and nothing executes', async () => {
   assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
   await page.fill('#search', '<img');
   await page.waitForFunction(() => document.querySelector('#nodes tbody').textContent.includes('<img'));
+  await page.click('[data-testid=rail-search]');
   await page.fill('#ws-search', "'%_<");
   await page.fill('#ws-search', '<img src');
-  await page.waitForSelector('.ws-results li');
+  await page.waitForSelector('[data-testid=search-list][data-query="<img src"]');
   assert.equal(await page.textContent('.ws-results li'), evil);
   await page.click('.ws-results li');
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('onerror'));
@@ -328,10 +332,15 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
   assert.match(await runAndWait(page), /^ready/);
-  await page.waitForSelector('[data-testid=matching]');
-  await page.click('#ws-load-lists');
-  const count = (id) => page.$eval(id, (s) => s.options.length - 1);
-  await page.waitForFunction(() => document.querySelector('#ws-dbg-matched').options.length > 1);
+  await page.click('[data-testid=rail-matching]');
+  await page.waitForSelector('[data-testid=matching][data-ready]');
+  // The pickers are virtualised lists: their counts are in data-count, a choice is a click on a row.
+  const count = async (id) => Number(await page.getAttribute(`[data-testid=picker-${id.slice(4)}]`, 'data-count'));
+  const pick = async (id, name) => {
+    await page.click(id);
+    await page.fill(id, name);
+    await page.click(`[data-testid=picker-${id.slice(4)}] li[title="${name}"]`);
+  };
   assert.equal(await count('#ws-dbg-matched'), 10);
   assert.equal(await count('#ws-dbg-unmatched'), 0);
   // Select the matched forward module (fills both matched selects), unmatch with descendants:
@@ -344,8 +353,8 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   const grey = await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill'));
   assert.equal(grey, '#C7C7C7');
   // Match the pair again with descendants: back to fully matched, precision recomputed.
-  await page.selectOption('#ws-dbg-unmatched', 'Module.fc1.Linear.forward.0');
-  await page.selectOption('#ws-bch-unmatched', 'Module.fc1.Linear.forward.0');
+  await pick('#ws-dbg-unmatched', 'Module.fc1.Linear.forward.0');
+  await pick('#ws-bch-unmatched', 'Module.fc1.Linear.forward.0');
   await page.click('#ws-match');
   await page.waitForFunction(() => document.querySelector('[data-testid=match-msg]').textContent !== '' &&
                                    !/Unmatch/.test(document.querySelector('[data-testid=match-msg]').textContent));
@@ -372,8 +381,8 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.click('#ws-unmatch');
   await page.waitForFunction(() => /Unmatch successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
-  await page.selectOption('#ws-dbg-unmatched', 'Module.fc1.Linear.forward.0');
-  await page.selectOption('#ws-bch-unmatched', 'Functional.linear.0.forward');
+  await pick('#ws-dbg-unmatched', 'Module.fc1.Linear.forward.0');
+  await pick('#ws-bch-unmatched', 'Functional.linear.0.forward');
   await page.click('#ws-match');
   await page.waitForFunction(() => document.querySelector('[data-testid=match-msg]').textContent === 'Node types differ');
   assert.deepEqual(errors, []);

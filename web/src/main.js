@@ -8,6 +8,7 @@ import yaml from 'js-yaml';
 import { Workspace } from './graph/workspace.js';
 import { TrendWorkspace } from './trend/workspace.js';
 import { saveBlob } from './host/download.js';
+import { applyLanguage, setLanguage, language, t as translate } from './i18n.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -57,7 +58,8 @@ function dumpBytes(entries) {
 function refresh() {
   const t = chosen.target;
   const g = chosen.golden;
-  $('run').textContent = g ? 'Compare' : 'Build';
+  $('run').dataset.i18n = g ? 'compare' : 'build';
+  $('run').textContent = translate(g ? 'compare' : 'build');
   /** @type {HTMLButtonElement} */ ($('run')).disabled = !t || t.layout.kind === 'unknown' || t.layout.kind === 'database' || t.layout.kind === 'monitor';
   /** @type {HTMLButtonElement} */ ($('run-trend')).disabled = !t || t.layout.kind === 'database';
   const total = (t ? dumpBytes(t.entries) : 0) + (g ? dumpBytes(g.entries) : 0);
@@ -202,7 +204,7 @@ async function runTrend() {
 async function showDatabase(name) {
   $('result').hidden = false;
   $('trend').hidden = true;
-  document.querySelector('main')?.classList.remove('wide');
+  document.querySelector('main')?.classList.add('wide');   // the graph panes use the whole width
   $('db-name').textContent = name;
   const summary = $('summary');
   summary.textContent = '';
@@ -223,7 +225,10 @@ async function showDatabase(name) {
   add('graphs', graphs.values[0][0]);
   /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
   try {
-    await new Workspace($('workspace'), engine).open();
+    if (graph) graph.destroy();
+    graph = new Workspace($('workspace'), engine, { dbName: name });
+    /** @type {any} */ (window).visprobeGraph = graph;   // read by the tests and benchmarks
+    await graph.open();
   } catch (e) {
     setError(`The graph view could not open: ${/** @type {Error} */ (e).message}`);
   }
@@ -231,6 +236,8 @@ async function showDatabase(name) {
 
 /** @type {TrendWorkspace|null} */
 let trend = null;
+/** @type {Workspace|null} */
+let graph = null;
 
 /** @param {string} name @param {Blob} file  a .trend.db the worker opened: the trend workspace (its own module) */
 async function showTrendDatabase(name, file) {
@@ -306,7 +313,48 @@ function wireSlot(side) {
   });
 }
 
+/** X-02: light / dark, first from the OS preference, then the saved choice. */
+function initTheme() {
+  const root = document.documentElement;
+  let theme = '';
+  try { theme = localStorage.getItem('visprobe.theme') || ''; } catch { /* no storage */ }
+  if (theme !== 'light' && theme !== 'dark') theme = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  const button = $('theme-toggle');
+  const apply = (/** @type {string} */ th) => {
+    root.dataset.theme = th;
+    button.textContent = th === 'dark' ? '☀' : '☾';
+    const key = th === 'dark' ? 'themeLight' : 'themeDark';
+    button.dataset.i18nTitle = key;
+    button.dataset.i18nAria = key;
+    button.title = translate(key);
+    button.setAttribute('aria-label', translate(key));
+  };
+  apply(theme);
+  button.addEventListener('click', () => {
+    const next = root.dataset.theme === 'dark' ? 'light' : 'dark';
+    try { localStorage.setItem('visprobe.theme', next); } catch { /* not persisted */ }
+    apply(next);
+    if (graph) for (const p of graph.panes) p.draw(true);   // the canvas background follows the theme
+  });
+}
+
+/** X-01: 中文 / English. */
+function initLanguage() {
+  // The sample buttons keep plain markup (the one-file build removes them by their exact text).
+  const sample = document.getElementById('load-sample');
+  if (sample) sample.dataset.i18n = 'loadSample';
+  const trendSample = document.getElementById('load-trend-sample');
+  if (trendSample) trendSample.dataset.i18n = 'loadTrendSample';
+  const button = $('lang-toggle');
+  const label = () => { button.textContent = language() === 'zh' ? 'English' : '中文'; };
+  applyLanguage();
+  label();
+  button.addEventListener('click', () => { setLanguage(language() === 'zh' ? 'en' : 'zh'); label(); });
+}
+
 function init() {
+  initTheme();
+  initLanguage();
   const missing = ['Worker', 'WebAssembly', 'TextDecoder'].filter((k) => !(k in window));
   if (missing.length) { setError(`This browser is not supported (missing ${missing.join(', ')}).`); return; }
   wireSlot('target');
@@ -339,7 +387,14 @@ function init() {
       setError(`${file.name}: not a layer-mapping YAML file (${/** @type {Error} */ (err).message})`);
     }
   });
-  $('clear-golden').addEventListener('click', () => { chosen.golden = null; $('layout-golden').textContent = 'none: build only'; refresh(); });
+  $('clear-golden').addEventListener('click', () => {
+    chosen.golden = null;
+    const none = document.createElement('span');
+    none.dataset.i18n = 'buildOnly';
+    none.textContent = translate('buildOnly');
+    $('layout-golden').replaceChildren(none);
+    refresh();
+  });
   $('run').addEventListener('click', runEngine);
   $('run-trend').addEventListener('click', runTrend);
   $('cancel').addEventListener('click', () => engine.cancel());

@@ -53,12 +53,15 @@ export class EngineClient {
   run(args, onEvent) { return this.request(Req.RUN, args, onEvent); }
   /** data2db on a dropped dump or monitor folder (trend-analyzer §12). */
   trend(args, onEvent) { return this.request(Req.TREND, args, onEvent); }
-  openDb(name, bytes) { return this.request(Req.OPEN_DB, { name, bytes }, undefined, [bytes]); }
-  /** @param {string} sql @param {any[]} [params] */
-  query(sql, params) { return this.request(Req.QUERY, { sql, params }); }
+  /** @param {string} name @param {ArrayBuffer} bytes @param {{current?: boolean}} [opts] current: false keeps the current database */
+  openDb(name, bytes, opts = {}) { return this.request(Req.OPEN_DB, { name, bytes, current: opts.current !== false }, undefined, [bytes]); }
+  /** @param {string} sql @param {any[]} [params] @param {string} [db] an open database by name; default the current one */
+  query(sql, params, db) { return this.request(Req.QUERY, db ? { sql, params, db } : { sql, params }); }
   exportDb() { return this.request(Req.EXPORT_DB, {}); }
   match(args) { return this.request(Req.MATCH, args); }
   unmatch(args) { return this.request(Req.UNMATCH, args); }
+  /** Problem badges of one graph (BEY-08). @param {{step: number, rank: number, side: string, db?: string}} args */
+  badges(args) { return this.request(Req.BADGES, args); }
   /** Megatron layout of a parallel configuration (trend-analyzer §11.7). @param {Record<string, any>} config */
   parallelLayout(config) { return this.request(Req.PARALLEL_LAYOUT, config); }
 

@@ -3,12 +3,16 @@
 // with plain file I/O, runs graph_visualize, and keeps the finished database open in sql.js for
 // the views' queries. Nothing here decides anything the engine decides.
 import { Req, Ev } from './protocol.js';
+import { badgesOf, refreshBadges } from './badges.js';
 
 /** @type {any} */ let engine = null;
 /** @type {any} */ let SQL = null;
+// Every open database by name (several .trend.db for the A/B comparison, BEY-11); `db` is the
+// current one, which QUERY without a `db` name, MATCH, UNMATCH and EXPORT_DB use.
+/** @type {Map<string, {db: any, kind: string}>} */
+const open = new Map();
 /** @type {any} */ let db = null;
 let dbName = '';
-let dbBytes = /** @type {Uint8Array|null} */ (null);
 let runCount = 0;
 
 /** @type {{engine: () => Promise<any>, sql: () => Promise<any>}} */
@@ -44,28 +48,52 @@ function fail(id, e) {
   self.postMessage({ requestId: id, error: { name: err && err.name || 'EngineError', message: String(err && err.message || err) } });
 }
 
-function openDatabase(name, bytes) {
-  if (db) db.close();
-  db = new SQL.Database(bytes);
-  dbName = name;
-  dbBytes = bytes;
+/**
+ * Opens bytes as database `name` (replacing one of that name) and makes it current unless
+ * `current` is false. A graph database replaces the other graph databases: the graph workspace
+ * shows one at a time, and each costs its whole size in the heap.
+ * @param {string} name @param {Uint8Array} bytes @param {boolean} [current]
+ */
+function openDatabase(name, bytes, current = true) {
+  const next = new SQL.Database(bytes);
   let names;
   try {
-    const tables = db.exec("SELECT name FROM sqlite_master WHERE type='table'")[0];
+    const tables = next.exec("SELECT name FROM sqlite_master WHERE type='table'")[0];
     names = tables ? tables.values.map((/** @type {any[]} */ r) => r[0]) : [];
   } catch (e) {
-    db.close();
-    db = null;
+    next.close();
     throw Object.assign(new Error(`${name} is not an SQLite database (${/** @type {Error} */ (e).message}).`), { name: 'DbOpenError' });
   }
   // A graph database (.vis.db: tb_nodes) or a trend database (.trend.db: trend_data / global_stats).
   const kind = names.includes('tb_nodes') ? 'vis' : (names.includes('trend_data') || names.includes('global_stats')) ? 'trend' : '';
   if (!kind) {
-    db.close();
-    db = null;
+    next.close();
     throw Object.assign(new Error(`${name} is not a visprobe / msProbe database (no tb_nodes or trend_data table).`), { name: 'DbOpenError' });
   }
+  for (const [n, o] of [...open]) if (n === name || (kind === 'vis' && o.kind === 'vis')) closeDatabase(n);
+  open.set(name, { db: next, kind });
+  if (current || !db) { db = next; dbName = name; }
   return { name, kind, tables: names };
+}
+
+/** @param {string} name */
+function closeDatabase(name) {
+  const o = open.get(name);
+  if (!o) return;
+  o.db.close();
+  open.delete(name);
+  if (o.db === db) { db = null; dbName = ''; }
+}
+
+/** The database a QUERY names, else the current one. @param {string|undefined} name */
+function databaseOf(name) {
+  if (!name) {
+    if (!db) throw new Error('No database is open.');
+    return db;
+  }
+  const o = open.get(name);
+  if (!o) throw Object.assign(new Error(`${name} is not open.`), { name: 'DbNotOpen' });
+  return o.db;
 }
 
 /** @param {import('./protocol.js').FileEntry[]} files @param {string} where */
@@ -123,7 +151,6 @@ async function run(id, args) {
   FS.unmount(target);
   if (args.golden) FS.unmount(golden);
   const info = openDatabase(result.dbPath.split('/').pop(), bytes);
-  dbBytes = null;
   FS.unlink(result.dbPath);
   reply(id, Ev.RESULT, { ...plain, db: info });
 }
@@ -329,15 +356,18 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     else if (type === Req.TREND) await trend(id, args);
     else if (type === Req.OPEN_DB) {
       await loadSql();
-      reply(id, Ev.RESULT, openDatabase(args.name, new Uint8Array(args.bytes)));
+      reply(id, Ev.RESULT, openDatabase(args.name, new Uint8Array(args.bytes), args.current !== false));
     } else if (type === Req.QUERY) {
-      if (!db) throw new Error('No database is open.');
-      const res = db.exec(args.sql, args.params || []);
+      const res = databaseOf(args.db).exec(args.sql, args.params || []);
       reply(id, Ev.RESULT, res.length ? { columns: res[0].columns, values: res[0].values } : { columns: [], values: [] });
     } else if (type === Req.MATCH || type === Req.UNMATCH) {
       if (!db) throw new Error('No database is open.');
       await loadEngine();
-      reply(id, Ev.RESULT, type === Req.MATCH ? manualMatch(args) : manualUnmatch(args));
+      const out = type === Req.MATCH ? manualMatch(args) : manualUnmatch(args);
+      refreshBadges(db, args.step, args.rank);
+      reply(id, Ev.RESULT, out);
+    } else if (type === Req.BADGES) {
+      reply(id, Ev.RESULT, badgesOf(databaseOf(args.db), args));
     } else if (type === Req.PARALLEL_LAYOUT) {
       await loadEngine();
       reply(id, Ev.RESULT, parallelLayout(args));

@@ -1,44 +1,33 @@
 // @ts-check
-// One graph pane (web-ui §4-§5): loads nodes of one (step, rank, side) on demand, lays out what is
-// expanded, draws only the boxes near the visible window (plus their ancestors) with D3 into SVG,
-// and handles select / expand / pan / scroll / zoom. Node text is only ever set as text.
-import { select } from 'd3-selection';
-import { layout, isLeaf, labelOf, H, LW } from './layout.js';
+// One graph pane (web-ui §4-§5): loads the nodes of one (step, rank, side) on demand, lays out what
+// is expanded, draws only the boxes near the visible window (plus their ancestors) and handles
+// select / expand / pan / scroll / zoom. Up to CANVAS_THRESHOLD boxes are SVG elements; above it
+// the boxes go to a canvas and SVG keeps the selection overlay (GR-10, GR-11). Node text is only
+// ever set as text.
+import { layout, isLeaf } from './layout.js';
+import { precisionFill, overflowFill, darken, textColour, SELECTED } from './colours.js';
+import { drawSvg, drawOverlay } from './render_svg.js';
+import { CanvasRenderer, hitTest } from './render_canvas.js';
+import { Minimap } from './minimap.js';
+import { loadBadges, pillOf } from './badges.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const WHITE = '#FFFFFF';
-const UNMATCHED = '#C7C7C7';
-const OVERFLOW = { medium: '#E6F3FE', high: '#8DC5F8', critical: '#1668DC' };
-
-/** Fill darkened by 40 per channel (GR-06). @param {string} hex */
-export function darken(hex) {
-  const v = parseInt(hex.slice(1), 16);
-  const ch = (s) => Math.max(0, ((v >> s) & 255) - 40).toString(16).padStart(2, '0');
-  return '#' + ch(16) + ch(8) + ch(0);
-}
-
-/**
- * GR-04: precision colour of a node.
- * @param {any} n @param {{compare: boolean, bench: boolean, colors: Array<{colour: string, lo: number, hi: number}>}} ctx
- */
-export function precisionFill(n, ctx) {
-  if (n.type === 9 || n.type === 8) return WHITE;
-  if (ctx.compare && n.link.length === 0) return UNMATCHED;
-  if (ctx.bench || !ctx.compare) return WHITE;
-  if (n.precision === null || Number.isNaN(n.precision)) return WHITE;
-  const v = Math.min(1, Math.max(0, n.precision));
-  for (const c of ctx.colors) {
-    const last = c.hi >= 1;
-    if (v >= c.lo && (v < c.hi || (last && v <= c.hi))) return c.colour;
-  }
-  return WHITE;
-}
+/** GR-11: boxes in the extended window above which the pane draws on a canvas. */
+export const CANVAS_THRESHOLD = 3000;
+export const ZOOM_MIN = 0.05;
+export const ZOOM_MAX = 4;
+const INITIAL = Object.freeze({ x: 36, y: 72, k: 1.8 });
+const COLS = `node_name, node_type, sub_nodes, precision_index, overflow_level, matched_node_link, micro_step_id,
+  CASE WHEN matched_distributed IS NULL OR matched_distributed IN ('', '{}') OR NOT json_valid(matched_distributed) THEN ''
+       ELSE ifnull(json_extract(matched_distributed, '$.communications_type'), '') END,
+  (parallel_merge_info IS NOT NULL AND parallel_merge_info NOT IN ('', '[]')), modified`;
 
 export class Pane {
   /**
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
    * @param {{side: 'NPU'|'Bench', step: number, rank: number, compare: boolean, colors: any[], micro: number,
-   *          onSelect: (p: Pane, n: any) => void, onToggle: (p: Pane, n: any) => void}} opts
+   *          onSelect: (p: Pane, n: any) => void, onToggle: (p: Pane, n: any) => void,
+   *          onMenu?: (p: Pane, n: any, x: number, y: number) => void, threshold?: number}} opts
    */
   constructor(host, engine, opts) {
     this.host = host;
@@ -50,50 +39,105 @@ export class Pane {
     this.root = null;
     this.selected = null;
     this.highlight = null;   // counterpart name from the other pane
-    this.t = { x: 36, y: 72, k: 1.8 };
+    this.t = { ...INITIAL };
+    /** @type {any[]} */
+    this.laid = [];
+    /** @type {any[]} */
+    this.drawn = [];
+    this.renderer = 'svg';
+    this.threshold = opts.threshold ?? CANVAS_THRESHOLD;
+    this.hover = false;
+    /** @type {Map<string, import('./badges.js').Badge>} BEY-08: problem counts below each module */
+    this.badges = new Map();
+    host.textContent = '';
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'graph-canvas';
+    this.canvas.hidden = true;
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('class', 'graph-svg');
     this.svg.dataset.side = opts.side;
     this.g = document.createElementNS(SVG_NS, 'g');
+    this.boxes = document.createElementNS(SVG_NS, 'g');
+    this.overlay = document.createElementNS(SVG_NS, 'g');
+    this.g.append(this.boxes, this.overlay);
     this.svg.append(this.g);
-    host.textContent = '';
-    host.append(this.svg);
+    host.append(this.canvas, this.svg);
+    this.canvasRenderer = new CanvasRenderer(this.canvas);
+    this.minimap = new Minimap(host, {
+      view: () => ({ t: this.t, w: this.width, h: this.height, root: this.root }),
+      setTranslate: (x, y) => { this.t.x = x; this.t.y = y; this.schedule(); },
+      scrollBy: (dy) => { this.t.y += dy; this.schedule(); },
+      reset: () => this.reset(),
+    });
+    /** @type {{x: number, y: number, k: number, w: number, h: number}|null} the transform the layer was drawn at */
+    this.layer = null;
+    this.settle = 0;
     this.wire();
   }
 
-  async query(sql, params) { return this.engine.query(sql, params); }
+  get width() { return this.host.clientWidth || 800; }
+  get height() { return this.host.clientHeight || 600; }
+  get scope() { return [this.opts.step, this.opts.rank, this.opts.side]; }
 
-  /** @param {any[]} row */
+  /** @param {any[]} row @param {any} parent */
   makeNode(row, parent) {
-    const [name, type, sub, precision, overflow, link, micro] = row;
+    const [name, type, sub, precision, overflow, link, micro, comm, merged, modified] = row;
     let subNames = [];
     let links = [];
     try { subNames = sub ? JSON.parse(sub) : []; } catch { subNames = []; }
     try { links = link ? JSON.parse(link) : []; } catch { links = []; }
-    const n = { name, type: Number(type), subNames, children: null, expanded: false,
+    if (!Array.isArray(subNames)) subNames = [];
+    if (!Array.isArray(links)) links = [];
+    const n = { name: String(name), type: Number(type), subNames, children: null, expanded: false,
                 precision: precision === null ? null : Number(precision), overflow, link: links,
-                micro: Number(micro), depth: parent ? parent.depth + 1 : 0, parent, x: 0, y: 0, w: 0, h: 0 };
-    this.nodes.set(name, n);
+                micro: Number(micro), depth: parent ? parent.depth + 1 : 0, parent, x: 0, y: 0, w: 0, h: 0,
+                comm: comm || '', merged: !!merged, modified: !!modified };
+    this.nodes.set(n.name, n);
     return n;
   }
 
-  get scope() { return [this.opts.step, this.opts.rank, this.opts.side]; }
-
   async load() {
-    const cols = 'node_name, node_type, sub_nodes, precision_index, overflow_level, matched_node_link, micro_step_id';
-    const r = await this.query(`SELECT ${cols} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ''`, this.scope);
+    const t0 = performance.now();
+    const [r] = await Promise.all([
+      this.engine.query(`SELECT ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ''`, this.scope),
+      this.reloadBadges(),
+    ]);
+    this.loadMs = performance.now() - t0;
     if (!r.values.length) throw new Error(`No graph for step ${this.opts.step}, rank ${this.opts.rank} (${this.opts.side}).`);
     this.root = this.makeNode(r.values[0], null);
     await this.expand(this.root);
   }
 
-  /** @param {any} n */
+  /** BEY-08: the badge rows of this graph (stored by the engine or computed by the worker). */
+  async reloadBadges() {
+    const t0 = performance.now();
+    try {
+      this.badges = await loadBadges(this.engine, /** @type {[number, number, string]} */ (this.scope));
+    } catch {
+      this.badges = new Map();   // an older worker: no badges, the graph still works
+    }
+    this.host.dataset.badgeFetchMs = (performance.now() - t0).toFixed(1);
+  }
+
+  /** Loads the direct children once (concurrent callers share the query). @param {any} n */
   async loadChildren(n) {
     if (n.children) return;
-    const cols = 'node_name, node_type, sub_nodes, precision_index, overflow_level, matched_node_link, micro_step_id';
-    const r = await this.query(`SELECT ${cols} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ? ORDER BY node_order`,
-                               [...this.scope, n.name]);
-    n.children = r.values.map((row) => this.makeNode(row, n));
+    if (!n.loading) {
+      n.loading = this.engine.query(`SELECT ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ? ORDER BY node_order`,
+                                    [...this.scope, n.name])
+        .then((r) => { if (!n.children) n.children = r.values.map((row) => this.makeNode(row, n)); })
+        .finally(() => { n.loading = null; });
+    }
+    await n.loading;
+  }
+
+  /**
+   * A selected collapsed node is likely to be expanded next: load its children now, ahead of the
+   * detail queries, so a double-click only lays out and draws (PERF-G1).
+   * @param {any} n
+   */
+  prefetch(n) {
+    if (!isLeaf(n) && !n.children) this.loadChildren(n).catch(() => {});
   }
 
   /** @param {any} n */
@@ -115,195 +159,296 @@ export class Pane {
     }
   }
 
-  /** @param {any} n */
-  async toggle(n) {
+  /** Expands or collapses without drawing. @param {any} n */
+  async toggleState(n) {
     if (isLeaf(n) || n === this.root) return;
     if (n.expanded) this.collapse(n); else await this.expand(n);
+  }
+
+  /** @param {any} n */
+  async toggle(n) {
+    await this.toggleState(n);
     this.render();
   }
 
-  /** GL-05: expands every collapsed ancestor of `name`; returns the node. @param {string} name */
+  /**
+   * GL-05: expands every collapsed ancestor of `name`; returns the node. One query finds the
+   * ancestor chain, one more loads the children of all ancestors not loaded yet (PERF-G6).
+   * @param {string} name
+   */
   async reveal(name) {
-    const chain = [];
-    let cur = name;
-    for (let guard = 0; cur && guard < 10000; ++guard) {
-      chain.push(cur);
-      const r = await this.query('SELECT up_node FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?', [...this.scope, cur]);
-      if (!r.values.length) return null;
-      cur = r.values[0][0];
+    if (this.nodes.has(name)) {
+      const n = this.nodes.get(name);
+      for (let a = n.parent; a; a = a.parent) a.expanded = true;
+      return n;
     }
-    chain.reverse();
-    for (const nm of chain.slice(0, -1)) {
-      const n = this.nodes.get(nm);
-      if (n) await this.expand(n);
+    const [step, rank, side] = this.scope;
+    const r = await this.engine.query(
+      `WITH RECURSIVE chain(name, up, d) AS (
+         SELECT node_name, up_node, 0 FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?
+         UNION ALL
+         SELECT t.node_name, t.up_node, c.d + 1 FROM chain c JOIN tb_nodes t
+           ON t.step = ? AND t.rank = ? AND t.data_source = ? AND t.node_name = c.up
+         WHERE c.up != '' AND c.d < 10000)
+       SELECT name FROM chain ORDER BY d DESC`,
+      [step, rank, side, name, step, rank, side]);
+    const chain = r.values.map((v) => String(v[0]));
+    if (!chain.length || chain[chain.length - 1] !== name) return null;
+    const ancestors = chain.slice(0, -1);
+    const missing = ancestors.filter((a) => { const n = this.nodes.get(a); return !n || !n.children; });
+    if (missing.length) {
+      const rows = await this.engine.query(
+        `SELECT up_node, ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?
+         AND up_node IN (${missing.map(() => '?').join(',')}) ORDER BY node_order`, [step, rank, side, ...missing]);
+      /** @type {Map<string, any[]>} */
+      const byParent = new Map();
+      for (const row of rows.values) {
+        const up = String(row[0]);
+        if (!byParent.has(up)) byParent.set(up, []);
+        /** @type {any[]} */ (byParent.get(up)).push(row.slice(1));
+      }
+      // Top-down, so each parent exists before its children are made.
+      for (const a of ancestors) {
+        const n = this.nodes.get(a);
+        if (n && !n.children) n.children = (byParent.get(a) || []).map((row) => this.makeNode(row, n));
+      }
+    }
+    for (const a of ancestors) {
+      const n = this.nodes.get(a);
+      if (n && !isLeaf(n)) n.expanded = true;
     }
     return this.nodes.get(name) || null;
   }
 
   keep() {
     const micro = this.opts.micro;
-    return (/** @type {any} */ c) => micro < 0 || c.micro === micro;
+    return (/** @type {any} */ c) => micro < 0 || c.micro === micro || !(c.micro >= 0);
   }
 
+  /** @param {any} n */
   fill(n) {
-    if (this.mode === 'overflow') return n.type === 9 || n.type === 8 ? WHITE : OVERFLOW[n.overflow] || WHITE;
+    if (this.mode === 'overflow') return overflowFill(n);
     return precisionFill(n, { compare: this.opts.compare, bench: this.opts.side === 'Bench', colors: this.opts.colors });
   }
 
-  /** Lays out and draws the boxes near the visible window (GR-10). */
+  /** @param {any} n */
+  isMarked(n) { return this.selected === n || this.highlight === n.name; }
+
+  /** GR-06 border and GR-03 text colour. @param {any} n */
+  style(n) {
+    const fill = this.fill(n);
+    const marked = this.isMarked(n);
+    const badge = n.expanded || isLeaf(n) ? null
+      : pillOf(this.badges.get(n.name), { mode: this.mode, compare: this.opts.compare, bench: this.opts.side === 'Bench', colors: this.opts.colors });
+    return { fill, stroke: marked ? SELECTED[this.mode === 'overflow' ? 'overflow' : 'precision'] : darken(fill),
+             width: marked ? 1.5 : 1, text: textColour(fill), badge };
+  }
+
+  /** Lays out the expanded tree and draws (after expand / collapse / reveal / load). */
   render() {
     if (!this.root) return;
     this.laid = layout(this.root, this.keep());
-    const { x, y, k } = this.t;
-    const height = this.host.clientHeight || 600;
-    const top = (-y - height) / k;
-    const bottom = (-y + 2 * height) / k;
-    const shown = new Set();
-    for (const n of this.laid) {
-      if (n.y + n.h < top || n.y > bottom) continue;
-      for (let a = n; a && !shown.has(a); a = a.parent) shown.add(a);
-    }
-    const nodes = this.laid.filter((n) => shown.has(n));
-    this.g.setAttribute('transform', `translate(${x},${y}) scale(${k})`);
-    const sel = select(this.g).selectAll('g.node').data(nodes, (/** @type {any} */ d) => d.name);
-    sel.exit().remove();
-    const enter = sel.enter().append('g').attr('class', 'node');
-    enter.append('title');
-    enter.append('rect').attr('class', 'outline');
-    enter.append('rect').attr('class', 'header');
-    enter.append('ellipse').attr('class', 'leaf');
-    enter.append('text');
-    const all = enter.merge(/** @type {any} */ (sel));
-    const self = this;
-    all.attr('data-name', (d) => d.name)
-      .each(function (/** @type {any} */ d) {
-        const g = /** @type {SVGGElement} */ (this);
-        const fill = self.fill(d);
-        const selected = self.selected === d || self.highlight === d.name;
-        const stroke = selected ? (self.mode === 'overflow' ? '#F3B765' : '#8096F7') : darken(fill);
-        const width = selected ? 1.5 : 1;
-        const dash = d.type === 9 ? '15,1' : d.type === 8 ? '2,1' : null;
-        /** @type {any} */ (g.querySelector('title')).textContent = d.name;
-        const leaf = isLeaf(d);
-        const outline = /** @type {SVGRectElement} */ (g.querySelector('rect.outline'));
-        const header = /** @type {SVGRectElement} */ (g.querySelector('rect.header'));
-        const ellipse = /** @type {SVGEllipseElement} */ (g.querySelector('ellipse'));
-        const text = /** @type {SVGTextElement} */ (g.querySelector('text'));
-        if (leaf) {
-          header.setAttribute('display', 'none');
-          outline.setAttribute('display', 'none');
-          ellipse.removeAttribute('display');
-          ellipse.setAttribute('cx', String(d.x + LW / 2)); ellipse.setAttribute('cy', String(d.y + H / 2));
-          ellipse.setAttribute('rx', String(LW / 2)); ellipse.setAttribute('ry', String(H / 2));
-          ellipse.setAttribute('fill', fill); ellipse.setAttribute('stroke', stroke); ellipse.setAttribute('stroke-width', String(width));
-        } else {
-          ellipse.setAttribute('display', 'none');
-          header.removeAttribute('display');
-          for (const r of [header, outline]) {
-            r.setAttribute('x', String(d.x)); r.setAttribute('y', String(d.y)); r.setAttribute('rx', '5');
-            r.setAttribute('width', String(d.w)); r.setAttribute('stroke', stroke); r.setAttribute('stroke-width', String(width));
-            if (dash) r.setAttribute('stroke-dasharray', dash); else r.removeAttribute('stroke-dasharray');
-          }
-          header.setAttribute('height', String(H));
-          header.setAttribute('fill', fill);
-          if (d.expanded) { outline.removeAttribute('display'); outline.setAttribute('height', String(d.h)); outline.setAttribute('fill', 'none'); }
-          else outline.setAttribute('display', 'none');
-        }
-        const size = leaf ? 6 : 8;
-        const maxChars = Math.max(1, Math.floor((leaf ? LW : d.w) / (size * 0.6)) - 1);
-        const label = labelOf(d);
-        text.textContent = label.length > maxChars ? label.slice(0, Math.max(1, maxChars - 1)) + '…' : label;
-        text.setAttribute('x', String(d.x + (leaf ? LW : d.w) / 2));
-        text.setAttribute('y', String(d.y + H / 2));
-        text.setAttribute('font-size', String(size));
-        text.setAttribute('fill', fill === OVERFLOW.critical ? '#FFFFFF' : '#222222');
-      });
-    this.drawMinimap();
+    this.layoutVersion = (this.layoutVersion || 0) + 1;
+    this.draw(true, true);
   }
 
-  /** MM-01/02: every laid-out node at 100 px / root width, and the visible window. */
-  drawMinimap() {
-    if (!this.minimap) {
-      const box = document.createElement('div');
-      box.className = 'ws-minimap';
-      const canvas = document.createElement('canvas');
-      canvas.width = 100;
-      canvas.height = 400;
-      box.append(canvas);
-      this.host.append(box);
-      this.minimap = canvas;
-      const jump = (/** @type {MouseEvent} */ e) => {
-        const r = canvas.getBoundingClientRect();
-        const scale = 100 / Math.max(1, this.root.w);
-        const wx = (e.clientX - r.left) / scale;
-        const wy = (e.clientY - r.top + (this.miniScroll || 0)) / scale;
-        const w = this.host.clientWidth || 800;
-        const h = this.host.clientHeight || 600;
-        this.t.x = w / 2 - wx * this.t.k;
-        this.t.y = h / 2 - wy * this.t.k;
-        this.schedule();
-      };
-      let dragging = false;
-      canvas.addEventListener('pointerdown', (e) => { dragging = true; canvas.setPointerCapture(e.pointerId); jump(e); });
-      canvas.addEventListener('pointermove', (e) => { if (dragging) jump(e); });
-      canvas.addEventListener('pointerup', () => { dragging = false; });
-      canvas.addEventListener('wheel', (e) => { e.preventDefault(); this.t.y -= Math.sign(e.deltaY) * 40; this.schedule(); }, { passive: false });
-    }
-    const ctx = this.minimap.getContext('2d');
-    if (!ctx || !this.root || !this.laid) return;
-    const scale = 100 / Math.max(1, this.root.w);
-    const w = this.host.clientWidth || 800;
-    const h = this.host.clientHeight || 600;
-    const view = { x: -this.t.x / this.t.k * scale, y: -this.t.y / this.t.k * scale, w: w / this.t.k * scale, h: h / this.t.k * scale };
-    // Scroll the minimap so the viewport rectangle stays visible when the graph is tall (MM-02).
-    const total = this.root.h * scale;
-    this.miniScroll = total > 400 ? Math.max(0, Math.min(total - 400, view.y + view.h / 2 - 200)) : 0;
-    ctx.clearRect(0, 0, 100, 400);
-    ctx.save();
-    ctx.translate(0, -this.miniScroll);
-    for (const n of this.laid) {
-      ctx.fillStyle = this.fill(n);
-      ctx.strokeStyle = '#999';
-      ctx.lineWidth = 1;
-      if (isLeaf(n)) {
-        ctx.beginPath();
-        ctx.ellipse((n.x + LW / 2) * scale, (n.y + H / 2) * scale, (LW / 2) * scale, (H / 2) * scale, 0, 0, 2 * Math.PI);
-        ctx.fill();
-        ctx.stroke();
-      } else {
-        ctx.fillRect(n.x * scale, n.y * scale, n.w * scale, H * scale);
-        ctx.strokeRect(n.x * scale, n.y * scale, n.w * scale, H * scale);
-        if (n.expanded) { ctx.lineWidth = 0.5; ctx.strokeRect(n.x * scale, n.y * scale, n.w * scale, n.h * scale); }
+  /** Redraws without a new layout (selection or colour change). */
+  restyle() { this.draw(true); }
+
+  /** Colours changed for every node: the minimap image too. */
+  recolour() { this.draw(true); }
+
+  /**
+   * GR-10: the boxes intersecting the window extended by one pane height above and below (and, for
+   * the canvas, half a pane width left and right), plus their ancestors, are drawn into a layer two
+   * panes wide and three panes high. A pan, or a zoom that the layer still covers, only moves or
+   * scales the layer with a CSS transform (the compositor does it without a repaint); the layer is
+   * redrawn when the view leaves it, and crisp again once the zoom rests. `force` redraws now;
+   * `animate` fades appearing nodes in (after expand / collapse, not after a pan: nodes entering at
+   * the edges of the layer are off screen, and their animation would repaint the layer each frame).
+   * @param {boolean} force @param {boolean} [animate]
+   */
+  draw(force, animate = false) {
+    if (!this.root) return;
+    const w = this.width;
+    const h = this.height;
+    if (!force && this.layer && this.layer.w === w && this.layer.h === h) {
+      const m = this.layerMatrix();
+      if (m) {
+        this.applyLayer(m);
+        this.minimap.drawView();
+        if (m.s !== 1) this.settleLater();
+        return;
       }
     }
-    ctx.fillStyle = 'rgba(38,143,50,0.24)';
-    ctx.strokeStyle = 'rgb(38,143,50)';
-    ctx.fillRect(view.x, view.y, view.w, view.h);
-    ctx.strokeRect(view.x, view.y, view.w, view.h);
-    ctx.restore();
+    clearTimeout(this.settle);
+    const { x, y, k } = this.t;
+    const top = (-y - h) / k;
+    const bottom = (-y + 2 * h) / k;
+    const left = (-x - w / 2) / k;
+    const right = (-x + 1.5 * w) / k;
+    const shown = new Set();
+    let inWindow = 0;
+    for (const n of this.laid) {
+      if (n.y + n.h < top || n.y > bottom) continue;
+      inWindow += 1;
+      for (let a = n; a && !shown.has(a); a = a.parent) shown.add(a);
+    }
+    const canvas = inWindow > this.threshold;
+    // The canvas layer is bounded horizontally (it is a bitmap); SVG keeps every column.
+    this.drawn = this.laid.filter((n) => shown.has(n) && (!canvas || (n.x + n.w >= left && n.x <= right)));
+    for (const e of [this.svg, this.canvas]) {
+      e.style.left = `${-w / 2}px`;
+      e.style.top = `${-h}px`;
+      e.style.width = `${2 * w}px`;
+      e.style.height = `${3 * h}px`;
+    }
+    this.g.setAttribute('transform', `translate(${x + w / 2},${y + h}) scale(${k})`);
+    // Text under 6 px on screen is not drawn (GR-11); in SVG it costs paint time for nothing.
+    this.svg.classList.toggle('no-text', 8 * k < 6);
+    this.svg.classList.toggle('no-leaf-text', 6 * k < 6);
+    const style = (/** @type {any} */ n) => this.style(n);
+    if (canvas) {
+      if (this.renderer !== 'canvas') { this.boxes.textContent = ''; this.canvas.hidden = false; }
+      this.renderer = 'canvas';
+      const theme = document.documentElement.dataset.theme || '';
+      if (this.bgTheme !== theme) {
+        this.bgTheme = theme;
+        this.bg = getComputedStyle(this.host).getPropertyValue('--graph-bg').trim() || '#fff';
+      }
+      this.pills = this.canvasRenderer.draw(this.drawn, this.t, w, h, style, this.bg);
+      const marks = [];
+      for (const n of this.drawn) if (this.isMarked(n)) marks.push({ n, stroke: this.style(n).stroke });
+      drawOverlay(this.overlay, marks);
+    } else {
+      if (this.renderer !== 'svg') { this.canvasRenderer.clear(); this.canvas.hidden = true; this.overlay.textContent = ''; }
+      this.renderer = 'svg';
+      this.pills = drawSvg(this.boxes, this.drawn, style, animate);
+    }
+    this.layer = { x, y, k, w, h };
+    this.applyLayer({ a: 0, b: 0, s: 1 });
+    // Hooks for tests and benchmarks (the canvas has no per-node elements).
+    this.host.dataset.renderer = this.renderer;
+    this.host.dataset.boxes = String(inWindow);
+    this.host.dataset.badges = String(this.pills);
+    const version = `${this.layoutVersion}|${this.mode}|${this.colourVersion || 0}`;
+    if (this.minimapVersion !== version) {
+      this.minimapVersion = version;
+      this.minimap.paintNodes(this.laid, (n) => this.fill(n));
+    } else {
+      this.minimap.drawView();
+    }
   }
 
-  /** GI-06: centre on a node (header at the horizontal centre, ~100 px above the middle). */
+  /**
+   * The CSS transform that shows the layer drawn at this.layer under the current transform, or
+   * null when the pane would show something outside it (or the zoom changed more than 2x).
+   */
+  layerMatrix() {
+    const L = /** @type {{x: number, y: number, k: number, w: number, h: number}} */ (this.layer);
+    const { w, h } = L;
+    const s = this.t.k / L.k;
+    if (s < 0.5 || s > 2) return null;
+    const a = this.t.x - s * (L.x + w / 2) + w / 2;
+    const b = this.t.y - s * (L.y + h) + h;
+    // Pane corners in layer coordinates must lie inside [0, 2w] x [0, 3h].
+    const q0x = (w / 2 - a) / s;
+    const q0y = (h - b) / s;
+    const q1x = (w + w / 2 - a) / s;
+    const q1y = (h + h - b) / s;
+    if (q0x < -0.5 || q0y < -0.5 || q1x > 2 * w + 0.5 || q1y > 3 * h + 0.5) return null;
+    return { a, b, s };
+  }
+
+  /** @param {{a: number, b: number, s: number}} m */
+  applyLayer({ a, b, s }) {
+    const css = a === 0 && b === 0 && s === 1 ? '' : `translate(${a}px, ${b}px) scale(${s})`;
+    this.svg.style.transform = css;
+    if (this.renderer === 'canvas') this.canvas.style.transform = css;
+  }
+
+  /** After a zoom, redraw at the new scale once the wheel rests (crisp text, right culling). */
+  settleLater() {
+    clearTimeout(this.settle);
+    this.settle = window.setTimeout(() => this.draw(true), 150);
+  }
+
+  /** After precision or links changed (manual matching): repaint the minimap image too. */
+  coloursChanged() {
+    this.colourVersion = (this.colourVersion || 0) + 1;
+    this.draw(true);
+  }
+
+  /** GI-06: centre on a node (header at the horizontal centre, ~100 px above the middle). @param {any} n */
   centre(n) {
-    const w = this.host.clientWidth || 800;
-    const h = this.host.clientHeight || 600;
-    this.t.x = w / 2 - (n.x + n.w / 2) * this.t.k;
-    this.t.y = h / 2 - 100 - n.y * this.t.k;
-    this.render();
+    this.t.x = this.width / 2 - (n.x + n.w / 2) * this.t.k;
+    this.t.y = this.height / 2 - 100 - n.y * this.t.k;
+    this.draw(false);
   }
 
+  /** GI-07: the whole laid-out root in the pane with 16 px padding. */
   fit() {
     if (!this.root) return;
-    layout(this.root, this.keep());
-    const w = this.host.clientWidth || 800;
-    const h = this.host.clientHeight || 600;
-    const k = Math.max(0.05, Math.min(4, Math.min((w - 32) / this.root.w, (h - 32) / this.root.h)));
-    this.t = { x: 16, y: 16, k };
+    this.laid = layout(this.root, this.keep());
+    const k = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, Math.min((this.width - 32) / this.root.w, (this.height - 32) / this.root.h)));
+    this.t = { x: (this.width - this.root.w * k) / 2, y: 16, k };
     this.render();
+  }
+
+  reset() {
+    this.t = { ...INITIAL };
+    this.draw(false);
+  }
+
+  /** Screen box of a laid-out node relative to the pane (tests and benchmarks). @param {string} name */
+  screenBox(name) {
+    const n = this.nodes.get(name);
+    if (!n || !this.laid.includes(n)) return null;
+    const { x, y, k } = this.t;
+    return { x: x + n.x * k, y: y + n.y * k, w: (isLeaf(n) ? 50 : n.w) * k, h: 15 * k };
+  }
+
+  /** @param {Event} e */
+  nodeOf(e) {
+    const g = /** @type {Element} */ (e.target).closest('g.node, .overlay');
+    if (g) return this.nodes.get(/** @type {HTMLElement} */ (g).dataset.name || '') || null;
+    if (this.renderer !== 'canvas') return null;
+    const me = /** @type {MouseEvent} */ (e);
+    const r = this.host.getBoundingClientRect();
+    const { x, y, k } = this.t;
+    return hitTest(this.drawn, (me.clientX - r.left - x) / k, (me.clientY - r.top - y) / k);
+  }
+
+  /** GI-05: zoom to k about a pane point. @param {number} k @param {number} px @param {number} py */
+  zoomTo(k, px, py) {
+    k = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, k));
+    this.t.x = px - ((px - this.t.x) * k) / this.t.k;
+    this.t.y = py - ((py - this.t.y) * k) / this.t.k;
+    this.t.k = k;
+    this.schedule();
+  }
+
+  /** GI-04 keys (A/D move, W/S zoom by 0.2, 0 reset). @param {KeyboardEvent} e @returns {boolean} handled */
+  key(e) {
+    const key = e.key.toLowerCase();
+    if (key === 'a') this.t.x -= 40;
+    else if (key === 'd') this.t.x += 40;
+    else if (key === 'w' || key === 's') {
+      const k = this.t.k + (key === 'w' ? 0.2 : -0.2);
+      if (k > ZOOM_MAX + 1e-9 || k < ZOOM_MIN - 1e-9) return true;   // beyond the limits: ignored
+      this.zoomTo(k, this.width / 2, this.height / 2);
+      return true;
+    } else if (key === '0') this.t = { ...INITIAL };
+    else return false;
+    this.schedule();
+    return true;
   }
 
   wire() {
+    /** @type {{x: number, y: number, tx: number, ty: number, moved: boolean, id: number}|null} */
     let drag = null;
+    this.host.addEventListener('pointerenter', () => { this.hover = true; });
+    this.host.addEventListener('pointerleave', () => { this.hover = false; });
     this.svg.addEventListener('pointerdown', (e) => {
       drag = { x: e.clientX, y: e.clientY, tx: this.t.x, ty: this.t.y, moved: false, id: e.pointerId };
     });
@@ -325,28 +470,19 @@ export class Pane {
     this.svg.addEventListener('wheel', (e) => {
       e.preventDefault();
       if (e.ctrlKey || e.metaKey) {
-        const r = this.svg.getBoundingClientRect();
-        const px = e.clientX - r.left;
-        const py = e.clientY - r.top;
-        const k = Math.max(0.05, Math.min(4, this.t.k * (e.deltaY < 0 ? 1.1 : 1 / 1.1)));
-        this.t.x = px - ((px - this.t.x) * k) / this.t.k;
-        this.t.y = py - ((py - this.t.y) * k) / this.t.k;
-        this.t.k = k;
+        const r = this.host.getBoundingClientRect();
+        this.zoomTo(this.t.k * (e.deltaY < 0 ? 1.1 : 1 / 1.1), e.clientX - r.left, e.clientY - r.top);
       } else {
         this.t.y -= Math.sign(e.deltaY) * 40;   // GI-04: 40 units per notch
+        this.schedule();
       }
-      this.schedule();
     }, { passive: false });
-    const nodeOf = (/** @type {Event} */ e) => {
-      const g = /** @type {Element} */ (e.target).closest('g.node');
-      return g ? this.nodes.get(/** @type {HTMLElement} */ (g).dataset.name) : null;
-    };
     this.svg.addEventListener('click', (e) => {
-      const n = nodeOf(e);
+      const n = this.nodeOf(e);
       if (n) this.opts.onSelect(this, n);
     });
     this.svg.addEventListener('contextmenu', (e) => {
-      const n = nodeOf(e);
+      const n = this.nodeOf(e);
       if (!n) return;
       e.preventDefault();
       this.opts.onSelect(this, n);
@@ -354,36 +490,32 @@ export class Pane {
     });
     this.svg.addEventListener('dblclick', async (e) => {
       e.preventDefault();
-      const n = nodeOf(e);
+      const n = this.nodeOf(e);
       if (!n) return;
       this.opts.onSelect(this, n);
       if (isLeaf(n) || n === this.root) return;
-      await this.toggle(n);
-      this.centre(n);
+      // GI-02: toggle, lay out once, then centre on the node.
+      await this.toggleState(n);
+      this.laid = layout(this.root, this.keep());
+      this.layoutVersion = (this.layoutVersion || 0) + 1;
+      this.t.x = this.width / 2 - (n.x + n.w / 2) * this.t.k;
+      this.t.y = this.height / 2 - 100 - n.y * this.t.k;
+      this.draw(true, true);
       this.opts.onToggle(this, n);
     });
     this.svg.tabIndex = 0;
-    this.svg.addEventListener('keydown', (e) => {
-      const key = e.key.toLowerCase();
-      if (key === 'a') this.t.x -= 40;
-      else if (key === 'd') this.t.x += 40;
-      else if (key === 'w' || key === 's') {
-        // Zoom by 0.2 about the pane's centre.
-        const k = key === 'w' ? Math.min(4, this.t.k + 0.2) : Math.max(0.05, this.t.k - 0.2);
-        const cx = (this.host.clientWidth || 800) / 2;
-        const cy = (this.host.clientHeight || 600) / 2;
-        this.t.x = cx - ((cx - this.t.x) * k) / this.t.k;
-        this.t.y = cy - ((cy - this.t.y) * k) / this.t.k;
-        this.t.k = k;
-      }
-      else if (key === '0') this.t = { x: 36, y: 72, k: 1.8 };
-      else return;
-      this.schedule();
-    });
+    this.svg.setAttribute('aria-label', `${this.opts.side === 'NPU' ? 'Debug' : 'Bench'} graph`);
   }
 
+  /** One update per animation frame (GI-04). */
   schedule() {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => { this.frame = 0; this.render(); });
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(false); });
+  }
+
+  destroy() {
+    clearTimeout(this.settle);
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
   }
 }

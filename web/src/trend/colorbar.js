@@ -10,7 +10,7 @@ let nextId = 0;
  * Gradient bar: horizontal, centred, 20 px from the top, up to 800 px long, 20 px thick, end
  * labels with 4 decimals; dragging a handle shows the range live, releasing applies it.
  * @param {import('d3-selection').Selection<SVGGElement, any, any, any>} g
- * @param {{width: number, min: number, max: number, lo: number, hi: number, muted: string,
+ * @param {{width: number, min: number, max: number, lo: number, hi: number, muted: string, colors?: string[],
  *          scale: {t: (v: number) => number, inv: (t: number) => number}, onRange: (lo: number, hi: number) => void}} o
  */
 export function drawGradientBar(g, o) {
@@ -25,7 +25,8 @@ export function drawGradientBar(g, o) {
   const top = 20;
   const id = `tr-grad-${++nextId}`;
   const grad = g.append('defs').append('linearGradient').attr('id', id);
-  GRADIENT.forEach((c, i) => grad.append('stop').attr('offset', `${(i / (GRADIENT.length - 1)) * 100}%`).attr('stop-color', c));
+  const colors = o.colors || GRADIENT;
+  colors.forEach((c, i) => grad.append('stop').attr('offset', `${(i / (colors.length - 1)) * 100}%`).attr('stop-color', c));
   // positions follow the colour scale (linear, log or quantile), so a handle sits on its colour
   const px = (/** @type {number} */ v) => (v >= o.max ? x0 + len : v <= o.min ? x0 : x0 + o.scale.t(v) * len);
   const val = (/** @type {number} */ p) => (p >= x0 + len ? o.max : p <= x0 ? o.min : o.scale.inv((p - x0) / len));
@@ -100,30 +101,50 @@ export function drawPieces(g, o) {
 }
 
 /**
- * Swatches for cells outside every scale: NULL (hatched), +inf and -inf, with counts; clicking one
- * hides / shows those cells. Drawn only for kinds present.
+ * Swatches for cells outside every scale: NULL (hatched), +inf and -inf (and, comparing two files,
+ * one-side-only and not-comparable cells), with counts; clicking one hides / shows those cells.
+ * Drawn only for kinds present.
  * @param {import('d3-selection').Selection<SVGGElement, any, any, any>} g
- * @param {{width: number, counts: {null: number, pos: number, neg: number}, hidden: Set<string>, fg: string,
- *          onToggle: (kind: string) => void}} o
+ * @param {{width: number, counts: Record<string, number>, hidden: Set<string>, fg: string,
+ *          items?: {key: string, text: string, fill: string|null}[], onToggle: (kind: string) => void}} o
  */
 export function drawSpecials(g, o) {
   g.selectAll('*').remove();
-  const items = [['null', 'no data'], ['pos', '+inf'], ['neg', '-inf']].filter(([k]) => o.counts[k] > 0);
+  const defs = o.items || [{ key: 'null', text: 'no data', fill: null }, { key: 'pos', text: '+inf', fill: SPECIAL.pos },
+                           { key: 'neg', text: '-inf', fill: SPECIAL.neg }];
+  const items = defs.filter((d) => o.counts[d.key] > 0);
   const id = `tr-hatch-${++nextId}`;
   const pat = g.append('defs').append('pattern').attr('id', id).attr('width', 6).attr('height', 6)
     .attr('patternUnits', 'userSpaceOnUse').attr('patternTransform', 'rotate(45)');
   pat.append('rect').attr('width', 6).attr('height', 6).attr('fill', '#eee');
   pat.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('stroke', '#aaa').attr('stroke-width', 2);
-  let x = o.width - 80 - items.length * 100;
-  for (const [kind, text] of items) {
+  const label = (/** @type {{key: string, text: string}} */ d) => `${d.text} (${o.counts[d.key]})`;
+  const widths = items.map((d) => Math.max(100, 30 + label(d).length * 5.8));
+  let x = Math.max(4, o.width - 80 - widths.reduce((p, q) => p + q, 0));
+  items.forEach((d, k) => {
+    const { key: kind, fill } = d;
     const off = o.hidden.has(kind);
     const item = g.append('g').attr('class', 'tr-special' + (off ? ' off' : '')).attr('data-testid', `special-${kind}`)
       .attr('transform', `translate(${x},66)`).style('cursor', 'pointer');
     item.append('rect').attr('width', 16).attr('height', 12).attr('stroke', '#999')
-      .attr('fill', kind === 'null' ? `url(#${id})` : SPECIAL[kind]).attr('opacity', off ? 0.3 : 1);
+      .attr('fill', fill === null ? `url(#${id})` : fill).attr('opacity', off ? 0.3 : 1);
     item.append('text').attr('x', 20).attr('y', 10).attr('font-size', 10).attr('fill', off ? '#aaa' : o.fg)
-      .text(`${text} (${o.counts[kind]})`);
+      .text(label(d));
     item.on('click', () => o.onToggle(kind));
-    x += 100;
-  }
+    x += widths[k];
+  });
+}
+
+/** The canvas "no data" hatch (grey diagonal), the twin of the SVG pattern above. @param {CanvasRenderingContext2D} ctx */
+export function hatchPattern(ctx) {
+  const c = document.createElement('canvas');
+  c.width = c.height = 6;
+  const x = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
+  x.fillStyle = '#eeeeee';
+  x.fillRect(0, 0, 6, 6);
+  x.strokeStyle = '#a8a8a8';
+  x.beginPath();
+  x.moveTo(0, 6); x.lineTo(6, 0);
+  x.stroke();
+  return ctx.createPattern(c, 'repeat');
 }

@@ -5,16 +5,26 @@
 // colour-range filter rebuilds the display list from the remaining cells.
 import { select } from 'd3-selection';
 import { finiteStats, colourScale, gradientLut, segments, pieceOf, kindOf, valueText, cutLabel, shortNames, SPECIAL,
-         clampWindow, shiftWindow, zoomWindow } from './scales.js';
-import { drawGradientBar, drawPieces, drawSpecials } from './colorbar.js';
+         clampWindow, shiftWindow, zoomWindow, symmetric, GRADIENT, DIVERGING } from './scales.js';
+import { drawGradientBar, drawPieces, drawSpecials, hatchPattern } from './colorbar.js';
 import { el, themeOf, windowSlider } from './widgets.js';
 
 const M = { top: 100, right: 80, bottom: 90, left: 220 };
 const LUT = gradientLut(256);
-const KIND_NAMES = ['', 'null', 'pos', 'neg'];
+const DIVERGING_LUT = gradientLut(256, DIVERGING);
+/** The cell kinds of one file (scales.kindOf): index + 1 = kind. */
+const SINGLE_SPECIALS = [{ key: 'null', text: 'no data', fill: null }, { key: 'pos', text: '+inf', fill: SPECIAL.pos },
+                         { key: 'neg', text: '-inf', fill: SPECIAL.neg }];
 
-/** @typedef {import('./queries.js').Cube} Cube */
-/** @typedef {{x: number, yId: number, yLabel: string, value: number}} CellHit */
+/** @typedef {import('./queries.js').Cube & {kinds?: Uint8Array}} Cube  kinds: 0 = coloured by value, k = specials[k - 1] */
+/** @typedef {{x: number, yId: number, yLabel: string, value: number, index: number}} CellHit */
+/**
+ * @typedef {{specials?: {key: string, text: string, fill: string|null}[], domain?: Float64Array, diverging?: boolean,
+ *            keepWindow?: boolean, detail?: (i: number) => string[]}} HeatOptions
+ *   specials: the kinds outside the colour scale; domain: the values the scale spans (default the
+ *   cells'); diverging: a scale centred on 0; keepWindow: keep the zoom (same categories, another
+ *   view); detail: extra tooltip lines of cell i
+ */
 
 export class Heatmap {
   /** @param {HTMLElement} host @param {{onClick: (c: CellHit) => void}} opts */
@@ -48,42 +58,37 @@ export class Heatmap {
     this.drawn = 0;
     this.wx = [0, 1];
     this.wy = [0, 1];
-    this.hatch = this.makeHatch();
+    this.hatch = hatchPattern(/** @type {CanvasRenderingContext2D} */ (this.canvas.getContext('2d')));
     this.wire();
     new ResizeObserver(() => this.layout()).observe(this.body);
   }
 
-  makeHatch() {
-    const c = document.createElement('canvas');
-    c.width = c.height = 6;
-    const x = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
-    x.fillStyle = '#eeeeee';
-    x.fillRect(0, 0, 6, 6);
-    x.strokeStyle = '#a8a8a8';
-    x.beginPath();
-    x.moveTo(0, 6); x.lineTo(6, 0);
-    x.stroke();
-    return /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext('2d')).createPattern(c, 'repeat');
-  }
-
   /**
-   * New data: windows back to the first 30 %, filters cleared.
+   * New data: windows back to the first 30 % (unless kept), filters cleared.
    * @param {Cube} cube @param {{xName: string, yName: string, xText: (x: number) => string, byModule: boolean}} axes
+   * @param {HeatOptions} [opts]
    */
-  setData(cube, axes) {
+  setData(cube, axes, opts = {}) {
+    this.hover(-1, 0, 0);   // the hovered index means nothing in the new cells
     this.cube = cube;
     this.axes = axes;
-    this.stats = finiteStats(cube.v);
+    this.specials = opts.specials || SINGLE_SPECIALS;
+    this.domain = opts.domain || cube.v;
+    this.diverging = !!opts.diverging;
+    this.detail = opts.detail || null;
+    const st = finiteStats(this.domain);
+    this.stats = this.diverging ? symmetric(st) : st;
     this.short = axes.byModule ? shortNames(cube.ys.map((y) => y.name), 34) : cube.ys.map((y) => cutLabel(y.label, 15));
     this.range = [this.stats.min, this.stats.max];
-    this.scale = colourScale(this.scaleKind, this.stats, cube.v);
+    this.scale = colourScale(this.scaleKind, this.stats, this.domain);
     this.pieces = segments(this.stats.mean, this.stats.std);
     /** @type {Set<number>} */
     this.hiddenPieces = new Set();
     /** @type {Set<string>} */
     this.hiddenSpecial = new Set();
-    this.counts = { null: 0, pos: 0, neg: 0 };
-    for (let i = 0; i < cube.rows; ++i) { const k = kindOf(cube.v[i]); if (k) this.counts[KIND_NAMES[k]] += 1; }
+    /** @type {Record<string, number>} */
+    this.counts = Object.fromEntries(this.specials.map((d) => [d.key, 0]));
+    for (let i = 0; i < cube.rows; ++i) { const k = this.kindAt(i); if (k) this.counts[this.specials[k - 1].key] += 1; }
     const nx = cube.xs.length;
     const ny = cube.ys.length;
     // cell lookup by category pair: a dense grid while it stays small, else a map
@@ -96,9 +101,20 @@ export class Heatmap {
     }
     this.empty.textContent = cube.rows ? '' : 'No data for this selection.';
     this.classify();
-    this.wx = [0, Math.max(1, Math.ceil(this.xShown.length * 0.3))];
-    this.wy = [0, Math.max(1, Math.ceil(this.yShown.length * 0.3))];
+    if (opts.keepWindow) {
+      this.wx = clampWindow(this.wx, this.xShown.length);
+      this.wy = clampWindow(this.wy, this.yShown.length);
+    } else {
+      this.wx = [0, Math.max(1, Math.ceil(this.xShown.length * 0.3))];
+      this.wy = [0, Math.max(1, Math.ceil(this.yShown.length * 0.3))];
+    }
     this.layout();
+  }
+
+  /** Kind of cell i: 0 coloured by value, k > 0 the special this.specials[k - 1]. @param {number} i */
+  kindAt(i) {
+    const c = /** @type {Cube} */ (this.cube);
+    return c.kinds ? c.kinds[i] : kindOf(c.v[i]);
   }
 
   /** Re-colour only (Gradient / Segmented). @param {string} mode */
@@ -112,7 +128,7 @@ export class Heatmap {
     this.scaleKind = kind;
     if (!this.cube) return;
     this.timed(() => {
-      this.scale = colourScale(kind, this.stats, /** @type {Cube} */ (this.cube).v);
+      this.scale = colourScale(kind, this.stats, this.domain);
       this.classify();
     });
   }
@@ -139,9 +155,9 @@ export class Heatmap {
   classify() {
     const c = /** @type {Cube} */ (this.cube);
     const seg = this.mode === 'segmented';
-    const main = seg ? this.pieces.map((p) => p.color) : LUT;
+    const main = seg ? this.pieces.map((p) => p.color) : this.diverging ? DIVERGING_LUT : LUT;
     /** @type {(string|CanvasPattern|null)[]} */
-    this.palette = [...main, this.hatch, SPECIAL.pos, SPECIAL.neg];
+    this.palette = [...main, ...this.specials.map((d) => (d.fill === null ? this.hatch : d.fill))];
     const base = main.length;
     const [lo, hi] = this.range;
     const { min, max } = this.stats;
@@ -151,9 +167,9 @@ export class Heatmap {
     const sizes = new Int32Array(this.palette.length);
     for (let i = 0; i < c.rows; ++i) {
       const v = c.v[i];
-      const k = kindOf(v);
+      const k = this.kindAt(i);
       let ci;
-      if (k) ci = this.hiddenSpecial.has(KIND_NAMES[k]) ? -1 : base + k - 1;
+      if (k) ci = this.hiddenSpecial.has(this.specials[k - 1].key) ? -1 : base + k - 1;
       else if (seg) { const p = pieceOf(this.pieces, v); ci = this.hiddenPieces.has(p) ? -1 : p; }
       else if (v < lo || v > hi) ci = -1;
       else ci = Math.round(t(v) * 255);
@@ -286,9 +302,10 @@ export class Heatmap {
       } });
     } else {
       drawGradientBar(this.gBar, { width: w, min: this.stats.min, max: this.stats.max, lo: this.range[0], hi: this.range[1],
+                                   colors: this.diverging ? DIVERGING : GRADIENT,
                                    muted: th.muted, scale: this.scale, onRange: (lo, hi) => this.setRange(lo, hi) });
     }
-    drawSpecials(this.gSpecial, { width: w, counts: this.counts, hidden: this.hiddenSpecial, fg: th.fg, onToggle: (k) => {
+    drawSpecials(this.gSpecial, { width: w, counts: this.counts, hidden: this.hiddenSpecial, fg: th.fg, items: this.specials, onToggle: (k) => {
       if (this.hiddenSpecial.has(k)) this.hiddenSpecial.delete(k); else this.hiddenSpecial.add(k);
       this.timed(() => this.classify());
     } });
@@ -325,8 +342,10 @@ export class Heatmap {
     const fill = this.palette[this.colour[i]];
     swatch.style.background = typeof fill === 'string' ? fill : '#ddd';
     const value = el('div', 'Value: ');
-    value.append(swatch, valueText(c.v[i]));
-    this.tip.replaceChildren(el('b', `${ax.yName}: ${y.label}`), el('div', `${ax.xName}: ${ax.xText(c.xs[c.xi[i]])}`), value);
+    const k = this.kindAt(i);
+    value.append(swatch, c.kinds && k && Number.isNaN(c.v[i]) ? this.specials[k - 1].text : valueText(c.v[i]));
+    this.tip.replaceChildren(el('b', `${ax.yName}: ${y.label}`), el('div', `${ax.xName}: ${ax.xText(c.xs[c.xi[i]])}`), value,
+                             ...(this.detail ? this.detail(i).map((t) => el('div', t)) : []));
     this.tip.hidden = false;
     const tw = this.tip.offsetWidth;
     const tht = this.tip.offsetHeight;
@@ -369,7 +388,7 @@ export class Heatmap {
       if (i < 0) return;
       const c = /** @type {Cube} */ (this.cube);
       const y = c.ys[c.yi[i]];
-      this.opts.onClick({ x: c.xs[c.xi[i]], yId: y.id, yLabel: y.label, value: c.v[i] });
+      this.opts.onClick({ x: c.xs[c.xi[i]], yId: y.id, yLabel: y.label, value: c.v[i], index: i });
     });
     node.addEventListener('pointerleave', () => this.hover(-1, 0, 0));
     node.addEventListener('wheel', (e) => {
@@ -408,24 +427,5 @@ export class Heatmap {
              wx: this.wx, wy: this.wy, yIds: this.yShown ? this.yShown.map((k) => /** @type {Cube} */ (this.cube).ys[k].id) : [],
              xValues: this.xShown ? this.xShown.map((k) => /** @type {Cube} */ (this.cube).xs[k]) : [],
              shown: this.colour ? this.colour.reduce((n, ci) => n + (ci >= 0 ? 1 : 0), 0) : 0 };
-  }
-
-  /** Visible cells as rectangles (SVG export). */
-  visibleRects() {
-    const out = [];
-    const c = this.cube;
-    if (!c) return out;
-    const p = this.plot;
-    const cw = p.w / (this.wx[1] - this.wx[0]);
-    const ch = p.h / (this.wy[1] - this.wy[0]);
-    for (let i = 0; i < c.rows; ++i) {
-      if (this.colour[i] < 0) continue;
-      const dx = this.xPos[c.xi[i]] - this.wx[0];
-      const dy = this.yPos[c.yi[i]] - this.wy[0];
-      if (dx < -1 || dy < -1 || dx >= this.wx[1] - this.wx[0] || dy >= this.wy[1] - this.wy[0]) continue;
-      const f = this.palette[this.colour[i]];
-      out.push({ x: p.x + dx * cw, y: p.y + dy * ch, w: cw, h: ch, fill: typeof f === 'string' ? f : SPECIAL.null });
-    }
-    return out;
   }
 }

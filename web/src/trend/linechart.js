@@ -16,7 +16,7 @@ const CLAMP = 1e8;
 const clampY = (/** @type {number} */ v) => Math.max(-CLAMP, Math.min(CLAMP, v));
 
 /** @typedef {{key: string, name: string, title: string, xs: number[], values: (number|null)[], labels: string[],
- *             color: string, visible: boolean}} Series */
+ *             color: string, visible: boolean, dash?: string}} Series  dash: stroke-dasharray (the B and A − B lines of a pair) */
 
 export class LineChart {
   /** @param {HTMLElement} host @param {HTMLElement} tools where the Clear button goes */
@@ -62,10 +62,13 @@ export class LineChart {
   /** @param {{x: string, y: string}} axes x named by the dimension key, y by the statistic */
   setAxes(axes) { this.axes = axes; }
 
-  /** Adds a series unless its key is shown already. @param {Omit<Series, 'color'|'visible'>} s */
+  /** The next series colour (a pair of A and B series shares one). */
+  takeColor() { return SERIES_COLORS[this.colorNext++ % SERIES_COLORS.length]; }
+
+  /** Adds a series unless its key is shown already. @param {Omit<Series, 'color'|'visible'> & {color?: string}} s */
   add(s) {
     if (this.series.some((o) => o.key === s.key)) return false;
-    this.series.push({ ...s, color: SERIES_COLORS[this.colorNext++ % SERIES_COLORS.length], visible: true });
+    this.series.push({ ...s, color: s.color || this.takeColor(), visible: true });
     this.xw = null;
     this.yw = null;
     this.render();
@@ -163,7 +166,7 @@ export class LineChart {
     for (const s of visible) {
       const pts = s.xs.map((xv, i) => [xv, s.values[i]]);
       this.gSeries.append('path').attr('d', path(/** @type {any} */ (pts))).attr('fill', 'none')
-        .attr('stroke', s.color).attr('stroke-width', 1.6).attr('data-testid', 'series-path');
+        .attr('stroke', s.color).attr('stroke-width', 1.6).attr('stroke-dasharray', s.dash || null).attr('data-testid', 'series-path');
       const inWindow = pts.filter((d) => d[0] >= xw[0] && d[0] <= xw[1]);
       // points where a line cannot show them (neighbours are gaps), or every point when few
       const few = inWindow.length <= 60;
@@ -185,7 +188,7 @@ export class LineChart {
       const item = el('span', undefined, 'tr-legend-item' + (s.visible ? '' : ' off'));
       item.dataset.testid = 'series';
       const sw = el('i');
-      sw.style.background = s.color;
+      sw.style.background = s.dash ? `repeating-linear-gradient(90deg, ${s.color} 0 4px, transparent 4px 6px)` : s.color;
       const name = el('button', s.name, 'tr-legend-name');
       name.title = `${s.title} — click to hide / show`;
       name.addEventListener('click', () => { s.visible = !s.visible; this.render(); });

@@ -1,6 +1,6 @@
 // @ts-check
-// The trend queries Q1-Q8 (trend-analyzer.md §9) over the database the worker holds. Every value
-// is a bound parameter; the one interpolated identifier, the statistic column, is checked against
+// The trend queries Q1-Q8 (trend-analyzer.md §9) over one database the worker holds, named per
+// instance (the A/B comparison keeps two open, BEY-11). Every value is a bound parameter; the one interpolated identifier, the statistic column, is checked against
 // PRAGMA table_info(trend_data) and the supported list first (§8.6).
 
 export const SUPPORTED_STATS = Object.freeze(['norm', 'min', 'max', 'zeros', 'nans', 'mean', 'entropy', 'softmax_max', 'sr',
@@ -22,15 +22,26 @@ export const AXES = Object.freeze({
 /** `<target_id>_<vpp_stage>_<target_name>_<micro_step>` (Q4). */
 export const moduleLabel = (id, vpp, name, micro) => `${id}_${vpp}_${name}_${micro}`;
 
+/** What identifies a target across files (its UNIQUE key, §8.2; ids are per file). */
+export const targetKey = (name, vpp, micro) => `${vpp}\u0000${micro}\u0000${name}`;
+
 /**
  * @typedef {{xs: number[], ys: {id: number, label: string, name: string}[], xi: Int32Array, yi: Int32Array,
  *            v: Float64Array, rows: number}} Cube  one heat map: categories and cells (v NaN = NULL)
  */
 
+/** @typedef {{query: (sql: string, params?: any[], db?: string) => Promise<{columns: string[], values: any[][]}>}} QueryEngine */
+
 export class TrendQueries {
-  /** @param {{query: (sql: string, params?: any[]) => Promise<{columns: string[], values: any[][]}>}} engine */
-  constructor(engine) {
+  /**
+   * @param {QueryEngine} engine
+   * @param {string} [db] the database's name in the worker; none = the worker's current database
+   * @param {() => Promise<void>} [reopen] opens it again when the worker lost it (a restarted engine)
+   */
+  constructor(engine, db, reopen) {
     this.engine = engine;
+    this.db = db;
+    this.reopen = reopen;
     /** @type {Set<string>} */
     this.statColumns = new Set();
     /** @type {Set<string>} */
@@ -42,8 +53,19 @@ export class TrendQueries {
   }
 
   /** @param {string} sql @param {any[]} [params] */
+  async query(sql, params) {
+    try {
+      return await this.engine.query(sql, params || [], this.db);
+    } catch (e) {
+      if (!this.reopen || /** @type {Error} */ (e).name !== 'DbNotOpen') throw e;
+      await this.reopen();
+      return this.engine.query(sql, params || [], this.db);
+    }
+  }
+
+  /** @param {string} sql @param {any[]} [params] */
   async rows(sql, params) {
-    return (await this.engine.query(sql, params || [])).values;
+    return (await this.query(sql, params)).values;
   }
 
   /** Schema facts the other queries rely on; call once after the database opened. */
@@ -53,6 +75,8 @@ export class TrendQueries {
     if (this.tables.has('trend_data'))
       for (const r of await this.rows('PRAGMA table_info(trend_data)')) if (SUPPORTED_STATS.includes(r[1])) this.statColumns.add(r[1]);
     this.metricIds.clear();
+    /** @type {Map<string, number>|null} */
+    this.idsByKey = null;
     this.stepMap = null;
     if (this.tables.has('trend_step_map')) {
       this.stepMap = new Map();
@@ -63,7 +87,7 @@ export class TrendQueries {
 
   /** Q1: metrics (column order) and their statistics (list order). */
   async catalogue() {
-    const r = await this.engine.query('SELECT * FROM global_stats ORDER BY ROWID DESC LIMIT 1');
+    const r = await this.query('SELECT * FROM global_stats ORDER BY ROWID DESC LIMIT 1');
     if (!r.values.length) return [];
     const out = [];
     r.columns.forEach((c, i) => {
@@ -145,6 +169,16 @@ export class TrendQueries {
    * @returns {Promise<Cube>}
    */
   async heatmap(s) {
+    return cubeOf(await this.heatmapRows(s), s.dimension);
+  }
+
+  /**
+   * Q6 rows `[rank, step, target_id, value, target_name, vpp_stage, micro_step]` (the comparison
+   * aligns them by name, §8.4: ids are per file).
+   * @param {{metric: string, stat: string, dimension: Dimension, value: number, tags: string[]}} s
+   * @returns {Promise<any[][]>}
+   */
+  async heatmapRows(s) {
     if (!s.metric || !s.stat || !s.dimension || s.value === null || s.value === undefined) throw new Error('Invalid parameters');
     const col = this.statColumn(s.stat);
     const id = await this.metricId(s.metric);
@@ -154,14 +188,37 @@ export class TrendQueries {
     const sql = `SELECT t.rank, t.step, t.target_id, t.${col}, m.target_name, m.vpp_stage, m.micro_step
       FROM trend_data t JOIN monitoring_targets m ON t.target_id = m.target_id
       WHERE t.metric_id = ? AND ${cond}${g.sql}`;
-    const rows = await this.rows(sql, [id, s.value, ...g.params]);
-    return cubeOf(rows, s.dimension);
+    return this.rows(sql, [id, s.value, ...g.params]);
+  }
+
+  /** The target id of (name, vpp_stage, micro_step) in this file, or null. @param {{name: string, vpp: number, micro: number}} t */
+  async targetId(t) {
+    const r = await this.rows('SELECT target_id FROM monitoring_targets WHERE target_name = ? AND vpp_stage = ? AND micro_step = ?', [t.name, t.vpp, t.micro]);
+    return r.length ? Number(r[0][0]) : null;
+  }
+
+  /** Every target's id by its key (targetKey), read once per file. */
+  async targetIds() {
+    if (!this.idsByKey) {
+      /** @type {Map<string, number>} */
+      const m = new Map();
+      for (const [id, name, vpp, micro] of await this.rows('SELECT target_id, target_name, vpp_stage, micro_step FROM monitoring_targets'))
+        m.set(targetKey(String(name), Number(vpp), Number(micro)), Number(id));
+      this.idsByKey = m;
+    }
+    return this.idsByKey;
+  }
+
+  /** The target key of an id in this file, or null. @param {number} id */
+  async targetKey(id) {
+    const r = await this.rows('SELECT target_name, vpp_stage, micro_step FROM monitoring_targets WHERE target_id = ?', [id]);
+    return r.length ? { name: String(r[0][0]), vpp: Number(r[0][1]), micro: Number(r[0][2]) } : null;
   }
 
   /**
    * Q7: the series of a clicked cell.
    * @param {{metric: string, stat: string, dimension: Dimension, x: number, yId: number, tags: string[]}} s
-   * @returns {Promise<{xs: number[], values: (number|null)[], labels: string[]}>}
+   * @returns {Promise<{xs: number[], values: (number|null)[], labels: string[], keys: string[]}>}
    */
   async trend(s) {
     const col = this.statColumn(s.stat);
@@ -182,6 +239,7 @@ export class TrendQueries {
       values: rows.map((r) => (r[3] === null ? null : Number(r[3]))),
       labels: rows.map((r) => (s.dimension === 'module_name' ? moduleLabel(r[2], r[5], r[4], r[6])
         : s.dimension === 'step' ? this.stepText(Number(r[0])) : `Rank${r[1]}`)),
+      keys: rows.map((r) => targetKey(r[4], r[5], r[6])),
     };
   }
 
@@ -195,7 +253,7 @@ export class TrendQueries {
       try { out.push([label, String((await this.rows(sql))[0][0])]); } catch { /* table absent */ }
     }
     try {
-      const g = await this.engine.query('SELECT * FROM global_stats ORDER BY ROWID DESC LIMIT 1');
+      const g = await this.query('SELECT * FROM global_stats ORDER BY ROWID DESC LIMIT 1');
       if (g.values.length) g.columns.forEach((c, i) => out.push([c, String(g.values[0][i] ?? 'NULL')]));
     } catch { /* no global_stats */ }
     return out;

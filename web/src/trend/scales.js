@@ -4,6 +4,8 @@
 import { scaleLinear } from 'd3-scale';
 
 export const GRADIENT = ['#4575b4', '#74add1', '#abd9e9', '#e0f3f8', '#ffffbf', '#fee090', '#fdae61', '#f46d43', '#d73027', '#a50026'];
+/** A − B (BEY-11): ColorBrewer RdBu, blue = A below B, near-white = equal, red = A above B. */
+export const DIVERGING = ['#053061', '#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b', '#67001f'];
 export const SEGMENT_COLORS = ['#313695', '#4575b4', '#74add1', '#ffffbf', '#fdae61', '#f46d43', '#d73027'];
 /** ±inf are stored as ±(1e9 + 1) (§6); exactly ±1e9 means "clipped". */
 export const POS_INF = 1000000001;
@@ -45,6 +47,15 @@ export function finiteStats(values) {
     if (kindOf(v) === 0) ss += (v - mean) * (v - mean);
   }
   return { n, min, max, mean, std: Math.sqrt(ss / n) };
+}
+
+/**
+ * The extent made symmetric around 0, so a diverging palette puts 0 at its centre (A − B, BEY-11).
+ * @template {{min: number, max: number}} T @param {T} st @returns {T}
+ */
+export function symmetric(st) {
+  const m = Math.max(Math.abs(st.min), Math.abs(st.max));
+  return Number.isFinite(m) ? { ...st, min: -m, max: m } : st;
 }
 
 /**
@@ -112,10 +123,10 @@ export function pieceOf(pieces, v) {
   return pieces.length - 1;
 }
 
-/** 256 colours along the 10-stop gradient, for bucketed canvas drawing. */
-export function gradientLut(n = 256) {
-  const stops = GRADIENT.map((_, i) => i / (GRADIENT.length - 1));
-  const scale = scaleLinear().domain(stops).range(/** @type {any} */ (GRADIENT)).clamp(true);
+/** n colours along a gradient's stops (the 10-stop GRADIENT by default), for bucketed canvas drawing. @param {number} [n] @param {string[]} [colors] */
+export function gradientLut(n = 256, colors = GRADIENT) {
+  const stops = colors.map((_, i) => i / (colors.length - 1));
+  const scale = scaleLinear().domain(stops).range(/** @type {any} */ (colors)).clamp(true);
   return Array.from({ length: n }, (_, i) => String(scale(i / (n - 1))));
 }
 

@@ -1,19 +1,22 @@
 // @ts-check
 // The trend workspace (trend-analyzer.md §10, web-ui TR-01..TR-11): the toolbar with its
 // cascade (TR-03 with U-3, U-4, U-8 fixed), the heat map above the line chart with splitters and
-// spinners, exports, the database dropdown of every opened .trend.db, and the parallelism chart.
-// Database text is only ever set as text.
+// spinners, exports, the database dropdown of every opened .trend.db, the A/B comparison with a
+// second one (BEY-11, ab.js), and the parallelism chart. Database text is only ever set as text.
 import { TrendQueries, DIMENSIONS, AXES } from './queries.js';
 import { Heatmap } from './heatmap.js';
 import { LineChart } from './linechart.js';
 import { ParallelView } from './parallel.js';
+import { AbComparison } from './ab.js';
 import { middleEllipsis } from './scales.js';
-import { standaloneSvg, saveSvg, savePng, saveCsv } from './export.js';
+import { exportButtons, exportChart, heatCells } from './chart_export.js';
 import { saveBlob } from '../host/download.js';
 import { el, field, selectEl, searchableSelect, tagPicker, splitter, spinner } from './widgets.js';
 
 const HELP = {
   db: 'The opened .trend.db files, by name. Switching resets every selection.',
+  compare: 'Another opened .trend.db as run B: the same metric, statistic and selection of both files, aligned by step, rank and module name (ids may differ).',
+  view: 'Run A (the Database file), run B, or A − B (diverging colours centred on 0; NULL and ±inf are never subtracted). A and B share one colour scale. A click adds the A and B series (and A − B in the A − B view).',
   metric: 'Category of the values: forward / backward / recompute / parameters_grad (dump) or the monitor file prefix.',
   stat: 'The statistic drawn: one column of trend_data for this metric.',
   dimension: 'The dimension held fixed. Step: ranks × modules at one step; Rank: steps × modules on one rank; Module Name: steps × ranks of one module.',
@@ -23,7 +26,8 @@ const HELP = {
   scale: 'How Gradient mode spreads its colours: linear in the value, symmetric log10, or by quantile (rank), which keeps ±1e9 clipped values from flattening the map.',
 };
 
-/** @typedef {{metric: string, stat: string, dimension: import('./queries.js').Dimension, value: string, tags: string[], mode: string}} State */
+/** @typedef {{metric: string, stat: string, dimension: import('./queries.js').Dimension, value: string, tags: string[], mode: string,
+ *             compare: string, view: import('./compare.js').View}} State  compare: run B's file name, '' = none */
 
 export class TrendWorkspace {
   /** @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine @param {{onError: (m: string) => void}} opts */
@@ -38,7 +42,9 @@ export class TrendWorkspace {
     /** @type {{name: string, stats: string[]}[]} */
     this.metrics = [];
     /** @type {State} */
-    this.state = { metric: '', stat: '', dimension: 'step', value: '', tags: [], mode: 'gradient' };
+    this.state = { metric: '', stat: '', dimension: 'step', value: '', tags: [], mode: 'gradient', compare: '', view: 'diff' };
+    /** @type {AbComparison|null} */
+    this.ab = null;
     this.gen = 0;
     this.busy = 0;
     this.loads = 0;
@@ -60,6 +66,8 @@ export class TrendWorkspace {
       drawParallel: (/** @type {any} */ layout) => this.parallel.draw(layout),
       cellPoint: (/** @type {number} */ dx, /** @type {number} */ dy) => this.heat.pointOf(dx, dy),
       linePoint: (/** @type {number} */ x) => this.line.pointOf(x),
+      cells: () => heatCells(this.heat),
+      lineSeries: () => this.line.series.map((x) => ({ key: x.key, name: x.name, xs: x.xs, values: x.values, color: x.color, dash: x.dash || '' })),
     };
   }
 
@@ -89,10 +97,16 @@ export class TrendWorkspace {
     const dl = el('button', 'Download .trend.db', 'tr-download');
     dl.dataset.testid = 'trend-download';
     dl.addEventListener('click', () => { const f = this.files.get(this.current); if (f) saveBlob(f, this.current); });
+    this.cmpSel = selectEl('tr-compare');
+    this.cmpSel.addEventListener('change', () => this.run(() => this.onCompare(this.cmpSel.value)));
+    this.viewSel = selectEl('tr-view');
+    this.viewSel.append(new Option('A − B', 'diff'), new Option('A', 'a'), new Option('B', 'b'));
+    this.viewSel.addEventListener('change', () => this.onView(/** @type {any} */ (this.viewSel.value)));
     this.info = el('dl', undefined, 'tr-info');
     const about = el('div', undefined, 'tr-about');
     about.append(el('h4', 'This file'), this.info);
-    bar.append(field('Database file', HELP.db, this.dbSel), dl, field('Metric', HELP.metric, this.metricSel),
+    bar.append(field('Database file', HELP.db, this.dbSel), dl, field('Compare with', HELP.compare, this.cmpSel),
+               field('Comparison view', HELP.view, this.viewSel), field('Metric', HELP.metric, this.metricSel),
                field('Statistic', HELP.stat, this.statSel), field('Dimension', HELP.dimension, this.dimSel),
                field('Value', HELP.value, this.valueSel.box), field('Tags', HELP.tags, this.tagSel.box),
                field('Heat map mode', HELP.mode, this.mode), field('Colour scale', HELP.scale, this.scaleSel), about);
@@ -106,7 +120,7 @@ export class TrendWorkspace {
     const heatPane = el('section', undefined, 'tr-pane tr-heat-pane');
     const heatHead = el('div', undefined, 'tr-pane-head');
     this.heatTitle = el('span', 'Heat map', 'tr-pane-title');
-    heatHead.append(this.heatTitle, this.exportButtons('heat'));
+    heatHead.append(this.heatTitle, exportButtons('heat', (k) => exportChart(this, 'heat', k).catch((e) => this.opts.onError(e.message))));
     heatPane.append(heatHead);
     this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)) });
     this.heatSpin = spinner(heatPane);
@@ -116,7 +130,7 @@ export class TrendWorkspace {
     lineHead.append(el('span', 'Trend', 'tr-pane-title'), lineTools);
     linePane.append(lineHead);
     this.line = new LineChart(linePane, lineTools);
-    lineTools.append(this.exportButtons('line'));
+    lineTools.append(exportButtons('line', (k) => exportChart(this, 'line', k).catch((e) => this.opts.onError(e.message))));
     this.lineSpin = spinner(linePane);
     const relayout = () => { /* the charts observe their own size */ };
     stack.append(heatPane, splitter(stack, heatPane, 'y', 0.2, 0.9, relayout), linePane);
@@ -128,19 +142,6 @@ export class TrendWorkspace {
     charts.append(tabs, stack, par);
     layout.append(bar, splitter(layout, bar, 'x', 0.1, 0.3, relayout), charts);
     h.append(layout);
-  }
-
-  /** @param {'heat'|'line'} which */
-  exportButtons(which) {
-    const box = el('span', undefined, 'tr-exports');
-    for (const kind of ['PNG', 'SVG', 'CSV']) {
-      const b = el('button', kind);
-      b.title = `Export the ${which === 'heat' ? 'heat map' : 'line chart'} as ${kind}`;
-      b.dataset.testid = `${which}-export-${kind.toLowerCase()}`;
-      b.addEventListener('click', () => this.export(which, kind.toLowerCase()).catch((e) => this.opts.onError(e.message)));
-      box.append(b);
-    }
-    return box;
   }
 
   /** Runs one user action; a failure is shown, stale results are dropped by the generation check. @param {() => Promise<void>} fn */
@@ -169,26 +170,59 @@ export class TrendWorkspace {
     await this.run(() => this.reset(name));
   }
 
-  /** Another opened file: the worker holds one database at a time, so it is opened again. @param {string} name */
+  /** Another opened file (the worker keeps every opened one; queries name theirs). @param {string} name */
   async switchTo(name) {
-    const file = this.files.get(name);
-    if (!file || name === this.current) return;
-    const gen = ++this.gen;
-    this.heatSpin.show(true);
-    try {
-      await this.engine.openDb(name, await file.arrayBuffer());
-    } finally {
-      this.heatSpin.show(false);
+    if (!this.files.has(name) || name === this.current) return;
+    await this.reset(name);
+  }
+
+  /** Queries on one opened file; a restarted engine gets the file again, without making it current. @param {string} name */
+  queriesFor(name) {
+    return new TrendQueries(this.engine, name, async () => {
+      const file = this.files.get(name);
+      if (!file) throw new Error(`${name} is no longer open.`);
+      await this.engine.openDb(name, await file.arrayBuffer(), { current: false });
+    });
+  }
+
+  /** Run B: '' ends the comparison and restores the single view; selections are kept. @param {string} name */
+  async onCompare(name) {
+    this.ab = null;
+    this.state.compare = '';
+    if (name && this.files.has(name) && name !== this.current) {
+      const qb = this.queriesFor(name);
+      await qb.open();
+      this.ab = new AbComparison(this.q, qb, this.current, name);
+      this.state.compare = name;
     }
-    if (gen === this.gen) await this.reset(name);
+    this.cmpSel.value = this.state.compare;
+    this.viewSel.disabled = !this.ab;
+    await this.loadValues(true);
+  }
+
+  /** A, B or A − B of the loaded comparison: no query; categories, zoom and series stay. @param {import('./compare.js').View} view */
+  onView(view) {
+    this.state.view = view;
+    this.viewSel.value = view;
+    if (!this.ab || !this.ab.aligned || !this.names) return;
+    const v = this.ab.view(view);
+    this.heat.setData(v.cube, this.names, { ...v.opts, keepWindow: true });
+    this.heatTitle.textContent = this.heatTitleText();
   }
 
   /** Every selection back to its default (§10.2, TR-03), then the start-up sequence of §10.3. @param {string} name */
   async reset(name) {
     const gen = ++this.gen;
     this.current = name;
+    this.q = this.queriesFor(name);
+    this.ab = null;
     this.dbSel.replaceChildren(...[...this.files.keys()].sort().map((n) => new Option(n, n)));
     this.dbSel.value = name;
+    this.cmpSel.replaceChildren(new Option('— none —', ''), ...[...this.files.keys()].sort().filter((n) => n !== name).map((n) => new Option(n, n)));
+    this.cmpSel.value = '';
+    this.cmpSel.disabled = this.files.size < 2;
+    this.viewSel.value = 'diff';
+    this.viewSel.disabled = true;
     this.line.clear();
     await this.q.open();
     const [metrics, info] = await Promise.all([this.q.catalogue(), this.q.info()]);
@@ -205,7 +239,7 @@ export class TrendWorkspace {
     this.heat.mode = 'gradient';
     this.scaleSel.value = 'linear';
     this.heat.scaleKind = 'linear';
-    this.state = { metric: '', stat: '', dimension: 'step', value: '', tags: [], mode: 'gradient' };
+    this.state = { metric: '', stat: '', dimension: 'step', value: '', tags: [], mode: 'gradient', compare: '', view: 'diff' };
     this.dimSel.value = 'step';
     if (!metrics.length) {
       this.tagSel.set([], []);
@@ -282,6 +316,12 @@ export class TrendWorkspace {
       list = (await this.q.modules(s.metric, this.tagNames())).map((m) => ({ value: String(m.id), text: m.label }));
     } else {
       const ext = await this.q.extents();
+      if (this.ab) {   // every step / rank of either run
+        const b = await this.ab.qb.extents();
+        const union = (/** @type {number[]} */ p, /** @type {number[]} */ q) => [...new Set([...p, ...q])].sort((u, v) => u - v);
+        ext.steps = union(ext.steps, b.steps);
+        ext.ranks = union(ext.ranks, b.ranks);
+      }
       list = s.dimension === 'step' ? ext.steps.map((v) => ({ value: String(v), text: this.q.stepText(v) }))
         : ext.ranks.map((v) => ({ value: String(v), text: `Rank${v}` }));
     }
@@ -302,8 +342,11 @@ export class TrendWorkspace {
     this.line.setAxes({ x: s.dimension, y: s.stat });
     const xText = axes.x === 'Step' ? (/** @type {number} */ x) => this.q.stepText(x).replace(/^Step/, '') : (/** @type {number} */ x) => String(x);
     const names = { xName: axes.x, yName: axes.y, xText, byModule: s.dimension !== 'module_name' };
+    this.names = names;
     const empty = { xs: [], ys: [], xi: new Int32Array(0), yi: new Int32Array(0), v: new Float64Array(0), rows: 0 };
-    this.heatTitle.textContent = `Heat map — ${s.metric} / ${s.stat} / ${axes.x} × ${axes.y}`;
+    const ab = this.ab;
+    if (ab) ab.note = '';
+    this.heatTitle.textContent = this.heatTitleText();
     if (s.value === '' || !s.stat) {
       this.heat.setData(empty, names);
       this.loads += 1;
@@ -313,8 +356,16 @@ export class TrendWorkspace {
     try {
       const t0 = performance.now();
       let cube;
+      /** @type {import('./heatmap.js').HeatOptions} */
+      let opts = {};
       try {
-        cube = await this.q.heatmap({ metric: s.metric, stat: s.stat, dimension: s.dimension, value: Number(s.value), tags: this.tagNames() });
+        const sel = { metric: s.metric, stat: s.stat, dimension: s.dimension, value: Number(s.value), tags: this.tagNames() };
+        if (ab) {
+          await ab.load(sel);
+          ({ cube, opts } = ab.view(s.view));
+        } else {
+          cube = await this.q.heatmap(sel);
+        }
       } catch (e) {
         if (gen === this.gen) this.heat.setData(empty, names);   // no stale map under an error
         throw e;
@@ -322,7 +373,8 @@ export class TrendWorkspace {
       if (gen !== this.gen) return;
       const t1 = performance.now();
       this.heat.mode = s.mode;
-      this.heat.setData(cube, names);
+      this.heat.setData(cube, names, opts);
+      this.heatTitle.textContent = this.heatTitleText();
       this.timings = { query: t1 - t0, build: performance.now() - t1, redraw: this.heat.lastRedrawMs };
       this.loads += 1;
     } finally {
@@ -330,8 +382,40 @@ export class TrendWorkspace {
     }
   }
 
+  heatTitleText() {
+    const s = this.state;
+    const axes = AXES[s.dimension];
+    const what = `${s.metric} / ${s.stat} / ${axes.x} × ${axes.y}`;
+    if (!this.ab) return `Heat map — ${what}`;
+    const view = { a: 'A', b: 'B', diff: 'A − B' }[s.view];
+    return `Heat map — ${view} (A: ${this.current}, B: ${this.ab.nameB}) — ${what}${this.ab.note ? ` — ${this.ab.note}` : ''}`;
+  }
+
+  /** Comparing: the A and B series of the cell in one colour (B dashed), and A − B in the A − B view. @param {import('./heatmap.js').CellHit} c */
+  async addPair(c) {
+    const ab = /** @type {AbComparison} */ (this.ab);
+    const s = this.state;
+    const gen = this.gen;
+    const y = ab.aligned ? ab.aligned.ys[ab.aligned.yi[c.index]] : null;
+    const pending = y ? `${c.x}|${y.key}` : '';
+    if (!y || this.line.has(pending + '|A') || this.line.has(pending + '|B') || this.pending.has(pending)) return;
+    this.pending.add(pending);
+    this.lineSpin.show(true);
+    try {
+      const r = await ab.series({ metric: s.metric, stat: s.stat, dimension: s.dimension, value: Number(s.value), tags: this.tagNames() },
+                                c, s.view === 'diff');
+      if (gen !== this.gen || this.ab !== ab) return;
+      const color = this.line.takeColor();
+      for (const x of r.series) this.line.add({ ...x, color });
+    } finally {
+      this.pending.delete(pending);
+      this.lineSpin.show(false);
+    }
+  }
+
   /** Q7 of a clicked cell, added as a series unless already shown (§10.4 Click). @param {import('./heatmap.js').CellHit} c */
   async addSeries(c) {
+    if (this.ab) return this.addPair(c);
     const key = `${c.x}|${c.yId}`;
     if (this.line.has(key) || this.pending.has(key)) return;
     const s = this.state;
@@ -351,31 +435,4 @@ export class TrendWorkspace {
     }
   }
 
-  /** @param {'heat'|'line'} which @param {string} kind */
-  async export(which, kind) {
-    const s = this.state;
-    const base = `${this.current.replace(/\.trend\.db$/, '')}_${s.metric}_${s.stat}_${s.dimension}_${s.value}_${which === 'heat' ? 'heatmap' : 'trend'}`;
-    if (which === 'heat') {
-      const cube = this.heat.cube;
-      if (kind === 'csv') {
-        const axes = AXES[s.dimension];
-        const rows = [[axes.x, `${axes.y} id`, axes.y, s.stat]];
-        if (cube) for (let i = 0; i < cube.rows; ++i) { const y = cube.ys[cube.yi[i]]; rows.push([cube.xs[cube.xi[i]], y.id, y.label, cube.v[i]]); }
-        saveCsv(base + '.csv', rows);
-        return;
-      }
-      const svgNode = /** @type {SVGSVGElement} */ (this.heat.svg.node());
-      if (kind === 'svg') {
-        const rects = this.heat.visibleRects();
-        saveSvg(base + '.svg', standaloneSvg(svgNode, { rects: rects.length <= 100000 ? rects : [] }).text);
-      } else {
-        await savePng(base + '.png', standaloneSvg(svgNode), { canvas: this.heat.canvas });
-      }
-      return;
-    }
-    if (kind === 'csv') { saveCsv(base + '.csv', this.line.csvRows()); return; }
-    const svg = standaloneSvg(/** @type {SVGSVGElement} */ (this.line.svg.node()),
-                              { legend: this.line.series.filter((x) => x.visible).map((x) => ({ name: x.name, color: x.color })) });
-    if (kind === 'svg') saveSvg(base + '.svg', svg.text); else await savePng(base + '.png', svg);
-  }
 }

@@ -1,0 +1,350 @@
+// Acceptance tests of the graph workspace (web-ui §3-§8, §10, §11) in real Chromium: search and
+// filter lists (virtualised), canvas rendering above the box threshold with hit testing, keys on
+// the pane under the pointer, minimap drag, view controls, language and theme, markers, and the
+// performance budgets of §11 on the generated large fixture (200,000 nodes per side; each budget
+// +20 %, as §11 allows; VISPROBE_SKIP_PERF=1 skips that test). Screenshots go to build/screenshots/.
+//   node --test tests/browser/test_graph.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
+const native = join(root, 'build', 'native', 'visprobe');
+const shots = join(root, 'build', 'screenshots');
+let server, origin, browser, tmp, compareDb, mediumDb;
+
+function nativeDb(args) {
+  const out = mkdtempSync(join(tmp, 'native_'));
+  execFileSync(native, ['graph_visualize', ...args, '-o', out], { stdio: 'pipe' });
+  return join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
+}
+
+function generatedDb(nodes) {
+  const out = join(tmp, `large_${nodes}.vis.db`);
+  execFileSync('python3', [join(root, 'scripts', 'gen_graph_db.py'), out, '--nodes', String(nodes)], { stdio: 'pipe' });
+  return out;
+}
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'visprobe_graph_'));
+  mkdirSync(shots, { recursive: true });
+  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  origin = await new Promise((res, rej) => {
+    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
+    server.on('exit', () => rej(new Error('static server exited')));
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+  compareDb = nativeDb(['-tp', worked('npu'), '-gp', worked('bench')]);
+  mediumDb = generatedDb(20000);
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function openDb(db, opts = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, ...opts });
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1500, height: 1100 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/');
+  await page.setInputFiles('#pick-db', db);
+  await page.waitForSelector('[data-testid=pane-debug] g.node', { timeout: 120000 });
+  return { page, context, errors };
+}
+
+const count = async (page, panel) => Number(/\((\d+)\)/.exec(await page.textContent(`[data-testid=${panel}] .ws-count`))[1]);
+const search = async (page, q) => {
+  await page.fill('#ws-search', q);
+  await page.waitForFunction((qq) => document.querySelector('[data-testid=search-list]').dataset.query === qq, q);
+};
+const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
+
+test('search panel: all nodes, substring, AND terms, exact name, sides, list <-> graph (SRCH-01..03)', async () => {
+  const { page, context, errors } = await openDb(compareDb);
+  await page.click('[data-testid=rail-search]');
+  await page.waitForSelector('[data-testid=search-list][data-query=""]');
+  assert.equal(await count(page, 'search'), 10);                // every Debug node, empty query
+  await search(page, 'linear');
+  assert.equal(await count(page, 'search'), 5);
+  await search(page, 'linear forward');                          // terms must all match
+  assert.equal(await count(page, 'search'), 2);
+  await search(page, '"torch.sum.0.forward"');                   // quoted: one exact name
+  assert.deepEqual(await page.$$eval('.ws-results li', (lis) => lis.map((l) => l.textContent)), ['Torch.sum.0.forward']);
+  await search(page, 'SUM');
+  assert.equal(await count(page, 'search'), 2);
+  assert.equal(await page.textContent('.ws-results li mark'), 'sum');
+  // Previous on the first row keeps it and says so; next selects the second.
+  await page.click('.ws-results li >> nth=0');
+  await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Torch.sum.0.forward'));
+  await page.click('[data-testid=search-prev]');
+  await page.waitForFunction(() => /top of the list/.test(document.querySelector('[data-testid=search-msg]').textContent));
+  await page.click('[data-testid=search-next]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Torch.sum.0.backward'));
+  // A click in the graph highlights the row of that node.
+  await search(page, '');
+  await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.backward.0"] rect.header');
+  await page.waitForFunction(() => document.querySelector('.ws-results li.current')?.textContent === 'Module.fc1.Linear.backward.0');
+  // Bench side: its own list; clicking a row selects in the Bench pane.
+  await page.check('[data-testid=search-bench]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=search-list]').dataset.query === '');
+  await search(page, 'relu');
+  await page.click('.ws-results li >> nth=0');
+  await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Bench node:'));
+  assert.equal(await pane(page, 1, (p) => p.selected && p.selected.name), 'Functional.relu.0.forward');
+  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_search.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('filter panel: overflow disabled without -oc, swatches = node fills, reset on scope change (FLT-01/02/07, GR-07)', async () => {
+  const { page, context, errors } = await openDb(compareDb);
+  assert.equal(await page.$eval('#ws-mode option[value=overflow]', (o) => o.disabled), true);
+  const swatch = (key) => page.$eval(`[data-testid=filter-${key}] + i`, (i) => getComputedStyle(i).backgroundColor);
+  assert.equal(await swatch('warning'), 'rgb(255, 220, 127)');   // #FFDC7F, the fill of a 0.5 node
+  assert.equal(await swatch('unmatched'), 'rgb(199, 199, 199)');
+  await page.check('[data-testid=filter-pass]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=filter-list] li').length === 4);
+  assert.equal(await count(page, 'filter'), 4);                  // leaves with 0 <= precision < 0.3
+  assert.match(await page.getAttribute('[data-testid=filter-list] li >> nth=0', 'title'), /\S/);
+  // SEL-02 / FLT-07: a new micro-step clears the boxes and the list.
+  await page.selectOption('#ws-micro', '0');
+  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.loaded === '2');
+  assert.equal(await page.isChecked('[data-testid=filter-pass]'), false);
+  assert.equal(await count(page, 'filter'), 0);
+  assert.match(await page.textContent('[data-testid=filter-list]'), /No data/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('virtualised lists and the canvas renderer on 20,000 nodes per side (GR-10/11, FLT-06, SRCH-01)', async () => {
+  const { page, context, errors } = await openDb(mediumDb);
+  await page.click('[data-testid=rail-search]');
+  await page.waitForSelector('[data-testid=search-list][data-query=""]');
+  assert.equal(await count(page, 'search'), 20000);
+  const rows = await page.$$eval('[data-testid=search-list] li', (lis) => lis.length);
+  assert.ok(rows > 5 && rows < 60, `${rows} rows in the DOM`);
+  await page.$eval('[data-testid=search-list]', (e) => { e.scrollTop = 40 * 15000; });
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=search-list] li')].some((li) => li.dataset.index === '15000'));
+  await page.click('[data-testid=rail-filter]');
+  await page.check('[data-testid=filter-unmatched]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=filter] .ws-count[data-done]'));
+  assert.ok(await count(page, 'filter') > 100);
+  assert.ok(await page.$$eval('[data-testid=filter-list] li', (lis) => lis.length) < 60);
+  // Expand the 2,000-leaf module, then draw with the canvas (threshold lowered for the test).
+  await page.dblclick('[data-testid=pane-debug] g.node[data-name="Module.wide.Wide.forward.0"] rect.header');
+  await page.waitForSelector('[data-testid=pane-debug] g.node[data-name="Module.wide.Tensor.add.0.forward"]');
+  const boxes = await pane(page, 0, (p) => { p.t = { x: 20, y: 20, k: 1 }; p.threshold = 50; p.draw(true); return Number(p.host.dataset.boxes); });
+  assert.ok(boxes > 50);
+  assert.equal(await page.getAttribute('[data-testid=pane-debug]', 'data-renderer'), 'canvas');
+  assert.equal(await page.$$eval('[data-testid=pane-debug] g.node', (gs) => gs.length), 0);
+  // Hit testing on the canvas: a click selects the leaf under the pointer, with an SVG outline.
+  const leaf = 'Module.wide.Tensor.add.7.forward';
+  const box = await pane(page, 0, (p, n) => { const b = p.screenBox(n); const r = p.host.getBoundingClientRect(); return { x: r.left + b.x + b.w / 2, y: r.top + b.y + b.h / 2 }; }, leaf);
+  await page.mouse.click(box.x, box.y);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), leaf);
+  assert.equal(await page.getAttribute('[data-testid=pane-debug] .overlay', 'data-name'), leaf);
+  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_canvas.png') });
+  // Pan inside the layer moves it with a CSS transform, without a redraw.
+  const moved = await pane(page, 0, (p) => { const before = p.layer; p.t.y -= 100; p.draw(false); return p.layer === before && p.svg.style.transform.includes('translate'); });
+  assert.equal(moved, true);
+  // Back to SVG below the threshold.
+  await pane(page, 0, (p) => { p.threshold = 3000; p.draw(true); });
+  assert.equal(await page.getAttribute('[data-testid=pane-debug]', 'data-renderer'), 'svg');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('keys act on the pane under the pointer; minimap drag; view controls (GI-04/05, MM-03, GR-09, CMP-02)', async () => {
+  const { page, context, errors } = await openDb(compareDb);
+  const t = (i) => pane(page, i, (p) => ({ ...p.t }));
+  await page.hover('[data-testid=pane-bench]', { position: { x: 20, y: 300 } });
+  const d0 = await t(0);
+  const b0 = await t(1);
+  for (let i = 0; i < 4; ++i) await page.keyboard.press('d');
+  await page.waitForTimeout(50);
+  assert.equal((await t(1)).x - b0.x, 160);
+  assert.deepEqual(await t(0), d0);
+  for (let i = 0; i < 12; ++i) await page.keyboard.press('w');
+  await page.waitForTimeout(50);
+  assert.equal(Number((await t(1)).k.toFixed(3)), 4);             // upper limit; further presses ignored
+  await page.keyboard.press('0');
+  await page.waitForTimeout(50);
+  assert.deepEqual(await t(1), { x: 36, y: 72, k: 1.8 });
+  // MM-03: dragging the viewport rectangle by (+10, +10) minimap pixels pans by -(10 / scale) * k.
+  const mm = await pane(page, 0, (p) => { const r = p.minimap.canvas.getBoundingClientRect(); const v = p.minimap.viewRect;
+    return { x: r.left + v.x + Math.min(v.w, 100) / 4, y: r.top + v.y - p.minimap.scroll + Math.min(v.h, 400) / 4, scale: p.minimap.scale }; });
+  const before = await t(0);
+  await page.mouse.move(mm.x, mm.y);
+  await page.mouse.down();
+  await page.mouse.move(mm.x + 10, mm.y + 10, { steps: 3 });
+  await page.mouse.up();
+  await page.waitForTimeout(50);
+  const after2 = await t(0);
+  assert.ok(Math.abs(after2.x - (before.x - (10 / mm.scale) * before.k)) < 0.5, `${before.x} -> ${after2.x}`);
+  assert.ok(Math.abs(after2.y - (before.y - (10 / mm.scale) * before.k)) < 0.5, `${before.y} -> ${after2.y}`);
+  // GR-09: the Bench minimap toggle; sync off expands only the Debug pane.
+  await page.uncheck('#ws-minimap-1');
+  assert.equal(await page.isVisible('[data-testid=pane-bench] [data-testid=minimap]'), false);
+  assert.equal(await page.isVisible('[data-testid=pane-debug] [data-testid=minimap]'), true);
+  await page.uncheck('#ws-sync');
+  await page.dblclick('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
+  await page.waitForSelector('[data-testid=pane-debug] g.node[data-name="Functional.linear.0.forward"]');
+  await page.waitForTimeout(200);
+  assert.equal(await page.$('[data-testid=pane-bench] g.node[data-name="Functional.linear.0.forward"]'), null);
+  // GR-01: the Bench pane collapses.
+  await page.click('[data-testid=collapse-bench]');
+  assert.equal(await page.isVisible('[data-testid=pane-bench]'), false);
+  await page.click('[data-testid=collapse-bench]');
+  assert.equal(await page.isVisible('[data-testid=pane-bench]'), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Chinese / English and light / dark, persisted (X-01, X-02)', async () => {
+  const { page, context, errors } = await openDb(compareDb, { colorScheme: 'dark' });
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');   // from the OS preference
+  assert.equal(await page.$eval('body', (b) => getComputedStyle(b).backgroundColor), 'rgb(15, 15, 15)');
+  await page.click('[data-testid=theme-toggle]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
+  await page.click('[data-testid=theme-toggle]');
+  await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
+  await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Module.fc1.Linear.forward.0'));
+  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_dark.png') });
+  await page.click('[data-testid=lang-toggle]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.match(await page.textContent('[data-testid=filter]'), /节点列表/);
+  assert.match(await page.textContent('[data-testid=detail]'), /比对详情/);
+  // Every translated element has a dictionary entry (an unknown key would show the key itself).
+  const untranslated = await page.$$eval('[data-i18n]', (es) => es.filter((e) => e.textContent === e.dataset.i18n).map((e) => e.dataset.i18n));
+  assert.deepEqual(untranslated, []);
+  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_dark_zh.png') });
+  await page.reload();
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  await page.click('[data-testid=lang-toggle]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  assert.equal(await page.textContent('#run'), 'Build');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('markers, shortcuts and the detail panel without a selection (GR-12, GR-09, DET-01)', async () => {
+  const { page, context, errors } = await openDb(mediumDb);
+  assert.match(await page.textContent('[data-testid=panel-details]'), /No data/);
+  await page.click('.ws-shortcuts summary');
+  assert.match(await page.textContent('.ws-shortcuts'), /Zoom in/);
+  // The generator gives 0.1 % of the Debug leaves a send communication: reveal one.
+  const name = await page.evaluate(async () => {
+    const r = await window.visprobeEngine.query("SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND matched_distributed LIKE '%send%' ORDER BY node_order LIMIT 1");
+    return r.values[0][0];
+  });
+  await page.click('[data-testid=rail-search]');
+  await search(page, `"${name}"`);
+  await page.click('.ws-results li >> nth=0');
+  await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${name}"] text.marker`);
+  assert.equal(await page.textContent(`[data-testid=pane-debug] g.node[data-name="${name}"] text.marker`), '↗');
+  await page.click('[data-testid=tab-info]');
+  assert.match(await page.textContent('[data-testid=peers]'), /rank0/);
+  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_markers.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('performance budgets on 200,000 nodes per side (PERF-G1..G5, +20 %)', { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
+  const db = generatedDb(200000);
+  const { page, context, errors } = await openDb(db);
+  await page.waitForTimeout(2500);   // background name lists
+  const now = () => page.evaluate(() => performance.now());
+  await page.evaluate(() => document.addEventListener('dblclick', () => { window.__dbl = performance.now(); }, true));
+  // Timings are the best of three tries: other processes share this machine's two cores.
+  const wide = '[data-testid=pane-debug] g.node[data-name="Module.wide.Wide.forward.0"] rect.header';
+  const leaf0 = '[data-testid=pane-debug] g.node[data-name="Module.wide.Tensor.add.0.forward"]';
+  let expand = Infinity;
+  for (let i = 0; i < 3; ++i) {
+    await page.dblclick(wide);
+    await page.waitForSelector(leaf0);
+    expand = Math.min(expand, await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now() - window.__dbl)))));
+    await page.dblclick(wide);
+    await page.waitForSelector(leaf0, { state: 'detached' });
+    // Forget the loaded children, so the next expand queries them again.
+    await pane(page, 0, (p) => { const n = p.nodes.get('Module.wide.Wide.forward.0'); for (const c of n.children) p.nodes.delete(c.name); n.children = null; });
+  }
+  await page.dblclick(wide);
+  await page.waitForSelector(leaf0);
+  assert.ok(expand <= 180, `expand of 2,000 children ${expand.toFixed(0)} ms (budget 150 + 20 %)`);
+  await page.click('[data-testid=rail-search]');
+  await page.waitForSelector('[data-testid=search-list][data-query=""]', { timeout: 60000 });
+  await page.click('#ws-search');
+  await page.evaluate(() => document.getElementById('ws-search').addEventListener('input', () => { window.__in = performance.now(); }));
+  let searchMs = Infinity;
+  for (const q of ['block3 linear', 'layers.1', 'add.19']) {
+    await page.fill('#ws-search', '');
+    await page.waitForSelector('[data-testid=search-list][data-query=""]');
+    await page.keyboard.type(q, { delay: 30 });
+    await page.waitForFunction((qq) => document.querySelector('[data-testid=search-list]').dataset.query === qq, q, { polling: 'raf' });
+    searchMs = Math.min(searchMs, await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now() - window.__in)))));
+  }
+  assert.ok(searchMs <= 120, `search ${searchMs.toFixed(0)} ms after the last keystroke (budget 100 + 20 %)`);
+  await page.click('[data-testid=rail-filter]');
+  let t0 = await now();
+  await page.check('[data-testid=filter-unmatched]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=filter] .ws-count[data-done]'));
+  const filterMs = (await now()) - t0;
+  assert.ok(filterMs <= 360, `filter list ${filterMs.toFixed(0)} ms (budget 300 + 20 %)`);
+  const target = await pane(page, 0, (p) => { const n = p.drawn.find((d) => d.subNames.length === 0 && p.screenBox(d.name).y > 30);
+    const b = p.screenBox(n.name); const r = p.host.getBoundingClientRect(); return { name: n.name, x: r.left + b.x + b.w / 2, y: r.top + b.y + b.h / 2 }; });
+  t0 = await now();
+  await page.mouse.click(target.x, target.y);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), target.name);
+  const detailMs = (await now()) - t0;
+  assert.ok(detailMs <= 120, `detail panel ${detailMs.toFixed(0)} ms (budget 100 + 20 %)`);
+  // PERF-G2: about 3,000 boxes in the extended window, wheel-scrolling: median >= 55 fps - 20 %.
+  const fps = await pane(page, 0, async (p) => {
+    // Whole subtrees expanded in execution order (rows of five leaves), 20,000 nodes laid out.
+    const stack = [p.root];
+    let laid = 0;
+    while (stack.length && laid < 20000) {
+      const n = stack.pop();
+      laid += 1;
+      if (n.subNames.length === 0) continue;
+      if (!n.expanded) await p.expand(n);
+      for (let i = n.children.length - 1; i >= 0; --i) stack.push(n.children[i]);
+    }
+    p.render();
+    let lo = 0.05; let hi = 4;
+    for (let i = 0; i < 25; ++i) { const k = Math.sqrt(lo * hi); p.t = { x: 20, y: 20, k }; p.draw(true); if (Number(p.host.dataset.boxes) > 3000) lo = k; else hi = k; }
+    p.t = { x: 20, y: 20, k: hi };
+    p.draw(true);
+    const gaps = [];
+    let last = performance.now();
+    const t1 = last;
+    while (performance.now() - t1 < 2000) {
+      p.svg.dispatchEvent(new WheelEvent('wheel', { deltaY: 100, bubbles: true, cancelable: true }));
+      await new Promise((r) => requestAnimationFrame(r));
+      const tt = performance.now(); gaps.push(tt - last); last = tt;
+    }
+    gaps.sort((a, b) => a - b);
+    return { boxes: Number(p.host.dataset.boxes), laid: p.laid.length, median: 1000 / gaps[gaps.length >> 1] };
+  });
+  assert.ok(fps.boxes >= 2500, `${fps.boxes} boxes of ${fps.laid} laid out`);
+  assert.ok(fps.median >= 44, `pan ${fps.median.toFixed(1)} fps median with ${fps.boxes} boxes (budget 55 - 20 %)`);
+  console.log(`# perf: expand ${expand.toFixed(0)} ms, search ${searchMs.toFixed(0)} ms, filter ${filterMs.toFixed(0)} ms, ` +
+              `detail ${detailMs.toFixed(0)} ms, pan ${fps.median.toFixed(1)} fps with ${fps.boxes} boxes`);
+  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_large.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,62 @@
+// @ts-check
+// Problem badges on collapsed modules (web-ui BEY-08): the rows of one (step, rank, side) come
+// from the worker once per pane (stored by the engine in vp_badges, or computed there for msProbe
+// files); this module turns a row into the pill drawn at the top-right corner of a collapsed box.
+// Pure apart from loadBadges; shared by the SVG and canvas renderers.
+import { bucketFill, UNMATCHED, OVERFLOW, textColour } from './colours.js';
+import { t } from '../i18n.js';
+
+/** @typedef {{worst: number|null, error: number, warning: number, unmatched: number, overflow: number, worstOverflow: number}} Badge */
+
+export const OVERFLOW_LEVELS = ['', 'medium', 'high', 'critical'];
+/** Pill geometry in world units: height, font size, overlap above the box. */
+export const PILL_H = 8;
+export const PILL_FONT = 6;
+export const PILL_CHAR = 3.6;   // width estimate per character at PILL_FONT
+
+/**
+ * @param {import('../engine/client.js').EngineClient} engine @param {[number, number, string]} scope
+ * @returns {Promise<Map<string, Badge>>}
+ */
+export async function loadBadges(engine, scope) {
+  const [step, rank, side] = scope;
+  const r = await engine.badges({ step, rank, side });
+  /** @type {Map<string, Badge>} */
+  const out = new Map();
+  for (const [name, worst, error, warning, unmatched, overflow, worstOverflow] of r.rows || [])
+    out.set(String(name), { worst: worst === null ? null : Number(worst), error: Number(error), warning: Number(warning),
+                            unmatched: Number(unmatched), overflow: Number(overflow), worstOverflow: Number(worstOverflow) });
+  return out;
+}
+
+/**
+ * The pill of a collapsed node, or null. Precision mode: `E n · W n · ∅ n` filled with the colour
+ * of the worst bucket (grey when only unmatched leaves are below; the Bench pane shows only the
+ * unmatched count). Overflow mode: the overflow count in the colour of the worst level.
+ * @param {Badge|undefined} b
+ * @param {{mode: string, compare: boolean, bench: boolean, colors: any[], thresholds: {warning: number, error: number}}} ctx
+ * @returns {{text: string, fill: string, colour: string, title: string}|null}
+ */
+export function pillOf(b, ctx) {
+  if (!b) return null;
+  if (ctx.mode === 'overflow') {
+    if (!b.overflow) return null;
+    const fill = OVERFLOW[OVERFLOW_LEVELS[b.worstOverflow]] || OVERFLOW.medium;
+    return { text: `⚠ ${b.overflow}`, fill, colour: textColour(fill), title: t('badgeOverflowTitle', b.overflow, t(OVERFLOW_LEVELS[b.worstOverflow] || 'medium')) };
+  }
+  const parts = [];
+  const error = ctx.bench ? 0 : b.error;
+  const warning = ctx.bench ? 0 : b.warning;
+  if (error) parts.push(`E ${error}`);
+  if (warning) parts.push(`W ${warning}`);
+  if (ctx.compare && b.unmatched) parts.push(`∅ ${b.unmatched}`);
+  if (!parts.length) return null;
+  const fill = error || warning ? bucketFill(b.worst, ctx.colors) : UNMATCHED;
+  return { text: parts.join(' · '), fill, colour: textColour(fill), title: t('badgeTitle', error, warning, ctx.compare ? b.unmatched : 0) };
+}
+
+/** Pill box at the top-right corner of a collapsed node (it does not change the layout). @param {any} n @param {string} text */
+export function pillBox(n, text) {
+  const w = text.length * PILL_CHAR + 4;
+  return { x: n.x + n.w - w + 3, y: n.y - PILL_H + 3, w, h: PILL_H };
+}

@@ -1,0 +1,85 @@
+// @ts-check
+// Node colours (web-ui §4.4): the file's precision table, overflow levels, borders. Pure functions,
+// shared by the SVG and canvas renderers, the minimap and the filter swatches (GR-07).
+
+export const WHITE = '#FFFFFF';
+export const UNMATCHED = '#C7C7C7';
+/** @type {Record<string, string>} */
+export const OVERFLOW = { medium: '#E6F3FE', high: '#8DC5F8', critical: '#1668DC' };
+export const SELECTED = { precision: '#8096F7', overflow: '#F3B765' };
+
+/** The 3-bucket table of msProbe when a file has none. */
+export const DEFAULT_COLORS = [
+  { colour: '#FFFCF3', lo: 0, hi: 0.3, level: 'pass' },
+  { colour: '#FFDC7F', lo: 0.3, hi: 0.6, level: 'warning' },
+  { colour: '#FF704D', lo: 0.6, hi: 1, level: 'error' },
+];
+
+/** FLT-04: the fixed thresholds of the filter buckets (they need not match the file's table). */
+export const FILTER_BUCKETS = [
+  { key: 'pass', lo: 0, hi: 0.3 },
+  { key: 'warning', lo: 0.3, hi: 0.6 },
+  { key: 'error', lo: 0.6, hi: 1 },
+];
+
+/** Fill darkened by 40 per channel (GR-06). @param {string} hex */
+export function darken(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  const ch = (/** @type {number} */ s) => Math.max(0, ((v >> s) & 255) - 40).toString(16).padStart(2, '0');
+  return '#' + ch(16) + ch(8) + ch(0);
+}
+
+/**
+ * The colour table stored in tb_config.node_colors, or the default; entries without a range
+ * (msProbe's unmatched entry) are not buckets.
+ * @param {string|null} json
+ */
+export function parseColourTable(json) {
+  try {
+    const table = JSON.parse(json || 'null');
+    if (!table || typeof table !== 'object') return DEFAULT_COLORS;
+    const list = Object.entries(table)
+      .filter(([k, v]) => k !== '__proto__' && v && Array.isArray(v.value) && v.value.length === 2)
+      .map(([colour, v]) => ({ colour, lo: Number(v.value[0]), hi: Number(v.value[1]), level: String(v.accuracy_level || '') }));
+    return list.length ? list : DEFAULT_COLORS;
+  } catch {
+    return DEFAULT_COLORS;
+  }
+}
+
+/**
+ * GR-04: precision colour of a value through the table (NaN / null: white).
+ * @param {number|null} value @param {Array<{colour: string, lo: number, hi: number}>} colors
+ */
+export function bucketFill(value, colors) {
+  if (value === null || Number.isNaN(value)) return WHITE;
+  const v = Math.min(1, Math.max(0, value));
+  for (const c of colors) {
+    const last = c.hi >= 1;
+    if (v >= c.lo && (v < c.hi || (last && v <= c.hi))) return c.colour;
+  }
+  return WHITE;
+}
+
+/**
+ * GR-04: precision colour of a node.
+ * @param {any} n @param {{compare: boolean, bench: boolean, colors: Array<{colour: string, lo: number, hi: number}>}} ctx
+ */
+export function precisionFill(n, ctx) {
+  if (n.type === 9 || n.type === 8) return WHITE;
+  if (ctx.compare && n.link.length === 0) return UNMATCHED;
+  if (ctx.bench || !ctx.compare) return WHITE;
+  return bucketFill(n.precision, ctx.colors);
+}
+
+/** GR-05. @param {any} n */
+export function overflowFill(n) {
+  return n.type === 9 || n.type === 8 ? WHITE : OVERFLOW[n.overflow] || WHITE;
+}
+
+/** GR-03: text that contrasts with the fill. @param {string} fill */
+export function textColour(fill) {
+  const v = parseInt(fill.slice(1), 16);
+  const lum = 0.299 * ((v >> 16) & 255) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
+  return lum < 140 ? '#FFFFFF' : '#222222';
+}

@@ -1,0 +1,70 @@
+// @ts-check
+// Small DOM helpers of the graph workspace. Text always goes in as text, never as HTML.
+import { t } from '../i18n.js';
+
+/** @param {string} tag @param {string} [text] @param {string} [cls] @returns {HTMLElement} */
+export function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+/**
+ * An element whose text follows the language toggle (X-01): the key and its arguments are kept in
+ * data attributes and applyLanguage() re-translates them.
+ * @param {string} tag @param {string} key @param {string} [cls] @param {...any} args
+ */
+export function tel(tag, key, cls, ...args) {
+  const e = el(tag, undefined, cls);
+  setText(e, key, ...args);
+  return e;
+}
+
+/** @param {HTMLElement} e @param {string} key @param {...any} args */
+export function setText(e, key, ...args) {
+  e.dataset.i18n = key;
+  if (args.length) e.dataset.i18nArgs = JSON.stringify(args); else delete e.dataset.i18nArgs;
+  e.textContent = t(key, ...args);
+}
+
+/** A native tooltip that follows the language. @param {HTMLElement} e @param {string} key */
+export function setTitle(e, key) {
+  e.dataset.i18nTitle = key;
+  e.title = t(key);
+}
+
+/** @param {HTMLInputElement} e @param {string} key */
+export function setPlaceholder(e, key) {
+  e.dataset.i18nPlaceholder = key;
+  e.placeholder = t(key);
+}
+
+/**
+ * APP-05: a toast at the top centre; errors stay until clicked.
+ * @param {string} text @param {'ok'|'info'|'warn'|'error'} [kind]
+ */
+export function toast(text, kind = 'info') {
+  let box = document.querySelector('.toasts');
+  if (!box) {
+    box = el('div', undefined, 'toasts');
+    box.setAttribute('role', 'status');
+    document.body.append(box);
+  }
+  const item = el('div', text, 'toast ' + kind);
+  item.dataset.testid = 'toast';
+  box.append(item);
+  const remove = () => item.remove();
+  item.addEventListener('click', remove);
+  if (kind !== 'error') setTimeout(remove, 2500);
+}
+
+/** A labelled checkbox; the label text follows the language. @param {string} key @param {boolean} checked */
+export function checkbox(key, checked) {
+  const input = /** @type {HTMLInputElement} */ (el('input'));
+  input.type = 'checkbox';
+  input.checked = checked;
+  const label = el('label');
+  label.append(input, ' ', tel('span', key));
+  return { input, label };
+}

@@ -1,0 +1,241 @@
+// @ts-check
+// The detail panel (web-ui §8.5): "Comparison details" with debug and bench parameters paired by
+// position (DET-02..04) and "Node information" with stacks, parallel-merge details and the
+// communication peers (DET-05/06). One query per side; every value is set as text.
+import { el, tel, setText, toast } from './dom.js';
+import { t } from '../i18n.js';
+
+const HIDDEN_FIELDS = new Set(['data_name', 'value']);
+
+/** JSON from the database, parsed defensively (X-05). @param {any} text @param {any} fallback */
+function parseJson(text, fallback) {
+  try {
+    const v = JSON.parse(text || 'null');
+    return v === null || typeof v !== typeof fallback || Array.isArray(v) !== Array.isArray(fallback) ? fallback : v;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Own keys without prototype-pollution names. @param {any} o */
+const keysOf = (o) => Object.keys(o || {}).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
+
+export class DetailPanel {
+  /** @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, toolTips: Record<string, string>}} ws */
+  constructor(ws) {
+    this.ws = ws;
+    this.el = el('div', undefined, 'ws-detail');
+    this.el.dataset.testid = 'detail';
+    this.tab = 'details';
+    this.seq = 0;
+    this.clear();
+  }
+
+  clear() {
+    this.seq += 1;
+    const { cmpPanel, infoPanel } = this.frame();
+    cmpPanel.append(tel('p', 'noData'));
+    infoPanel.append(tel('p', 'noData'));
+  }
+
+  /** DET-01: the two tabs; the chosen tab stays chosen across selections. */
+  frame() {
+    const d = this.el;
+    d.textContent = '';
+    const tabs = el('div', undefined, 'ws-tabs');
+    tabs.setAttribute('role', 'tablist');
+    const cmpTab = tel('button', this.ws.compare ? 'comparisonDetails' : 'ioDetails', 'ws-tab');
+    const infoTab = tel('button', 'nodeInformation', 'ws-tab');
+    cmpTab.dataset.testid = 'tab-details';
+    infoTab.dataset.testid = 'tab-info';
+    tabs.append(cmpTab, infoTab);
+    const cmpPanel = el('div', undefined, 'ws-tab-panel');
+    const infoPanel = el('div', undefined, 'ws-tab-panel');
+    cmpPanel.dataset.testid = 'panel-details';
+    infoPanel.dataset.testid = 'panel-info';
+    const show = (/** @type {string} */ tab) => {
+      this.tab = tab;
+      cmpPanel.hidden = tab !== 'details';
+      infoPanel.hidden = tab === 'details';
+      cmpTab.classList.toggle('active', tab === 'details');
+      infoTab.classList.toggle('active', tab !== 'details');
+      cmpTab.setAttribute('aria-selected', String(tab === 'details'));
+      infoTab.setAttribute('aria-selected', String(tab !== 'details'));
+    };
+    cmpTab.addEventListener('click', () => show('details'));
+    infoTab.addEventListener('click', () => show('info'));
+    show(this.tab);
+    d.append(tabs, cmpPanel, infoPanel);
+    return { cmpPanel, infoPanel };
+  }
+
+  /**
+   * @param {import('./pane.js').Pane} pane @param {string} name @param {string} side
+   */
+  async fetchRow(pane, name, side) {
+    const r = await this.ws.engine.query(
+      'SELECT n.input_data, n.output_data, s.stack_info, n.precision_index, n.overflow_level, n.matched_distributed, n.parallel_merge_info ' +
+      'FROM tb_nodes n LEFT JOIN tb_stack s ON s.id = n.stack_id WHERE n.step = ? AND n.rank = ? AND n.data_source = ? AND n.node_name = ?',
+      [pane.opts.step, pane.opts.rank, side, name]);
+    if (!r.values.length) return null;
+    const [input, output, stack, precision, overflow, dist, merge] = r.values[0];
+    return { name, side, input: parseJson(input, {}), output: parseJson(output, {}), stack: parseJson(stack, []),
+             precision, overflow, dist: parseJson(dist, {}), merge: parseJson(merge, []) };
+  }
+
+  /**
+   * §8.5 for node `n` of pane `p` and, in compare mode, its counterpart in `other`.
+   * @param {import('./pane.js').Pane} p @param {any} n @param {string|null} counterpart @param {import('./pane.js').Pane|null} other
+   */
+  async show(p, n, counterpart, other) {
+    const seq = ++this.seq;
+    const sides = [this.fetchRow(p, n.name, p.opts.side)];
+    if (counterpart && other) sides.push(this.fetchRow(other, counterpart, other.opts.side));
+    const rows = (await Promise.all(sides)).filter(Boolean);
+    if (seq !== this.seq) return;   // a newer selection won
+    rows.sort((a, b) => (a.side === 'NPU' ? -1 : 1) - (b.side === 'NPU' ? -1 : 1));
+    const { cmpPanel, infoPanel } = this.frame();
+    const dbg = rows.find((r) => r.side === 'NPU') || null;
+    const bch = rows.find((r) => r.side === 'Bench') || null;
+    this.pairedTable(dbg, bch, cmpPanel);
+    for (const row of rows) infoPanel.append(this.infoColumn(row, p));
+    if (!cmpPanel.children.length) cmpPanel.append(tel('p', 'noData'));
+    if (!infoPanel.children.length) infoPanel.append(tel('p', 'noData'));
+  }
+
+  /**
+   * DET-02..04: debug and bench parameters paired by position; inputs, then outputs, then the
+   * unpaired rows of each side.
+   * @param {any} dbg @param {any} bch @param {HTMLElement} container
+   */
+  pairedTable(dbg, bch, container) {
+    const rows = [];
+    const unpaired = { NPU: [], Bench: [] };
+    const compare = this.ws.compare;
+    for (const part of ['input', 'output']) {
+      const dk = dbg ? keysOf(dbg[part]) : [];
+      const bk = bch ? keysOf(bch[part]) : [];
+      for (let i = 0; i < Math.max(dk.length, bk.length); ++i) {
+        if (i < dk.length && i < bk.length) {
+          rows.push({ side: 'NPU', key: dk[i], node: dbg.name, item: dbg[part][dk[i]], paired: true });
+          rows.push({ side: 'Bench', key: bk[i], node: bch.name, item: bch[part][bk[i]], paired: true });
+        } else if (i < dk.length) unpaired.NPU.push({ side: 'NPU', key: dk[i], node: dbg.name, item: dbg[part][dk[i]], paired: false });
+        else unpaired.Bench.push({ side: 'Bench', key: bk[i], node: bch.name, item: bch[part][bk[i]], paired: false });
+      }
+    }
+    const all = [...rows, ...unpaired.NPU, ...unpaired.Bench];
+    const box = el('section', undefined, 'ws-node ws-paired');
+    box.dataset.testid = 'paired';
+    const head = el('div', undefined, 'ws-paired-head');
+    const title = (/** @type {string} */ key, /** @type {any} */ row) => {
+      const s = el('span', undefined, 'ws-paired-name');
+      s.append(tel('b', key), ' ', row.name);
+      s.title = row.name;
+      return s;
+    };
+    if (dbg) head.append(title('debugNode', dbg));
+    if (bch) head.append(title('benchNode', bch));
+    const primary = dbg || bch;
+    if (primary) head.append(el('span', `precision_index: ${primary.precision ?? '-'}   overflow: ${primary.overflow ?? '-'}`, 'ws-muted'));
+    if (compare) {
+      // DET-02 legend.
+      const legend = el('span', undefined, 'ws-paired-legend');
+      legend.append(el('i', undefined, 'sw-debug'), tel('span', 'debugRows'), el('i', undefined, 'sw-bench'), tel('span', 'benchRows'),
+                    el('span', '●', 'dot-green'), tel('span', 'matchedParams'), el('span', '●', 'dot-red'), tel('span', 'unmatchedParams'));
+      head.append(legend);
+    }
+    box.append(head);
+    if (!all.length) { container.append(box); return; }
+    const fields = [];
+    for (const r of all) for (const f of keysOf(r.item)) if (!HIDDEN_FIELDS.has(f) && !fields.includes(f)) fields.push(f);
+    const wrap = el('div', undefined, 'ws-table-wrap');
+    const table = el('table');
+    const tr0 = el('tr');
+    const tips = this.ws.toolTips || {};
+    tr0.append(el('th', 'name'), ...fields.map((f) => {
+      const th = el('th', f);
+      if (Object.prototype.hasOwnProperty.call(tips, f)) th.title = String(tips[f]);   // DET-04 tooltips
+      return th;
+    }));
+    const thead = el('thead');
+    thead.append(tr0);
+    table.append(thead);
+    const body = el('tbody');
+    for (const r of all) {
+      const tr = el('tr', undefined, r.side === 'Bench' ? 'bench-row' : 'debug-row');
+      const nameCell = el('td');
+      if (compare) nameCell.append(el('span', '● ', r.paired ? 'dot-green' : 'dot-red'));
+      nameCell.append(r.key.startsWith(r.node + '.') ? r.key.slice(r.node.length + 1) : r.key);
+      const item = r.item && typeof r.item === 'object' ? r.item : {};
+      tr.append(nameCell, ...fields.map((f) => el('td', Object.prototype.hasOwnProperty.call(item, f) && item[f] !== null ? String(item[f]) : '-')));
+      body.append(tr);
+    }
+    table.append(body);
+    wrap.append(table);
+    box.append(wrap);
+    container.append(box);
+  }
+
+  /** DET-05 / DET-06: stack, merge details and communication peers of one side. @param {any} row @param {import('./pane.js').Pane} p */
+  infoColumn(row, p) {
+    const info = el('section', undefined, 'ws-node');
+    const h = el('h3');
+    h.append(tel('span', row.side === 'NPU' ? 'debugSide' : 'benchSide'), `: ${row.name}`);
+    info.append(h);
+    const addSection = (/** @type {string} */ key, /** @type {string} */ text, /** @type {boolean} */ open) => {
+      const det = /** @type {HTMLDetailsElement} */ (el('details'));
+      det.open = open;
+      const sum = el('summary');
+      const copy = tel('button', 'copy', 'ws-copy');
+      copy.addEventListener('click', async (e) => {
+        e.preventDefault();
+        const ok = await copyText(text);
+        setText(copy, ok ? 'copied' : 'copyFailed');
+        toast(t(ok ? 'copied' : 'copyFailed'), ok ? 'ok' : 'error');
+      });
+      sum.append(tel('span', key), ' ', copy);
+      det.append(sum, el('pre', text));
+      info.append(det);
+    };
+    const frames = Array.isArray(row.stack) ? row.stack.map(String) : [];
+    addSection('stackInfo', frames.length ? frames.join('\n') : t('noData'), true);
+    const merge = Array.isArray(row.merge) ? row.merge.map(String) : [];
+    if (merge.length) addSection('mergeDetails', merge.join('\n'), true);
+    const dist = row.dist;
+    if (dist && typeof dist === 'object' && dist.nodes_info && typeof dist.nodes_info === 'object') {
+      const type = { send: 'dataSend', receive: 'dataReceive', send_receive: 'dataSendReceive' }[String(dist.communications_type)] || 'dataCommunication';
+      const list = el('ul', undefined, 'ws-peers');
+      list.dataset.testid = 'peers';
+      for (const rank of keysOf(dist.nodes_info)) {
+        const info2 = dist.nodes_info[rank];
+        if (!Array.isArray(info2)) continue;
+        const li = el('li');
+        const b = el('button', `rank${rank}: ${String(info2[1])}`, 'ws-link');
+        b.addEventListener('click', () => this.onPeer && this.onPeer(p, rank, String(info2[1])));
+        li.append(b, el('span', ` ${info2[0] ?? ''}`, 'ws-muted'));
+        list.append(li);
+      }
+      info.append(tel('h4', type), list);
+    }
+    return info;
+  }
+}
+
+/** DET-05: the clipboard API, or a hidden text area when it is unavailable. @param {string} text */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = /** @type {HTMLTextAreaElement} */ (el('textarea'));
+    area.value = text;
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    area.remove();
+    return ok;
+  }
+}

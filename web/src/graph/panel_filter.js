@@ -1,0 +1,193 @@
+// @ts-check
+// Precision / overflow filter panel (web-ui §8.1): mode switch, bucket checkboxes with the node
+// colours, the matching Debug leaves in a virtualised list with a name filter and previous / next.
+import { el, tel, setText, setTitle, setPlaceholder } from './dom.js';
+import { VirtualList, appendHighlighted } from './virtual_list.js';
+import { bucketFill, OVERFLOW, UNMATCHED, FILTER_BUCKETS } from './colours.js';
+import { t } from '../i18n.js';
+
+const COND = {
+  pass: '(precision_index >= 0 AND precision_index < 0.3)',
+  warning: '(precision_index >= 0.3 AND precision_index < 0.6)',
+  error: '(precision_index >= 0.6 AND precision_index <= 1)',
+  unmatched: "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))",
+  medium: "(overflow_level = 'medium')", high: "(overflow_level = 'high')", critical: "(overflow_level = 'critical')",
+};
+
+export class FilterPanel {
+  /**
+   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: any[],
+   *          panes: import('./pane.js').Pane[], setMode: (m: string) => void,
+   *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} ws
+   */
+  constructor(ws) {
+    this.ws = ws;
+    this.el = el('div', undefined, 'ws-filter ws-panel');
+    this.el.dataset.testid = 'filter';
+    /** @type {Array<{name: string, colour: string}>} */
+    this.rows = [];
+    /** @type {Array<{name: string, colour: string}>} */
+    this.shown = [];
+    this.seq = 0;
+    // FLT-01: Precision error | Overflow.
+    const modeBox = el('div', undefined, 'ws-mode');
+    this.mode = /** @type {HTMLSelectElement} */ (el('select'));
+    this.mode.id = 'ws-mode';
+    const precision = new Option(t('precisionError'), 'precision');
+    precision.dataset.i18n = 'precisionError';
+    const overflow = new Option(t('overflow'), 'overflow');
+    overflow.dataset.i18n = 'overflow';
+    if (!ws.overflowCheck) {
+      overflow.disabled = true;
+      setTitle(overflow, 'noOverflowData');
+    }
+    this.mode.append(precision, overflow);
+    this.mode.setAttribute('aria-label', t('colourMode'));
+    this.mode.addEventListener('change', () => { ws.setMode(this.mode.value); this.fillChecks(); });
+    modeBox.append(this.mode);
+    // FLT-02 title with the thresholds (FLT-04 note).
+    const title = el('h4');
+    this.title = tel('span', 'precisionError');
+    const help = el('span', '?', 'ws-help');
+    setTitle(help, 'filterHelp');
+    help.tabIndex = 0;
+    title.append(this.title, ' ', help);
+    this.checks = el('div', undefined, 'ws-checks');
+    this.count = tel('h4', 'nodeList', 'ws-count', 0);
+    const nav = el('div', undefined, 'ws-filter-nav');
+    this.name = /** @type {HTMLInputElement} */ (el('input'));
+    this.name.type = 'search';
+    setPlaceholder(this.name, 'searchByName');
+    this.name.maxLength = 200;
+    this.name.id = 'ws-filter-name';
+    this.name.addEventListener('input', () => this.applyName());
+    const prev = el('button', '▲');
+    prev.id = 'ws-filter-prev';
+    setTitle(prev, 'previous');
+    const next = el('button', '▼');
+    next.id = 'ws-filter-next';
+    setTitle(next, 'next');
+    prev.addEventListener('click', () => this.step(-1));
+    next.addEventListener('click', () => this.step(1));
+    this.msg = el('span', '', 'ws-filter-msg');
+    nav.append(this.name, prev, next);
+    this.list = new VirtualList({
+      className: 'ws-list ws-filter-list', testid: 'filter-list', rowHeight: 40,
+      key: (r) => r.name,
+      render: (li, r) => {
+        const chip = el('i', undefined, 'ws-chip');
+        chip.style.background = r.colour;
+        li.title = r.name;
+        li.append(chip);
+        appendHighlighted(li, r.name, this.name.value);
+      },
+      onPick: (r) => { this.msg.textContent = ''; this.pick(r.name); },
+    });
+    this.el.append(modeBox, title, this.checks, this.count, nav, this.msg, this.list.el);
+    this.fillChecks();
+  }
+
+  /** GR-07: the swatch of a bucket is the fill a node of that bucket gets. @param {string} key */
+  colourOf(key) {
+    if (key === 'unmatched') return UNMATCHED;
+    if (OVERFLOW[key]) return OVERFLOW[key];
+    const b = FILTER_BUCKETS.find((x) => x.key === key);
+    return b ? bucketFill(b.lo, this.ws.colors) : UNMATCHED;
+  }
+
+  /** FLT-02 / FLT-03 boxes for the current mode; clears the list (FLT-01). */
+  fillChecks() {
+    const overflow = this.mode.value === 'overflow';
+    setText(this.title, overflow ? 'overflow' : 'precisionError');
+    this.checks.textContent = '';
+    const keys = overflow ? ['medium', 'high', 'critical'] : ['pass', 'warning', 'error', 'unmatched'];
+    for (const key of keys) {
+      const lab = el('label', undefined, 'ws-swatch');
+      const cb = /** @type {HTMLInputElement} */ (el('input'));
+      cb.type = 'checkbox';
+      cb.value = key;
+      cb.dataset.testid = 'filter-' + key;
+      // FLT-02: a single graph has no precision: only Unmatched is meaningful.
+      if (!overflow && !this.ws.compare && key !== 'unmatched') cb.disabled = true;
+      cb.addEventListener('change', () => this.run());
+      const chip = el('i');
+      chip.style.background = this.colourOf(key);
+      lab.append(cb, chip, tel('span', key));
+      this.checks.append(lab);
+    }
+    this.name.value = '';
+    this.msg.textContent = '';
+    this.rows = [];
+    this.applyName();
+  }
+
+  /** FLT-07: back to Precision mode, no box, no list, no name filter. */
+  reset() {
+    if (this.mode.value !== 'precision') { this.mode.value = 'precision'; this.ws.setMode('precision'); }
+    this.fillChecks();
+  }
+
+  /** FLT-04: Debug leaves (micro-step filtered) of any checked bucket, in execution order. */
+  async run() {
+    const keys = [...this.checks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value);
+    const seq = ++this.seq;
+    this.msg.textContent = '';
+    const p = this.ws.panes[0];
+    if (!keys.length || !p) { this.rows = []; this.applyName(); this.done(); return; }
+    const where = keys.map((k) => COND[k]).join(' OR ');
+    const r = await this.ws.engine.query(
+      `SELECT node_name, precision_index, overflow_level, (matched_node_link IS NULL OR matched_node_link IN ('', '[]'))
+       FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU'
+       AND (sub_nodes IS NULL OR sub_nodes = '' OR sub_nodes = '[]') AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
+      [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
+    if (seq !== this.seq) return;
+    const overflow = this.mode.value === 'overflow';
+    const bucket = (/** @type {any} */ v) => (v >= 0.6 ? 'error' : v >= 0.3 ? 'warning' : 'pass');
+    this.rows = r.values.map(([name, precision, level, unmatched]) => ({
+      name: String(name),
+      colour: overflow ? OVERFLOW[String(level)] || '#FFFFFF'
+        : unmatched && this.ws.compare ? UNMATCHED : precision === null ? '#FFFFFF' : this.colourOf(bucket(Number(precision))),
+    }));
+    this.name.value = '';
+    this.applyName();
+    this.done();
+  }
+
+  done() { this.count.dataset.done = String((Number(this.count.dataset.done) || 0) + 1); }
+
+  /** FLT-05: case-insensitive substring filter of the rows. */
+  applyName() {
+    const needle = this.name.value.toLowerCase();
+    this.shown = needle ? this.rows.filter((r) => r.name.toLowerCase().includes(needle)) : this.rows;
+    this.list.setItems(this.shown, t('noData'));
+    setText(this.count, 'nodeList', this.shown.length);
+    this.sync();
+  }
+
+  /** FLT-05: previous / next within the filtered rows. @param {number} dir */
+  step(dir) {
+    this.msg.textContent = '';
+    const rows = this.shown;
+    if (!rows.length) { setText(this.msg, 'noData'); return; }
+    const cur = this.list.current;
+    let i = cur < 0 ? (dir > 0 ? 0 : rows.length - 1) : cur + dir;
+    if (i < 0) { setText(this.msg, 'reachedTop'); i = 0; }
+    if (i >= rows.length) { setText(this.msg, 'reachedBottom'); i = rows.length - 1; }
+    this.list.setCurrent(i);
+    this.pick(rows[i].name);
+  }
+
+  /** @param {string} name */
+  pick(name) {
+    const p = this.ws.panes[0];
+    if (p) this.ws.selectFromList(p, name);
+  }
+
+  /** FLT-06: the selected Debug node's row is highlighted and scrolled into view. */
+  sync() {
+    const p = this.ws.panes[0];
+    const name = p && p.selected ? p.selected.name : null;
+    const i = name ? this.list.indexOfKey(name) : -1;
+    if (i !== this.list.current) this.list.setCurrent(i);
+  }
+}

@@ -1,0 +1,296 @@
+// @ts-check
+// Matching panel (web-ui §8.3, compare graphs): searchable, virtualised pickers of the unmatched and
+// matched nodes of each side with up / down arrows, Match / Unmatch (with descendants), and the
+// .vis.config files of the manual pairs (generate, apply).
+import { el, tel, setText, setTitle, setPlaceholder, toast, checkbox } from './dom.js';
+import { VirtualList, appendHighlighted } from './virtual_list.js';
+import { saveBlob as save } from '../host/download.js';
+import { t } from '../i18n.js';
+
+/** A searchable select over a long list of names: an input, ▲ ▼, and a virtualised dropdown. */
+export class NodePicker {
+  /** @param {string} id @param {string} labelKey @param {(name: string) => void} onChoose */
+  constructor(id, labelKey, onChoose) {
+    this.labelKey = labelKey;
+    this.onChoose = onChoose;
+    /** @type {string[]} */
+    this.names = [];
+    /** @type {string[]} */
+    this.shown = [];
+    this.value = '';
+    this.el = el('div', undefined, 'ws-picker');
+    this.el.dataset.testid = 'picker-' + id.replace(/^ws-/, '');
+    this.label = tel('label', labelKey, undefined, 0);
+    this.label.setAttribute('for', id);
+    this.input = /** @type {HTMLInputElement} */ (el('input'));
+    this.input.id = id;
+    this.input.autocomplete = 'off';
+    this.input.setAttribute('role', 'combobox');
+    setPlaceholder(this.input, 'searchByName');
+    const up = el('button', '▲');
+    setTitle(up, 'previous');
+    const down = el('button', '▼');
+    setTitle(down, 'next');
+    up.addEventListener('click', () => this.step(-1));
+    down.addEventListener('click', () => this.step(1));
+    const row = el('div', undefined, 'ws-picker-row');
+    row.append(this.input, up, down);
+    this.list = new VirtualList({
+      className: 'ws-list ws-picker-list', rowHeight: 28,
+      render: (li, name) => { li.title = name; appendHighlighted(li, name, this.input.value === this.value ? '' : this.input.value); },
+      onPick: (name) => { this.choose(name); this.close(); },
+    });
+    this.list.el.hidden = true;
+    this.el.append(this.label, row, this.list.el);
+    this.input.addEventListener('focus', () => this.open());
+    this.input.addEventListener('input', () => this.filter(this.input.value));
+    this.input.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') { this.close(); this.input.blur(); }
+      if (e.key === 'Enter' && this.shown.length) { this.choose(this.shown[Math.max(0, this.list.current)]); this.close(); }
+    });
+    this.input.addEventListener('blur', () => setTimeout(() => {
+      if (!this.el.contains(document.activeElement)) this.close();
+    }, 150));
+  }
+
+  /** @param {string[]} names */
+  setItems(names) {
+    this.names = names;
+    setText(this.label, this.labelKey, names.length);
+    this.el.dataset.count = String(names.length);
+    if (this.value && !names.includes(this.value)) this.set('');
+    if (!this.list.el.hidden) this.filter(this.input.value === this.value ? '' : this.input.value);
+  }
+
+  /** Sets the shown value without selecting in the graph. @param {string} name */
+  set(name) {
+    this.value = name;
+    this.input.value = name;
+    const i = this.names.indexOf(name);
+    if (!this.list.el.hidden) this.list.setCurrent(this.shown.indexOf(name));
+    return i >= 0;
+  }
+
+  /** @param {string} name */
+  choose(name) {
+    this.set(name);
+    this.onChoose(name);
+  }
+
+  open() {
+    this.list.el.hidden = false;
+    this.filter('');
+    this.input.select();
+  }
+
+  close() {
+    this.list.el.hidden = true;
+    this.input.value = this.value;
+  }
+
+  /** @param {string} text */
+  filter(text) {
+    const needle = text.toLowerCase();
+    this.shown = needle ? this.names.filter((n) => n.toLowerCase().includes(needle)) : this.names;
+    this.list.setItems(this.shown, t('noData'));
+    this.list.setCurrent(this.shown.indexOf(this.value));
+  }
+
+  /** MAT-02 arrows. @param {number} dir */
+  step(dir) {
+    if (!this.names.length) { toast(t('listEmpty'), 'warn'); return; }
+    const cur = this.names.indexOf(this.value);
+    let i = cur < 0 ? (dir > 0 ? 0 : this.names.length - 1) : cur + dir;
+    if (i < 0) { toast(t('reachedTop'), 'info'); i = 0; }
+    if (i >= this.names.length) { toast(t('reachedBottom'), 'info'); i = this.names.length - 1; }
+    this.choose(this.names[i]);
+  }
+}
+
+export class MatchingPanel {
+  /**
+   * @param {{engine: import('../engine/client.js').EngineClient, task: string, panes: import('./pane.js').Pane[],
+   *          names: (side: number) => Promise<import('./name_index.js').NameIndex>, invalidateNames: () => void,
+   *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>, afterMatch: () => Promise<void>,
+   *          dbName: () => string}} ws
+   */
+  constructor(ws) {
+    this.ws = ws;
+    this.el = el('div', undefined, 'ws-matching ws-panel');
+    this.el.dataset.testid = 'matching';
+    this.loaded = false;
+    const choose = (/** @type {number} */ side) => (/** @type {string} */ name) => {
+      const p = ws.panes[side];
+      if (p && name) ws.selectFromList(p, name);
+    };
+    this.dbgUnmatched = new NodePicker('ws-dbg-unmatched', 'debugUnmatched', choose(0));
+    this.bchUnmatched = new NodePicker('ws-bch-unmatched', 'benchUnmatched', choose(1));
+    this.dbgMatched = new NodePicker('ws-dbg-matched', 'debugMatched', choose(0));
+    this.bchMatched = new NodePicker('ws-bch-matched', 'benchMatched', choose(1));
+    const tensorTask = ws.task === 'all';
+    // MAT-01 1: match configuration files (hidden for the real-data task).
+    const cfg = el('fieldset', undefined, 'ws-group');
+    cfg.hidden = tensorTask;
+    cfg.append(tel('legend', 'matchConfigFile'));
+    const applyLab = el('label', undefined, 'button');
+    const apply = /** @type {HTMLInputElement} */ (el('input'));
+    apply.type = 'file';
+    apply.accept = '.config,.json';
+    apply.id = 'ws-apply-config';
+    apply.hidden = true;
+    apply.addEventListener('change', async () => {
+      const f = apply.files && apply.files[0];
+      apply.value = '';
+      if (f) await this.applyConfig(f);
+    });
+    const applyText = tel('span', 'chooseConfig');
+    setTitle(applyText, 'chooseConfigHelp');
+    applyLab.append(applyText, apply);
+    const gen = tel('button', 'generateConfig');
+    gen.id = 'ws-gen-config';
+    setTitle(gen, 'generateConfigHelp');
+    gen.addEventListener('click', () => this.generateConfig());
+    cfg.append(applyLab, gen);
+    // MAT-01 2 and 3.
+    const create = el('fieldset', undefined, 'ws-group');
+    const d1 = checkbox('alsoDescendants', true);
+    d1.input.id = 'ws-descendants';
+    d1.label.hidden = tensorTask;
+    const matchBtn = tel('button', 'match', 'primary');
+    matchBtn.id = 'ws-match';
+    create.append(tel('legend', 'createMatch'), this.dbgUnmatched.el, this.bchUnmatched.el, d1.label, matchBtn);
+    const remove = el('fieldset', undefined, 'ws-group');
+    const d2 = checkbox('alsoDescendants', true);
+    d2.input.id = 'ws-descendants-unmatch';
+    d2.label.hidden = tensorTask;
+    const unmatchBtn = tel('button', 'unmatch');
+    unmatchBtn.id = 'ws-unmatch';
+    remove.append(tel('legend', 'removeMatch'), this.dbgMatched.el, this.bchMatched.el, d2.label, unmatchBtn);
+    this.msg = el('p', '', 'ws-match-msg');
+    this.msg.dataset.testid = 'match-msg';
+    this.el.append(cfg, create, remove, this.msg);
+    this.descMatch = d1.input;
+    this.descUnmatch = d2.input;
+    matchBtn.addEventListener('click', () => this.doMatch(true));
+    unmatchBtn.addEventListener('click', () => this.doMatch(false));
+  }
+
+  /** @param {string} text @param {boolean} ok */
+  say(text, ok) {
+    this.msg.textContent = text;
+    this.msg.className = 'ws-match-msg ' + (ok ? 'ok' : 'bad');
+    toast(text, ok ? 'ok' : 'error');
+  }
+
+  /** The four lists of the current scope (micro-step filtered, SEL-03); loaded when the panel is first shown. */
+  async refresh() {
+    const p = this.ws.panes[0];
+    if (!p) return;
+    this.loaded = true;
+    this.el.dataset.loading = '1';
+    const [dbg, bch] = await Promise.all([this.ws.names(0), this.ws.names(1)]);
+    const split = (/** @type {import('./name_index.js').NameIndex} */ idx) => {
+      const un = [];
+      const ma = [];
+      for (let i = 0; i < idx.names.length; ++i) {
+        if (!idx.inMicro(i, p.opts.micro)) continue;
+        (idx.unmatched[i] ? un : ma).push(idx.names[i]);
+      }
+      return [un, ma];
+    };
+    const [du, dm] = split(dbg);
+    const [bu, bm] = split(bch);
+    this.dbgUnmatched.setItems(du);
+    this.dbgMatched.setItems(dm);
+    this.bchUnmatched.setItems(bu);
+    this.bchMatched.setItems(bm);
+    delete this.el.dataset.loading;
+    this.el.dataset.ready = String((Number(this.el.dataset.ready) || 0) + 1);
+  }
+
+  reset() {
+    this.loaded = false;
+    for (const pk of [this.dbgUnmatched, this.bchUnmatched, this.dbgMatched, this.bchMatched]) { pk.set(''); pk.setItems([]); }
+    this.msg.textContent = '';
+  }
+
+  /**
+   * MAT-02: an unmatched node fills its side's unmatched picker and clears the matched ones; a
+   * matched node fills both matched pickers and clears the unmatched ones.
+   * @param {boolean} debug @param {any} n @param {string|null} counterpart
+   */
+  onSelect(debug, n, counterpart) {
+    if (!n.link.length) {
+      this.dbgMatched.set('');
+      this.bchMatched.set('');
+      (debug ? this.dbgUnmatched : this.bchUnmatched).set(n.name);
+    } else {
+      this.dbgUnmatched.set('');
+      this.bchUnmatched.set('');
+      (debug ? this.dbgMatched : this.bchMatched).set(n.name);
+      (debug ? this.bchMatched : this.dbgMatched).set(counterpart || '');
+    }
+  }
+
+  /** MAT-03 / MAT-04, then MAT-05. @param {boolean} match */
+  async doMatch(match) {
+    const p = this.ws.panes[0];
+    const npu = match ? this.dbgUnmatched.value : this.dbgMatched.value;
+    const bench = match ? this.bchUnmatched.value : this.bchMatched.value;
+    const args = { step: p.opts.step, rank: p.opts.rank, npu, bench, descendants: (match ? this.descMatch : this.descUnmatch).checked };
+    try {
+      if (match && !npu) throw new Error(t('selectDebugUnmatched'));
+      if (match && !bench) throw new Error(t('selectBenchUnmatched'));
+      if (!match && (!npu || !bench)) throw new Error(t('selectToUnmatch'));
+      if (match) await this.ws.engine.match(args); else await this.ws.engine.unmatch(args);
+    } catch (e) {
+      this.say(/** @type {Error} */ (e).message, false);
+      return;
+    }
+    this.ws.invalidateNames();
+    await this.ws.afterMatch();
+    this.say(t(match ? 'matchOk' : 'unmatchOk'), true);
+  }
+
+  /** MAT-06: the manually matched pairs as {debug: bench}. */
+  async generateConfig() {
+    const p = this.ws.panes[0];
+    const r = await this.ws.engine.query(
+      "SELECT node_name, matched_node_link FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU' AND modified = 1 AND matched_node_link NOT IN ('', '[]') ORDER BY node_order",
+      [p.opts.step, p.opts.rank]);
+    /** @type {Record<string, string>} */
+    const pairs = {};
+    for (const [name, link] of r.values) {
+      try { const l = JSON.parse(link); if (Array.isArray(l) && l.length) pairs[String(name)] = String(l[l.length - 1]); } catch { /* skip */ }
+    }
+    const name = `${this.ws.dbName().replace(/\.vis\.db$|\.db$/, '')}_${p.opts.step}_${p.opts.rank}.vis.config`;
+    save(new Blob([JSON.stringify(pairs, null, 4)], { type: 'application/json' }), name);
+    this.say(t('fileGenerated', name), true);
+  }
+
+  /** MAT-06: matches each pair of a .vis.config (without descendants). @param {File} file */
+  async applyConfig(file) {
+    /** @type {any} */
+    let pairs;
+    try {
+      pairs = JSON.parse(await file.text());
+      if (!pairs || typeof pairs !== 'object' || Array.isArray(pairs)) throw new Error(t('notPairs'));
+    } catch (e) {
+      this.say(`${file.name}: ${/** @type {Error} */ (e).message}`, false);
+      return;
+    }
+    const p = this.ws.panes[0];
+    let ok = 0;
+    let failed = 0;
+    for (const npu of Object.keys(pairs)) {
+      if (npu === '__proto__') continue;
+      try {
+        await this.ws.engine.match({ step: p.opts.step, rank: p.opts.rank, npu, bench: String(pairs[npu]), descendants: false });
+        ok += 1;
+      } catch { failed += 1; }
+    }
+    this.ws.invalidateNames();
+    await this.ws.afterMatch();
+    this.say(t('configApplied', ok + failed, ok, failed), true);
+  }
+}

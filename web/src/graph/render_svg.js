@@ -1,0 +1,155 @@
+// @ts-check
+// SVG renderer of node boxes (GR-02, GR-03, GR-10): one <g class="node"> per drawn node, keyed
+// by name; an update touches only the nodes whose geometry or style changed, so a re-cull after a
+// pan costs the entering and leaving nodes, not all of them.
+import { select } from 'd3-selection';
+import { isLeaf, H, LW } from './layout.js';
+import { fitLabel, markerOf } from './render_common.js';
+import { pillBox, PILL_H, PILL_FONT } from './badges.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+// GR-10: entering nodes fade in unless too many change at once (or reduced motion, in CSS).
+const MAX_ANIMATED = 2000;
+
+/** @typedef {{fill: string, stroke: string, width: number, text: string, badge?: {text: string, fill: string, colour: string, title: string}|null}} BoxStyle */
+
+/**
+ * @param {SVGGElement} g  the layer
+ * @param {any[]} nodes @param {(n: any) => BoxStyle} style
+ * @param {boolean} [animate]  fade the entering nodes in
+ * @returns {number} problem badges drawn (BEY-08)
+ */
+export function drawSvg(g, nodes, style, animate = false) {
+  let pills = 0;
+  const sel = select(g).selectAll('g.node').data(nodes, (/** @type {any} */ d) => d.name);
+  sel.exit().remove();
+  const entering = sel.enter().size();
+  const enter = sel.enter().append('g').attr('class', animate && entering <= MAX_ANIMATED ? 'node enter' : 'node');
+  enter.each(function (/** @type {any} */ d) {
+    const gg = /** @type {SVGGElement} */ (this);
+    const title = document.createElementNS(SVG_NS, 'title');
+    title.textContent = d.name;
+    const leaf = isLeaf(d);
+    gg.append(title);
+    if (leaf) {
+      gg.append(document.createElementNS(SVG_NS, 'ellipse'));
+    } else {
+      const outline = document.createElementNS(SVG_NS, 'rect');
+      outline.setAttribute('class', 'outline');
+      const header = document.createElementNS(SVG_NS, 'rect');
+      header.setAttribute('class', 'header');
+      gg.append(outline, header);
+    }
+    gg.append(document.createElementNS(SVG_NS, 'text'));
+    gg.dataset.name = d.name;
+    if (leaf) gg.classList.add('leaf');
+  });
+  enter.merge(/** @type {any} */ (sel)).each(function (/** @type {any} */ d) {
+    const gg = /** @type {any} */ (this);
+    const s = style(d);
+    const marker = markerOf(d);
+    const b = s.badge;
+    if (b) pills += 1;
+    const sig = `${d.x},${d.y},${d.w},${d.h},${d.expanded},${s.fill},${s.stroke},${s.width},${s.text},${marker},${b ? b.text + b.fill + b.title : ''}`;
+    if (gg.__sig === sig) return;
+    gg.__sig = sig;
+    paint(gg, d, s, marker);
+  });
+  return pills;
+}
+
+/** @param {SVGGElement} gg @param {any} d @param {BoxStyle} s @param {string} marker */
+function paint(gg, d, s, marker) {
+  const leaf = isLeaf(d);
+  const width = String(s.width);
+  if (leaf) {
+    const e = /** @type {SVGEllipseElement} */ (gg.querySelector('ellipse'));
+    e.setAttribute('cx', String(d.x + LW / 2)); e.setAttribute('cy', String(d.y + H / 2));
+    e.setAttribute('rx', String(LW / 2)); e.setAttribute('ry', String(H / 2));
+    e.setAttribute('fill', s.fill); e.setAttribute('stroke', s.stroke); e.setAttribute('stroke-width', width);
+  } else {
+    const outline = /** @type {SVGRectElement} */ (gg.querySelector('rect.outline'));
+    const header = /** @type {SVGRectElement} */ (gg.querySelector('rect.header'));
+    const dash = d.type === 9 ? '15,1' : d.type === 8 ? '2,1' : null;
+    for (const r of [header, outline]) {
+      r.setAttribute('x', String(d.x)); r.setAttribute('y', String(d.y)); r.setAttribute('rx', '5');
+      r.setAttribute('width', String(d.w)); r.setAttribute('stroke', s.stroke); r.setAttribute('stroke-width', width);
+      if (dash) r.setAttribute('stroke-dasharray', dash); else r.removeAttribute('stroke-dasharray');
+    }
+    header.setAttribute('height', String(H));
+    header.setAttribute('fill', s.fill);
+    if (d.expanded) { outline.removeAttribute('display'); outline.setAttribute('height', String(d.h)); outline.setAttribute('fill', 'none'); }
+    else outline.setAttribute('display', 'none');
+  }
+  const text = /** @type {SVGTextElement} */ (gg.querySelector('text'));
+  const size = leaf ? 6 : 8;
+  const boxW = leaf ? LW : d.w;
+  text.textContent = fitLabel(d, boxW, size);
+  text.setAttribute('x', String(d.x + boxW / 2));
+  text.setAttribute('y', String(d.y + H / 2));
+  text.setAttribute('font-size', String(size));
+  text.setAttribute('fill', s.text);
+  // GR-12: communication / merge / manual-match markers at the right end of the header.
+  let m = /** @type {SVGTextElement|null} */ (gg.querySelector('text.marker'));
+  if (marker) {
+    if (!m) { m = document.createElementNS(SVG_NS, 'text'); m.setAttribute('class', 'marker'); gg.append(m); }
+    m.textContent = marker;
+    m.setAttribute('x', String(d.x + boxW - 2));
+    m.setAttribute('y', String(d.y + H / 2));
+    m.setAttribute('font-size', '7');
+    m.setAttribute('fill', s.text);
+  } else if (m) m.remove();
+  paintPill(gg, d, s.badge || null);
+}
+
+/**
+ * BEY-08: the problem pill at the top-right corner of a collapsed node (text set as text).
+ * @param {SVGGElement} gg @param {any} d @param {{text: string, fill: string, colour: string, title: string}|null} b
+ */
+function paintPill(gg, d, b) {
+  let p = /** @type {SVGGElement|null} */ (gg.querySelector('g.badge'));
+  if (!b) { if (p) p.remove(); return; }
+  if (!p) {
+    p = document.createElementNS(SVG_NS, 'g');
+    p.setAttribute('class', 'badge');
+    p.append(document.createElementNS(SVG_NS, 'title'), document.createElementNS(SVG_NS, 'rect'), document.createElementNS(SVG_NS, 'text'));
+    gg.append(p);
+  }
+  const box = pillBox(d, b.text);
+  /** @type {SVGTitleElement} */ (p.querySelector('title')).textContent = b.title;
+  const r = /** @type {SVGRectElement} */ (p.querySelector('rect'));
+  r.setAttribute('x', String(box.x)); r.setAttribute('y', String(box.y));
+  r.setAttribute('width', String(box.w)); r.setAttribute('height', String(PILL_H)); r.setAttribute('rx', String(PILL_H / 2));
+  r.setAttribute('fill', b.fill); r.setAttribute('stroke', '#555'); r.setAttribute('stroke-width', '0.5');
+  const t = /** @type {SVGTextElement} */ (p.querySelector('text'));
+  t.textContent = b.text;
+  t.setAttribute('x', String(box.x + box.w / 2)); t.setAttribute('y', String(box.y + PILL_H / 2));
+  t.setAttribute('font-size', String(PILL_FONT)); t.setAttribute('fill', b.colour);
+  p.dataset.text = b.text;
+}
+
+/**
+ * The selection overlay used with the canvas renderer (GR-11): outlines of the selected node and
+ * of the counterpart, drawn over the canvas.
+ * @param {SVGGElement} g @param {Array<{n: any, stroke: string}>} marks
+ */
+export function drawOverlay(g, marks) {
+  g.textContent = '';
+  for (const { n, stroke } of marks) {
+    const leaf = isLeaf(n);
+    const shape = document.createElementNS(SVG_NS, leaf ? 'ellipse' : 'rect');
+    if (leaf) {
+      shape.setAttribute('cx', String(n.x + LW / 2)); shape.setAttribute('cy', String(n.y + H / 2));
+      shape.setAttribute('rx', String(LW / 2)); shape.setAttribute('ry', String(H / 2));
+    } else {
+      shape.setAttribute('x', String(n.x)); shape.setAttribute('y', String(n.y)); shape.setAttribute('rx', '5');
+      shape.setAttribute('width', String(n.w)); shape.setAttribute('height', String(n.expanded ? n.h : H));
+    }
+    shape.setAttribute('fill', 'none');
+    shape.setAttribute('stroke', stroke);
+    shape.setAttribute('stroke-width', '1.5');
+    shape.setAttribute('class', 'overlay');
+    shape.dataset.name = n.name;
+    g.append(shape);
+  }
+}
