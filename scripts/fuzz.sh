@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for a number of seconds:  scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# Targets: fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_yaml fuzz_stored_items fuzz_trend_dump fuzz_trend_csv fuzz_trend_mapping fuzz_csv (or "all")
+# Targets: fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_yaml fuzz_stored_items fuzz_trend_dump fuzz_trend_csv fuzz_trend_mapping fuzz_csv fuzz_layout (or "all")
 # Seeds: tests/fuzz/seeds/<target>/ (committed, small); the growing corpus stays in build/fuzz-corpus.
 # A crash leaves its input in build/fuzz-artifacts/ and fails the run: turn it into a regression
 # test (tests/fuzz/regressions/<target>/ are replayed on every run).
@@ -14,7 +14,7 @@ flags="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointe
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVISPROBE_FUZZ=ON \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 targets=("$target")
-[ "$target" = all ] && targets=(fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_yaml fuzz_stored_items fuzz_trend_dump fuzz_trend_csv fuzz_trend_mapping fuzz_csv)
+[ "$target" = all ] && targets=(fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_yaml fuzz_stored_items fuzz_trend_dump fuzz_trend_csv fuzz_trend_mapping fuzz_csv fuzz_layout)
 ninja -C build/fuzz "${targets[@]}" >/dev/null
 for t in "${targets[@]}"; do
   corpus="build/fuzz-corpus/$t"

@@ -1686,6 +1686,10 @@ def parse_args(argv):
     p.add_argument('--missing-module', metavar='SUBSTR', help='golden: omit modules whose name contains SUBSTR')
     p.add_argument('--overflow-layer', type=int, metavar='K',
                    help='target: Infinity in the MLP output of layer K (micro batch 0) and NaN in the residual add')
+    p.add_argument('--overflow-rank', type=int, metavar='R',
+                   help='with --overflow-layer: inject the overflow on rank R only (default: every rank)')
+    p.add_argument('--overflow-step', type=int, metavar='S',
+                   help='with --overflow-layer: inject the overflow in step S only (default: every step)')
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--consistent-stats', action='store_true',
                    help='statistics follow from each tensor\'s logical identity, not from the rank layout: the same '
@@ -1729,6 +1733,12 @@ def _validate(p, a):
         k = getattr(a, name)
         if k is not None and not 0 <= k < a.layers:
             p.error('--%s must be in [0, %d)' % (name.replace('_', '-'), a.layers))
+    if (a.overflow_rank is not None or a.overflow_step is not None) and a.overflow_layer is None:
+        p.error('--overflow-rank / --overflow-step need --overflow-layer')
+    if a.overflow_rank is not None and not 0 <= a.overflow_rank < a.ranks:
+        p.error('--overflow-rank must be in [0, %d)' % a.ranks)
+    if a.overflow_step is not None and not 0 <= a.overflow_step < a.steps:
+        p.error('--overflow-step must be in [0, %d)' % a.steps)
     if a.golden is None and (a.noise or a.diverge_layer is not None or a.missing_module):
         p.error('--noise, --diverge-layer and --missing-module describe the golden twin: give --golden DIR')
     if a.consistent_stats and a.task == 'tensor':
@@ -1854,6 +1864,10 @@ def main(argv=None):
         for rank in range(cfg.ranks):
             place = Placement(rank, cfg.tp, cfg.pp, cfg.dp)
             for side, base, variant in sides:
+                if side == 'target' and cfg.overflow_layer is not None and (
+                        (cfg.overflow_rank is not None and rank != cfg.overflow_rank) or
+                        (cfg.overflow_step is not None and step != cfg.overflow_step)):
+                    variant = Variant()   # the overflow is injected on one rank / step only
                 folder = rank_dir(cfg, base, step, rank)
                 gen = RankDump(cfg, place, step, variant, folder)
                 info = gen.run()
@@ -1869,7 +1883,7 @@ def main(argv=None):
         'parameters': {k: getattr(cfg, k) for k in (
             'framework', 'model', 'layers', 'layers_per_stage', 'hidden', 'heads', 'ffn', 'vocab', 'ranks',
             'steps', 'tp', 'pp', 'vpp', 'dp', 'level', 'task', 'micro_batches', 'target_mb', 'seed', 'layout',
-            'stack_format', 'indent', 'golden', 'noise', 'diverge_layer', 'missing_module', 'overflow_layer')},
+            'stack_format', 'indent', 'golden', 'noise', 'diverge_layer', 'missing_module', 'overflow_layer', 'overflow_rank', 'overflow_step')},
         'constants': {'seq': SEQ, 'micro_batch_size': MBS, 'head_dim': HEAD_DIM, 'npy_cap': NPY_CAP},
         'placement': {'order': 'tp-dp-pp', 'ranks': [
             dict(rank=r, tp=pl.tp, dp=pl.dp, pp=pl.pp,

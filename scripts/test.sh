@@ -36,6 +36,8 @@ if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   node --test tests/browser/test_graph.mjs
   node --test tests/browser/test_trend.mjs
   node --test tests/browser/test_trend_ab.mjs
+  node --test tests/browser/test_beyond.mjs
+  node --test tests/browser/test_hostile.mjs
 fi
 if [ "${VISPROBE_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== short libFuzzer runs of every reader" >&2

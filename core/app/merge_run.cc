@@ -352,6 +352,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   GraphRowsInfo ninfo;
   ninfo.step = n.step;
   ninfo.rank = n.rank;
+  ninfo.compare = true;
   Status ws = db.BeginGraph(gn, ninfo);
   std::string in, out;
   for (NodeId id = 0; ws.ok() && id < gn.size(); ++id) {

@@ -378,6 +378,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   binfo.data_source = "Bench";
   binfo.step = job.step;
   binfo.rank = job.rank;
+  binfo.compare = true;
   BuildOptions bo_b = BuildOpts(5 * i + 4);
   bo_b.items.keep_md5 = mode == CompareMode::kMd5;
   bo_b.items.capture = true;
@@ -392,6 +393,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   GraphRowsInfo ninfo;
   ninfo.step = job.step;
   ninfo.rank = job.rank;
+  ninfo.compare = true;
   BuildOptions bo_n = BuildOpts(5 * i + 3);
   bo_n.items.keep_md5 = mode == CompareMode::kMd5;
   bo_n.items.capture = true;

@@ -76,6 +76,26 @@ const std::vector<IndexDef>& NodeIndexes() {
   return idx;
 }
 
+const TableDef& BadgesTable() {
+  static const TableDef t{"vp_badges",
+                          {{"step", "INTEGER NOT NULL"},
+                           {"rank", "INTEGER NOT NULL"},
+                           {"data_source", "TEXT NOT NULL"},
+                           {"node_name", "TEXT NOT NULL"},
+                           {"worst", "REAL"},                     // largest precision index of the leaves below
+                           {"n_error", "INTEGER NOT NULL"},       // leaves in the error bucket
+                           {"n_warning", "INTEGER NOT NULL"},     // leaves in the warning bucket
+                           {"n_unmatched", "INTEGER NOT NULL"},   // leaves without a counterpart (compare)
+                           {"n_overflow", "INTEGER NOT NULL"},    // leaves with an overflow level
+                           {"worst_overflow", "INTEGER NOT NULL"}}};   // 0 none, 1 medium, 2 high, 3 critical
+  return t;
+}
+
+const IndexDef& BadgesIndex() {
+  static const IndexDef idx{"vp_badges_scope", {"step", "rank", "data_source", "node_name"}};
+  return idx;
+}
+
 Result<std::string> CreateTableSql(const TableDef& t) {
   if (!SafeIdentifier(t.name)) return Unsafe(t.name);
   std::string s = std::string("CREATE TABLE IF NOT EXISTS ") + t.name + " (\n";

@@ -28,6 +28,10 @@ const TableDef& NodesTable();    // tb_nodes, 22 columns
 const TableDef& ConfigTable();   // tb_config
 const TableDef& StackTable();    // tb_stack
 const std::vector<IndexDef>& NodeIndexes();   // index1 .. index7 on tb_nodes
+// Extension table (not msProbe's; its viewer ignores it): problem badges per expandable node
+// (db/badges.h), and its lookup index.
+const TableDef& BadgesTable();   // vp_badges
+const IndexDef& BadgesIndex();   // vp_badges_scope on (step, rank, data_source, node_name)
 
 // msProbe's statement texts (§17 item 62); identifiers must match ^[a-zA-Z0-9_]+$.
 Result<std::string> CreateTableSql(const TableDef& t);

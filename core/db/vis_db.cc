@@ -11,6 +11,7 @@
 
 #include "base/fs.h"
 #include "base/pyfmt.h"
+#include "db/badges.h"
 #include "db/schema.h"
 
 namespace visprobe {
@@ -121,17 +122,19 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   RETURN_IF_ERROR(w->Exec("PRAGMA page_size=" + std::to_string(opts.page_size)));
   RETURN_IF_ERROR(w->Exec("PRAGMA cache_size=-" + std::to_string(opts.cache_kib)));
   if (opts.mmap_bytes > 0) RETURN_IF_ERROR(w->Exec("PRAGMA mmap_size=" + std::to_string(opts.mmap_bytes)));
-  for (const TableDef* t : {&NodesTable(), &ConfigTable(), &StackTable()}) {
+  for (const TableDef* t : {&NodesTable(), &ConfigTable(), &StackTable(), &BadgesTable()}) {
     ASSIGN_OR_RETURN(std::string sql, CreateTableSql(*t));
     RETURN_IF_ERROR(w->Exec(sql));
   }
   ASSIGN_OR_RETURN(std::string ins_node, InsertSql(NodesTable(), false));
   ASSIGN_OR_RETURN(std::string ins_stack, InsertSql(StackTable(), false));
   ASSIGN_OR_RETURN(std::string ins_config, InsertSql(ConfigTable(), true));
+  ASSIGN_OR_RETURN(std::string ins_badge, InsertSql(BadgesTable(), false));
   if (opts.indexes_first) RETURN_IF_ERROR(w->CreateIndexes());
   RETURN_IF_ERROR(w->Prepare(ins_node, &w->ins_node_));
   RETURN_IF_ERROR(w->Prepare(ins_stack, &w->ins_stack_));
   RETURN_IF_ERROR(w->Prepare(ins_config, &w->ins_config_));
+  RETURN_IF_ERROR(w->Prepare(ins_badge, &w->ins_badge_));
   return w;
 }
 
@@ -141,7 +144,8 @@ void VisDbWriter::Abort() {
   if (ins_node_) sqlite3_finalize(ins_node_);
   if (ins_stack_) sqlite3_finalize(ins_stack_);
   if (ins_config_) sqlite3_finalize(ins_config_);
-  ins_node_ = ins_stack_ = ins_config_ = nullptr;
+  if (ins_badge_) sqlite3_finalize(ins_badge_);
+  ins_node_ = ins_stack_ = ins_config_ = ins_badge_ = nullptr;
   if (db_) sqlite3_close(db_);
   db_ = nullptr;
   if (!temp_.empty()) {
@@ -308,9 +312,36 @@ Result<size_t> VisDbWriter::EndGraph() {
   }
   sqlite3_reset(ins_stack_);
   sqlite3_reset(ins_node_);
+  Status bs = InsertBadges();
+  if (!bs.ok()) return fail(bs);
   RETURN_IF_ERROR(Exec("COMMIT"));
   g_ = nullptr;
   return rows_;
+}
+
+Status VisDbWriter::InsertBadges() {
+  const Graph& g = *g_;
+  sqlite3_stmt* st = ins_badge_;
+  for (const BadgeRow& b : ComputeBadges(g, written_, info_.compare)) {
+    const std::string_view name = g.node(b.node).name;
+    sqlite3_reset(st);
+    int c = 1;
+    sqlite3_bind_int(st, c++, info_.step);
+    sqlite3_bind_int(st, c++, info_.rank);
+    sqlite3_bind_text(st, c++, info_.data_source.data(), static_cast<int>(info_.data_source.size()), SQLITE_STATIC);
+    sqlite3_bind_text(st, c++, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
+    if (b.worst < 0) sqlite3_bind_null(st, c++);
+    else sqlite3_bind_double(st, c++, b.worst);
+    for (uint32_t v : {b.n_error, b.n_warning, b.n_unmatched, b.n_overflow}) sqlite3_bind_int64(st, c++, v);
+    sqlite3_bind_int(st, c++, b.worst_overflow);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      Status s = SqlError("vp_badges");
+      sqlite3_reset(st);
+      return s;
+    }
+  }
+  sqlite3_reset(st);
+  return Status::Ok();
 }
 
 Status VisDbWriter::WriteConfig(const ConfigRow& r) {
@@ -337,14 +368,16 @@ Status VisDbWriter::CreateIndexes() {
     ASSIGN_OR_RETURN(std::string sql, CreateIndexSql(NodesTable().name, idx));
     RETURN_IF_ERROR(Exec(sql));
   }
-  return Status::Ok();
+  ASSIGN_OR_RETURN(std::string badges, CreateIndexSql(BadgesTable().name, BadgesIndex()));
+  return Exec(badges);
 }
 
 Result<std::string> VisDbWriter::Commit() {
   sqlite3_finalize(ins_node_);
   sqlite3_finalize(ins_stack_);
   sqlite3_finalize(ins_config_);
-  ins_node_ = ins_stack_ = ins_config_ = nullptr;
+  sqlite3_finalize(ins_badge_);
+  ins_node_ = ins_stack_ = ins_config_ = ins_badge_ = nullptr;
   // Leave a self-contained file: back to a rollback journal so no -wal/-shm remain.
   Status s = Exec("PRAGMA journal_mode=DELETE");
   if (!s.ok()) { Abort(); return s; }

@@ -18,6 +18,7 @@ struct GraphRowsInfo {
   std::string data_source = "NPU";   // NPU / Bench
   int step = 0;
   int rank = 0;
+  bool compare = false;   // one side of a comparison: leaves without a counterpart are flagged (vp_badges)
 };
 
 struct ConfigRow {
@@ -51,7 +52,7 @@ class VisDbWriter {
   // its tb_stack rows. Returns the number of tb_nodes rows written. Rows may be written in any
   // order: BeginGraph numbers the nodes, WriteNodeRow writes one node with the given items
   // (streamed from dump.json), EndGraph writes every reachable node not written yet (with the
-  // items the graph holds), the stacks, and commits.
+  // items the graph holds), the stacks, the graph's vp_badges rows (db/badges.h), and commits.
   Result<size_t> WriteGraph(const Graph& g, const GraphRowsInfo& info);
   Status BeginGraph(const Graph& g, const GraphRowsInfo& info);
   Status WriteNodeRow(NodeId id, const NodeItems& items);
@@ -82,6 +83,7 @@ class VisDbWriter {
   Status SqlError(const char* what) const;
 
   Status InsertNode(NodeId id, std::string_view input_data, std::string_view output_data);
+  Status InsertBadges();
 
   // The graph being written.
   const Graph* g_ = nullptr;
@@ -98,6 +100,7 @@ class VisDbWriter {
   sqlite3_stmt* ins_node_ = nullptr;
   sqlite3_stmt* ins_stack_ = nullptr;
   sqlite3_stmt* ins_config_ = nullptr;
+  sqlite3_stmt* ins_badge_ = nullptr;
   std::string final_, temp_;
   bool done_ = false;
 };

@@ -222,6 +222,7 @@ void Builder::SetDumpDataDir(const JTree& t, JIdx root, const std::string& dir) 
 Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
   g_.record_pos.clear();
   auto on_key = [&](std::string_view key, uint64_t at) -> Status {
+    if (g_.record_pos.size() >= opts_.max_nodes) return TooManyNodes(path, opts_.max_nodes, "records");
     g_.record_pos.push_back(at);
     NodeId id = g_.Find(key);
     if (id != kNoNode) {
@@ -465,8 +466,10 @@ Status Builder::Run(const std::string& dir) {
     scanned = std::make_unique<ScannedKeys>();
     ScannedKeys* sk = scanned.get();
     JsonReadOptions o = ScanOptions();
-    scanner = std::thread([sk, o, dump] {
-      sk->result = ScanJsonKeys(dump, o, [sk](std::string_view key, uint64_t at) {
+    const uint64_t max_nodes = opts_.max_nodes;
+    scanner = std::thread([sk, o, dump, max_nodes] {
+      sk->result = ScanJsonKeys(dump, o, [sk, &dump, max_nodes](std::string_view key, uint64_t at) {
+        if (sk->ends.size() >= max_nodes) return TooManyNodes(dump, max_nodes, "records");
         sk->arena.append(key.data(), key.size());
         sk->ends.push_back(sk->arena.size());
         sk->pos.push_back(at);
@@ -477,7 +480,7 @@ Status Builder::Run(const std::string& dir) {
   struct Joiner { std::thread& t; ~Joiner() { if (t.joinable()) t.join(); } } joiner{scanner};
   auto now = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
   double t0 = now();
-  ASSIGN_OR_RETURN(c_, LoadConstruct(JoinPath(dir, "construct.json")));
+  ASSIGN_OR_RETURN(c_, LoadConstruct(JoinPath(dir, "construct.json"), opts_.max_nodes));
   g_.t_construct = now() - t0;
   t0 = now();
   RETURN_IF_ERROR(LoadStacks(JoinPath(dir, "stack.json"), g_, stacks_));
@@ -490,6 +493,8 @@ Status Builder::Run(const std::string& dir) {
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
     GetOrCreate(e.child, up);
   }
+  // Parents named only as parents add nodes beyond construct.json's entries.
+  if (g_.size() > opts_.max_nodes) return TooManyNodes(JoinPath(dir, "construct.json"), opts_.max_nodes, "nodes");
   g_.t_nodes = now() - t0;
   t0 = now();
   if (scanner.joinable()) scanner.join();
@@ -500,6 +505,7 @@ Status Builder::Run(const std::string& dir) {
   HandleRecompute();
   CollectApisBetweenModules();
   RETURN_IF_ERROR(AttachParametersGrad());
+  if (g_.size() > opts_.max_nodes) return TooManyNodes(dump, opts_.max_nodes, "nodes with construct.json");
   g_.t_post = now() - t0;
   return Status::Ok();
 }

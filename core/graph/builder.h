@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "base/limits.h"
 #include "base/status.h"
 #include "graph/graph.h"
 #include "graph/items.h"
@@ -22,6 +23,8 @@ struct BuildOptions {
   size_t window_bytes = 4u << 20;
   // > 1: dump.json's keys are scanned on a second thread while construct.json loads (native).
   int threads = 1;
+  // Nodes of the graph, construct.json entries and dump.json records (base/limits.h; tests lower it).
+  uint64_t max_nodes = kMaxGraphNodes;
   // Called while dump.json is read: bytes done, bytes total.
   std::function<void(uint64_t, uint64_t)> progress;
 };

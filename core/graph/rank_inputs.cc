@@ -20,11 +20,16 @@ Status LoadFailed(const std::string& base, const Status& why) {
   return InvalidInput("load json file \"" + base + "\" failed. " + why.message());
 }
 
-Result<Construct> LoadConstruct(const std::string& path) {
+Status TooManyNodes(const std::string& path, uint64_t limit, const char* what) {
+  return InvalidInput(path + " holds more than " + std::to_string(limit) + " " + what + ", the limit of nodes in one graph.");
+}
+
+Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
   Construct c;
   bool bad_value = false;
   JsonReadOptions o;
   auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    if (c.entries.size() >= max_entries) return TooManyNodes(path, max_entries, "entries");
     std::string k(key);
     if (k == "megatron_micro_step_number") {
       c.megatron = true;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/limits.h"
 #include "base/status.h"
 #include "graph/graph.h"
 
@@ -39,7 +40,10 @@ struct Stacks {
 // msProbe's "load json file \"<base>\" failed." followed by the reader's reason.
 Status LoadFailed(const std::string& base, const Status& why);
 
-Result<Construct> LoadConstruct(const std::string& path);
+// More than max_entries members (base/limits.h kMaxGraphNodes) fail with a message naming the limit.
+Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries = kMaxGraphNodes);
+// "<path> holds more than <limit> <what>, the limit of nodes in one graph."
+Status TooManyNodes(const std::string& path, uint64_t limit, const char* what);
 // Fills g.stacks and s.by_name (node name -> index in g.stacks).
 Status LoadStacks(const std::string& path, Graph& g, Stacks& s);
 

@@ -117,8 +117,13 @@ Result<std::vector<std::string>> RankNames(const std::string& dir) {
   return ranks;
 }
 
+Status TooMany(const std::string& dir, size_t n, const char* what, size_t limit) {
+  return InvalidInput("The path " + dir + " holds " + std::to_string(n) + " " + what + " folders, more than the limit of " +
+                      std::to_string(limit) + ".");
+}
+
 // Adds the jobs of one folder of rank folders (target, and golden if given).
-Status AddRanks(RunPlan& plan, int step, const std::string& tdir, const std::string& gdir) {
+Status AddRanks(RunPlan& plan, int step, const std::string& tdir, const std::string& gdir, const PlanLimits& limits) {
   std::vector<std::string> names;
   if (gdir.empty()) {
     ASSIGN_OR_RETURN(names, RankNames(tdir));
@@ -145,6 +150,7 @@ Status AddRanks(RunPlan& plan, int step, const std::string& tdir, const std::str
     }
     names = tn;
   }
+  if (names.size() > limits.max_ranks) return TooMany(tdir, names.size(), "rank", limits.max_ranks);
   std::vector<int> ids;
   for (const auto& n : names) {
     ASSIGN_OR_RETURN(int id, IdOf(n, true));
@@ -160,7 +166,7 @@ Status AddRanks(RunPlan& plan, int step, const std::string& tdir, const std::str
 
 }  // namespace
 
-Result<RunPlan> PlanRun(const std::string& target, const std::string& golden) {
+Result<RunPlan> PlanRun(const std::string& target, const std::string& golden, const PlanLimits& limits) {
   RunPlan plan;
   ASSIGN_OR_RETURN(plan.kind, Classify(target));
   if (!golden.empty()) {
@@ -178,7 +184,7 @@ Result<RunPlan> PlanRun(const std::string& target, const std::string& golden) {
       break;
     }
     case LayoutKind::kRanks:
-      RETURN_IF_ERROR(AddRanks(plan, 0, target, golden));
+      RETURN_IF_ERROR(AddRanks(plan, 0, target, golden, limits));
       plan.step_list = {0};
       break;
     case LayoutKind::kSteps: {
@@ -200,11 +206,12 @@ Result<RunPlan> PlanRun(const std::string& target, const std::string& golden) {
         }
         steps = ts;
       }
+      if (steps.size() > limits.max_steps) return TooMany(target, steps.size(), "step", limits.max_steps);
       std::vector<std::pair<int, std::string>> ordered;
       for (const auto& s : steps) { ASSIGN_OR_RETURN(int id, IdOf(s, false)); ordered.emplace_back(id, s); }
       std::sort(ordered.begin(), ordered.end());
       for (const auto& [id, s] : ordered) {
-        RETURN_IF_ERROR(AddRanks(plan, id, JoinPath(target, s), golden.empty() ? "" : JoinPath(golden, s)));
+        RETURN_IF_ERROR(AddRanks(plan, id, JoinPath(target, s), golden.empty() ? "" : JoinPath(golden, s), limits));
         plan.step_list.push_back(id);
       }
       break;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/limits.h"
 #include "base/status.h"
 
 namespace visprobe {
@@ -34,7 +35,13 @@ struct RunPlan {
   std::vector<int> step_list;
 };
 
+// base/limits.h; tests lower them.
+struct PlanLimits {
+  size_t max_ranks = kMaxRanksPerStep;
+  size_t max_steps = kMaxStepsPerRun;
+};
+
 // Build mode (no golden) or compare mode; validates that every rank folder holds the three files.
-Result<RunPlan> PlanRun(const std::string& target, const std::string& golden);
+Result<RunPlan> PlanRun(const std::string& target, const std::string& golden, const PlanLimits& limits = {});
 
 }  // namespace visprobe

@@ -19,8 +19,6 @@ namespace od = simdjson::ondemand;
 
 namespace {
 
-constexpr int kMaxDepth = 1000;
-
 std::string_view TrimToken(std::string_view t) {
   while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t')) t.remove_suffix(1);
   return t;
@@ -35,12 +33,31 @@ bool NonFinite(std::string_view tok, double* out) {
   return false;
 }
 
-struct Converter {
-  JTree& tree;
-  simdjson::error_code error = simdjson::SUCCESS;
-  const char* what = nullptr;
+struct JsonLimits {
+  size_t max_string_bytes = kMaxJsonStringBytes;
+  uint32_t max_record_values = kMaxJsonRecordValues;
+};
 
-  bool Fail(simdjson::error_code e, const char* w = nullptr) { error = e; what = w; return false; }
+std::string StringLimitText(size_t limit) {
+  return "a string longer than the limit of " + std::to_string(limit) + " bytes for one string";
+}
+
+struct Converter {
+  explicit Converter(JTree& t, JsonLimits l = {}) : tree(t), limits(l) {}
+  JTree& tree;
+  JsonLimits limits;
+  simdjson::error_code error = simdjson::SUCCESS;
+  std::string what;   // set for a limit; replaces the simdjson error text
+
+  bool Fail(simdjson::error_code e) { error = e; return false; }
+  bool FailLimit(std::string w) { what = std::move(w); return false; }
+  std::string Text() const;
+  bool Add(JIdx* out) {
+    if (tree.size() >= limits.max_record_values)
+      return FailLimit("the member holds more than the limit of " + std::to_string(limits.max_record_values) + " values");
+    *out = tree.Add(JKind::kNull);
+    return true;
+  }
 
   bool Scalar(od::value& v, JIdx idx) {
     JNode* n = &tree.at(idx);
@@ -70,6 +87,7 @@ struct Converter {
       case od::json_type::string: {
         std::string_view s;
         if (auto e = v.get_string().get(s)) return Fail(e);
+        if (s.size() > limits.max_string_bytes) return FailLimit(StringLimitText(limits.max_string_bytes));
         n->kind = JKind::kString;
         tree.SetStr(idx, s);
         return true;
@@ -102,9 +120,9 @@ struct Converter {
     }
   }
 
-  // Recursion depth is bounded by kMaxDepth (a few hundred bytes per frame).
+  // Recursion depth is bounded by kMaxJsonDepth (a few hundred bytes per frame).
   bool Value(od::value v, JIdx idx, int depth) {
-    if (depth > kMaxDepth) return Fail(simdjson::DEPTH_ERROR);
+    if (depth > kMaxJsonDepth) return Fail(simdjson::DEPTH_ERROR);
     od::json_type t;
     if (v.type().get(t)) return Scalar(v, idx);
     if (t == od::json_type::array) {
@@ -116,7 +134,8 @@ struct Converter {
       for (auto el : arr) {
         od::value ev;
         if (auto e = el.get(ev)) return Fail(e);
-        JIdx c = tree.Add(JKind::kNull);
+        JIdx c;
+        if (!Add(&c)) return false;
         if (prev == kJNone) tree.at(idx).first = c; else tree.at(prev).next = c;
         prev = c;
         ++count;
@@ -136,7 +155,9 @@ struct Converter {
         if (auto e = std::move(fr).get(f)) return Fail(e);
         std::string_view k;
         if (auto e = f.unescaped_key(false).get(k)) return Fail(e);
-        JIdx c = tree.Add(JKind::kNull);
+        if (k.size() > limits.max_string_bytes) return FailLimit(StringLimitText(limits.max_string_bytes));
+        JIdx c;
+        if (!Add(&c)) return false;
         tree.SetKey(c, k);
         if (prev == kJNone) tree.at(idx).first = c; else tree.at(prev).next = c;
         prev = c;
@@ -161,16 +182,26 @@ std::string ErrorText(simdjson::error_code e) {
     case simdjson::UTF8_ERROR: return "invalid UTF-8 in a string";
     case simdjson::UNCLOSED_STRING: return "unclosed string";
     case simdjson::STRING_ERROR: return "invalid string escape";
-    case simdjson::DEPTH_ERROR: return "JSON nesting is too deep";
+    case simdjson::DEPTH_ERROR: return "JSON nesting deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels";
     case simdjson::TRAILING_CONTENT: return "unexpected content after a value";
     default: return simdjson::error_message(e);
   }
 }
 
+JsonLimits LimitsOf(const JsonReadOptions& o) {
+  JsonLimits l;
+  l.max_string_bytes = o.max_string_bytes;
+  l.max_record_values = o.max_record_values;
+  return l;
+}
+
+std::string Converter::Text() const { return what.empty() ? ErrorText(error) : what; }
+
 class WindowParser {
  public:
   using AtFn = std::function<Status(std::string_view key, uint64_t pos, const JTree& tree, JIdx value)>;
-  WindowParser(const std::string& path, AtFn fn) : path_(path), fn_(std::move(fn)) {}
+  WindowParser(const std::string& path, AtFn fn, JsonLimits limits = {})
+      : path_(path), fn_(std::move(fn)), limits_(limits) {}
 
   Status Parse(std::string& window, const std::vector<RecordOrigin>& origins) {
     const size_t len = window.size();
@@ -186,11 +217,12 @@ class WindowParser {
       if (auto e = std::move(fr).get(f)) return Error(e, origins, rec);
       std::string_view k;
       if (auto e = f.unescaped_key(false).get(k)) return Error(e, origins, rec);
+      if (k.size() > limits_.max_string_bytes) return Error(StringLimitText(limits_.max_string_bytes), origins, rec);
       key_.assign(k.data(), k.size());
       tree_.Clear();
       JIdx root = tree_.Add(JKind::kNull);
-      Converter conv{tree_};
-      if (!conv.Value(f.value(), root, 1)) return Error(conv.error, origins, rec);
+      Converter conv(tree_, limits_);
+      if (!conv.Value(f.value(), root, 1)) return Error(conv.Text(), origins, rec);
       RETURN_IF_ERROR(fn_(key_, rec < origins.size() ? origins[rec].file_pos : 0, tree_, root));
       ++rec;
     }
@@ -200,13 +232,17 @@ class WindowParser {
 
  private:
   Status Error(simdjson::error_code e, const std::vector<RecordOrigin>& origins, size_t rec) {
+    return Error(ErrorText(e), origins, rec);
+  }
+  Status Error(const std::string& text, const std::vector<RecordOrigin>& origins, size_t rec) {
     uint64_t pos = origins.empty() ? 0 : origins[rec < origins.size() ? rec : origins.size() - 1].file_pos;
     std::string where = rec < origins.size() ? " (in the member starting at byte " + std::to_string(pos) + ")" : "";
-    return InvalidInput(path_ + " @ byte " + std::to_string(pos) + ": " + ErrorText(e) + where);
+    return InvalidInput(path_ + " @ byte " + std::to_string(pos) + ": " + text + where);
   }
 
   const std::string& path_;
   AtFn fn_;
+  JsonLimits limits_;
   od::parser parser_;
   JTree tree_;
   std::string key_;
@@ -327,9 +363,11 @@ Status ParseMeta(const std::string& path, const RecordSplitter& splitter, const 
 
 Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
                                        const RecordFn& on_record) {
-  WindowParser wp(path, [&on_record](std::string_view k, uint64_t, const JTree& t, JIdx v) { return on_record(k, t, v); });
+  WindowParser wp(path, [&on_record](std::string_view k, uint64_t, const JTree& t, JIdx v) { return on_record(k, t, v); },
+                  LimitsOf(opts));
   RecordSplitter splitter(opts.container_key, opts.window_bytes,
                           [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
+  splitter.SetLimits(opts.max_record_bytes, opts.max_string_bytes);
   ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter));
   JsonReadResult out;
   out.records = splitter.records();
@@ -351,8 +389,9 @@ class WindowPool {
     std::vector<RecordOrigin> origins;
   };
 
-  WindowPool(const std::string& path, int workers, const RecordAtFn& fn) : max_queued_(static_cast<size_t>(workers) * 2) {
-    for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i] { Work(path, fn, i); });
+  WindowPool(const std::string& path, int workers, const RecordAtFn& fn, JsonLimits limits = {})
+      : max_queued_(static_cast<size_t>(workers) * 2) {
+    for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i, limits] { Work(path, fn, i, limits); });
   }
   ~WindowPool() { Close(); }
 
@@ -390,8 +429,9 @@ class WindowPool {
   }
 
  private:
-  void Work(const std::string& path, const RecordAtFn& fn, int wid) {
-    WindowParser wp(path, [&fn, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return fn(wid, k, p, t, v); });
+  void Work(const std::string& path, const RecordAtFn& fn, int wid, JsonLimits limits) {
+    WindowParser wp(path, [&fn, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return fn(wid, k, p, t, v); },
+                    limits);
     for (;;) {
       Job job;
       {
@@ -437,11 +477,11 @@ Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const Js
   if (workers <= 1) {
     wp = std::make_unique<WindowParser>(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) {
       return on_record(0, k, p, t, v);
-    });
+    }, LimitsOf(opts));
     window_fn = [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp->Parse(w, o); };
   } else {
     // The splitter runs here; windows go to the pool.
-    pool = std::make_unique<WindowPool>(path, workers, on_record);
+    pool = std::make_unique<WindowPool>(path, workers, on_record, LimitsOf(opts));
     window_fn = [&](std::string& w, const std::vector<RecordOrigin>& o) {
       if (!pool->WaitForSpace()) return pool->failure();
       WindowPool::Job job;
@@ -454,6 +494,7 @@ Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const Js
     };
   }
   RecordSplitter splitter(opts.container_key, opts.window_bytes, window_fn);
+  splitter.SetLimits(opts.max_record_bytes, opts.max_string_bytes);
   auto fed = FeedFile(path, opts, splitter);
   if (pool) RETURN_IF_ERROR(pool->Close());
   if (!fed.ok()) return fed.status();
@@ -530,11 +571,17 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
 
 Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key) {
   RecordSplitter splitter(opts.container_key, opts.window_bytes, nullptr);
+  splitter.SetLimits(opts.max_record_bytes, opts.max_string_bytes);
   std::string decoded;
   splitter.SetKeysOnly([&](std::string_view raw, uint64_t pos) -> Status {
-    if (raw.find('\\') == std::string_view::npos) return on_key(raw, pos);
-    if (!DecodeJsonString(raw, &decoded)) return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
-    return on_key(decoded, pos);
+    std::string_view key = raw;
+    if (raw.find('\\') != std::string_view::npos) {
+      if (!DecodeJsonString(raw, &decoded)) return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
+      key = decoded;
+    }
+    if (key.size() > opts.max_string_bytes)
+      return InvalidInput(path + " @ byte " + std::to_string(pos) + ": " + StringLimitText(opts.max_string_bytes));
+    return on_key(key, pos);
   });
   bool found = false;
   ASSIGN_OR_RETURN(uint64_t done, FeedFile(path, opts, splitter, &found));
@@ -568,13 +615,14 @@ Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
     if (auto e = std::move(fr).get(f)) return InvalidInput(ErrorText(e));
     std::string_view k;
     if (auto e = f.unescaped_key(false).get(k)) return InvalidInput(ErrorText(e));
+    if (k.size() > kMaxJsonStringBytes) return InvalidInput(StringLimitText(kMaxJsonStringBytes));
     JIdx c = tree.Add(JKind::kNull);
     tree.SetKey(c, k);
     if (prev == kJNone) tree.at(*root).first = c; else tree.at(prev).next = c;
     prev = c;
     ++count;
-    Converter conv{tree};
-    if (!conv.Value(f.value(), c, 1)) return InvalidInput(ErrorText(conv.error));
+    Converter conv(tree);
+    if (!conv.Value(f.value(), c, 1)) return InvalidInput(conv.Text());
   }
   tree.at(*root).count = count;
   if (!doc.at_end()) return InvalidInput(ErrorText(simdjson::TRAILING_CONTENT));

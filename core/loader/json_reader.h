@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/limits.h"
 #include "base/status.h"
 #include "loader/json_tree.h"
 
@@ -20,6 +21,10 @@ struct JsonReadOptions {
   size_t block_bytes = 8u << 20;        // file read size
   std::function<void(uint64_t done, uint64_t total)> progress;  // optional
   std::string find_text;                // optional: report whether these bytes occur in the file
+  // Limits (base/limits.h); tests lower them.
+  uint64_t max_record_bytes = kMaxJsonRecordBytes;
+  size_t max_string_bytes = kMaxJsonStringBytes;
+  uint32_t max_record_values = kMaxJsonRecordValues;
 };
 
 using RecordFn = std::function<Status(std::string_view key, const JTree& tree, JIdx value)>;

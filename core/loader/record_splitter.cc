@@ -2,16 +2,34 @@
 
 #include <cstring>
 
+#include "base/limits.h"
+
 namespace visprobe {
 
 RecordSplitter::RecordSplitter(std::string container_key, size_t window_bytes, WindowFn fn)
-    : container_key_(std::move(container_key)), window_bytes_(window_bytes), fn_(std::move(fn)) {
+    : container_key_(std::move(container_key)), window_bytes_(window_bytes), fn_(std::move(fn)),
+      max_record_bytes_(kMaxJsonRecordBytes), max_key_bytes_(kMaxJsonStringBytes) {
   container_depth_ = container_key_.empty() ? 1 : 2;
   window_ = "{";
 }
 
-Status RecordSplitter::Fail(uint64_t pos, const char* what) const {
+Status RecordSplitter::Fail(uint64_t pos, const std::string& what) const {
   return InvalidInput("@ byte " + std::to_string(pos) + ": " + what);
+}
+
+std::string RecordSplitter::KeyLimitText() const {
+  return "a key longer than the limit of " + std::to_string(max_key_bytes_) + " bytes for one string";
+}
+
+// `at`: the file offset reached inside the current record.
+Status RecordSplitter::CheckRecordSize(uint64_t at) const {
+  if (in_record_ && at - record_start_ > max_record_bytes_)
+    return Fail(record_start_, "the member starting here is larger than the limit of " +
+                                   std::to_string(max_record_bytes_) + " bytes for one member");
+  if (meta_.size() > max_record_bytes_)
+    return Fail(at, "the members next to \"" + container_key_ + "\" are larger than the limit of " +
+                        std::to_string(max_record_bytes_) + " bytes");
+  return Status::Ok();
 }
 
 void RecordSplitter::Append(Sink s, const char* b, const char* e) {
@@ -46,6 +64,8 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
   };
   Sink sink = sink_now();
   const char* seg = p;
+  const char* next_quote = nullptr;   // the next '"' at or after the scan position, if known
+  bool quote_known = false;
   auto switch_sink = [&](const char* at) { Append(sink, seg, at); seg = at; sink = sink_now(); };
 
   while (p < end) {
@@ -57,12 +77,18 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         ++p;
         continue;
       }
-      // Jump to the next quote or backslash.
-      const char* q = static_cast<const char*>(std::memchr(p, '"', end - p));
+      // Jump to the next quote or backslash. The quote found is remembered: searching again
+      // after every escape made strings dense with escapes quadratic in the read size.
+      if (!quote_known || (next_quote && next_quote < p)) {
+        next_quote = static_cast<const char*>(std::memchr(p, '"', end - p));
+        quote_known = true;
+      }
+      const char* q = next_quote;
       const char* bs = static_cast<const char*>(std::memchr(p, '\\', (q ? q : end) - p));
       if (bs) {
         if (capturing_key_) key_.append(p, bs - p), key_ += '\\';
         if (capturing_record_key_) record_key_.append(p, bs - p), record_key_ += '\\';
+        if (KeyTooLong()) return Fail(pos_ + (p - data), KeyLimitText());
         p = bs + 1;
         escape_ = true;
         continue;
@@ -70,12 +96,14 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
       if (!q) {
         if (capturing_key_) key_.append(p, end - p);
         if (capturing_record_key_) record_key_.append(p, end - p);
+        if (KeyTooLong()) return Fail(pos_ + (p - data), KeyLimitText());
         p = end;
         break;
       }
       if (capturing_key_) { key_.append(p, q - p); capturing_key_ = false; key_done_ = true; }
       if (capturing_record_key_) {
         record_key_.append(p, q - p);
+        if (KeyTooLong()) return Fail(pos_ + (p - data), KeyLimitText());
         capturing_record_key_ = false;
         RETURN_IF_ERROR(key_fn_(record_key_, record_key_pos_));
       }
@@ -94,6 +122,7 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         if (depth_ == container_depth_ && in_container_ && !in_record_) {
           switch_sink(p);
           in_record_ = true;
+          record_start_ = pos_ + (p - data);
           ++records_;
           if (keys_only_) {
             capturing_record_key_ = true;
@@ -140,7 +169,8 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
           continue;
         }
         value_is_container_ = false;
-        ++depth_;
+        if (++depth_ > container_depth_ + kMaxJsonDepth)
+          return Fail(pos_ + (p - data), "JSON nesting deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels");
         ++p;
         continue;
       case '}': case ']':
@@ -148,6 +178,7 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         if (in_container_ && depth_ == container_depth_) {
           // Closing the container (or the top-level object in top mode).
           container_end_ = pos_ + static_cast<uint64_t>(p - data);
+          RETURN_IF_ERROR(CheckRecordSize(container_end_));
           switch_sink(p);
           if (in_record_) RETURN_IF_ERROR(EndRecord(true));
           else if (!origins_.empty()) RETURN_IF_ERROR(EndRecord(true));
@@ -168,6 +199,7 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         continue;
       case ',':
         if (in_record_ && depth_ == container_depth_) {
+          RETURN_IF_ERROR(CheckRecordSize(pos_ + (p - data)));
           switch_sink(p);
           RETURN_IF_ERROR(EndRecord(false));
           ++p;
@@ -195,7 +227,7 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
   }
   Append(sink, seg, end);
   pos_ += size;
-  return Status::Ok();
+  return CheckRecordSize(pos_);
 }
 
 Status RecordSplitter::Finish() {

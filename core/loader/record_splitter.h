@@ -33,6 +33,14 @@ class RecordSplitter {
   // escapes not decoded) and the file offset of its opening quote. The meta text is still kept.
   using KeyFn = std::function<Status(std::string_view raw_key, uint64_t file_pos)>;
   void SetKeysOnly(KeyFn fn) { key_fn_ = std::move(fn); keys_only_ = true; }
+  // A record (or the meta text) larger than max_record_bytes, or a key whose escaped text is
+  // longer than 6 * max_key_bytes (so that no unescaping can bring it under max_key_bytes),
+  // fails with a message naming the limit; so does nesting deeper than kMaxJsonDepth inside a
+  // record (base/limits.h). The readers check decoded keys exactly.
+  void SetLimits(uint64_t max_record_bytes, size_t max_key_bytes) {
+    max_record_bytes_ = max_record_bytes;
+    max_key_bytes_ = max_key_bytes;
+  }
 
   Status Feed(const char* data, size_t size);
   Status Finish();
@@ -49,11 +57,17 @@ class RecordSplitter {
   enum class Sink : uint8_t { kNone, kMeta, kWindow };
   void Append(Sink s, const char* b, const char* e);
   Status EndRecord(bool container_closed);
-  Status Fail(uint64_t pos, const char* what) const;
+  Status Fail(uint64_t pos, const std::string& what) const;
+  Status CheckRecordSize(uint64_t at) const;
+  bool KeyTooLong() const { return key_.size() / 6 > max_key_bytes_ || record_key_.size() / 6 > max_key_bytes_; }
+  std::string KeyLimitText() const;
 
   std::string container_key_;
   size_t window_bytes_;
   WindowFn fn_;
+  uint64_t max_record_bytes_;
+  size_t max_key_bytes_;
+  uint64_t record_start_ = 0;   // file offset of the current record's key
 
   uint64_t pos_ = 0;     // bytes consumed before the current chunk
   int depth_ = 0;

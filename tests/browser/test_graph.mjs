@@ -103,6 +103,8 @@ test('search panel: all nodes, substring, AND terms, exact name, sides, list <->
   await page.waitForFunction(() => document.querySelector('[data-testid=search-list]').dataset.query === '');
   await search(page, 'relu');
   await page.click('.ws-results li >> nth=0');
+  // (the detail already says "Bench node:" for the Debug selection before: wait for the Bench pane)
+  await page.waitForFunction(() => window.visprobeGraph.panes[1].selected?.name === 'Functional.relu.0.forward');
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Bench node:'));
   assert.equal(await pane(page, 1, (p) => p.selected && p.selected.name), 'Functional.relu.0.forward');
   await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_search.png') });

@@ -45,6 +45,10 @@ CASES = {
     "dump_trailing_text": ({"dump.json": DUMP + "\ngarbage"}, [DUMP_LOAD, "after the top-level object"]),
     "dump_deep_nesting": ({"dump.json": '{"task": "statistics", "data": {"Module.fc1.Linear.forward.0": {"input_args": '
                                         + "[" * 5000 + "]" * 5000 + "}}}"}, [DUMP_LOAD]),
+    # Limits (core/base/limits.h): one level over kMaxJsonDepth names the limit.
+    "dump_nesting_over_limit": ({"dump.json": '{"task": "statistics", "data": {"Module.fc1.Linear.forward.0": {"input_args": '
+                                              + "[" * 1000 + "]" * 1000 + "}}}"},
+                                [DUMP_LOAD, "dump.json @ byte", "JSON nesting deeper than the limit of 1000 levels"]),
     "dump_bad_escape": ({"dump.json": DUMP.replace("torch.float32", "torch\\qfloat32", 1)}, [DUMP_LOAD]),
     # construct.json
     "construct_empty_object": ({"construct.json": "{}"}, [CONS_EMPTY]),

@@ -2,8 +2,8 @@
 """Parity: the wasm build writes the same rows as the native build (spec: one code path).
 
 Runs `graph_visualize` with the native CLI and with the wasm CLI under Node on the same inputs —
-the spec's worked example, msProbe's sample dumps and generated dumps — and compares the three
-tables row by row.
+the spec's worked example, msProbe's sample dumps and generated dumps — and compares the tables
+row by row (msProbe's three and the vp_badges extension table).
 
   python3 tests/parity/test_parity.py --native build/native/visprobe --wasm build/wasm/visprobe.js \
       --shared ../shared --source .
@@ -12,6 +12,7 @@ import argparse
 import glob
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from test_cli import dump_db  # noqa: E402  (same row reader as the CLI tests)
 
 ARGS = None
+
+
+def badge_rows(path):
+    """The vp_badges extension table (web-ui BEY-08), rows sorted."""
+    con = sqlite3.connect(path)
+    try:
+        return [list(r) for r in con.execute("SELECT * FROM vp_badges ORDER BY step, rank, data_source, node_name")]
+    finally:
+        con.close()
 
 
 def run_tool(kind, args, out, command="graph_visualize"):
@@ -65,9 +75,11 @@ class Parity(unittest.TestCase):
             out = tempfile.mkdtemp(prefix=kind + "_", dir=self.tmp)
             r = run_tool(kind, args, out)
             self.assertEqual(r.returncode, 0, kind + ": " + r.stdout[-2000:] + r.stderr[-2000:])
-            outs[kind] = dump_db(glob.glob(os.path.join(out, "*.vis.db"))[0])
+            db = glob.glob(os.path.join(out, "*.vis.db"))[0]
+            outs[kind] = dump_db(db)
+            outs[kind]["vp_badges"] = badge_rows(db)
         self.assertGreater(len(outs["native"]["tb_nodes"]), 0)
-        for table in ("tb_config", "tb_stack", "tb_nodes"):
+        for table in ("tb_config", "tb_stack", "tb_nodes", "vp_badges"):
             self.assertEqual(len(outs["native"][table]), len(outs["wasm"][table]), table)
             for a, b in zip(outs["native"][table], outs["wasm"][table]):
                 self.assertEqual(a, b, table)

@@ -8,6 +8,9 @@ import yaml from 'js-yaml';
 import { Workspace } from './graph/workspace.js';
 import { TrendWorkspace } from './trend/workspace.js';
 import { saveBlob } from './host/download.js';
+import * as urlState from './host/url_state.js';
+import * as store from './host/store.js';
+import { toast } from './graph/dom.js';
 import { applyLanguage, setLanguage, language, t as translate } from './i18n.js';
 
 /** @param {string} id */
@@ -106,7 +109,7 @@ async function openDbFile(file, name) {
     const bytes = await file.arrayBuffer();
     const info = await engine.openDb(name || /** @type {File} */ (file).name || 'opened.vis.db', bytes);
     if (info.kind === 'trend') await showTrendDatabase(info.name, file);
-    else await showDatabase(info.name);
+    else await showDatabase(info.name, { file });
     setStatus('database opened', 100);
   } catch (e) {
     setError(String(/** @type {Error} */ (e).message));
@@ -200,8 +203,68 @@ async function runTrend() {
   }
 }
 
-/** @param {string} name */
-async function showDatabase(name) {
+/**
+ * BEY-03: keep the database just shown in the browser's storage (OPFS, else IndexedDB), keyed by a
+ * content fingerprint that goes into the URL; a reload then restores the view from it. A picked
+ * file is copied from disk as is; a database built here (or edited by a manual match) is exported
+ * from the worker first. Runs in the background after the graph is drawn; a failure only means no
+ * session.
+ * @param {string} name @param {Blob} [file]
+ */
+async function keepSession(name, file) {
+  const box = $('workspace');
+  box.dataset.session = 'pending';
+  try {
+    let blob = file;
+    if (!blob) {
+      // After the first paint has settled: the export holds the worker for a moment on big files.
+      await new Promise((res) => setTimeout(res, 1000));
+      const { bytes } = await engine.exportDb();
+      blob = new Blob([bytes]);
+    }
+    if (blob.size > store.MAX_STORED_BYTES) { box.dataset.session = ''; return; }
+    const key = await store.fingerprint(blob);
+    urlState.setTop({ db: key });
+    const backend = await store.save(key, name, blob);
+    box.dataset.session = backend ? `${backend}:${key}` : '';
+  } catch (e) {
+    box.dataset.session = '';
+    console.warn('session not kept:', e);
+  }
+}
+
+/** BEY-03/04: reopen the kept database named by the URL and restore the view of the fragment. */
+async function restoreSession() {
+  const hash = location.hash;
+  const { top } = urlState.parse(hash);
+  if (!top.db) return false;
+  const kept = store.stored();
+  if (!kept || kept.key !== top.db) return false;
+  setNotice(translate('restoring'));
+  try {
+    const found = await store.load(top.db);
+    if (!found) return false;
+    const info = await engine.openDb(found.name, found.data);
+    await showDatabase(info.name, { restoreHash: hash, key: top.db });
+    setStatus('session restored', 100);
+    return true;
+  } catch (e) {
+    setError(`The stored session could not be restored: ${/** @type {Error} */ (e).message}`);
+    return false;
+  } finally {
+    setNotice('');
+  }
+}
+
+async function forgetStored() {
+  await store.forget();
+  urlState.setTop({ db: null });
+  $('workspace').dataset.session = '';
+  toast(translate('forgotten'), 'ok');
+}
+
+/** @param {string} name @param {{restoreHash?: string, key?: string, file?: Blob}} [opts] */
+async function showDatabase(name, opts = {}) {
   $('result').hidden = false;
   $('trend').hidden = true;
   document.querySelector('main')?.classList.add('wide');   // the graph panes use the whole width
@@ -226,9 +289,28 @@ async function showDatabase(name) {
   /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
   try {
     if (graph) graph.destroy();
-    graph = new Workspace($('workspace'), engine, { dbName: name });
+    const ws = new Workspace($('workspace'), engine, {
+      dbName: name,
+      onState: () => urlState.changed(),
+      onEdit: () => { keepSession(name); },
+      onCopyLink: async () => {
+        try { await navigator.clipboard.writeText(urlState.link()); toast(translate('linkCopied'), 'ok'); }
+        catch { toast(urlState.link(), 'info'); }
+      },
+    });
+    graph = ws;
     /** @type {any} */ (window).visprobeGraph = graph;   // read by the tests and benchmarks
+    if (unregisterGraph) unregisterGraph();
+    unregisterGraph = urlState.register('graph', { get: () => ws.viewState(), apply: (st) => ws.applyState(st) });
     await graph.open();
+    if (opts.restoreHash) {
+      urlState.setTop({ db: opts.key || null });
+      await urlState.restore('graph', opts.restoreHash);
+      $('workspace').dataset.restored = '1';
+    } else {
+      keepSession(name, opts.file);
+    }
+    urlState.changed();
   } catch (e) {
     setError(`The graph view could not open: ${/** @type {Error} */ (e).message}`);
   }
@@ -236,6 +318,8 @@ async function showDatabase(name) {
 
 /** @type {TrendWorkspace|null} */
 let trend = null;
+/** @type {(() => void)|null} */
+let unregisterGraph = null;
 /** @type {Workspace|null} */
 let graph = null;
 
@@ -252,8 +336,8 @@ async function showTrendDatabase(name, file) {
 async function listNodes(needle) {
   const res = await engine.query(
     `SELECT data_source, step, rank, node_name, node_type, precision_index, overflow_level FROM tb_nodes
-     WHERE node_name LIKE ? ORDER BY (precision_index IS NULL), precision_index DESC, (overflow_level IS NULL), step, rank, node_order LIMIT 200`,
-    ['%' + needle + '%']);
+     WHERE node_name LIKE ? ESCAPE '\\' ORDER BY (precision_index IS NULL), precision_index DESC, (overflow_level IS NULL), step, rank, node_order LIMIT 200`,
+    ['%' + needle.replace(/[\\%_]/g, '\\$&') + '%']);   // "%" and "_" in a name are text, not wildcards
   const body = /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody'));
   body.textContent = '';
   for (const row of res.values) {
@@ -399,6 +483,9 @@ function init() {
   $('run-trend').addEventListener('click', runTrend);
   $('cancel').addEventListener('click', () => engine.cancel());
   $('download').addEventListener('click', download);
+  $('forget-stored').addEventListener('click', () => { forgetStored(); });
+  urlState.init();
+  restoreSession();
   const sample = document.getElementById('load-sample');   // absent from the one-file page
   if (sample) sample.addEventListener('click', () => loadSample().catch((e) => setError(`No sample here: ${e.message}`)));
   const trendSample = document.getElementById('load-trend-sample');

@@ -1,7 +1,7 @@
 // @ts-check
 // Problem badges on collapsed modules (web-ui BEY-08): the rows of one (step, rank, side) come
 // from the worker once per pane (stored by the engine in vp_badges, or computed there for msProbe
-// files); this module turns a row into the pill drawn at the top-right corner of a collapsed box.
+// files); this module turns a row into the pill drawn at the top-left corner of a collapsed box.
 // Pure apart from loadBadges; shared by the SVG and canvas renderers.
 import { bucketFill, UNMATCHED, OVERFLOW, textColour } from './colours.js';
 import { t } from '../i18n.js';
@@ -55,8 +55,12 @@ export function pillOf(b, ctx) {
   return { text: parts.join(' · '), fill, colour: textColour(fill), title: t('badgeTitle', error, warning, ctx.compare ? b.unmatched : 0) };
 }
 
-/** Pill box at the top-right corner of a collapsed node (it does not change the layout). @param {any} n @param {string} text */
+/**
+ * Pill box over the top-left corner of a collapsed node: it does not change the layout (GL-02), and
+ * the left end of a wide box is the end most likely on screen (the view starts at the left).
+ * @param {any} n @param {string} text
+ */
 export function pillBox(n, text) {
   const w = text.length * PILL_CHAR + 4;
-  return { x: n.x + n.w - w + 3, y: n.y - PILL_H + 3, w, h: PILL_H };
+  return { x: n.x - 3, y: n.y - PILL_H + 3, w, h: PILL_H };
 }

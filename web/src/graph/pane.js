@@ -49,6 +49,9 @@ export class Pane {
     this.hover = false;
     /** @type {Map<string, import('./badges.js').Badge>} BEY-08: problem counts below each module */
     this.badges = new Map();
+    /** @type {Promise<void>} resolves once the badges are loaded and drawn */
+    this.badgesReady = Promise.resolve();
+    this.destroyed = false;
     host.textContent = '';
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'graph-canvas';
@@ -97,12 +100,10 @@ export class Pane {
   }
 
   async load() {
-    const t0 = performance.now();
-    const [r] = await Promise.all([
-      this.engine.query(`SELECT ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ''`, this.scope),
-      this.reloadBadges(),
-    ]);
-    this.loadMs = performance.now() - t0;
+    // BEY-08: badges arrive on their own (for msProbe files the worker computes them first) and
+    // are drawn when they do; the first paint does not wait for them.
+    this.badgesReady = this.reloadBadges().then(() => { if (this.root && !this.destroyed) this.draw(true); });
+    const r = await this.engine.query(`SELECT ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ''`, this.scope);
     if (!r.values.length) throw new Error(`No graph for step ${this.opts.step}, rank ${this.opts.rank} (${this.opts.side}).`);
     this.root = this.makeNode(r.values[0], null);
     await this.expand(this.root);
@@ -514,6 +515,7 @@ export class Pane {
   }
 
   destroy() {
+    this.destroyed = true;
     clearTimeout(this.settle);
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;

@@ -4,6 +4,7 @@
 // communication peers (DET-05/06). One query per side; every value is set as text.
 import { el, tel, setText, toast } from './dom.js';
 import { t } from '../i18n.js';
+import { crossStrip } from './panel_strip.js';
 
 const HIDDEN_FIELDS = new Set(['data_name', 'value']);
 
@@ -95,6 +96,16 @@ export class DetailPanel {
     if (seq !== this.seq) return;   // a newer selection won
     rows.sort((a, b) => (a.side === 'NPU' ? -1 : 1) - (b.side === 'NPU' ? -1 : 1));
     const { cmpPanel, infoPanel } = this.frame();
+    // BEY-10: the node on every step and rank, above the tabs (filled when its query returns).
+    const ws = /** @type {any} */ (this.ws);
+    if (ws.steps && ws.gotoScope && (ws.steps.length > 1 || ws.ranks.length > 1)) {
+      const slot = el('div', undefined, 'ws-strip-slot');
+      this.el.insertBefore(slot, this.el.children[1] || null);
+      const mode = ws.filter && ws.filter.mode ? ws.filter.mode.value : 'precision';
+      crossStrip(ws, p, n.name, ws.panes.indexOf(p), mode)
+        .then((box) => { if (seq === this.seq) slot.append(box); })
+        .catch(() => {});
+    }
     const dbg = rows.find((r) => r.side === 'NPU') || null;
     const bch = rows.find((r) => r.side === 'Bench') || null;
     this.pairedTable(dbg, bch, cmpPanel);

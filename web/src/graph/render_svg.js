@@ -107,13 +107,15 @@ function paint(gg, d, s, marker) {
  * @param {SVGGElement} gg @param {any} d @param {{text: string, fill: string, colour: string, title: string}|null} b
  */
 function paintPill(gg, d, b) {
-  let p = /** @type {SVGGElement|null} */ (gg.querySelector('g.badge'));
-  if (!b) { if (p) p.remove(); return; }
+  const el = /** @type {any} */ (gg);
+  let p = /** @type {SVGGElement|null} */ (el.__pill || null);
+  if (!b) { if (p) { p.remove(); el.__pill = null; } return; }
   if (!p) {
     p = document.createElementNS(SVG_NS, 'g');
     p.setAttribute('class', 'badge');
     p.append(document.createElementNS(SVG_NS, 'title'), document.createElementNS(SVG_NS, 'rect'), document.createElementNS(SVG_NS, 'text'));
     gg.append(p);
+    el.__pill = p;
   }
   const box = pillBox(d, b.text);
   /** @type {SVGTitleElement} */ (p.querySelector('title')).textContent = b.title;

@@ -11,6 +11,7 @@ import { FilterPanel } from './panel_filter.js';
 import { SearchPanel } from './panel_search.js';
 import { MatchingPanel } from './panel_matching.js';
 import { DetailPanel } from './panel_detail.js';
+import { NavigatorPanel } from './panel_navigator.js';
 import { exportGraph, exportCsv } from './export.js';
 import { t, onLanguage } from '../i18n.js';
 
@@ -20,10 +21,15 @@ function parseArray(text, fallback) {
 }
 
 export class Workspace {
-  /** @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine @param {{dbName?: string}} [opts] */
+  /**
+   * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
+   * @param {{dbName?: string, onState?: () => void, onEdit?: () => void, onCopyLink?: () => void}} [opts]
+   *   onState: the view state (viewState()) changed; onEdit: the database changed (manual match)
+   */
   constructor(host, engine, opts = {}) {
     this.host = host;
     this.engine = engine;
+    this.opts = opts;
     this.dbName = opts.dbName || 'graph.vis.db';
     /** @type {Pane[]} */
     this.panes = [];
@@ -41,6 +47,7 @@ export class Workspace {
     this.microSteps = Number(row[2]) || 1;
     this.overflowCheck = Number(row[3]) === 1;
     this.colors = parseColourTable(row[4]);
+    this.colorsJson = row[4] === null || row[4] === undefined ? null : String(row[4]);
     this.steps = parseArray(row[6], [0]);
     this.ranks = parseArray(row[5], [0]);
     /** @type {Record<string, string>} */
@@ -80,6 +87,19 @@ export class Workspace {
     for (let i = 0; i < this.microSteps; ++i) micro.push([i, i]);
     this.microSel = selectOf('microStep', micro, 'ws-micro');
     for (const s of [this.stepSel, this.rankSel, this.microSel]) s.addEventListener('change', () => this.load());
+    // BEY-09: the first divergence and the flagged leaves around it, one action each.
+    const nav = el('span', undefined, 'ws-nav-buttons');
+    const navButton = (/** @type {string} */ text, /** @type {string} */ id, /** @type {string} */ tip, /** @type {() => any} */ fn) => {
+      const b = text ? el('button', text) : tel('button', tip);
+      b.dataset.testid = id;
+      if (text) setTitle(b, tip);
+      b.addEventListener('click', () => { Promise.resolve(fn()).catch((e) => toast(String(e.message || e), 'error')); });
+      nav.append(b);
+    };
+    navButton('', 'bar-first', 'firstDivergence', () => this.navigator.first());
+    navButton('◀', 'bar-prev', 'prevFlagged', () => this.navigator.step(-1));
+    navButton('▶', 'bar-next', 'nextFlagged', () => this.navigator.step(1));
+    bar.append(nav);
     // GR-09 view controls.
     const controls = el('span', undefined, 'ws-controls');
     const toggle = (/** @type {string} */ key, /** @type {string} */ id, /** @type {(on: boolean) => void} */ fn) => {
@@ -114,6 +134,13 @@ export class Workspace {
     setTitle(exportCsvBtn, 'exportCsv');
     exportCsvBtn.addEventListener('click', () => exportCsv(this.detail.el));
     controls.append(exportSvg, exportPng, exportCsvBtn);
+    if (this.opts.onCopyLink) {
+      const copyLink = el('button', '🔗');
+      copyLink.dataset.testid = 'copy-link';
+      setTitle(copyLink, 'copyLink');
+      copyLink.addEventListener('click', () => this.opts.onCopyLink && this.opts.onCopyLink());
+      controls.append(copyLink);
+    }
     bar.append(controls);
     this.legendBox = el('div', undefined, 'ws-legend');
     this.legendBox.dataset.testid = 'legend';
@@ -166,6 +193,10 @@ export class Workspace {
       get panes() { return self.panes; }, setMode: (m) => this.setMode(m), selectFromList,
     });
     this.search = new SearchPanel({ compare: this.compare, get panes() { return self.panes; }, names, selectFromList });
+    this.navigator = new NavigatorPanel({
+      engine: this.engine, compare: this.compare, overflowCheck: this.overflowCheck, colors: this.colors, colorsJson: this.colorsJson,
+      task: this.task, get panes() { return self.panes; }, selectFromList,
+    });
     this.matching = this.compare ? new MatchingPanel({
       engine: this.engine, task: this.task, get panes() { return self.panes; }, names,
       invalidateNames: () => this.nameCache.clear(), selectFromList, afterMatch: () => this.afterMatch(), dbName: () => this.dbName,
@@ -188,10 +219,13 @@ export class Workspace {
       this.panels[id] = { panel, button: b };
     };
     addPanel('filter', '⚑', 'panelFilter', this.filter);
+    addPanel('navigator', '⇢', 'panelNavigator', this.navigator);
     if (this.matching) addPanel('matching', '⇆', 'panelMatching', this.matching);
     addPanel('search', '⌕', 'panelSearch', this.search);
     const main = el('div', undefined, 'ws-main');
     main.append(rail, side, panes);
+    // BEY-04: pans, zooms, toggles and list choices move the view state.
+    for (const type of ['pointerup', 'wheel', 'keyup', 'dblclick', 'change']) main.addEventListener(type, () => this.stateChanged(), { signal, passive: true });
     this.detail = new DetailPanel(this);
     this.detail.onPeer = (p, rank, name) => this.gotoPeer(p, rank, name);
     h.append(bar, this.legendBox, main, this.detail.el);
@@ -201,16 +235,97 @@ export class Workspace {
     document.addEventListener('keydown', (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       if (e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+      if (this.host.hidden) return;
+      // BEY-05 / BEY-09: N / P walk the flagged leaves.
+      if (e.key === 'n' || e.key === 'N' || e.key === 'p' || e.key === 'P') {
+        e.preventDefault();
+        this.navigator.step(e.key.toLowerCase() === 'n' ? 1 : -1).catch(() => {});
+        return;
+      }
       const p = this.panes.find((q) => q.hover && !q.host.hidden) || this.panes.find((q) => q.host.contains(target));
       if (p && p.key(e)) e.preventDefault();
     }, { signal });
     onLanguage(() => { this.legend(); }, signal);
   }
 
+  /** BEY-04: tell the page the view state moved (it rewrites the URL fragment, debounced). */
+  stateChanged() {
+    if (this.opts.onState && !this.restoring) this.opts.onState();
+  }
+
+  /** BEY-04: the view state as plain strings (deep link and restore). */
+  viewState() {
+    /** @type {Record<string, string>} */
+    const s = { step: this.stepSel.value, rank: this.rankSel.value, micro: this.microSel.value, panel: this.panel };
+    if (this.filter) {
+      s.mode = this.filter.mode.value;
+      const boxes = [...this.filter.checks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value);
+      if (boxes.length) s.boxes = boxes.join(',');
+    }
+    this.panes.forEach((p, i) => {
+      // The deepest expanded nodes: revealing and expanding them rebuilds the expansion.
+      const deepest = p.laid.filter((n) => n.expanded && n !== p.root && !(n.children || []).some((c) => c.expanded)).map((n) => n.name);
+      if (deepest.length) s[`exp${i}`] = JSON.stringify(deepest);
+      s[`t${i}`] = `${p.t.x.toFixed(1)},${p.t.y.toFixed(1)},${p.t.k.toFixed(4)}`;
+      if (p.selected) s.sel = `${i}:${p.selected.name}`;
+    });
+    return s;
+  }
+
+  /** BEY-04: restores a viewState() (values from a URL: each is checked). @param {Record<string, string>} s */
+  async applyState(s) {
+    this.restoring = true;
+    try {
+      const pick = (/** @type {HTMLSelectElement} */ sel, /** @type {string|undefined} */ v) => {
+        if (v !== undefined && [...sel.options].some((o) => o.value === v)) sel.value = v;
+      };
+      pick(this.stepSel, s.step);
+      pick(this.rankSel, s.rank);
+      pick(this.microSel, s.micro);
+      await this.load();
+      if (s.mode === 'overflow' && this.overflowCheck) {
+        this.filter.mode.value = 'overflow';
+        this.setMode('overflow');
+        this.filter.fillChecks();
+      }
+      if (s.boxes) {
+        for (const v of s.boxes.split(',')) {
+          const cb = /** @type {HTMLInputElement|null} */ (this.filter.checks.querySelector(`input[value="${CSS.escape(v)}"]`));
+          if (cb && !cb.disabled) cb.checked = true;
+        }
+        await this.filter.run();
+      }
+      for (let i = 0; i < this.panes.length; ++i) {
+        const p = this.panes[i];
+        let names = [];
+        try { names = JSON.parse(s[`exp${i}`] || '[]'); } catch { names = []; }
+        for (const name of Array.isArray(names) ? names.slice(0, 500) : []) {
+          const n = await p.reveal(String(name));
+          if (n) await p.expand(n);
+        }
+        p.render();
+      }
+      const m = /^(\d+):(.*)$/s.exec(s.sel || '');
+      if (m && this.panes[Number(m[1])]) {
+        const p = this.panes[Number(m[1])];
+        const n = await p.reveal(m[2]);
+        if (n) { p.render(); await this.select(p, n); }
+      }
+      this.panes.forEach((p, i) => {
+        const t = String(s[`t${i}`] || '').split(',').map(Number);
+        if (t.length === 3 && t.every(Number.isFinite) && t[2] > 0) { p.t = { x: t[0], y: t[1], k: t[2] }; p.draw(true); }
+      });
+      if (s.panel) this.showPanel(s.panel);
+    } finally {
+      this.restoring = false;
+    }
+  }
+
   /** @param {string} id */
   showPanel(id) {
     if (!this.panels[id]) id = 'filter';
     this.panel = id;
+    this.stateChanged();
     for (const [k, { panel, button }] of Object.entries(this.panels)) {
       panel.el.hidden = k !== id;
       button.classList.toggle('active', k === id);
@@ -220,6 +335,7 @@ export class Workspace {
     if (active === this.matching && this.matching && !this.matching.loaded) this.matching.refresh();
     if (active === this.search) this.search.list.draw();
     if (active === this.filter) this.filter.list.draw();
+    if (active === this.navigator) { this.navigator.list.draw(); this.navigator.ensure().catch(() => {}); }
   }
 
   /** @param {number} i @param {boolean} on */
@@ -287,6 +403,7 @@ export class Workspace {
     const sides = this.compare ? ['NPU', 'Bench'] : ['NPU'];
     for (const p of this.panes) p.destroy();
     if (this.filter) this.filter.reset();
+    if (this.navigator) this.navigator.invalidate();
     this.panes = sides.map((side, i) => new Pane(this.paneHosts[i], this.engine, {
       side: /** @type {'NPU'|'Bench'} */ (side), step, rank, micro, compare: this.compare, colors: this.colors,
       threshold: /** @type {any} */ (window).visprobeCanvasThreshold,
@@ -310,6 +427,7 @@ export class Workspace {
       if (this.panel === 'matching') this.matching.refresh();
     }
     this.host.dataset.loaded = String((Number(this.host.dataset.loaded) || 0) + 1);
+    this.stateChanged();
   }
 
   /** @param {Pane} p */
@@ -343,8 +461,11 @@ export class Workspace {
           n.modified = !!modified;
         }
       }
+      await pane.reloadBadges();
       pane.coloursChanged();
     }
+    this.navigator.invalidate();
+    if (this.opts.onEdit) this.opts.onEdit();
     if (this.matching) await this.matching.refresh();
     this.search.index = null;
     await this.search.run();
@@ -399,6 +520,19 @@ export class Workspace {
     await this.selectFromList(q, name);
   }
 
+  /**
+   * BEY-10: switch to (step, rank) and select `name` in pane `side` there.
+   * @param {number} step @param {number} rank @param {number} side @param {string} name
+   */
+  async gotoScope(step, rank, side, name) {
+    if (![...this.stepSel.options].some((o) => o.value === String(step)) ||
+        ![...this.rankSel.options].some((o) => o.value === String(rank))) { toast(t('rankUnavailable'), 'warn'); return; }
+    this.stepSel.value = String(step);
+    this.rankSel.value = String(rank);
+    await this.load();
+    await this.selectFromList(this.panes[side >= 0 && this.panes[side] ? side : 0], name);
+  }
+
   /** Selects the counterpart (or the nearest matched ancestor's) in the other pane, revealed and centred. */
   async locate(p, n) {
     const o = this.other(p);
@@ -424,8 +558,9 @@ export class Workspace {
     p.restyle();
     const debug = p.opts.side === 'NPU';
     if (this.matching) this.matching.onSelect(debug, n, counterpart);
-    if (debug) this.filter.sync();
+    if (debug) { this.filter.sync(); this.navigator.sync(); }
     if (this.panes.indexOf(p) === this.search.side) this.search.sync();
+    this.stateChanged();
     await this.detail.show(p, n, o ? counterpart : null, o);
   }
 

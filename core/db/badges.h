@@ -1,0 +1,38 @@
+// Problem badges (web-ui BEY-08): for every expandable node of one graph, the worst precision
+// index among the leaves below it and how many of those leaves are errors, warnings, unmatched or
+// overflowing, so a collapsed module shows its hidden problems without being expanded. Stored in
+// the extension table vp_badges (msProbe's viewer reads its tables by name and ignores others).
+//
+// Semantics (shared with the browser's fallback for msProbe-made files, web/src/engine/badges.js):
+// a leaf is a node without children; it counts for every ancestor on its up_node chain. Error:
+// precision >= error bound; warning: warning bound <= precision < error bound (precision clamped
+// to [0, 1]); unmatched: compare graphs only, empty matched link; overflow: any overflow level.
+// Only nodes with at least one counted leaf get a row.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace visprobe {
+
+// Lower bounds of the warning and error buckets of the colour legend (§9.9: 0.3 and 0.6).
+struct BadgeThresholds {
+  double warning = 0.3;
+  double error = 0.6;
+};
+
+struct BadgeRow {
+  NodeId node = kNoNode;
+  double worst = -1;          // largest precision index of the leaves below; < 0: none (NULL)
+  uint32_t n_error = 0, n_warning = 0, n_unmatched = 0, n_overflow = 0;
+  uint8_t worst_overflow = 0; // 0 none, 1 medium, 2 high, 3 critical
+};
+
+// Rows for the nodes with written[id] set (the exported nodes), in NodeId order. `compare`:
+// the graph is one side of a comparison (otherwise nothing counts as unmatched).
+std::vector<BadgeRow> ComputeBadges(const Graph& g, const std::vector<char>& written, bool compare,
+                                    const BadgeThresholds& t = BadgeThresholds());
+
+}  // namespace visprobe

@@ -1,0 +1,403 @@
+// Beyond the reference (web-ui BEY-08, BEY-09, BEY-10, BEY-03/04) in real Chromium, on generated
+// compares whose answers follow from how they were generated (scripts/gen_dump.py): the golden
+// side drifts from one layer on (--diverge-layer), the target overflows in one layer on one rank
+// and one step only (--overflow-layer/-rank/-step). The manifest names the first drifting node and
+// the overflowing nodes; the badges are checked against an independent recursive SQL aggregate.
+//   node --test tests/browser/test_beyond.mjs
+// env: VISPROBE_WEB_DIR (default build/web), VISPROBE_NATIVE (default build/native/visprobe),
+//      VISPROBE_SKIP_PERF=1 skips the 200,000-node measurement.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
+const native = resolve(root, process.env.VISPROBE_NATIVE || join('build', 'native', 'visprobe'));
+const shots = join(root, 'build', 'screenshots');
+const DIVERGE = 2;   // --diverge-layer
+const OVERFLOW = { layer: 1, rank: 1, step: 1 };
+let server, origin, browser, tmp, gen, db, dbNoBadges, manifest;
+
+const sql = (file, q) => JSON.parse(execFileSync('sqlite3', ['-json', file, q]).toString() || '[]');
+
+/** Generated dumps (2 steps x 2 ranks, 4 layers) compared natively with -oc. */
+function fixture() {
+  gen = join(tmp, 'gen');
+  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(gen, 't'), '--golden', join(gen, 'g'), '--layers', '4',
+                           '--hidden', '128', '--ranks', '2', '--steps', '2', '--diverge-layer', String(DIVERGE),
+                           '--overflow-layer', String(OVERFLOW.layer), '--overflow-rank', String(OVERFLOW.rank),
+                           '--overflow-step', String(OVERFLOW.step), '--seed', '5'], { stdio: 'pipe' });
+  manifest = JSON.parse(readFileSync(join(gen, 't', 'manifest.json'), 'utf8'));
+  const out = join(tmp, 'out');
+  execFileSync(native, ['graph_visualize', '-tp', join(gen, 't'), '-gp', join(gen, 'g'), '-o', out, '-oc'], { stdio: 'pipe' });
+  db = join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
+  // The same database as msProbe would write it: no extension table.
+  dbNoBadges = join(tmp, 'msprobe_like.vis.db');
+  copyFileSync(db, dbNoBadges);
+  execFileSync('sqlite3', [dbNoBadges, 'DROP TABLE vp_badges; VACUUM;']);
+}
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'visprobe_beyond_'));
+  mkdirSync(shots, { recursive: true });
+  fixture();
+  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), webDir, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  origin = await new Promise((res, rej) => {
+    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
+    server.on('exit', () => rej(new Error('static server exited')));
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** The badges of every pane are loaded and drawn (they arrive after the first paint). */
+const badgesDrawn = (page) => page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.badgesReady)));
+
+async function openDb(file, context) {
+  context = context || await browser.newContext();
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1500, height: 1100 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/');
+  await page.setInputFiles('#pick-db', file);
+  await page.waitForSelector('[data-testid=pane-debug] g.node', { timeout: 120000 });
+  await badgesDrawn(page);
+  return { page, context, errors };
+}
+
+const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
+const loads = (page) => page.evaluate(() => Number(document.querySelector('[data-testid=workspace]').dataset.loaded));
+async function scope(page, step, rank) {
+  const before = await loads(page);
+  await page.selectOption('#ws-step', String(step));
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=workspace]').dataset.loaded) > b, before);
+  const b2 = await loads(page);
+  await page.selectOption('#ws-rank', String(rank));
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=workspace]').dataset.loaded) > b, b2);
+  await badgesDrawn(page);
+}
+
+/** Badge rows recomputed independently: every leaf counted for every ancestor (recursive SQL). */
+function expectedBadges(file, step, rank, side) {
+  return sql(file, expectedBadgesSql(step, rank, side));
+}
+
+function expectedBadgesSql(step, rank, side) {
+  return `WITH RECURSIVE up(name, p, unmatched, ov, a) AS (
+      SELECT node_name, min(max(precision_index, 0.0), 1.0), (matched_node_link IS NULL OR matched_node_link IN ('', '[]')),
+             CASE overflow_level WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 ELSE 0 END, up_node
+      FROM tb_nodes WHERE step = ${step} AND rank = ${rank} AND data_source = '${side}' AND sub_nodes IN ('', '[]')
+      UNION ALL SELECT up.name, up.p, up.unmatched, up.ov, t.up_node FROM up JOIN tb_nodes t
+        ON t.step = ${step} AND t.rank = ${rank} AND t.data_source = '${side}' AND t.node_name = up.a WHERE up.a != '')
+    SELECT a AS name, max(p) AS worst, coalesce(sum(p >= 0.6), 0) AS e, coalesce(sum(p >= 0.3 AND p < 0.6), 0) AS w,
+           sum(unmatched) AS u, sum(ov > 0) AS o, max(ov) AS wo
+    FROM up WHERE a != '' GROUP BY a HAVING coalesce(sum(p >= 0.3), 0) + sum(unmatched) + sum(ov > 0) > 0 ORDER BY a`;
+}
+
+const asRows = (list) => list.map((r) => [r.name, r.worst, r.e, r.w, r.u, r.o, r.wo]);
+const sortRows = (rows) => rows.map((r) => [String(r[0]), r[1] === null ? null : Number(r[1]), ...r.slice(2).map(Number)])
+  .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+
+test('badges: stored by the engine and computed by the worker for msProbe files, both equal to the SQL aggregate (BEY-08)', async () => {
+  const stored = await openDb(db);
+  const plain = await openDb(dbNoBadges);
+  for (const [step, rank] of [[0, 0], [1, 1]]) {
+    for (const side of ['NPU', 'Bench']) {
+      const want = sortRows(asRows(expectedBadges(db, step, rank, side)));
+      const a = await stored.page.evaluate((args) => window.visprobeEngine.badges(args), { step, rank, side });
+      const b = await plain.page.evaluate((args) => window.visprobeEngine.badges(args), { step, rank, side });
+      assert.equal(a.source, 'stored');
+      assert.equal(b.source, 'computed');
+      assert.deepEqual(sortRows(a.rows), want, `stored ${step}/${rank}/${side}`);
+      assert.deepEqual(sortRows(b.rows), want, `computed ${step}/${rank}/${side}`);
+    }
+  }
+  // The overflow was injected on step 1, rank 1 only: the root counts it there and nowhere else.
+  const rootOv = sql(db, "SELECT step, rank, n_overflow FROM vp_badges WHERE data_source = 'NPU' AND node_name = 'DefaultModel' ORDER BY step, rank");
+  assert.deepEqual(rootOv.map((r) => r.n_overflow > 0), [false, false, false, true]);
+  for (const c of [stored.context, plain.context]) await c.close();
+});
+
+test('badges follow a manual unmatch: the stored rows of that step and rank are recomputed (BEY-08, MAT-04)', async () => {
+  const { page, context, errors } = await openDb(db);
+  const mod = sql(db, `SELECT node_name FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_type = '0'
+                       AND sub_nodes != '' AND up_node != '' AND matched_node_link != '[]' ORDER BY node_order DESC LIMIT 1`)[0].node_name;
+  await page.evaluate((n) => window.visprobeEngine.unmatch({ step: 0, rank: 0, npu: n, bench: n, descendants: true }), mod);
+  // The same recursive aggregate, now over the edited database inside the page.
+  const q = expectedBadgesSql(0, 0, 'NPU');
+  const want = sortRows((await page.evaluate((qq) => window.visprobeEngine.query(qq), q)).values);
+  const got = await page.evaluate(() => window.visprobeEngine.badges({ step: 0, rank: 0, side: 'NPU' }));
+  assert.equal(got.source, 'stored');
+  assert.deepEqual(sortRows(got.rows), want);
+  assert.ok(want.find((r) => r[0] === mod)[4] > 0, 'the unmatched module now counts unmatched leaves');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('badges on collapsed modules, moving when a module is expanded; overflow counts in overflow mode (BEY-08)', async () => {
+  const { page, context, errors } = await openDb(db);
+  await scope(page, OVERFLOW.step, OVERFLOW.rank);
+  const want = new Map(expectedBadges(db, OVERFLOW.step, OVERFLOW.rank, 'NPU').map((r) => [r.name, r]));
+  const pills = () => page.$$eval('[data-testid=pane-debug] g.node', (gs) => gs.map((g) => [g.dataset.name, g.querySelector('g.badge')?.dataset.text || '']));
+  const text = (r) => [r.e ? `E ${r.e}` : '', r.w ? `W ${r.w}` : '', r.u ? `∅ ${r.u}` : ''].filter(Boolean).join(' · ');
+  let shown = await pills();
+  const withPill = shown.filter(([, t]) => t);
+  assert.ok(withPill.length > 0, 'some collapsed root child shows a badge');
+  for (const [name, t] of shown) {
+    const r = want.get(name);
+    const expanded = await pane(page, 0, (p, n) => p.nodes.get(n).expanded, name);
+    assert.equal(t, expanded || !r ? '' : text(r), name);
+  }
+  // Expand the module with the most errors below: its pill goes, its children carry theirs.
+  const [top] = withPill.sort((a, b) => want.get(b[0]).e - want.get(a[0]).e);
+  await page.dblclick(`[data-testid=pane-debug] g.node[data-name="${top[0]}"] rect.header`);
+  await page.waitForFunction((n) => !document.querySelector(`[data-testid=pane-debug] g.node[data-name="${n}"] g.badge`), top[0]);
+  shown = await pills();
+  const kids = await pane(page, 0, (p, n) => p.nodes.get(n).children.map((c) => c.name), top[0]);
+  const below = shown.filter(([n, t]) => kids.includes(n) && t);
+  assert.ok(below.length > 0, 'a child of the expanded module shows a badge');
+  for (const [n, t] of below) assert.equal(t, text(want.get(n)), n);
+  // Overflow mode: overflow counts in the colour of the worst level.
+  await page.selectOption('#ws-mode', 'overflow');
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=pane-debug] g.badge')].some((b) => b.dataset.text.startsWith('⚠')));
+  for (const [name, t] of await pills()) {
+    if (!t) continue;
+    assert.equal(t, `⚠ ${want.get(name).o}`, name);
+  }
+  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'beyond_badges.png') });
+  // Step 0, rank 0 had no overflow: no overflow pill at all.
+  await scope(page, 0, 0);
+  await page.selectOption('#ws-mode', 'overflow');
+  await page.waitForTimeout(100);
+  assert.equal(await page.$$eval('[data-testid=pane-debug] g.badge', (b) => b.length), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('first divergence in one action = the first drifting node of the generated golden side; N / P walk on (BEY-09)', async () => {
+  const { page, context, errors } = await openDb(db);
+  const first = manifest.anomalies.find((a) => a.type === 'diverge' && a.step === 0 && a.rank === 0).first_node;
+  await page.click('[data-testid=bar-first]');
+  await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
+  const sel = await pane(page, 0, (p) => {
+    const n = p.selected;
+    const chain = [];
+    for (let a = n; a; a = a.parent) chain.push(a.name);
+    return { name: n.name, chain, box: p.screenBox(n.name), w: p.width, h: p.height };
+  });
+  assert.equal(sel.name, first);
+  assert.ok(sel.chain.some((a) => a.includes(`decoder.layers.${DIVERGE}.`)), sel.chain.join(' < '));
+  assert.ok(sel.box && sel.box.x >= 0 && sel.box.x < sel.w && sel.box.y >= 0 && sel.box.y < sel.h, 'revealed and centred');
+  // Nothing before it in execution order differs: no leaf before it has a relative error.
+  const firstOrder = sql(db, `SELECT node_order FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_name = '${first}'`)[0].node_order;
+  const earlier = sql(db, `SELECT count(*) AS n FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_order < ${firstOrder}
+                           AND sub_nodes = '' AND (precision_index > 0 OR EXISTS (SELECT 1 FROM json_each(output_data) j
+                           WHERE CAST(json_extract(j.value, '$.NormRelativeErr') AS REAL) > 0))`)[0].n;
+  assert.equal(earlier, 0);
+  // Next / previous: the flagged leaves in node_order (the same set as the file's flags).
+  const flagged = sql(db, `SELECT node_name FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND sub_nodes = ''
+                           AND (precision_index >= 0.3 OR matched_node_link = '[]' OR overflow_level IS NOT NULL) ORDER BY node_order`).map((r) => r.node_name);
+  assert.equal(flagged[0], first);
+  assert.equal(await page.textContent('[data-testid=nav-pos]'), `1 / ${flagged.length}`);
+  if (flagged.length > 1) {
+    await page.locator('[data-testid=pane-debug]').hover();
+    await page.keyboard.press('n');
+    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, flagged[1]);
+    await page.keyboard.press('p');
+    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, flagged[0]);
+  }
+  await page.click('[data-testid=bar-prev]');   // at the first: stays
+  await page.waitForTimeout(100);
+  assert.equal(await pane(page, 0, (p) => p.selected.name), first);
+  // The panel lists them in the same order.
+  await page.click('[data-testid=rail-navigator]');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=nav-list] li').length === Math.min(n, 10) ||
+                                      document.querySelectorAll('[data-testid=nav-list] li').length >= 10, flagged.length);
+  assert.deepEqual(await page.$$eval('[data-testid=nav-list] li', (lis) => lis.slice(0, 3).map((l) => l.textContent)), flagged.slice(0, 3));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('worst nodes: sortable by precision and relative error; the largest drift is in the last layer; a row jumps (BEY-09)', async () => {
+  const { page, context, errors } = await openDb(db);
+  await page.click('[data-testid=rail-navigator]');
+  await page.click('[data-testid=worst] summary');
+  await page.waitForSelector('[data-testid=worst] table');
+  // Default: precision index, worst first.
+  const firstRowPrecision = Number(await page.textContent('[data-testid=worst] tbody tr >> nth=0 >> td >> nth=2'));
+  const maxPrecision = sql(db, "SELECT max(precision_index) AS m FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND sub_nodes = ''")[0].m;
+  assert.equal(firstRowPrecision, maxPrecision);
+  // By NormRelativeErr: golden = target x f with f = 1 + 0.5 (layer - K + 1), so the relative error is (f - 1) / f,
+  // largest after the last layer (the final norm and output layer run in layer context 4: f = 2.5, 60 %).
+  await page.click('[data-testid=worst-sort-NormRelativeErr]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=worst] th button')?.textContent.includes('precision') &&
+                                   document.querySelector('[data-testid=worst-sort-NormRelativeErr]').textContent.includes('▼'));
+  const top = await page.$$eval('[data-testid=worst] tbody tr', (trs) => trs.slice(0, 5).map((tr) => [tr.dataset.name, Number(tr.children[5].textContent)]));
+  const f = 1 + 0.5 * (4 - DIVERGE + 1);
+  assert.ok(Math.abs(top[0][1] - 100 * (f - 1) / f) < 0.5, `top NormRelativeErr ${top[0][1]}`);
+  for (const [name] of top) {
+    const order = sql(db, `SELECT node_order FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_name = '${name}'`)[0].node_order;
+    const firstOrder = sql(db, `SELECT node_order FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_name = '${
+      manifest.anomalies.find((a) => a.type === 'diverge' && a.step === 0 && a.rank === 0).first_node}'`)[0].node_order;
+    assert.ok(order > firstOrder, `${name} comes after the first divergence`);
+  }
+  // Clicking the row selects and reveals the node.
+  await page.click('[data-testid=worst] tbody tr >> nth=0 >> button');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, top[0][0]);
+  // Sorting the other way, and paging.
+  await page.click('[data-testid=worst-sort-NormRelativeErr]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=worst-sort-NormRelativeErr]').textContent.includes('▲'));
+  const rows = Number(await page.getAttribute('[data-testid=worst] > div', 'data-rows'));
+  if (rows > 50) {
+    await page.click('[data-testid=worst-next]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=worst] tbody tr td').textContent === '51');
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('one node across ranks and steps: the overflow shows on the injected rank and step only; a cell switches there (BEY-10)', async () => {
+  const { page, context, errors } = await openDb(db);
+  const rec = manifest.anomalies.find((a) => a.type === 'overflow');
+  assert.deepEqual([rec.step, rec.rank], [OVERFLOW.step, OVERFLOW.rank]);
+  const leaves = new Set(sql(db, `SELECT node_name FROM tb_nodes WHERE step = ${OVERFLOW.step} AND rank = ${OVERFLOW.rank}
+                                  AND data_source = 'NPU' AND sub_nodes = '' AND overflow_level IS NOT NULL`).map((r) => r.node_name));
+  const name = rec.nodes.find((n) => leaves.has(n));
+  assert.ok(name, 'an overflowing leaf');
+  await page.evaluate((n) => window.visprobeGraph.selectFromList(window.visprobeGraph.panes[0], n), name);
+  await page.waitForSelector('[data-testid=strip] .ws-strip-cell');
+  await page.selectOption('#ws-mode', 'overflow');
+  await page.evaluate((n) => window.visprobeGraph.select(window.visprobeGraph.panes[0], window.visprobeGraph.panes[0].nodes.get(n), true), name);
+  await page.waitForFunction(() => document.querySelector('[data-testid=strip] .ws-strip-cell[data-fill]'));
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=strip] .ws-strip-cell')].some((c) => c.dataset.fill !== '#FFFFFF'));
+  const cells = await page.$$eval('[data-testid=strip] .ws-strip-cell', (cs) => cs.map((c) => [Number(c.dataset.step), Number(c.dataset.rank), c.dataset.fill || '', c.classList.contains('current')]));
+  assert.equal(cells.length, 4);
+  for (const [s, r, fill, current] of cells) {
+    const hit = s === OVERFLOW.step && r === OVERFLOW.rank;
+    assert.equal(fill !== '#FFFFFF', hit, `step ${s} rank ${r}: ${fill}`);
+    assert.equal(current, s === 0 && r === 0);
+  }
+  await page.locator('[data-testid=detail]').screenshot({ path: join(shots, 'beyond_strip.png') });
+  // A click switches the graph to that step and rank with the node selected.
+  await page.click(`[data-testid=strip] .ws-strip-cell[data-step="${OVERFLOW.step}"][data-rank="${OVERFLOW.rank}"]`);
+  await page.waitForFunction(([n, s, r]) => {
+    const p = window.visprobeGraph.panes[0];
+    return p.opts.step === s && p.opts.rank === r && p.selected?.name === n;
+  }, [name, OVERFLOW.step, OVERFLOW.rank]);
+  assert.equal(await page.inputValue('#ws-step'), String(OVERFLOW.step));
+  assert.equal(await page.inputValue('#ws-rank'), String(OVERFLOW.rank));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('deep link and session: a reload restores the view from browser storage; a copied link too; Forget removes it (BEY-03/04)', async () => {
+  const context = await browser.newContext();
+  const { page, errors } = await openDb(db, context);
+  await page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
+  await scope(page, OVERFLOW.step, OVERFLOW.rank);
+  await page.click('[data-testid=bar-first]');   // reveals (expands) down to the first flagged leaf and selects it
+  await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
+  await page.selectOption('#ws-mode', 'overflow');
+  await page.locator('[data-testid=pane-debug]').hover();
+  for (const k of ['d', 'd', 'w']) await page.keyboard.press(k);
+  const state = () => page.evaluate(() => window.visprobeGraph.viewState());
+  const want = await state();
+  assert.ok(want.sel && want.exp0 && want.mode === 'overflow' && want.step === String(OVERFLOW.step), JSON.stringify(want));
+  await page.waitForFunction(() => location.hash.includes('graph.sel=') && location.hash.includes('graph.mode=overflow') && location.hash.includes('db='));
+  await page.waitForTimeout(400);
+  const url = page.url();
+  // Reload: no file is picked again; the kept database and the fragment give the same view.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  assert.deepEqual(await state(), await (async () => want)());
+  // The link in another tab of the same browser profile.
+  const other = await context.newPage();
+  await other.setViewportSize({ width: 1500, height: 1100 });
+  await other.goto(url);
+  await other.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  assert.deepEqual(await other.evaluate(() => window.visprobeGraph.viewState()), want);
+  await other.close();
+  // Forget: nothing is restored any more.
+  await page.click('[data-testid=forget-stored]');
+  await page.waitForFunction(() => !location.hash.includes('db='));
+  const again = await context.newPage();
+  await again.goto(url);
+  await again.waitForTimeout(1500);
+  assert.equal(await again.evaluate(() => document.querySelector('[data-testid=workspace]').dataset.restored || ''), '');
+  assert.equal(await again.evaluate(() => localStorage.getItem('visprobe.session')), null);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('measure: 200,000 nodes per side with one diverging layer: first divergence in one action, badges of the collapsed graph',
+  { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
+  const big = process.env.VISPROBE_BIG_DB || (() => {
+    const dir = join(tmp, 'big');
+    execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(dir, 't'), '--golden', join(dir, 'g'), '--layers', '64', '--target-mb', '210',
+                             '--diverge-layer', '40', '--seed', '1'], { stdio: 'pipe' });
+    execFileSync(native, ['graph_visualize', '-tp', join(dir, 't'), '-gp', join(dir, 'g'), '-o', join(dir, 'out')], { stdio: 'pipe' });
+    // The engine's file is 1.3 GB (the items' JSON texts); sql.js holds a database twice while it
+    // opens, so the tab gets it without input_data / output_data, which neither the navigator nor
+    // the badges read (580 MB).
+    const file = join(dir, 'out', readdirSync(join(dir, 'out')).find((f) => f.endsWith('.vis.db')));
+    execFileSync('sqlite3', [file, "UPDATE tb_nodes SET input_data = '{}', output_data = '{}'; VACUUM;"]);
+    return file;
+  })();
+  const nodes = sql(big, "SELECT count(*) AS n FROM tb_nodes WHERE data_source = 'NPU'")[0].n;
+  const figures = { nodes };
+  for (const [label, file] of [['stored', big], ['computed', null]]) {
+    let path = file;
+    if (!path) {
+      path = join(tmp, 'big_msprobe_like.vis.db');
+      copyFileSync(big, path);
+      execFileSync('sqlite3', [path, 'DROP TABLE vp_badges;']);
+    }
+    const { page, context, errors } = await openDb(path);
+    // Let the session copy (BEY-03) finish first: it holds the worker while it exports.
+    await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.session !== 'pending', null, { timeout: 120000 });
+    // Badges of the fully collapsed graph: first load (for msProbe files: computed in the worker),
+    // then fetch + draw again.
+    figures[`badges_${label}_first_load_ms`] = Number(await page.getAttribute('[data-testid=pane-debug]', 'data-badge-fetch-ms'));
+    const ms = await pane(page, 0, async (p) => {
+      const t0 = performance.now();
+      await p.reloadBadges();
+      p.draw(true);
+      return { total: performance.now() - t0, pills: p.pills };
+    });
+    figures[`badges_${label}_ms`] = Number(ms.total.toFixed(0));
+    figures[`badges_${label}_pills`] = ms.pills;
+    if (label === 'stored') {
+      // One action: click, then the first diverging node is selected, revealed and centred.
+      const t = await page.evaluate(async () => {
+        const t0 = performance.now();
+        document.querySelector('[data-testid=bar-first]').click();
+        await new Promise((res) => { const poll = () => (window.visprobeGraph.panes[0].selected ? res() : setTimeout(poll, 5)); poll(); });
+        await new Promise((res) => requestAnimationFrame(res));
+        return performance.now() - t0;
+      });
+      figures.first_divergence_ms = Number(t.toFixed(0));
+      figures.first_node = await pane(page, 0, (p) => p.selected.name);
+      const chain = await pane(page, 0, (p) => { const c = []; for (let a = p.selected; a; a = a.parent) c.push(a.name); return c; });
+      assert.ok(chain.some((a) => a.includes('decoder.layers.40.')), chain.join(' < '));
+      assert.ok(ms.total <= 240, `badges ${ms.total.toFixed(0)} ms (budget 200 + 20 %)`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  console.log(`# beyond: ${JSON.stringify(figures)}`);
+});

@@ -1,0 +1,173 @@
+// web-ui BEY-08: problem badges per expandable node (db/badges.h) and the vp_badges extension
+// table the writer fills, checked against an independent recursive SQL aggregate over tb_nodes.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "app/session.h"
+#include "db/badges.h"
+#include "db/schema.h"
+#include "db/vis_db.h"
+#include "test_util.h"
+
+using namespace visprobe;
+using vptest::kNull;
+using vptest::Query;
+using vptest::Rows;
+using vptest::TempDir;
+
+namespace {
+
+// DefaultModel
+//   Module.a            (module)
+//     Module.a.b        (module)
+//       leaf1 0.0   leaf2 0.5   leaf3 1.0
+//     leaf4 unmatched, overflow high
+//   Module.c            (module)
+//     leaf5 0.1
+//   leaf6 0.7 overflow medium
+struct Fixture {
+  Graph g;
+  NodeId a, b, c, l[7];
+  Fixture() {
+    a = g.AddNode(NodeOp::kModule, "Module.a", g.root());
+    b = g.AddNode(NodeOp::kModule, "Module.a.b", a);
+    l[1] = g.AddNode(NodeOp::kFunctionApi, "Torch.leaf1.0.forward", b);
+    l[2] = g.AddNode(NodeOp::kFunctionApi, "Torch.leaf2.0.forward", b);
+    l[3] = g.AddNode(NodeOp::kFunctionApi, "Torch.leaf3.0.forward", b);
+    l[4] = g.AddNode(NodeOp::kFunctionApi, "Torch.leaf4.0.forward", a);
+    c = g.AddNode(NodeOp::kModule, "Module.c", g.root());
+    l[5] = g.AddNode(NodeOp::kFunctionApi, "Torch.leaf5.0.forward", c);
+    l[6] = g.AddNode(NodeOp::kFunctionApi, "Torch.leaf6.0.forward", g.root());
+    const double p[7] = {0, 0.0, 0.5, 1.0, -1, 0.1, 0.7};
+    for (int i = 1; i <= 6; ++i) {
+      g.node(l[i]).precision_index = p[i];
+      if (i != 4) g.node(l[i]).matched_link = {"x"};
+    }
+    for (NodeId m : {a, b, c}) g.node(m).matched_link = {"x"};
+    g.node(g.root()).matched_link = {"x"};
+    g.node(l[4]).overflow = Overflow::kHigh;
+    g.node(l[6]).overflow = Overflow::kMedium;
+  }
+  std::vector<char> all() const { return std::vector<char>(g.size(), 1); }
+};
+
+std::map<std::string, BadgeRow> ByName(const Graph& g, const std::vector<BadgeRow>& rows) {
+  std::map<std::string, BadgeRow> out;
+  for (const auto& r : rows) out[std::string(g.node(r.node).name)] = r;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("badges count the flagged leaves below every ancestor", "[badges]") {
+  Fixture f;
+  auto rows = ByName(f.g, ComputeBadges(f.g, f.all(), /*compare=*/true));
+  // Leaves never get a row; Module.c has only a passing leaf, so no row either.
+  CHECK(rows.size() == 3);
+  REQUIRE(rows.count("Module.a.b"));
+  const BadgeRow& b = rows["Module.a.b"];
+  CHECK(b.worst == 1.0);
+  CHECK((b.n_error == 1 && b.n_warning == 1 && b.n_unmatched == 0 && b.n_overflow == 0 && b.worst_overflow == 0));
+  REQUIRE(rows.count("Module.a"));
+  const BadgeRow& a = rows["Module.a"];
+  CHECK(a.worst == 1.0);
+  CHECK((a.n_error == 1 && a.n_warning == 1 && a.n_unmatched == 1 && a.n_overflow == 1));
+  CHECK(a.worst_overflow == 2);   // high
+  REQUIRE(rows.count("DefaultModel"));
+  const BadgeRow& r = rows["DefaultModel"];
+  CHECK(r.worst == 1.0);
+  CHECK((r.n_error == 2 && r.n_warning == 1 && r.n_unmatched == 1 && r.n_overflow == 2 && r.worst_overflow == 2));
+  CHECK(rows.count("Module.c") == 0);
+}
+
+TEST_CASE("badges: nothing is unmatched outside a comparison", "[badges]") {
+  Fixture f;
+  auto rows = ByName(f.g, ComputeBadges(f.g, f.all(), /*compare=*/false));
+  REQUIRE(rows.count("Module.a"));
+  CHECK(rows["Module.a"].n_unmatched == 0);
+  CHECK(rows["Module.a"].n_overflow == 1);
+  CHECK(rows["DefaultModel"].n_unmatched == 0);
+}
+
+TEST_CASE("badges: bucket bounds follow the legend, values clamp into [0, 1]", "[badges]") {
+  Graph g;
+  NodeId m = g.AddNode(NodeOp::kModule, "Module.m", g.root());
+  const double p = GENERATE(0.0, 0.29, 0.3, 0.59, 0.6, 1.0, 7.5);
+  CAPTURE(p);
+  NodeId leaf = g.AddNode(NodeOp::kFunctionApi, "Torch.x.0.forward", m);
+  g.node(leaf).precision_index = p;
+  g.node(leaf).matched_link = {"x"};
+  auto rows = ByName(g, ComputeBadges(g, std::vector<char>(g.size(), 1), true));
+  const bool error = p >= 0.6, warning = !error && p >= 0.3;
+  if (!error && !warning) {
+    CHECK(rows.empty());
+  } else {
+    REQUIRE(rows.count("Module.m"));
+    CHECK(rows["Module.m"].n_error == (error ? 1u : 0u));
+    CHECK(rows["Module.m"].n_warning == (warning ? 1u : 0u));
+    CHECK(rows["Module.m"].worst == Approx(std::min(p, 1.0)));
+  }
+  // A 5-bucket legend (msProbe's older files): warning from 0.2, error from 0.8.
+  BadgeThresholds five{0.2, 0.8};
+  auto rows5 = ByName(g, ComputeBadges(g, std::vector<char>(g.size(), 1), true, five));
+  const bool e5 = p >= 0.8, w5 = !e5 && p >= 0.2;
+  CHECK(rows5.count("Module.m") == ((e5 || w5) ? 1u : 0u));
+}
+
+TEST_CASE("badges: nodes that are not exported neither count nor get rows", "[badges]") {
+  Fixture f;
+  std::vector<char> written = f.all();
+  written[f.l[3]] = 0;   // the error leaf
+  written[f.c] = 0;
+  auto rows = ByName(f.g, ComputeBadges(f.g, written, true));
+  REQUIRE(rows.count("Module.a.b"));
+  CHECK(rows["Module.a.b"].n_error == 0);
+  CHECK(rows["Module.a.b"].worst == 0.5);
+  CHECK(rows["DefaultModel"].n_error == 1);   // leaf6 only
+}
+
+TEST_CASE("badges: a malformed up chain that loops ends", "[badges]") {
+  Fixture f;
+  f.g.node(f.a).up = f.b;   // a <-> b
+  auto rows = ComputeBadges(f.g, f.all(), true);
+  CHECK_FALSE(rows.empty());
+}
+
+TEST_CASE("vp_badges rows equal a recursive SQL aggregate over tb_nodes", "[badges]") {
+  TempDir tmp;
+  vptest::CopyRankFolder(vptest::WorkedExampleDir("npu"), tmp / "npu");
+  vptest::CopyRankFolder(vptest::WorkedExampleDir("bench"), tmp / "bench");
+  GraphVisualizeArgs args;
+  args.target_path = tmp / "npu";
+  args.output_path = tmp / "out";
+  args.overflow_check = true;
+  const bool compare = GENERATE(false, true);
+  CAPTURE(compare);
+  if (compare) { args.has_golden = true; args.golden_path = tmp / "bench"; }
+  RunOptions opts;
+  opts.timestamp = compare ? "20240102030406" : "20240102030405";
+  vptest::RecordingReporter rep;
+  auto run = RunGraphVisualize(args, opts, rep);
+  INFO((run.ok() ? std::string() : run.status().message()));
+  REQUIRE(run.ok());
+  const std::string db = run.value().db_path;
+  const std::string unmatched = compare ? "(l.matched_node_link IS NULL OR l.matched_node_link IN ('', '[]'))" : "0";
+  const std::string sql =
+      "WITH RECURSIVE up(step, rank, ds, name, p, unmatched, ov, a) AS ("
+      "  SELECT step, rank, data_source, node_name, min(max(precision_index, 0.0), 1.0), " + unmatched + ", "
+      "         CASE overflow_level WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 ELSE 0 END, up_node"
+      "  FROM tb_nodes l WHERE sub_nodes IS NULL OR sub_nodes IN ('', '[]')"
+      "  UNION ALL SELECT up.step, up.rank, up.ds, up.name, up.p, up.unmatched, up.ov, t.up_node FROM up JOIN tb_nodes t"
+      "  ON t.step = up.step AND t.rank = up.rank AND t.data_source = up.ds AND t.node_name = up.a WHERE up.a != '')"
+      "SELECT step, rank, ds, a, max(p), coalesce(sum(p >= 0.6), 0), coalesce(sum(p >= 0.3 AND p < 0.6), 0), sum(unmatched),"
+      " sum(ov > 0), max(ov) FROM up WHERE a != '' GROUP BY step, rank, ds, a"
+      " HAVING coalesce(sum(p >= 0.3), 0) + sum(unmatched) + sum(ov > 0) > 0 ORDER BY step, rank, ds, a";
+  Rows expected = Query(db, sql);
+  Rows got = Query(db, "SELECT step, rank, data_source, node_name, worst, n_error, n_warning, n_unmatched, n_overflow, "
+                       "worst_overflow FROM vp_badges ORDER BY step, rank, data_source, node_name");
+  CHECK_FALSE(got.empty());   // the worked example has a critical overflow (and, compared, errors)
+  CHECK(got == expected);
+  CHECK(vptest::Column(Query(db, "SELECT name FROM pragma_index_info('vp_badges_scope') ORDER BY seqno")) ==
+        std::vector<std::string>{"step", "rank", "data_source", "node_name"});
+}

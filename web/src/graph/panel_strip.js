@@ -1,0 +1,80 @@
+// @ts-check
+// One node across all ranks and steps (web-ui BEY-10): a small grid in the detail panel, one row
+// per step and one cell per rank, coloured by the node's result there (precision bucket, unmatched
+// grey, or overflow level in overflow mode); clicking a cell switches the graph to that step and
+// rank with the node selected. One indexed lookup per (step, rank) through index2.
+import { el, tel } from './dom.js';
+import { bucketFill, OVERFLOW, UNMATCHED, WHITE } from './colours.js';
+import { t } from '../i18n.js';
+
+/**
+ * @param {{engine: import('../engine/client.js').EngineClient, steps: any[], ranks: any[], compare: boolean, colors: any[],
+ *          gotoScope: (step: number, rank: number, side: number, name: string) => Promise<void>}} ws
+ * @param {import('./pane.js').Pane} pane @param {string} name @param {number} sideIndex @param {string} mode
+ * @returns {Promise<HTMLElement>}
+ */
+export async function crossStrip(ws, pane, name, sideIndex, mode) {
+  const steps = ws.steps.map(Number).filter(Number.isFinite);
+  const ranks = ws.ranks.map(Number).filter(Number.isFinite);
+  const pairs = [];
+  for (const s of steps) for (const r of ranks) pairs.push(s, r);
+  const values = steps.flatMap((s) => ranks.map(() => '(?, ?)')).join(', ');
+  const res = await ws.engine.query(
+    `WITH s(step, rank) AS (VALUES ${values})
+     SELECT s.step, s.rank, t.node_name IS NOT NULL, t.precision_index, t.overflow_level,
+            (t.matched_node_link IS NULL OR t.matched_node_link IN ('', '[]'))
+     FROM s LEFT JOIN tb_nodes t ON t.step = s.step AND t.rank = s.rank AND t.data_source = ? AND t.node_name = ?`,
+    [...pairs, pane.opts.side, name]);
+  /** @type {Map<string, any[]>} */
+  const byScope = new Map(res.values.map((v) => [`${v[0]}|${v[1]}`, v]));
+  const box = el('div', undefined, 'ws-strip');
+  box.dataset.testid = 'strip';
+  box.append(tel('span', 'crossStrip', 'ws-strip-title'));
+  const grid = el('table', undefined, 'ws-strip-grid');
+  const head = el('tr');
+  head.append(el('th', ''));
+  for (const r of ranks) head.append(el('th', `r${r}`));
+  grid.append(head);
+  const bench = pane.opts.side === 'Bench';
+  for (const s of steps) {
+    const tr = el('tr');
+    tr.append(el('th', `s${s}`));
+    for (const r of ranks) {
+      const v = byScope.get(`${s}|${r}`);
+      const td = el('td');
+      const cell = el('button', undefined, 'ws-strip-cell');
+      cell.dataset.step = String(s);
+      cell.dataset.rank = String(r);
+      let what;
+      if (!v || !v[2]) {
+        cell.classList.add('absent');
+        cell.disabled = true;
+        what = t('stripAbsent');
+      } else {
+        const precision = v[3] === null ? null : Number(v[3]);
+        let fill;
+        if (mode === 'overflow') {
+          fill = OVERFLOW[String(v[4])] || WHITE;
+          what = v[4] ? t(String(v[4])) : '-';
+        } else if (ws.compare && v[5]) {
+          fill = UNMATCHED;
+          what = t('unmatched');
+        } else {
+          fill = bench || !ws.compare ? WHITE : bucketFill(precision, ws.colors);
+          what = precision === null ? '-' : `precision ${precision}`;
+        }
+        cell.style.background = fill;
+        cell.dataset.fill = fill;
+        cell.addEventListener('click', () => ws.gotoScope(s, r, sideIndex, name));
+      }
+      if (s === pane.opts.step && r === pane.opts.rank) cell.classList.add('current');
+      cell.title = t('stripCell', s, r, what);
+      cell.setAttribute('aria-label', cell.title);
+      td.append(cell);
+      tr.append(td);
+    }
+    grid.append(tr);
+  }
+  box.append(grid);
+  return box;
+}
