@@ -384,6 +384,22 @@ class MergedComparisons(MergeCase):
         return query(db, "SELECT sum(precision_index = 0), sum(precision_index > 0), sum(matched_node_link != '[]') "
                          "FROM tb_nodes WHERE data_source = 'NPU'")[0]
 
+    def test_threads_give_the_same_rows(self):
+        """Ranks are built on a thread pool; the database is the same as with one thread (issue #4)."""
+        t = gen("tp2pp2", "--ranks", "4", "--tp", "2", "--pp", "2")
+        g = gen("tp1pp1_l4", "--ranks", "1", "--layout", "ranks")
+        rows = {}
+        for threads in ("1", "2"):
+            os.environ["VISPROBE_THREADS"] = threads
+            try:
+                db, _ = self.visualize(t, "--rank_size", "4", "1", "--tp", "2", "1", "--pp", "2", "1", golden=g)
+                rows[threads] = query(db, "SELECT * FROM tb_nodes ORDER BY step, rank, data_source, node_name")
+            finally:
+                os.environ.pop("VISPROBE_THREADS", None)
+            shutil.rmtree(os.path.join(self.tmp, "out"))
+        self.assertGreater(len(rows["1"]), 100)
+        self.assertEqual(rows["1"], rows["2"])
+
     def test_tp2_vs_tp1_is_all_pass(self):
         t = gen("tp2", "--ranks", "2", "--tp", "2")
         g = gen("tp1pp1_l4", "--ranks", "1", "--layout", "ranks")
