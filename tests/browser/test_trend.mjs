@@ -495,3 +495,66 @@ test('data2db in the page: a dropped monitor run and dump run give the CLI\'s da
     await context.close();
   }
 });
+
+test('deep link and session: a reload restores the trend view (with run B) from browser storage; Forget removes it (BEY-03/04)', async () => {
+  const other = gen('c_dump2.trend.db', '--targets', '40', '--ranks', '4', '--steps', '3', '--micro-steps', '2', '--seed', '5');
+  const { page, context, errors } = await openTrend(dbs.dump, other);
+  const kept = () => page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=trend]').dataset.session || ''), null, { timeout: 60000 });
+  await kept();
+  await page.selectOption('#tr-metric', 'backward');
+  await settle(page);
+  const stats = (await options(page, '#tr-stat')).map((o) => o.value);
+  assert.ok(stats.length > 1, stats.join());
+  await page.selectOption('#tr-stat', stats[1]);
+  await settle(page);
+  await page.selectOption('#tr-dimension', 'rank');
+  await settle(page);
+  await page.selectOption('#tr-value', '1');
+  await settle(page);
+  await page.check('[data-testid=tag-option][value="layers.0::layer"]');
+  await settle(page);
+  await page.selectOption('#tr-mode', 'segmented');
+  await page.selectOption('#tr-scale', 'log');
+  await page.selectOption('#tr-compare', 'c_dump2.trend.db');
+  await settle(page);
+  await page.selectOption('#tr-view', 'a');
+  const state = () => T(page, () => window.__visprobeTrend.state());
+  const want = await state();
+  assert.deepEqual([want.db, want.metric, want.stat, want.dimension, want.value, want.tags, want.mode, want.compare, want.view],
+                   ['a_dump.trend.db', 'backward', stats[1], 'rank', '1', ['layers.0::layer'], 'segmented', 'c_dump2.trend.db', 'a']);
+  const cells = (await T(page, () => window.__visprobeTrend.heat())).cells;
+  assert.ok(cells > 0);
+  await page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=trend]').dataset.session || '') &&
+    /[#&]db=/.test(location.hash) && location.hash.includes('trend.mode=segmented') && location.hash.includes('trend.view=a') &&
+    location.hash.includes('trend.compare=c_dump2.trend.db'), null, { timeout: 60000 });
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('visprobe.session')).more.map((m) => m.name)), ['c_dump2.trend.db']);
+  // Reload: no file is picked again; the kept databases and the fragment give the same view.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('[data-testid=trend]').dataset.restored === '1' && window.__visprobeTrend.idle(), null, { timeout: 60000 });
+  assert.deepEqual(await state(), want);
+  assert.equal((await T(page, () => window.__visprobeTrend.heat())).cells, cells);
+  assert.equal(await page.inputValue('#tr-scale'), 'log');
+  assert.equal(await page.inputValue('#tr-mode'), 'segmented');
+  assert.deepEqual((await options(page, '#tr-db')).map((o) => o.value), ['a_dump.trend.db', 'c_dump2.trend.db']);
+  assert.equal(await page.textContent('#error'), '');
+  // Invalid values in a link fall back to the defaults silently.
+  const url = new URL(page.url());
+  const bad = new URLSearchParams(url.hash.slice(1));
+  bad.set('trend.metric', 'nope'); bad.set('trend.dimension', 'x'); bad.set('trend.tags', '["zz::q"]'); bad.set('trend.compare', 'gone.db');
+  const tab = await context.newPage();
+  await tab.goto(`${origin}/#${bad}`);
+  await tab.waitForFunction(() => document.querySelector('[data-testid=trend]').dataset.restored === '1' && window.__visprobeTrend.idle(), null, { timeout: 60000 });
+  const s2 = await tab.evaluate(() => window.__visprobeTrend.state());
+  assert.deepEqual([s2.db, s2.metric, s2.dimension, s2.tags, s2.compare, s2.mode], ['a_dump.trend.db', 'forward', 'step', [], '', 'segmented']);
+  assert.equal(await tab.textContent('#error'), '');
+  await tab.close();
+  // Forget: nothing is restored any more.
+  await page.click('[data-testid=forget-stored]');
+  await page.waitForFunction(() => !/[#&]db=/.test(location.hash) && localStorage.getItem('visprobe.session') === null);
+  await page.reload();
+  await page.waitForTimeout(1500);
+  assert.equal(await page.evaluate(() => document.querySelector('[data-testid=trend]').dataset.restored || ''), '');
+  assert.equal(await page.evaluate(() => !!window.__visprobeTrend), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -244,6 +244,15 @@ async function restoreSession() {
   try {
     const found = await store.load(top.db);
     if (!found) return false;
+    if (found.kind === 'trend') {
+      // Blobs first: openDb hands the bytes over to the worker.
+      const file = new Blob([found.data]);
+      const more = found.more.map((m) => ({ name: m.name, file: new Blob([m.data]) }));
+      const info = await engine.openDb(found.name, found.data);
+      await showTrendDatabase(info.name, file, { restoreHash: hash, key: top.db, more });
+      setStatus('session restored', 100);
+      return true;
+    }
     const info = await engine.openDb(found.name, found.data);
     await showDatabase(info.name, { restoreHash: hash, key: top.db });
     setStatus('session restored', 100);
@@ -260,6 +269,7 @@ async function forgetStored() {
   await store.forget();
   urlState.setTop({ db: null });
   $('workspace').dataset.session = '';
+  $('trend').dataset.session = '';
   toast(translate('forgotten'), 'ok');
 }
 
@@ -267,6 +277,8 @@ async function forgetStored() {
 async function showDatabase(name, opts = {}) {
   $('result').hidden = false;
   $('trend').hidden = true;
+  if (unregisterTrend) { unregisterTrend(); unregisterTrend = null; }
+  keptTrend = '';   // the graph's database replaces a kept trend session
   document.querySelector('main')?.classList.add('wide');   // the graph panes use the whole width
   $('db-name').textContent = name;
   const summary = $('summary');
@@ -323,13 +335,81 @@ let unregisterGraph = null;
 /** @type {Workspace|null} */
 let graph = null;
 
-/** @param {string} name @param {Blob} file  a .trend.db the worker opened: the trend workspace (its own module) */
-async function showTrendDatabase(name, file) {
+/** @type {(() => void)|null} */
+let unregisterTrend = null;
+/** The trend files last kept (current and run B): a new pair is kept again. */
+let keptTrend = '';
+let trendRestoring = false;
+let trendSaving = Promise.resolve();
+
+/**
+ * BEY-03 for the trend workspace: keep the current .trend.db (and run B when comparing) in the
+ * browser's storage, keyed by the current file's fingerprint, whenever that pair changes.
+ */
+function keepTrendSession() {
+  if (!trend || !trend.current || trendRestoring) return;
+  const ws = trend;
+  const sig = `${ws.current}\n${ws.state.compare}`;
+  if (sig === keptTrend) return;
+  keptTrend = sig;
+  const box = $('trend');
+  box.dataset.session = 'pending';
+  trendSaving = trendSaving.then(async () => {
+    if (sig !== keptTrend) return;   // overtaken by a newer pair
+    try {
+      const [name, cmp] = sig.split('\n');
+      const blob = ws.files.get(name);
+      if (!blob) { box.dataset.session = ''; return; }
+      const b = cmp ? ws.files.get(cmp) : undefined;
+      const key = await store.fingerprint(blob);
+      urlState.setTop({ db: key });
+      const backend = await store.save(key, name, blob, { kind: 'trend', more: b ? [{ name: cmp, blob: b }] : [] });
+      if (sig === keptTrend) box.dataset.session = backend ? `${backend}:${key}` : '';
+    } catch (e) {
+      box.dataset.session = '';
+      console.warn('session not kept:', e);
+    }
+  });
+}
+
+/**
+ * A .trend.db the worker opened: the trend workspace (its own module). A restored session also
+ * lists its run B and applies the fragment's trend section.
+ * @param {string} name @param {Blob} file
+ * @param {{restoreHash?: string, key?: string, more?: {name: string, file: Blob}[]}} [opts]
+ */
+async function showTrendDatabase(name, file, opts = {}) {
   $('result').hidden = true;
   $('workspace').hidden = true;
   document.querySelector('main')?.classList.add('wide');
-  if (!trend) trend = new TrendWorkspace($('trend'), engine, { onError: setError });
-  await trend.add(name, file);
+  if (!trend) {
+    trend = new TrendWorkspace($('trend'), engine, {
+      onError: setError,
+      onState: () => { urlState.changed(); keepTrendSession(); },
+    });
+  }
+  const ws = trend;
+  if (unregisterGraph) { unregisterGraph(); unregisterGraph = null; }
+  if (!unregisterTrend) unregisterTrend = urlState.register('trend', { get: () => ws.viewState(), apply: (st) => ws.applyState(st) });
+  for (const m of opts.more || []) ws.keep(m.name, m.file);
+  if (!opts.restoreHash) {
+    await ws.add(name, file);
+    keepTrendSession();
+  } else {
+    // The kept pair is what the store holds: the restore itself saves nothing.
+    keptTrend = `${name}\n${(opts.more || [])[0]?.name || ''}`;
+    urlState.setTop({ db: opts.key || null });
+    trendRestoring = true;
+    try {
+      await ws.add(name, file);
+      await urlState.restore('trend', opts.restoreHash);
+    } finally {
+      trendRestoring = false;
+    }
+    $('trend').dataset.restored = '1';
+    keepTrendSession();   // only when the restored pair differs from the kept one
+  }
+  urlState.changed();
 }
 
 /** @param {string} needle */

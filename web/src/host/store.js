@@ -1,8 +1,9 @@
 // @ts-check
 // Sessions (web-ui BEY-03): the database a view was made from, kept in the browser's own storage
 // so a reload restores the view without re-ingesting the dumps. The origin-private file system
-// (OPFS) when the browser has it, else IndexedDB. One database is kept (the last one shown),
-// keyed by a content fingerprint; nothing leaves the machine. "Forget" deletes it.
+// (OPFS) when the browser has it, else IndexedDB. One session is kept (the last one shown): a graph
+// database, or a .trend.db with the one it is compared with (kind 'trend', `more`), keyed by the
+// content fingerprint of the first; nothing leaves the machine. "Forget" deletes it.
 
 const DIR = 'visprobe-sessions';
 const IDB = 'visprobe-sessions';
@@ -76,7 +77,7 @@ async function idbDo(mode, fn) {
   }
 }
 
-/** @returns {{key: string, name: string, backend: string, bytes: number}|null} */
+/** @returns {{key: string, name: string, backend: string, bytes: number, kind?: string, more?: {name: string, bytes: number}[]}|null} */
 export function stored() {
   try {
     const v = JSON.parse(localStorage.getItem(META) || 'null');
@@ -86,34 +87,57 @@ export function stored() {
   }
 }
 
+/** The stored file of the session's i-th database. @param {number} i */
+const slot = (i) => (i ? `session-${i}.db` : 'session.db');
+
 /**
- * Keeps `blob` as the session database (replacing the previous one). A picked File is written
- * from disk as it is read, without a copy in memory.
+ * Keeps `blob` as the session database (replacing the previous session), with `more` databases
+ * shown with it (a trend comparison's run B). A picked File is written from disk as it is read,
+ * without a copy in memory.
  * @param {string} key @param {string} name @param {Blob} blob
+ * @param {{kind?: string, more?: {name: string, blob: Blob}[]}} [opts]
  * @returns {Promise<string>} the backend used ('opfs' | 'indexeddb'), or '' when not kept
  */
-export async function save(key, name, blob) {
-  if (blob.size > MAX_STORED_BYTES) return '';
+export async function save(key, name, blob, opts = {}) {
+  const kind = opts.kind || 'graph';
+  const more = opts.more || [];
+  const all = [blob, ...more.map((m) => m.blob)];
+  if (all.reduce((n, b) => n + b.size, 0) > MAX_STORED_BYTES) return '';
   const cur = stored();
-  if (cur && cur.key === key) return cur.backend;
+  const names = (/** @type {{name: string}[]} */ list) => list.map((m) => m.name).join('\n');
+  if (cur && cur.key === key && cur.name === name && (cur.kind || 'graph') === kind && names(cur.more || []) === names(more)) return cur.backend;
   await forget();
   let backend = '';
   const dir = await opfs();
   if (dir) {
     try {
-      const fh = await dir.getFileHandle('session.db', { create: true });
-      const w = await (/** @type {any} */ (fh)).createWritable();
-      await w.write(blob);
-      await w.close();
+      for (let i = 0; i < all.length; ++i) {
+        const fh = await dir.getFileHandle(slot(i), { create: true });
+        const w = await (/** @type {any} */ (fh)).createWritable();
+        await w.write(all[i]);
+        await w.close();
+      }
       backend = 'opfs';
     } catch { backend = ''; }
   }
   if (!backend) {
-    await idbDo('readwrite', (s) => s.put(blob, 'session.db'));
+    for (let i = 0; i < all.length; ++i) await idbDo('readwrite', (s) => s.put(all[i], slot(i)));
     backend = 'indexeddb';
   }
-  localStorage.setItem(META, JSON.stringify({ key, name, backend, bytes: blob.size }));
+  localStorage.setItem(META, JSON.stringify({ key, name, backend, bytes: blob.size, kind,
+                                              more: more.map((m) => ({ name: m.name, bytes: m.blob.size })) }));
   return backend;
+}
+
+/** The bytes of the session's i-th file. @param {string} backend @param {number} i @returns {Promise<ArrayBuffer|null>} */
+async function read(backend, i) {
+  if (backend === 'opfs') {
+    const dir = await opfs();
+    if (!dir) return null;
+    return (await (await dir.getFileHandle(slot(i))).getFile()).arrayBuffer();
+  }
+  const v = /** @type {any} */ (await idbDo('readonly', (s) => s.get(slot(i))));
+  return v && typeof v.arrayBuffer === 'function' ? v.arrayBuffer() : null;
 }
 
 /** The kept database if its fingerprint is `key` (any when key is empty). @param {string} [key] */
@@ -121,15 +145,15 @@ export async function load(key) {
   const cur = stored();
   if (!cur || (key && cur.key !== key)) return null;
   try {
-    if (cur.backend === 'opfs') {
-      const dir = await opfs();
-      if (!dir) return null;
-      const file = await (await dir.getFileHandle('session.db')).getFile();
-      return { ...cur, data: await file.arrayBuffer() };
+    const data = await read(cur.backend, 0);
+    if (!data) return null;
+    /** @type {{name: string, data: ArrayBuffer}[]} */
+    const more = [];
+    for (const [i, m] of (cur.more || []).entries()) {
+      const d = await read(cur.backend, i + 1);
+      if (d) more.push({ name: String(m.name), data: d });
     }
-    const v = /** @type {any} */ (await idbDo('readonly', (s) => s.get('session.db')));
-    if (!v || typeof v.arrayBuffer !== 'function') return null;
-    return { ...cur, data: await v.arrayBuffer() };
+    return { ...cur, data, more };
   } catch {
     return null;
   }
@@ -144,5 +168,5 @@ export async function forget() {
       await rootDir.removeEntry(DIR, { recursive: true }).catch(() => {});
     }
   } catch { /* no OPFS */ }
-  try { await idbDo('readwrite', (s) => s.delete('session.db')); } catch { /* no IndexedDB */ }
+  try { await idbDo('readwrite', (s) => s.clear()); } catch { /* no IndexedDB */ }
 }

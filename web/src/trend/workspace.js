@@ -30,7 +30,10 @@ const HELP = {
  *             compare: string, view: import('./compare.js').View}} State  compare: run B's file name, '' = none */
 
 export class TrendWorkspace {
-  /** @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine @param {{onError: (m: string) => void}} opts */
+  /**
+   * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
+   * @param {{onError: (m: string) => void, onState?: () => void}} opts  onState: viewState() may have changed (BEY-04)
+   */
   constructor(host, engine, opts) {
     this.host = host;
     this.engine = engine;
@@ -62,7 +65,7 @@ export class TrendWorkspace {
       showAll: () => { this.heat.showAll(); return this.heat.lastRedrawMs; },
       setMode: (/** @type {string} */ m) => { this.mode.value = m; this.onMode(m); return this.heat.lastRedrawMs; },
       setRange: (/** @type {number} */ lo, /** @type {number} */ hi) => { this.heat.setRange(lo, hi); return this.heat.lastRedrawMs; },
-      setScale: (/** @type {any} */ k) => { this.scaleSel.value = k; this.heat.setScale(k); return this.heat.lastRedrawMs; },
+      setScale: (/** @type {any} */ k) => { this.onScale(k); return this.heat.lastRedrawMs; },
       drawParallel: (/** @type {any} */ layout) => this.parallel.draw(layout),
       cellPoint: (/** @type {number} */ dx, /** @type {number} */ dy) => this.heat.pointOf(dx, dy),
       linePoint: (/** @type {number} */ x) => this.line.pointOf(x),
@@ -93,7 +96,7 @@ export class TrendWorkspace {
     this.mode.addEventListener('change', () => this.onMode(this.mode.value));
     this.scaleSel = selectEl('tr-scale');
     this.scaleSel.append(new Option('Linear', 'linear'), new Option('Log', 'log'), new Option('Quantile', 'quantile'));
-    this.scaleSel.addEventListener('change', () => this.heat.setScale(/** @type {any} */ (this.scaleSel.value)));
+    this.scaleSel.addEventListener('change', () => this.onScale(this.scaleSel.value));
     const dl = el('button', 'Download .trend.db', 'tr-download');
     dl.dataset.testid = 'trend-download';
     dl.addEventListener('click', () => { const f = this.files.get(this.current); if (f) saveBlob(f, this.current); });
@@ -155,9 +158,52 @@ export class TrendWorkspace {
     } finally {
       this.busy -= 1;
       if (!this.busy) this.host.dataset.state = 'ready';
+      this.notify();
     }
   }
 
+  notify() {
+    if (this.opts.onState) this.opts.onState();
+  }
+
+  /** BEY-04: the deep-link section (database, selections, heat-map mode, colour scale, comparison). */
+  viewState() {
+    const s = this.state;
+    /** @type {Record<string, string>} */
+    const v = { db: this.current, metric: s.metric, stat: s.stat, dimension: s.dimension, value: s.value, mode: s.mode, scale: this.heat.scaleKind };
+    if (s.tags.length) v.tags = JSON.stringify(s.tags);
+    if (s.compare) { v.compare = s.compare; v.view = s.view; }
+    return v;
+  }
+
+  /**
+   * BEY-04: restores a viewState() once the database is open. Values come from a URL: each is
+   * checked against what the file offers; an invalid one keeps its default.
+   * @param {Record<string, string>} v
+   */
+  async applyState(v) {
+    await this.run(async () => {
+      if (v.db && v.db !== this.current && this.files.has(v.db)) await this.reset(v.db);
+      const s = this.state;
+      const m = this.metrics.find((x) => x.name === v.metric);
+      if (m && m.name !== s.metric && !(await this.setMetric(m.name))) return;
+      const stats = (this.metrics.find((x) => x.name === s.metric) || { stats: [] }).stats;
+      if (v.stat && stats.includes(v.stat)) { s.stat = v.stat; this.statSel.value = v.stat; }
+      if (DIMENSIONS.some((d) => d.value === v.dimension)) s.dimension = /** @type {any} */ (v.dimension);
+      this.dimSel.value = s.dimension;
+      let tags = [];
+      try { tags = JSON.parse(v.tags || '[]'); } catch { tags = []; }
+      const known = new Set((this.tagList || []).map((t) => `${t.name}::${t.category}`));
+      s.tags = Array.isArray(tags) ? [...new Set(tags.map(String).filter((t) => known.has(t)))] : [];
+      this.tagSel.set(this.tagList || [], s.tags);
+      if (v.mode === 'gradient' || v.mode === 'segmented') { s.mode = v.mode; this.mode.value = v.mode; this.heat.mode = v.mode; }
+      if (['linear', 'log', 'quantile'].includes(v.scale)) { this.scaleSel.value = v.scale; this.heat.scaleKind = /** @type {any} */ (v.scale); }
+      if (v.view === 'diff' || v.view === 'a' || v.view === 'b') { s.view = v.view; this.viewSel.value = v.view; }
+      if (v.compare) await this.setCompare(v.compare);
+      s.value = v.value || '';
+      await this.loadValues(true);   // the value kept when the list has it, else the first
+    });
+  }
   /**
    * A .trend.db the engine has just opened: list it and show it (the last opened is current).
    * @param {string} name @param {Blob} file
@@ -168,6 +214,11 @@ export class TrendWorkspace {
     this.host.hidden = false;
     if (first) this.host.scrollIntoView({ block: 'start' });
     await this.run(() => this.reset(name));
+  }
+
+  /** Lists a file without showing it (a restored session's run B; opened in the worker on first query). @param {string} name @param {Blob} file */
+  keep(name, file) {
+    this.files.set(name, file);
   }
 
   /** Another opened file (the worker keeps every opened one; queries name theirs). @param {string} name */
@@ -187,6 +238,12 @@ export class TrendWorkspace {
 
   /** Run B: '' ends the comparison and restores the single view; selections are kept. @param {string} name */
   async onCompare(name) {
+    await this.setCompare(name);
+    await this.loadValues(true);
+  }
+
+  /** Run B without loading the heat map. @param {string} name */
+  async setCompare(name) {
     this.ab = null;
     this.state.compare = '';
     if (name && this.files.has(name) && name !== this.current) {
@@ -197,7 +254,6 @@ export class TrendWorkspace {
     }
     this.cmpSel.value = this.state.compare;
     this.viewSel.disabled = !this.ab;
-    await this.loadValues(true);
   }
 
   /** A, B or A − B of the loaded comparison: no query; categories, zoom and series stay. @param {import('./compare.js').View} view */
@@ -208,6 +264,15 @@ export class TrendWorkspace {
     const v = this.ab.view(view);
     this.heat.setData(v.cube, this.names, { ...v.opts, keepWindow: true });
     this.heatTitle.textContent = this.heatTitleText();
+    this.notify();
+  }
+
+  /** @param {string} kind */
+  onScale(kind) {
+    if (!['linear', 'log', 'quantile'].includes(kind)) return;
+    this.scaleSel.value = kind;
+    this.heat.setScale(/** @type {any} */ (kind));
+    this.notify();
   }
 
   /** Every selection back to its default (§10.2, TR-03), then the start-up sequence of §10.3. @param {string} name */
@@ -253,6 +318,11 @@ export class TrendWorkspace {
 
   /** Metric: stat := first, tags cleared and reloaded for this metric (U-3), values refetched, first value. @param {string} metric */
   async onMetric(metric) {
+    if (await this.setMetric(metric)) await this.loadValues(false);
+  }
+
+  /** The metric's statistics and tags, without loading values; false when a newer action overtook it. @param {string} metric */
+  async setMetric(metric) {
     const m = this.metrics.find((x) => x.name === metric);
     this.state.metric = metric;
     this.metricSel.value = metric;
@@ -263,10 +333,10 @@ export class TrendWorkspace {
     const gen = ++this.gen;
     let tags = [];
     try { tags = await this.q.tags(metric); } catch { tags = []; }   // no tag tables: no tags
-    if (gen !== this.gen) return;
+    if (gen !== this.gen) return false;
     this.tagList = tags;
     this.tagSel.set(tags, []);
-    await this.loadValues(false);
+    return true;
   }
 
   /** Statistic: tags cleared, values refetched, first value. @param {string} stat */
@@ -300,6 +370,7 @@ export class TrendWorkspace {
     this.state.mode = mode;
     this.heat.setMode(mode);
     this.timings.redraw = this.heat.lastRedrawMs;
+    this.notify();
   }
 
   tagNames() {
