@@ -41,6 +41,8 @@ std::string OptTitle(const Opt& o) {
   return o.short_name ? std::string(o.short_name) + "/" + o.long_name : std::string(o.long_name);
 }
 
+}  // namespace
+
 bool LooksLikeOption(const std::string& s) {
   if (s.size() < 2 || s[0] != '-') return false;
   // argparse treats negative numbers as values.
@@ -48,8 +50,6 @@ bool LooksLikeOption(const std::string& s) {
   std::strtod(s.c_str(), &end);
   return !(end && *end == '\0');
 }
-
-}  // namespace
 
 std::string GraphVisualizeUsage() {
   return "usage: visprobe graph_visualize [-h] -tp TARGET_PATH [-gp GOLDEN_PATH] -o OUTPUT_PATH [-lm [LAYER_MAPPING]]\n"

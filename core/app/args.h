@@ -29,6 +29,10 @@ struct GraphVisualizeArgs {
 Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string>& argv);
 
 std::string GraphVisualizeUsage();
+
+// argparse's rule for the word after an option: "-x" is the next option unless it parses as a
+// number (negative numbers are values). Shared by every command's parser.
+bool LooksLikeOption(const std::string& s);
 std::string GraphVisualizeHelp();
 
 }  // namespace visprobe

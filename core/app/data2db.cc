@@ -1,5 +1,7 @@
 #include "app/data2db.h"
 
+#include "app/args.h"
+
 #include <cstdlib>
 
 #include "base/fs.h"
@@ -27,13 +29,6 @@ bool IsChoice(const std::string& v, std::initializer_list<const char*> cs) {
   return false;
 }
 
-// argparse reads a following "-x" as an option unless it is a negative number.
-bool LooksLikeOption(const std::string& s) {
-  if (s.size() < 2 || s[0] != '-') return false;
-  char* end = nullptr;
-  std::strtod(s.c_str(), &end);
-  return !(end && *end == '\0');
-}
 
 }  // namespace
 

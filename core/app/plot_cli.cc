@@ -1,5 +1,7 @@
 #include "app/plot_cli.h"
 
+#include "app/args.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -59,12 +61,6 @@ Result<const Opt*> FindOpt(const std::string& arg) {
   return InvalidInput("ambiguous option: " + arg + " could match " + names);
 }
 
-bool LooksLikeOption(const std::string& s) {
-  if (s.size() < 2 || s[0] != '-') return false;
-  char* end = nullptr;
-  std::strtod(s.c_str(), &end);   // argparse takes negative numbers as values
-  return !(end && *end == '\0');
-}
 
 // Python's int(str): surrounding blanks, an optional sign, digits with single '_' between them.
 // Values beyond 64 bits saturate (they fail the range checks either way).

@@ -8,12 +8,12 @@
 //      VISPROBE_SKIP_PERF=1 skips the 200,000-node measurement.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { startServer, launchChromium } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
@@ -46,16 +46,8 @@ before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'visprobe_beyond_'));
   mkdirSync(shots, { recursive: true });
   fixture();
-  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), webDir, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise((res, rej) => {
-    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
-    server.on('exit', () => rej(new Error('static server exited')));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  ({ server, origin } = await startServer(webDir));
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -4,12 +4,12 @@
 //   node --test tests/browser/test_browser.mjs    (env: VISPROBE_SHARED, default ../shared)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync, readFileSync, cpSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { startServer, launchChromium } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
@@ -27,16 +27,8 @@ const countRows = (db) => Number(execFileSync('sqlite3', [db, 'SELECT count(*) F
 
 before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'visprobe_browser_'));
-  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise((res, rej) => {
-    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
-    server.on('exit', () => rej(new Error('static server exited')));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  ({ server, origin } = await startServer(join(root, 'build', 'web')));
+  browser = await launchChromium();
 });
 
 after(async () => {

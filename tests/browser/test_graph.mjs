@@ -6,12 +6,12 @@
 //   node --test tests/browser/test_graph.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { startServer, launchChromium } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
@@ -34,16 +34,8 @@ function generatedDb(nodes) {
 before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'visprobe_graph_'));
   mkdirSync(shots, { recursive: true });
-  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise((res, rej) => {
-    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
-    server.on('exit', () => rej(new Error('static server exited')));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  ({ server, origin } = await startServer(join(root, 'build', 'web')));
+  browser = await launchChromium();
   compareDb = nativeDb(['-tp', worked('npu'), '-gp', worked('bench')]);
   mediumDb = generatedDb(20000);
 });

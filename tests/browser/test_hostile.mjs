@@ -8,12 +8,12 @@
 //   node --test tests/browser/test_hostile.mjs   (env: VISPROBE_NATIVE, default build/native/visprobe)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { startServer, launchChromium } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const native = resolve(process.env.VISPROBE_NATIVE || join(root, 'build', 'native', 'visprobe'));
@@ -23,16 +23,8 @@ before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'visprobe_hostile_'));
   execFileSync('python3', [join(root, 'tests', 'hostile', 'make_hostile.py'), join(tmp, 'corpus')], { stdio: 'pipe' });
   spec = JSON.parse(readFileSync(join(tmp, 'corpus', 'hostile.json'), 'utf8'));
-  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise((res, rej) => {
-    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
-    server.on('exit', () => rej(new Error('static server exited')));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  ({ server, origin } = await startServer(join(root, 'build', 'web')));
+  browser = await launchChromium();
 });
 
 after(async () => {

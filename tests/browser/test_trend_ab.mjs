@@ -5,12 +5,12 @@
 //   node --test tests/browser/test_trend_ab.mjs   (serves build/web; run `node web/build.mjs build/web` first)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { startServer, launchChromium } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVIL = 'Module.<img src=x onerror=alert(1)>.Foo.output.0';
@@ -42,16 +42,8 @@ before(async () => {
   dbs.b = gen('b_run.trend.db', ...common, '--drop-target', ONLY_A, '--id-order', 'reverse',
               '--perturb', `${PERT}:${PERT_RANK}:${PERT_STEP}:${DELTA}`);
   dbs.monitor = gen('c_monitor.trend.db', '--format', 'monitor', '--targets', '20', '--ranks', '3', '--steps', '4', '--seed', '4');
-  server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise((res, rej) => {
-    server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); });
-    server.on('exit', () => rej(new Error('static server exited')));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  ({ server, origin } = await startServer(join(root, 'build', 'web')));
+  browser = await launchChromium();
 });
 
 after(async () => {
