@@ -233,6 +233,18 @@ class Validation(TrendCase):
         missing = os.path.join(self.tmp, "nomap.json")
         self.fails(["--mapping", missing], "Load json file %s failed." % missing)
 
+    def test_mapping_that_could_blow_names_up_is_refused(self):
+        # Replacements apply one after another: eleven "x": "xx" style pairs could make a name
+        # 2^11 times longer; the engine refuses growth beyond 1024x, and accepts 1024x exactly.
+        self.with_dump()
+        bomb = os.path.join(self.tmp, "bomb.json")
+        write(bomb, json.dumps({c: c * 2 for c in "abcdefghijk"}))
+        self.fails(["--mapping", bomb], "Load json file %s failed. Its replacements could make names more than "
+                   "1024 times longer." % bomb)
+        ok = os.path.join(self.tmp, "ten.json")
+        write(ok, json.dumps({c: c * 2 for c in "abcdefghij"}))
+        self.data2db("--mapping", ok)
+
     def test_validation_order(self):
         bad_map = os.path.join(self.tmp, "bad.json")
         write(bad_map, "[1]")
