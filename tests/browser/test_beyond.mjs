@@ -75,12 +75,15 @@ async function openDb(file, context) {
 const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
 const loads = (page) => page.evaluate(() => Number(document.querySelector('[data-testid=workspace]').dataset.loaded));
 async function scope(page, step, rank) {
+  // SEL-01: step and rank are in the data-selection popover of the rail.
+  if (await page.isHidden('[data-testid=data-selection]')) await page.click('[data-testid=rail-data]');
   const before = await loads(page);
   await page.selectOption('#ws-step', String(step));
   await page.waitForFunction((b) => Number(document.querySelector('[data-testid=workspace]').dataset.loaded) > b, before);
   const b2 = await loads(page);
   await page.selectOption('#ws-rank', String(rank));
   await page.waitForFunction((b) => Number(document.querySelector('[data-testid=workspace]').dataset.loaded) > b, b2);
+  await page.click('[data-testid=rail-data]');   // closes the popover
   await badgesDrawn(page);
 }
 
@@ -165,7 +168,7 @@ test('badges on collapsed modules, moving when a module is expanded; overflow co
   assert.ok(below.length > 0, 'a child of the expanded module shows a badge');
   for (const [n, t] of below) assert.equal(t, text(want.get(n)), n);
   // Overflow mode: overflow counts in the colour of the worst level.
-  await page.selectOption('#ws-mode', 'overflow');
+  await page.click('[data-testid=mode-overflow]');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=pane-debug] g.badge')].some((b) => b.dataset.text.startsWith('⚠')));
   for (const [name, t] of await pills()) {
     if (!t) continue;
@@ -174,7 +177,7 @@ test('badges on collapsed modules, moving when a module is expanded; overflow co
   await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'beyond_badges.png') });
   // Step 0, rank 0 had no overflow: no overflow pill at all.
   await scope(page, 0, 0);
-  await page.selectOption('#ws-mode', 'overflow');
+  await page.click('[data-testid=mode-overflow]');
   await page.waitForTimeout(100);
   assert.equal(await page.$$eval('[data-testid=pane-debug] g.badge', (b) => b.length), 0);
   assert.deepEqual(errors, []);
@@ -273,7 +276,7 @@ test('one node across ranks and steps: the overflow shows on the injected rank a
   assert.ok(name, 'an overflowing leaf');
   await page.evaluate((n) => window.visprobeGraph.selectFromList(window.visprobeGraph.panes[0], n), name);
   await page.waitForSelector('[data-testid=strip] .ws-strip-cell');
-  await page.selectOption('#ws-mode', 'overflow');
+  await page.click('[data-testid=mode-overflow]');
   await page.evaluate((n) => window.visprobeGraph.select(window.visprobeGraph.panes[0], window.visprobeGraph.panes[0].nodes.get(n), true), name);
   await page.waitForFunction(() => document.querySelector('[data-testid=strip] .ws-strip-cell[data-fill]'));
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=strip] .ws-strip-cell')].some((c) => c.dataset.fill !== '#FFFFFF'));
@@ -304,7 +307,7 @@ test('deep link and session: a reload restores the view from browser storage; a 
   await scope(page, OVERFLOW.step, OVERFLOW.rank);
   await page.click('[data-testid=bar-first]');   // reveals (expands) down to the first flagged leaf and selects it
   await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
-  await page.selectOption('#ws-mode', 'overflow');
+  await page.click('[data-testid=mode-overflow]');
   await page.locator('[data-testid=pane-debug]').hover();
   for (const k of ['d', 'd', 'w']) await page.keyboard.press(k);
   const state = () => page.evaluate(() => window.visprobeGraph.viewState());

@@ -262,7 +262,27 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   await page.click('#ws-filter-next');
   await page.click('#ws-filter-next');
   await page.waitForFunction(() => /bottom of the list/.test(document.querySelector('.ws-filter-msg').textContent));
-  await page.selectOption('#ws-mode', 'overflow');
+  // FLT-01: the Overflow segment (enabled: built with -oc) clears the boxes and the list and
+  // switches the colouring; the Precision segment switches back, boxes cleared again.
+  assert.equal(await page.isDisabled('[data-testid=mode-overflow] input'), false);
+  assert.equal(await page.getAttribute('[data-testid=mode-overflow]', 'title'), null);
+  await page.click('[data-testid=mode-overflow]');
+  await page.waitForSelector('[data-testid=filter-critical]');
+  assert.equal(await page.isChecked('[data-testid=mode-overflow] input'), true);
+  assert.equal(await page.$('[data-testid=filter-error]'), null);
+  assert.equal(await page.$$eval('[data-testid=filter] .ws-checks input:checked', (c) => c.length), 0);
+  assert.match(await page.textContent('[data-testid=filter]'), /Node list \(0\)/);
+  assert.equal(await page.$$eval('.ws-filter-list li', (lis) => lis.length), 0);
+  assert.equal(await fillOf('pane-debug', 'Module.fc1.Linear.forward.0'), '#FFFFFF');   // no overflow: white
+  await page.check('[data-testid=filter-critical]');
+  await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);
+  assert.deepEqual(await page.$$eval('.ws-filter-list li', (lis) => lis.map((li) => li.textContent)), ['Torch.sum.0.forward']);
+  await page.click('[data-testid=mode-precision]');
+  await page.waitForSelector('[data-testid=filter-error]');
+  assert.equal(await page.$$eval('[data-testid=filter] .ws-checks input:checked', (c) => c.length), 0);
+  assert.equal(await page.$$eval('.ws-filter-list li', (lis) => lis.length), 0);
+  assert.equal(await fillOf('pane-debug', 'Module.fc1.Linear.forward.0'), '#FFDC7F');
+  await page.click('[data-testid=mode-overflow]');
   await page.check('[data-testid=filter-critical]');
   await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);
   await page.dblclick('[data-testid=pane-debug] g.node[data-name="Apis_Between_Modules.0"] rect.header').catch(() => {});
@@ -354,21 +374,38 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   assert.equal(await count('#ws-dbg-unmatched'), 0);
   const fill = await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill'));
   assert.equal(fill, '#FFDC7F');   // warning again: the engine recomputed 0.5
-  // MAT-06: the manually matched pairs as a .vis.config, applied again after an unmatch.
+  // MAT-06: the manually matched pairs as a .vis.config: downloaded, toasted, and added to the
+  // select of the session's files; choosing it there after an unmatch matches the pairs again.
+  assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.value)), ['']);
+  assert.equal(await page.isDisabled('#ws-config'), true);
   const [cfg] = await Promise.all([page.waitForEvent('download'), page.click('#ws-gen-config')]);
   assert.match(cfg.suggestedFilename(), /^compare_\d{14}_0_0\.vis\.config$/);
   const cfgPath = join(tmp, cfg.suggestedFilename());
   await cfg.saveAs(cfgPath);
   const pairs = JSON.parse(readFileSync(cfgPath, 'utf8'));
   assert.equal(pairs['Module.fc1.Linear.forward.0'], 'Module.fc1.Linear.forward.0');
+  const toasts = () => page.$$eval('[data-testid=toast]', (ts) => ts.map((x) => x.textContent));
+  assert.ok((await toasts()).includes(`File generated: ${cfg.suggestedFilename()}`), (await toasts()).join(' | '));
+  assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.textContent)), ['Choose match configuration file', cfg.suggestedFilename()]);
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.click('#ws-unmatch');
   await page.waitForFunction(() => /Unmatch successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
-  await page.setInputFiles('#ws-apply-config', cfgPath);
+  assert.equal(await count('#ws-dbg-unmatched'), 5);
+  await page.selectOption('#ws-config', cfg.suggestedFilename());
   await page.waitForFunction(() => /Matched by configuration file/.test(document.querySelector('[data-testid=match-msg]').textContent));
   // Pairs already matched as the forward/backward twin of an earlier pair count as failed.
-  assert.match(await page.textContent('[data-testid=match-msg]'), /total 5, succeeded \d, failed \d/);
+  const applied = await page.textContent('[data-testid=match-msg]');
+  assert.match(applied, /^Matched by configuration file: total 5, succeeded \d, failed \d$/);
+  assert.ok((await toasts()).includes(applied));
   assert.equal(await count('#ws-dbg-unmatched'), 0);
+  assert.equal(await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill')), '#FFDC7F');
+  assert.equal(await page.inputValue('#ws-config'), '');   // back to the prompt: the file can be chosen again
+  // A file from disk joins the select and is applied (its pairs are matched already: all fail).
+  const other = join(tmp, 'other.vis.config');
+  writeFileSync(other, JSON.stringify(pairs));
+  await page.setInputFiles('#ws-apply-config', other);
+  await page.waitForFunction(() => /total 5, succeeded 0, failed 5/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.value)), ['', cfg.suggestedFilename(), 'other.vis.config']);
   // A mismatched type pair is refused with the engine's message.
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.click('#ws-unmatch');

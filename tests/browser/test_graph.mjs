@@ -17,7 +17,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
 const native = join(root, 'build', 'native', 'visprobe');
 const shots = join(root, 'build', 'screenshots');
-let server, origin, browser, tmp, compareDb, mediumDb;
+let server, origin, browser, tmp, compareDb, singleDb, mediumDb;
 
 function nativeDb(args) {
   const out = mkdtempSync(join(tmp, 'native_'));
@@ -37,6 +37,7 @@ before(async () => {
   ({ server, origin } = await startServer(join(root, 'build', 'web')));
   browser = await launchChromium();
   compareDb = nativeDb(['-tp', worked('npu'), '-gp', worked('bench')]);
+  singleDb = nativeDb(['-tp', worked('npu')]);
   mediumDb = generatedDb(20000);
 });
 
@@ -104,9 +105,91 @@ test('search panel: all nodes, substring, AND terms, exact name, sides, list <->
   await context.close();
 });
 
-test('filter panel: overflow disabled without -oc, swatches = node fills, reset on scope change (FLT-01/02/07, GR-07)', async () => {
+const loaded = (page) => page.evaluate(() => Number(document.querySelector('[data-testid=workspace]').dataset.loaded || 0));
+const fill = (page, name) => page.getAttribute(`[data-testid=pane-debug] g.node[data-name="${name}"] rect.header`, 'fill');
+const optionTexts = (page, sel) => page.$$eval(`${sel} option`, (os) => os.map((o) => o.textContent));
+/** Opens the data-selection popover unless it is open. */
+const dataSelection = async (page) => { if (await page.isHidden('[data-testid=data-selection]')) await page.click('[data-testid=rail-data]'); };
+
+test('data selection: Directory, File, Step, Rank, MicroStep; switching sources keeps their edits (SEL-01/02, IN-05)', async () => {
   const { page, context, errors } = await openDb(compareDb);
-  assert.equal(await page.$eval('#ws-mode option[value=overflow]', (o) => o.disabled), true);
+  const compareName = compareDb.split('/').pop();
+  const singleName = singleDb.split('/').pop();
+  // SEL-01: the popover of the rail, top to bottom: Directory, File, Step, Rank, MicroStep.
+  assert.equal(await page.isVisible('[data-testid=data-selection]'), false);
+  await page.click('[data-testid=rail-data]');
+  assert.equal(await page.isVisible('[data-testid=data-selection]'), true);
+  assert.deepEqual(await page.$$eval('[data-testid=data-selection] .ws-field > label', (ls) => ls.map((l) => l.textContent)),
+                   ['Directory', 'File', 'Step', 'Rank', 'MicroStep']);
+  for (const id of ['ws-dir', 'ws-file', 'ws-step', 'ws-rank', 'ws-micro']) assert.equal(await page.isVisible(`#${id}-filter`), true, id);
+  assert.deepEqual(await optionTexts(page, '#ws-dir'), ['Opened files']);
+  assert.deepEqual(await optionTexts(page, '#ws-file'), [compareName]);
+  assert.deepEqual(await optionTexts(page, '#ws-micro'), ['ALL', '0']);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isVisible('[data-testid=data-selection]'), false);
+  // An edit (unmatch) of this source, then a second opened file: the File list holds both.
+  await page.click('[data-testid=rail-matching]');
+  await page.waitForSelector('[data-testid=matching][data-ready]');
+  await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
+  await page.click('#ws-unmatch');
+  await page.waitForFunction(() => /Unmatch successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  assert.equal(await fill(page, 'Module.fc1.Linear.forward.0'), '#C7C7C7');
+  await page.setInputFiles('#pick-db', singleDb);
+  await page.waitForSelector('[data-testid=pane-bench]', { state: 'detached' });
+  await dataSelection(page);
+  assert.deepEqual(await optionTexts(page, '#ws-file'), [compareName, singleName]);
+  assert.equal(await page.$eval('#ws-file', (s) => s.selectedOptions[0].textContent), singleName);
+  assert.match(await page.textContent('[data-testid=scope]'), new RegExp(singleName.replace(/\./g, '\\.')));
+  // The filter box narrows the options (the chosen one stays).
+  await page.fill('#ws-file-filter', 'compare');
+  assert.deepEqual(await page.$$eval('#ws-file option', (os) => os.filter((o) => !o.hidden).map((o) => o.textContent)), [compareName, singleName]);
+  await page.fill('#ws-file-filter', 'nothing-like-it');
+  assert.deepEqual(await page.$$eval('#ws-file option', (os) => os.filter((o) => !o.hidden).map((o) => o.textContent)), [singleName]);
+  // SEL-02: choosing the other file loads its graph (compare: two panes), with the edit kept.
+  await page.selectOption('#ws-file', { label: compareName });
+  await page.waitForSelector('[data-testid=pane-bench] g.node');
+  assert.equal(await fill(page, 'Module.fc1.Linear.forward.0'), '#C7C7C7');
+  // A build adds a source under its folder's directory and selects it.
+  await page.setInputFiles('#pick-target', worked('npu'));
+  await page.waitForFunction(() => !document.getElementById('run').disabled);
+  const before = await loaded(page);
+  await page.click('#run');
+  await page.waitForFunction((b) => /^ready:/.test(document.getElementById('status').textContent) &&
+                                    Number(document.querySelector('[data-testid=workspace]').dataset.loaded) > b, before, { timeout: 60000 });
+  await page.waitForSelector('[data-testid=pane-bench]', { state: 'detached' });
+  await dataSelection(page);
+  assert.deepEqual(await optionTexts(page, '#ws-dir'), ['Opened files', 'rank0']);
+  assert.equal(await page.inputValue('#ws-dir'), 'rank0');
+  const built = await optionTexts(page, '#ws-file');
+  assert.equal(built.length, 1);
+  assert.match(built[0], /^build_\d{14}\.vis\.db$/);
+  // A new directory opens its first file (the edited compare), micro-step back to ALL.
+  await page.selectOption('#ws-dir', '');
+  await page.waitForSelector('[data-testid=pane-bench] g.node');
+  assert.equal(await fill(page, 'Module.fc1.Linear.forward.0'), '#C7C7C7');
+  await dataSelection(page);
+  assert.equal(await page.$eval('#ws-file', (s) => s.selectedOptions[0].textContent), compareName);
+  assert.equal(await page.inputValue('#ws-micro'), '-1');
+  // And back to the build (kept as a blob when it was left).
+  await page.selectOption('#ws-dir', 'rank0');
+  await page.waitForSelector('[data-testid=pane-bench]', { state: 'detached' });
+  await page.waitForSelector('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"]');
+  assert.match(await page.textContent('[data-testid=scope]'), /^build_\d{14}\.vis\.db · Step 0 · Rank 0 · MicroStep ALL$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('filter panel: two-segment mode, overflow disabled without -oc, swatches = node fills, reset on scope change (FLT-01/02/07, GR-07)', async () => {
+  const { page, context, errors } = await openDb(compareDb);
+  // FLT-01: a two-segment control "Precision error | Overflow"; Overflow disabled with the reason as tooltip.
+  assert.equal(await page.getAttribute('#ws-mode', 'role'), 'radiogroup');
+  assert.deepEqual(await page.$$eval('#ws-mode .ws-segment', (ss) => ss.map((x) => x.textContent)), ['Precision error', 'Overflow']);
+  assert.equal(await page.isChecked('[data-testid=mode-precision] input'), true);
+  assert.equal(await page.isDisabled('[data-testid=mode-overflow] input'), true);
+  assert.equal(await page.getAttribute('[data-testid=mode-overflow]', 'title'), 'This data was not generated with overflow detection');
+  await page.click('[data-testid=mode-overflow]', { force: true });   // a click on the disabled segment changes nothing
+  assert.equal(await page.isChecked('[data-testid=mode-precision] input'), true);
+  assert.equal(await page.$$eval('[data-testid=filter-pass]', (c) => c.length), 1);
   const swatch = (key) => page.$eval(`[data-testid=filter-${key}] + i`, (i) => getComputedStyle(i).backgroundColor);
   assert.equal(await swatch('warning'), 'rgb(255, 220, 127)');   // #FFDC7F, the fill of a 0.5 node
   assert.equal(await swatch('unmatched'), 'rgb(199, 199, 199)');
@@ -114,7 +197,8 @@ test('filter panel: overflow disabled without -oc, swatches = node fills, reset 
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=filter-list] li').length === 4);
   assert.equal(await count(page, 'filter'), 4);                  // leaves with 0 <= precision < 0.3
   assert.match(await page.getAttribute('[data-testid=filter-list] li >> nth=0', 'title'), /\S/);
-  // SEL-02 / FLT-07: a new micro-step clears the boxes and the list.
+  // SEL-02 / FLT-07: a new micro-step (data-selection popover) clears the boxes and the list.
+  await page.click('[data-testid=rail-data]');
   await page.selectOption('#ws-micro', '0');
   await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.loaded === '2');
   assert.equal(await page.isChecked('[data-testid=filter-pass]'), false);
@@ -222,6 +306,22 @@ test('Chinese / English and light / dark, persisted (X-01, X-02)', async () => {
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.match(await page.textContent('[data-testid=filter]'), /节点列表/);
   assert.match(await page.textContent('[data-testid=detail]'), /比对详情/);
+  assert.equal(await page.textContent('[data-testid=filter-list] .vlist-empty'), '暂无数据');   // set before the toggle
+  // Texts set after load follow too: the status line, the scope, the popover, the mode control,
+  // the shortcut sheet, the panes' accessible names, the rail's tooltips.
+  assert.equal(await page.textContent('#status'), '数据库已打开');
+  assert.match(await page.textContent('[data-testid=scope]'), /· Step 0 · Rank 0 · MicroStep ALL$/);
+  await page.click('[data-testid=rail-data]');
+  assert.deepEqual(await page.$$eval('[data-testid=data-selection] .ws-field > label', (ls) => ls.map((l) => l.textContent)),
+                   ['目录', '文件', 'Step', 'Rank', 'MicroStep']);
+  assert.deepEqual(await page.$$eval('#ws-dir option', (os) => os.map((o) => o.textContent)), ['已打开的文件']);
+  assert.equal(await page.getAttribute('#ws-dir-filter', 'placeholder'), '筛选…');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await page.$$eval('#ws-mode .ws-segment', (ss) => ss.map((x) => x.textContent)), ['精度误差', '溢出']);
+  assert.equal(await page.getAttribute('[data-testid=mode-overflow]', 'title'), '该数据生成时未开启溢出检测');
+  assert.match(await page.textContent('.ws-shortcuts dl'), /⇕ 滚轮/);
+  assert.equal(await page.getAttribute('[data-testid=pane-debug] svg.graph-svg', 'aria-label'), '调试侧图');
+  assert.equal(await page.getAttribute('[data-testid=rail-intake]', 'title'), '构建 / 打开数据');
   // Every translated element has a dictionary entry (an unknown key would show the key itself).
   const untranslated = await page.$$eval('[data-i18n]', (es) => es.filter((e) => e.textContent === e.dataset.i18n).map((e) => e.dataset.i18n));
   assert.deepEqual(untranslated, []);
@@ -232,6 +332,53 @@ test('Chinese / English and light / dark, persisted (X-01, X-02)', async () => {
   await page.click('[data-testid=lang-toggle]');
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   assert.equal(await page.textContent('#run'), 'Build');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('icon rail: data selection, panels, build / open data, theme, language, each with a tooltip (APP-03)', async () => {
+  const { page, context, errors } = await openDb(compareDb);
+  const rail = () => page.$$eval('.ws-rail button', (bs) => bs.map((b) => [b.dataset.testid, b.title]));
+  const items = await rail();
+  assert.deepEqual(items.map((i) => i[0]), ['rail-data', 'rail-filter', 'rail-navigator', 'rail-matching', 'rail-search',
+                                            'rail-intake', 'rail-theme', 'rail-language']);
+  for (const [id, title] of items) assert.match(title, /\S/, id);
+  assert.deepEqual(Object.fromEntries(items.filter(([id]) => ['rail-data', 'rail-intake', 'rail-theme', 'rail-language'].includes(id))),
+                   { 'rail-data': 'Data selection', 'rail-intake': 'Build / open data', 'rail-theme': 'Dark theme', 'rail-language': 'Language: 中文 / English' });
+  assert.equal(await page.getAttribute('[data-testid=rail-data]', 'aria-expanded'), 'false');
+  // Theme from the rail: the page flips, the rail and the header show the same sun / moon.
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
+  assert.equal(await page.textContent('[data-testid=rail-theme]'), '☾');
+  await page.click('[data-testid=rail-theme]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await page.textContent('[data-testid=rail-theme]'), '☀');
+  assert.equal(await page.textContent('[data-testid=theme-toggle]'), '☀');
+  assert.equal(await page.getAttribute('[data-testid=rail-theme]', 'title'), 'Light theme');
+  await page.click('[data-testid=theme-toggle]');
+  assert.equal(await page.textContent('[data-testid=rail-theme]'), '☾');
+  // Language from the rail: the workspace and the header follow; the choice is kept.
+  await page.click('[data-testid=rail-language]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.equal(await page.getAttribute('[data-testid=rail-data]', 'title'), '数据选择');
+  assert.equal(await page.textContent('[data-testid=lang-toggle]'), 'English');
+  assert.equal(await page.evaluate(() => localStorage.getItem('visprobe.lang')), 'zh');
+  await page.click('[data-testid=rail-language]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  // Build / open data brings the intake into view, with the target slot focused.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.click('[data-testid=rail-intake]');
+  await page.waitForFunction(() => { const r = document.querySelector('.intake').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight; });
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'slot-target');
+  // Data selection: the icon opens and closes the popover; a click elsewhere closes it.
+  await page.click('[data-testid=rail-data]');
+  assert.equal(await page.getAttribute('[data-testid=rail-data]', 'aria-expanded'), 'true');
+  assert.equal(await page.isVisible('[data-testid=data-selection]'), true);
+  await page.click('[data-testid=legend]');
+  assert.equal(await page.isVisible('[data-testid=data-selection]'), false);
+  // A single graph has no matching icon.
+  await page.setInputFiles('#pick-db', singleDb);
+  await page.waitForSelector('[data-testid=pane-bench]', { state: 'detached' });
+  assert.deepEqual((await rail()).map((i) => i[0]), ['rail-data', 'rail-filter', 'rail-navigator', 'rail-search', 'rail-intake', 'rail-theme', 'rail-language']);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -258,7 +405,7 @@ test('markers, shortcuts and the detail panel without a selection (GR-12, GR-09,
   await context.close();
 });
 
-test('performance budgets on 200,000 nodes per side (PERF-G1..G5, +20 %)', { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
+test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
   const db = generatedDb(200000);
   const { page, context, errors } = await openDb(db);
   await page.waitForTimeout(2500);   // background name lists
@@ -293,6 +440,32 @@ test('performance budgets on 200,000 nodes per side (PERF-G1..G5, +20 %)', { ski
     searchMs = Math.min(searchMs, await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now() - window.__in)))));
   }
   assert.ok(searchMs <= 120, `search ${searchMs.toFixed(0)} ms after the last keystroke (budget 100 + 20 %)`);
+  // PERF-G6: reveal-and-centre from the list of the deepest leaf (depth 30), from the click to the
+  // detail panel filled. Each try forgets the chain first, so the ancestors are queried again.
+  const deep = 'Functional.relu.0.forward';
+  await search(page, `"${deep}"`);
+  let revealMs = Infinity;
+  for (let i = 0; i < 3; ++i) {
+    await pane(page, 0, (p) => {
+      const top = p.nodes.get('Module.deep.0.Chain.forward.0');
+      const stack = [...(top.children || [])];
+      while (stack.length) { const n = stack.pop(); p.nodes.delete(n.name); stack.push(...(n.children || [])); }
+      top.children = null;
+      top.expanded = false;
+      p.selected = null;
+      window.visprobeGraph.detail.clear();
+      p.render();
+    });
+    assert.equal(await pane(page, 0, (p, n) => p.nodes.has(n), deep), false);
+    const r0 = await now();
+    await page.click('.ws-results li >> nth=0');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), deep);
+    revealMs = Math.min(revealMs, (await now()) - r0);
+  }
+  const shown = await pane(page, 0, (p, n) => { const b = p.screenBox(n); return p.selected.name === n && b && b.x >= 0 && b.x < p.width && b.y >= 0 && b.y < p.height; }, deep);
+  assert.equal(shown, true, 'the revealed leaf is selected and in view');
+  assert.equal(await pane(page, 0, (p, n) => p.nodes.get(n).depth, deep), 30);
+  assert.ok(revealMs <= 360, `reveal from the list ${revealMs.toFixed(0)} ms (budget 300 + 20 %)`);
   await page.click('[data-testid=rail-filter]');
   let t0 = await now();
   await page.check('[data-testid=filter-unmatched]');
@@ -336,7 +509,7 @@ test('performance budgets on 200,000 nodes per side (PERF-G1..G5, +20 %)', { ski
   });
   assert.ok(fps.boxes >= 2500, `${fps.boxes} boxes of ${fps.laid} laid out`);
   assert.ok(fps.median >= 44, `pan ${fps.median.toFixed(1)} fps median with ${fps.boxes} boxes (budget 55 - 20 %)`);
-  console.log(`# perf: expand ${expand.toFixed(0)} ms, search ${searchMs.toFixed(0)} ms, filter ${filterMs.toFixed(0)} ms, ` +
+  console.log(`# perf: expand ${expand.toFixed(0)} ms, search ${searchMs.toFixed(0)} ms, reveal ${revealMs.toFixed(0)} ms, filter ${filterMs.toFixed(0)} ms, ` +
               `detail ${detailMs.toFixed(0)} ms, pan ${fps.median.toFixed(1)} fps with ${fps.boxes} boxes`);
   await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_large.png') });
   assert.deepEqual(errors, []);

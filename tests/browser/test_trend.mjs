@@ -132,6 +132,54 @@ test('toolbar lists match the database; heat-map cells equal the rows of the sel
   await context.close();
 });
 
+test('Chinese / English in the trend views: toolbar, help, options, titles, tooltip, series, parallelism form (X-01)', async () => {
+  const db = dbs.dump;
+  const { page, context, errors } = await openTrend(db);
+  const labels = () => page.$$eval('.tr-toolbar .tr-field-head label', (ls) => ls.map((l) => l.textContent));
+  const english = await labels();
+  assert.deepEqual(english, ['Database file', 'Compare with', 'Comparison view', 'Metric', 'Statistic', 'Dimension', 'Value', 'Tags',
+                             'Heat map mode', 'Colour scale']);
+  await page.click('[data-testid=lang-toggle]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.deepEqual(await labels(), ['数据库文件', '比较对象', '比较视图', '指标', '统计量', '维度', '取值', '标签', '热力图模式', '色阶']);
+  assert.match(await page.getAttribute('.tr-toolbar .tr-field:nth-of-type(4) .tr-help', 'title'), /^数值类别/);
+  assert.deepEqual((await options(page, '#tr-dimension')).map((o) => o.text), ['Step', 'Rank', '模块名']);
+  assert.deepEqual((await options(page, '#tr-mode')).map((o) => o.text), ['渐变', '分段']);
+  assert.deepEqual((await options(page, '#tr-scale')).map((o) => o.text), ['线性', '对数', '分位数']);
+  assert.equal((await options(page, '#tr-compare'))[0].text, '— 无 —');
+  assert.deepEqual(await page.$$eval('.tr-tab', (ts) => ts.map((x) => x.textContent)), ['热力图与趋势', '模型并行']);
+  assert.equal(await page.textContent('.tr-heat-pane .tr-pane-title'), '热力图 — forward / norm / Rank × 模块名');
+  assert.equal(await page.textContent('.tr-line-pane .tr-pane-title'), '趋势');
+  assert.equal(await page.getAttribute('#tr-tags-search', 'placeholder'), '筛选标签…');
+  assert.match(await page.textContent('.tr-tags-count'), /^(未选择|没有标签)$/);
+  assert.equal(await page.getAttribute('[data-testid=heat-export-png]', 'title'), '将热力图导出为 PNG');
+  assert.equal(await page.textContent('#status'), '数据库已打开');
+  // drawn texts: the axis names, the tooltip, a new series and the parallelism form
+  assert.deepEqual(await page.$$eval('.tr-xname, .tr-yname', (ts) => ts.map((x) => x.textContent)), ['Rank', '模块名']);
+  const p = await cellPoint(page, 0, 0);
+  await page.mouse.move(p.x, p.y);
+  await page.waitForSelector('[data-testid=heat-tip]:not([hidden])');
+  const tip = await page.textContent('[data-testid=heat-tip]');
+  assert.match(tip, /^模块名: /);
+  assert.match(tip, /数值：/);
+  await clickCell(page, 0, 0);
+  assert.match((await T(page, () => window.__visprobeTrend.line())).names[0], /^Rank: 0 \/ 模块名: \d+ /);
+  assert.match(await page.textContent('[data-testid=line-clear]'), /清除/);
+  await page.click('[data-testid=tab-parallel]');
+  assert.match(await page.textContent('[data-testid=parallel-form]'), /设备总数.*层数.*顺序.*独立嵌入阶段/);
+  assert.equal(await page.textContent('[data-testid=parallel-draw]'), '绘制');
+  const untranslated = await page.$$eval('[data-i18n]', (es) => es.filter((e) => e.textContent === e.dataset.i18n).map((e) => e.dataset.i18n));
+  assert.deepEqual(untranslated, []);
+  // and back: English again, the drawn names included
+  await page.click('[data-testid=lang-toggle]');
+  assert.deepEqual(await labels(), english);
+  assert.equal(await page.textContent('.tr-heat-pane .tr-pane-title'), 'Heat map — forward / norm / Rank × Module Name');
+  assert.deepEqual(await page.$$eval('.tr-xname, .tr-yname', (ts) => ts.map((x) => x.textContent)), ['Rank', 'Module Name']);
+  assert.equal(await page.textContent('[data-testid=parallel-draw]'), 'Draw');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('tags: module values carry all selected tags, reload per metric (U-3), Step value kept (U-8)', async () => {
   const db = dbs.dump;
   const { page, context, errors } = await openTrend(db);

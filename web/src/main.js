@@ -10,8 +10,9 @@ import { TrendWorkspace } from './trend/workspace.js';
 import { saveBlob } from './host/download.js';
 import * as urlState from './host/url_state.js';
 import * as store from './host/store.js';
-import { toast } from './graph/dom.js';
-import { applyLanguage, setLanguage, language, t as translate } from './i18n.js';
+import { toast, setText } from './graph/dom.js';
+import { t as translate } from './i18n.js';
+import { initPrefs } from './host/prefs.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -49,8 +50,12 @@ function log(line) {
   el.scrollTop = el.scrollHeight;
 }
 
-function setStatus(text, percent) {
-  $('status').textContent = text;
+/**
+ * X-01: the status line by dictionary key; it follows the language toggle.
+ * @param {string} key @param {number} [percent] @param {...any} args
+ */
+function setStatus(key, percent, ...args) {
+  setText($('status'), key, ...args);
   if (percent !== undefined) /** @type {HTMLProgressElement} */ ($('progress')).value = percent;
 }
 
@@ -75,10 +80,9 @@ function refresh() {
     const subs = t.layout.kind === 'steps' ? t.layout.steps : t.layout.ranks;
     for (const s of subs) select.append(new Option(s, s));
     box.hidden = false;
-    setNotice(`The dumps hold ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab ` +
-             `(limit about ${(MAX_DUMP_BYTES / 1e6).toFixed(0)} MB). Choose one ${t.layout.kind === 'steps' ? 'step' : 'rank'} below.`);
+    setNotice(translate(t.layout.kind === 'steps' ? 'tooBigSteps' : 'tooBigRanks', (total / 1e6).toFixed(0), (MAX_DUMP_BYTES / 1e6).toFixed(0)));
   } else if (t && total > MAX_DUMP_BYTES) {
-    setNotice(`The dump holds ${(total / 1e6).toFixed(0)} MB of dump.json; the database would not fit in this tab. Use the visprobe CLI for it.`);
+    setNotice(translate('tooBig', (total / 1e6).toFixed(0)));
     /** @type {HTMLButtonElement} */ ($('run')).disabled = true;
   } else {
     setNotice('');
@@ -94,7 +98,9 @@ async function choose(side, picked) {
   }
   chosen[side] = { ...picked, layout };
   setError('');
-  $(`layout-${side}`).textContent = `${picked.name || '(files)'}: ${layout.text}, ${(layout.bytes / 1e6).toFixed(1)} MB`;
+  const text = document.createElement('span');
+  setText(text, layout.key, ...layout.args);
+  $(`layout-${side}`).replaceChildren(`${picked.name || '(files)'}: `, text, `, ${(layout.bytes / 1e6).toFixed(1)} MB`);
   refresh();
 }
 
@@ -104,13 +110,14 @@ async function openDbFile(file, name) {
   const label = name || /** @type {File} */ (file).name || '';
   // trend-analyzer §8.6: sql.js holds the whole file in memory; warn before reading a big one.
   if (/\.trend\.db$/.test(label) && file.size > 500e6)
-    setNotice(`${label} is ${(file.size / 1e6).toFixed(0)} MB: the tab holds the whole database in memory, so it may fail to open.`);
+    setNotice(translate('bigTrendDb', label, (file.size / 1e6).toFixed(0)));
   try {
     const bytes = await file.arrayBuffer();
+    await keepCurrentSource();
     const info = await engine.openDb(name || /** @type {File} */ (file).name || 'opened.vis.db', bytes);
     if (info.kind === 'trend') await showTrendDatabase(info.name, file);
-    else await showDatabase(info.name, { file });
-    setStatus('database opened', 100);
+    else await showDatabase(info.name, { file, source: addSource('', info.name, file) });
+    setStatus('databaseOpened', 100);
   } catch (e) {
     setError(String(/** @type {Error} */ (e).message));
   }
@@ -124,7 +131,7 @@ async function runEngine() {
   $('log').textContent = '';
   /** @type {HTMLButtonElement} */ ($('run')).disabled = true;
   /** @type {HTMLButtonElement} */ ($('cancel')).disabled = false;
-  setStatus('running', 0);
+  setStatus('statusRunning', 0);
   const sub = $('subset-box').hidden ? '' : /** @type {HTMLSelectElement} */ ($('subset')).value;
   let stage = 'starting';
   const options = {
@@ -141,25 +148,27 @@ async function runEngine() {
     goldenSub: sub && chosen.golden ? sub : '',
   };
   try {
+    await keepCurrentSource();
     const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options },
       (type, data) => {
         if (type === 'LOG') {
           log(data.line);
           if (data.level === 'INFO') stage = data.message;
         } else if (type === 'PROGRESS') {
-          setStatus(data.running ? `running ${data.percent.toFixed(0)} % — ${stage}` : 'finishing', data.percent);
+          if (data.running) setStatus('statusRunningAt', data.percent, data.percent.toFixed(0), stage);
+          else setStatus('statusFinishing', data.percent);
         }
       });
     if (!r.ok) {
       setError(r.message);
-      setStatus('failed', 0);
+      setStatus('statusFailed', 0);
     } else {
-      setStatus(`ready: ${r.rows} rows in ${r.seconds.toFixed(2)} s`, 100);
-      await showDatabase(r.db.name);
+      setStatus('statusReady', 100, r.rows, r.seconds.toFixed(2));
+      await showDatabase(r.db.name, { source: addSource(t.name || '(files)', r.db.name, null) });
     }
   } catch (e) {
     const err = /** @type {Error} */ (e);
-    setStatus(err.name === 'Cancelled' ? 'cancelled' : 'failed', 0);
+    setStatus(err.name === 'Cancelled' ? 'statusCancelled' : 'statusFailed', 0);
     if (err.name !== 'Cancelled') setError(err.message);
   } finally {
     /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
@@ -175,7 +184,7 @@ async function runTrend() {
   $('log').textContent = '';
   /** @type {HTMLButtonElement} */ ($('run-trend')).disabled = true;
   /** @type {HTMLButtonElement} */ ($('cancel')).disabled = false;
-  setStatus('running data2db', 0);
+  setStatus('statusTrendRunning', 0);
   let stage = 'starting';
   const options = {
     format: /** @type {HTMLSelectElement} */ ($('trend-format')).value,
@@ -187,16 +196,17 @@ async function runTrend() {
         log(data.line);
         if (data.level === 'INFO') stage = data.message;
       } else if (type === 'PROGRESS') {
-        setStatus(data.running ? `data2db ${data.percent.toFixed(0)} % — ${stage}` : 'finishing', data.percent);
+        if (data.running) setStatus('statusTrendAt', data.percent, data.percent.toFixed(0), stage);
+        else setStatus('statusFinishing', data.percent);
       }
     });
     if (!r.ok) throw new Error(r.message || 'data2db failed');
-    if (!r.databases.length) throw new Error('No dump or monitor data found in this folder: see the log.');
+    if (!r.databases.length) throw new Error(translate('noTrendData'));
     for (const d of [...r.databases].reverse()) await openDbFile(new File([d.bytes], d.name), d.name);
-    setStatus(`trend database ready in ${r.seconds.toFixed(1)} s (${r.rows} rows)`, 100);
+    setStatus('statusTrendReady', 100, r.seconds.toFixed(1), r.rows);
   } catch (e) {
     setError(String(/** @type {Error} */ (e).message));
-    setStatus('failed', 0);
+    setStatus('statusFailed', 0);
   } finally {
     /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
     refresh();
@@ -250,15 +260,16 @@ async function restoreSession() {
       const more = found.more.map((m) => ({ name: m.name, file: new Blob([m.data]) }));
       const info = await engine.openDb(found.name, found.data);
       await showTrendDatabase(info.name, file, { restoreHash: hash, key: top.db, more });
-      setStatus('session restored', 100);
+      setStatus('statusRestored', 100);
       return true;
     }
     const info = await engine.openDb(found.name, found.data);
-    await showDatabase(info.name, { restoreHash: hash, key: top.db });
-    setStatus('session restored', 100);
+    // No copy of the bytes here: the source is exported from the worker if it is ever left.
+    await showDatabase(info.name, { restoreHash: hash, key: top.db, source: addSource('', info.name, null) });
+    setStatus('statusRestored', 100);
     return true;
   } catch (e) {
-    setError(`The stored session could not be restored: ${/** @type {Error} */ (e).message}`);
+    setError(translate('restoreFailed', /** @type {Error} */ (e).message));
     return false;
   } finally {
     setNotice('');
@@ -273,8 +284,68 @@ async function forgetStored() {
   toast(translate('forgotten'), 'ok');
 }
 
-/** @param {string} name @param {{restoreHash?: string, key?: string, file?: Blob}} [opts] */
+/**
+ * SEL-01 / IN-05: every graph database of this tab is a source, grouped by directory: the dropped
+ * target folder of a build, '' for the opened files. The worker holds one graph database at a
+ * time (each costs its whole size in its heap); the others stay here as blobs (a picked file is
+ * not even read). A source built or edited in the worker has no blob until it is left: then it is
+ * exported first.
+ * @typedef {{id: string, dir: string, name: string, blob: Blob|null, edited: boolean}} Source
+ */
+/** @type {Source[]} */
+const sources = [];
+/** @type {Source|null} */
+let currentSource = null;
+
+/** @param {string} dir @param {string} name @param {Blob|null} blob @returns {Source} */
+function addSource(dir, name, blob) {
+  let s = sources.find((x) => x.dir === dir && x.name === name);
+  if (!s) {
+    s = { id: String(sources.length + 1), dir, name, blob, edited: false };
+    sources.push(s);
+  }
+  s.blob = blob;
+  s.edited = false;
+  return s;
+}
+
+/**
+ * The current source as a blob when only the worker holds it (built here, or edited since it was
+ * opened): called before the worker replaces its graph database (another one opened or built).
+ */
+async function keepCurrentSource() {
+  const cur = currentSource;
+  if (!cur || (cur.blob && !cur.edited)) return;
+  try {
+    const { bytes } = await engine.exportDb(cur.name);
+    cur.blob = new Blob([bytes]);
+    cur.edited = false;
+  } catch (e) {
+    console.warn(`${cur.name} could not be kept:`, e);   // no longer open in the worker
+  }
+}
+
+/** SEL-02: shows another source (File or Directory change in the data-selection popover). @param {string} id */
+async function switchSource(id) {
+  const next = sources.find((x) => x.id === id);
+  if (!next || next === currentSource) return;
+  setStatus('openingSource', undefined, next.name);
+  try {
+    await keepCurrentSource();
+    if (!next.blob) throw new Error(translate('sourceGone', next.name));
+    const info = await engine.openDb(next.name, await next.blob.arrayBuffer());
+    await showDatabase(info.name, { file: next.blob, source: next });
+    setStatus('databaseOpened', 100);
+  } catch (e) {
+    setStatus('statusFailed', 0);
+    throw e;
+  }
+}
+
+/** @param {string} name @param {{restoreHash?: string, key?: string, file?: Blob, source?: Source}} [opts] */
 async function showDatabase(name, opts = {}) {
+  currentSource = opts.source || addSource('', name, opts.file || null);
+  const source = currentSource;
   $('result').hidden = false;
   $('trend').hidden = true;
   if (unregisterTrend) { unregisterTrend(); unregisterTrend = null; }
@@ -283,28 +354,36 @@ async function showDatabase(name, opts = {}) {
   $('db-name').textContent = name;
   const summary = $('summary');
   summary.textContent = '';
-  const add = (k, v) => {
+  // Table and column names stay as they are; the labels of this page follow the language.
+  const add = (k, v, key = '') => {
     const dt = document.createElement('dt');
-    dt.textContent = k;
+    if (key) setText(dt, key); else dt.textContent = k;
     const dd = document.createElement('dd');
     dd.textContent = String(v);
     if (k === 'tb_nodes rows') dd.dataset.testid = 'rows';
     summary.append(dt, dd);
   };
   const count = await engine.query('SELECT count(*) FROM tb_nodes');
-  add('tb_nodes rows', count.values[0][0]);
+  add('tb_nodes rows', count.values[0][0], 'summaryRows');
   const cfg = await engine.query('SELECT graph_type, task, micro_steps, overflow_check, rank_list, step_list FROM tb_config');
   if (cfg.values.length) cfg.columns.forEach((c, i) => add(c, cfg.values[0][i] ?? 'NULL'));
   // Distinct (step, rank, side) through index3 (a covering index), not a scan of the big rows.
   const graphs = await engine.query('SELECT count(*) FROM (SELECT DISTINCT step, rank, data_source FROM tb_nodes)');
-  add('graphs', graphs.values[0][0]);
+  add('graphs', graphs.values[0][0], 'summaryGraphs');
   /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
   try {
     if (graph) graph.destroy();
     const ws = new Workspace($('workspace'), engine, {
       dbName: name,
       onState: () => urlState.changed(),
-      onEdit: () => { keepSession(name); },
+      onEdit: () => { source.edited = true; keepSession(name); },
+      sources: () => ({ list: sources.map(({ id, dir, name: n }) => ({ id, dir, name: n })), current: source.id }),
+      onSource: switchSource,
+      onIntake: () => {
+        const box = /** @type {HTMLElement} */ (document.querySelector('.intake'));
+        box.scrollIntoView({ block: 'start' });
+        $('slot-target').focus({ preventScroll: true });
+      },
       onCopyLink: async () => {
         try { await navigator.clipboard.writeText(urlState.link()); toast(translate('linkCopied'), 'ok'); }
         catch { toast(urlState.link(), 'info'); }
@@ -324,7 +403,7 @@ async function showDatabase(name, opts = {}) {
     }
     urlState.changed();
   } catch (e) {
-    setError(`The graph view could not open: ${/** @type {Error} */ (e).message}`);
+    setError(translate('graphOpenFailed', /** @type {Error} */ (e).message));
   }
 }
 
@@ -463,6 +542,7 @@ async function loadTrendSample() {
 
 function wireSlot(side) {
   const slot = $(`slot-${side}`);
+  slot.tabIndex = -1;   // focused by the rail's "Build / open data" (APP-03)
   slot.addEventListener('dragover', (e) => { e.preventDefault(); slot.classList.add('over'); });
   slot.addEventListener('dragleave', () => slot.classList.remove('over'));
   slot.addEventListener('drop', async (e) => {
@@ -477,50 +557,19 @@ function wireSlot(side) {
   });
 }
 
-/** X-02: light / dark, first from the OS preference, then the saved choice. */
-function initTheme() {
-  const root = document.documentElement;
-  let theme = '';
-  try { theme = localStorage.getItem('visprobe.theme') || ''; } catch { /* no storage */ }
-  if (theme !== 'light' && theme !== 'dark') theme = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-  const button = $('theme-toggle');
-  const apply = (/** @type {string} */ th) => {
-    root.dataset.theme = th;
-    button.textContent = th === 'dark' ? '☀' : '☾';
-    const key = th === 'dark' ? 'themeLight' : 'themeDark';
-    button.dataset.i18nTitle = key;
-    button.dataset.i18nAria = key;
-    button.title = translate(key);
-    button.setAttribute('aria-label', translate(key));
-  };
-  apply(theme);
-  button.addEventListener('click', () => {
-    const next = root.dataset.theme === 'dark' ? 'light' : 'dark';
-    try { localStorage.setItem('visprobe.theme', next); } catch { /* not persisted */ }
-    apply(next);
-    if (graph) for (const p of graph.panes) p.draw(true);   // the canvas background follows the theme
-  });
-}
-
-/** X-01: 中文 / English. */
+/** X-01 / X-02: language and theme (host/prefs.js); the sample buttons keep plain markup (the one-file build removes them by their exact text). */
 function initLanguage() {
-  // The sample buttons keep plain markup (the one-file build removes them by their exact text).
   const sample = document.getElementById('load-sample');
   if (sample) sample.dataset.i18n = 'loadSample';
   const trendSample = document.getElementById('load-trend-sample');
   if (trendSample) trendSample.dataset.i18n = 'loadTrendSample';
-  const button = $('lang-toggle');
-  const label = () => { button.textContent = language() === 'zh' ? 'English' : '中文'; };
-  applyLanguage();
-  label();
-  button.addEventListener('click', () => { setLanguage(language() === 'zh' ? 'en' : 'zh'); label(); });
+  initPrefs();
 }
 
 function init() {
-  initTheme();
   initLanguage();
   const missing = ['Worker', 'WebAssembly', 'TextDecoder'].filter((k) => !(k in window));
-  if (missing.length) { setError(`This browser is not supported (missing ${missing.join(', ')}).`); return; }
+  if (missing.length) { setError(translate('unsupportedBrowser', missing.join(', '))); return; }
   wireSlot('target');
   wireSlot('golden');
   $('pick-db').addEventListener('change', async (e) => {
@@ -540,7 +589,7 @@ function init() {
       // the same file with its own reader (one code path for the CLI and the page).
       const doc = yaml.load(await file.text());
       if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc)))
-        throw new Error('the top level is not a mapping of class names');
+        throw new Error(translate('yamlNotMapping'));
       chosen.mapping = file;
       $('yaml-name').textContent = file.name;
       /** @type {HTMLInputElement} */ ($('opt-lm')).checked = true;
@@ -548,7 +597,7 @@ function init() {
     } catch (err) {
       chosen.mapping = null;
       $('yaml-name').textContent = '';
-      setError(`${file.name}: not a layer-mapping YAML file (${/** @type {Error} */ (err).message})`);
+      setError(translate('notLayerMapping', file.name, /** @type {Error} */ (err).message));
     }
   });
   $('clear-golden').addEventListener('click', () => {
@@ -567,9 +616,9 @@ function init() {
   urlState.init();
   restoreSession();
   const sample = document.getElementById('load-sample');   // absent from the one-file page
-  if (sample) sample.addEventListener('click', () => loadSample().catch((e) => setError(`No sample here: ${e.message}`)));
+  if (sample) sample.addEventListener('click', () => loadSample().catch((e) => setError(translate('noSample', e.message))));
   const trendSample = document.getElementById('load-trend-sample');
-  if (trendSample) trendSample.addEventListener('click', () => loadTrendSample().catch((e) => setError(`No sample here: ${e.message}`)));
+  if (trendSample) trendSample.addEventListener('click', () => loadTrendSample().catch((e) => setError(translate('noSample', e.message))));
   let timer = 0;
   $('search').addEventListener('input', (e) => {
     clearTimeout(timer);

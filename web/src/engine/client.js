@@ -57,7 +57,8 @@ export class EngineClient {
   openDb(name, bytes, opts = {}) { return this.request(Req.OPEN_DB, { name, bytes, current: opts.current !== false }, undefined, [bytes]); }
   /** @param {string} sql @param {any[]} [params] @param {string} [db] an open database by name; default the current one */
   query(sql, params, db) { return this.request(Req.QUERY, db ? { sql, params, db } : { sql, params }); }
-  exportDb() { return this.request(Req.EXPORT_DB, {}); }
+  /** @param {string} [name] an open database by name; default the current one */
+  exportDb(name) { return this.request(Req.EXPORT_DB, name ? { name } : {}); }
   match(args) { return this.request(Req.MATCH, args); }
   unmatch(args) { return this.request(Req.UNMATCH, args); }
   /** Problem badges of one graph (BEY-08). @param {{step: number, rank: number, side: string, db?: string}} args */

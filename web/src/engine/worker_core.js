@@ -372,10 +372,10 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       await loadEngine();
       reply(id, Ev.RESULT, parallelLayout(args));
     } else if (type === Req.EXPORT_DB) {
-      if (!db) throw new Error('No database is open.');
-      const bytes = db.export();
+      const name = args && args.name ? String(args.name) : dbName;
+      const bytes = databaseOf(args && args.name ? name : undefined).export();
       // sql.js re-opens the database after export; keep the same handle.
-      reply(id, Ev.RESULT, { name: dbName, bytes: bytes.buffer }, [bytes.buffer]);
+      reply(id, Ev.RESULT, { name, bytes: bytes.buffer }, [bytes.buffer]);
     } else {
       throw new Error(`Unknown request ${type}`);
     }

@@ -68,3 +68,48 @@ export function checkbox(key, checked) {
   label.append(input, ' ', tel('span', key));
   return { input, label };
 }
+
+/**
+ * SEL-01: a searchable select: a label, the select, and a filter box that hides the options whose
+ * text does not contain it (case-insensitive; the chosen option stays listed). Option texts are
+ * text; an option with a key follows the language.
+ * @param {string} id @param {string} labelKey @param {(value: string) => void} onChange
+ */
+export function filterSelect(id, labelKey, onChange) {
+  const box = el('div', undefined, 'ws-field');
+  const label = tel('label', labelKey);
+  label.setAttribute('for', id);
+  const select = /** @type {HTMLSelectElement} */ (el('select'));
+  select.id = id;
+  const filter = /** @type {HTMLInputElement} */ (el('input'));
+  filter.type = 'search';
+  filter.id = id + '-filter';
+  filter.maxLength = 200;
+  setPlaceholder(filter, 'filterOptions');
+  filter.dataset.i18nAria = 'filterOptions';
+  filter.setAttribute('aria-label', t('filterOptions'));
+  const row = el('div', undefined, 'ws-field-row');
+  row.append(select, filter);
+  box.append(label, row);
+  const apply = () => {
+    const needle = filter.value.trim().toLowerCase();
+    for (const o of select.options) o.hidden = !!needle && !o.selected && !o.text.toLowerCase().includes(needle);
+  };
+  filter.addEventListener('input', apply);
+  select.addEventListener('change', () => onChange(select.value));
+  return {
+    box, select, filter,
+    /** @param {Array<[string|number, string, string?]>} options  [value, text, i18n key] @param {string} [value] */
+    set(options, value) {
+      select.textContent = '';
+      for (const [v, text, key] of options) {
+        const o = new Option(key ? t(key) : text, String(v));
+        if (key) o.dataset.i18n = key;
+        select.append(o);
+      }
+      if (value !== undefined) select.value = value;
+      filter.value = '';
+      apply();
+    },
+  };
+}

@@ -29,22 +29,37 @@ export class FilterPanel {
     /** @type {Array<{name: string, colour: string}>} */
     this.shown = [];
     this.seq = 0;
-    // FLT-01: Precision error | Overflow.
-    const modeBox = el('div', undefined, 'ws-mode');
-    this.mode = /** @type {HTMLSelectElement} */ (el('select'));
-    this.mode.id = 'ws-mode';
-    const precision = new Option(t('precisionError'), 'precision');
-    precision.dataset.i18n = 'precisionError';
-    const overflow = new Option(t('overflow'), 'overflow');
-    overflow.dataset.i18n = 'overflow';
-    if (!ws.overflowCheck) {
-      overflow.disabled = true;
-      setTitle(overflow, 'noOverflowData');
+    // FLT-01: a two-segment control Precision error | Overflow (radio buttons: arrow keys move
+    // between the segments). Overflow is disabled, with the reason as tooltip, without -oc data.
+    const modeBox = el('div', undefined, 'ws-mode ws-segmented');
+    modeBox.id = 'ws-mode';
+    modeBox.setAttribute('role', 'radiogroup');
+    modeBox.dataset.i18nAria = 'colourMode';
+    modeBox.setAttribute('aria-label', t('colourMode'));
+    /** @type {Record<string, HTMLInputElement>} */
+    const radios = {};
+    for (const [value, key] of [['precision', 'precisionError'], ['overflow', 'overflow']]) {
+      const seg = el('label', undefined, 'ws-segment');
+      seg.dataset.testid = 'mode-' + value;
+      const r = /** @type {HTMLInputElement} */ (el('input'));
+      r.type = 'radio';
+      r.name = 'ws-mode';
+      r.value = value;
+      r.checked = value === 'precision';
+      if (value === 'overflow' && !ws.overflowCheck) {
+        r.disabled = true;
+        setTitle(seg, 'noOverflowData');   // on the segment: a disabled input shows no tooltip
+      }
+      r.addEventListener('change', () => { if (r.checked) { ws.setMode(value); this.fillChecks(); } });
+      seg.append(r, tel('span', key));
+      modeBox.append(seg);
+      radios[value] = r;
     }
-    this.mode.append(precision, overflow);
-    this.mode.setAttribute('aria-label', t('colourMode'));
-    this.mode.addEventListener('change', () => { ws.setMode(this.mode.value); this.fillChecks(); });
-    modeBox.append(this.mode);
+    /** The mode ('precision' | 'overflow'); setting it does not recolour (setMode does). */
+    this.mode = {
+      get value() { return radios.overflow.checked ? 'overflow' : 'precision'; },
+      set value(v) { radios[v === 'overflow' ? 'overflow' : 'precision'].checked = true; },
+    };
     // FLT-02 title with the thresholds (FLT-04 note).
     const title = el('h4');
     this.title = tel('span', 'precisionError');
@@ -159,7 +174,7 @@ export class FilterPanel {
   applyName() {
     const needle = this.name.value.toLowerCase();
     this.shown = needle ? this.rows.filter((r) => r.name.toLowerCase().includes(needle)) : this.rows;
-    this.list.setItems(this.shown, t('noData'));
+    this.list.setItems(this.shown, 'noData');
     setText(this.count, 'nodeList', this.shown.length);
     this.sync();
   }

@@ -92,7 +92,7 @@ export class NodePicker {
   filter(text) {
     const needle = text.toLowerCase();
     this.shown = needle ? this.names.filter((n) => n.toLowerCase().includes(needle)) : this.names;
-    this.list.setItems(this.shown, t('noData'));
+    this.list.setItems(this.shown, 'noData');
     this.list.setCurrent(this.shown.indexOf(this.value));
   }
 
@@ -106,6 +106,13 @@ export class NodePicker {
     this.choose(this.names[i]);
   }
 }
+
+/**
+ * MAT-06: the .vis.config files of this session (generated here or opened), by file name. They
+ * outlive a workspace: another source, step or rank lists them too.
+ * @type {Map<string, string>}
+ */
+const CONFIGS = new Map();
 
 export class MatchingPanel {
   /**
@@ -129,10 +136,23 @@ export class MatchingPanel {
     this.bchMatched = new NodePicker('ws-bch-matched', 'benchMatched', choose(1));
     const tensorTask = ws.task === 'all';
     // MAT-01 1: match configuration files (hidden for the real-data task).
-    const cfg = el('fieldset', undefined, 'ws-group');
+    const cfg = el('fieldset', undefined, 'ws-group ws-config');
     cfg.hidden = tensorTask;
     cfg.append(tel('legend', 'matchConfigFile'));
-    const applyLab = el('label', undefined, 'button');
+    // The select of the session's files: choosing one applies it. A file from disk joins the list.
+    this.configSel = /** @type {HTMLSelectElement} */ (el('select'));
+    this.configSel.id = 'ws-config';
+    this.configSel.dataset.i18nAria = 'chooseConfig';
+    this.configSel.setAttribute('aria-label', t('chooseConfig'));
+    setTitle(this.configSel, 'chooseConfigHelp');
+    this.configSel.addEventListener('change', async () => {
+      const name = this.configSel.value;
+      this.configSel.value = '';   // back to the prompt: the same file can be applied again
+      const text = CONFIGS.get(name);
+      if (name && text !== undefined) await this.applyConfig(name, text);
+    });
+    this.fillConfigs();
+    const openLab = el('label', undefined, 'button');
     const apply = /** @type {HTMLInputElement} */ (el('input'));
     apply.type = 'file';
     apply.accept = '.config,.json';
@@ -141,16 +161,18 @@ export class MatchingPanel {
     apply.addEventListener('change', async () => {
       const f = apply.files && apply.files[0];
       apply.value = '';
-      if (f) await this.applyConfig(f);
+      if (!f) return;
+      const text = await f.text();
+      CONFIGS.set(f.name, text);
+      this.fillConfigs();
+      await this.applyConfig(f.name, text);
     });
-    const applyText = tel('span', 'chooseConfig');
-    setTitle(applyText, 'chooseConfigHelp');
-    applyLab.append(applyText, apply);
+    openLab.append(tel('span', 'openConfig'), apply);
     const gen = tel('button', 'generateConfig');
     gen.id = 'ws-gen-config';
     setTitle(gen, 'generateConfigHelp');
     gen.addEventListener('click', () => this.generateConfig());
-    cfg.append(applyLab, gen);
+    cfg.append(this.configSel, openLab, gen);
     // MAT-01 2 and 3.
     const create = el('fieldset', undefined, 'ws-group');
     const d1 = checkbox('alsoDescendants', true);
@@ -173,6 +195,15 @@ export class MatchingPanel {
     this.descUnmatch = d2.input;
     matchBtn.addEventListener('click', () => this.doMatch(true));
     unmatchBtn.addEventListener('click', () => this.doMatch(false));
+  }
+
+  /** MAT-06: the prompt, then the session's .vis.config files by name. */
+  fillConfigs() {
+    const prompt = new Option(t('chooseConfig'), '');
+    prompt.dataset.i18n = 'chooseConfig';
+    this.configSel.replaceChildren(prompt, ...[...CONFIGS.keys()].sort().map((n) => new Option(n, n)));
+    this.configSel.value = '';
+    this.configSel.disabled = !CONFIGS.size;
   }
 
   /** @param {string} text @param {boolean} ok */
@@ -264,19 +295,22 @@ export class MatchingPanel {
       try { const l = JSON.parse(link); if (Array.isArray(l) && l.length) pairs[String(name)] = String(l[l.length - 1]); } catch { /* skip */ }
     }
     const name = `${this.ws.dbName().replace(/\.vis\.db$|\.db$/, '')}_${p.opts.step}_${p.opts.rank}.vis.config`;
-    save(new Blob([JSON.stringify(pairs, null, 4)], { type: 'application/json' }), name);
+    const text = JSON.stringify(pairs, null, 4);
+    CONFIGS.set(name, text);
+    this.fillConfigs();
+    save(new Blob([text], { type: 'application/json' }), name);
     this.say(t('fileGenerated', name), true);
   }
 
-  /** MAT-06: matches each pair of a .vis.config (without descendants). @param {File} file */
-  async applyConfig(file) {
+  /** MAT-06: matches each pair of a .vis.config (without descendants). @param {string} name @param {string} text */
+  async applyConfig(name, text) {
     /** @type {any} */
     let pairs;
     try {
-      pairs = JSON.parse(await file.text());
+      pairs = JSON.parse(text);
       if (!pairs || typeof pairs !== 'object' || Array.isArray(pairs)) throw new Error(t('notPairs'));
     } catch (e) {
-      this.say(`${file.name}: ${/** @type {Error} */ (e).message}`, false);
+      this.say(`${name}: ${/** @type {Error} */ (e).message}`, false);
       return;
     }
     const p = this.ws.panes[0];

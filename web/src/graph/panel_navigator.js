@@ -117,8 +117,9 @@ export class NavigatorPanel {
     this.rows = [];
     this.table = null;
     this.worstBody.textContent = '';
-    this.list.setItems([], t('noFlagged'));
+    this.list.setItems([], 'noFlagged');
     setText(this.count, 'flaggedNodes', 0);
+    delete this.pos.dataset.i18n;
     this.pos.textContent = '';
     if (this.worst.open) this.loadWorst().catch(() => {});
   }
@@ -132,7 +133,7 @@ export class NavigatorPanel {
     this.loading = this.query().then((rows) => {
       if (seq !== this.seq) return;
       this.rows = rows;
-      this.list.setItems(rows, t('noFlagged'));
+      this.list.setItems(rows, 'noFlagged');
       setText(this.count, 'flaggedNodes', rows.length);
       this.count.dataset.done = String((Number(this.count.dataset.done) || 0) + 1);
       this.sync();
@@ -201,8 +202,9 @@ export class NavigatorPanel {
   async go(i) {
     const r = this.rows[i];
     const p = this.pane;
-    if (!r || !p) { this.pos.textContent = t('noFlagged'); return; }
+    if (!r || !p) { setText(this.pos, 'noFlagged'); return; }
     this.list.setCurrent(i);
+    delete this.pos.dataset.i18n;
     this.pos.textContent = `${i + 1} / ${this.rows.length}`;
     await this.ws.selectFromList(p, r.name);
   }
@@ -213,7 +215,7 @@ export class NavigatorPanel {
     const name = p && p.selected ? p.selected.name : null;
     const i = name ? this.list.indexOfKey(name) : -1;
     if (i !== this.list.current) this.list.setCurrent(i);
-    if (i >= 0) this.pos.textContent = `${i + 1} / ${this.rows.length}`;
+    if (i >= 0) { delete this.pos.dataset.i18n; this.pos.textContent = `${i + 1} / ${this.rows.length}`; }
   }
 
   /**
@@ -266,7 +268,7 @@ export class NavigatorPanel {
     if (!tb.rows.length) { box.append(tel('p', 'noData')); return; }
     const table = el('table', undefined, 'ws-worst-table');
     const head = el('tr');
-    head.append(el('th', '#'), el('th', 'node'));
+    head.append(el('th', '#'), tel('th', 'node'));
     tb.columns.forEach(([, label], i) => {
       const th = el('th');
       const b = el('button', label + (tb.sort === i ? (tb.dir === 'desc' ? ' ▼' : ' ▲') : ''), 'ws-link');

@@ -2,6 +2,8 @@
 // A virtualised list (web-ui FLT-06 / SRCH-01 / MAT-01): fixed-height rows, and only the rows in
 // view (plus a few) exist in the DOM, so 200,000 names cost one array, not 200,000 elements.
 
+import { t } from '../i18n.js';
+
 const OVERSCAN = 6;
 
 /**
@@ -42,11 +44,17 @@ export class VirtualList {
     if (typeof ResizeObserver !== 'undefined') new ResizeObserver(() => this.draw()).observe(this.el);
   }
 
-  /** @param {T[]} items @param {string} [emptyText] */
-  setItems(items, emptyText = '') {
+  /** @param {T[]} items @param {string} [emptyKey] the dictionary key of the text shown when empty */
+  setItems(items, emptyKey = '') {
     this.items = items;
     this.current = -1;
-    this.empty.textContent = items.length ? '' : emptyText;
+    if (items.length || !emptyKey) {
+      delete this.empty.dataset.i18n;
+      this.empty.textContent = '';
+    } else {
+      this.empty.dataset.i18n = emptyKey;
+      this.empty.textContent = t(emptyKey);
+    }
     this.ul.style.height = items.length * this.rowHeight + 'px';
     this.el.scrollTop = 0;
     this.draw();

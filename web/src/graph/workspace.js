@@ -5,7 +5,7 @@
 // The panels live in their own modules; this file wires them to the panes.
 import { Pane } from './pane.js';
 import { parseColourTable, bucketFill, WHITE, UNMATCHED, OVERFLOW } from './colours.js';
-import { el, tel, setText, setTitle, toast, checkbox } from './dom.js';
+import { el, tel, setText, setTitle, toast, checkbox, filterSelect } from './dom.js';
 import { NameIndex } from './name_index.js';
 import { FilterPanel } from './panel_filter.js';
 import { SearchPanel } from './panel_search.js';
@@ -14,6 +14,7 @@ import { DetailPanel } from './panel_detail.js';
 import { NavigatorPanel } from './panel_navigator.js';
 import { exportGraph, exportCsv } from './export.js';
 import { t, onLanguage } from '../i18n.js';
+import { paintPrefButtons, onTheme } from '../host/prefs.js';
 
 /** @param {string} text @param {any} fallback */
 function parseArray(text, fallback) {
@@ -23,8 +24,12 @@ function parseArray(text, fallback) {
 export class Workspace {
   /**
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
-   * @param {{dbName?: string, onState?: () => void, onEdit?: () => void, onCopyLink?: () => void}} [opts]
-   *   onState: the view state (viewState()) changed; onEdit: the database changed (manual match)
+   * @param {{dbName?: string, onState?: () => void, onEdit?: () => void, onCopyLink?: () => void, onIntake?: () => void,
+   *          sources?: () => {list: {id: string, dir: string, name: string}[], current: string},
+   *          onSource?: (id: string) => Promise<void>}} [opts]
+   *   onState: the view state (viewState()) changed; onEdit: the database changed (manual match);
+   *   sources: the graph databases of the tab by directory (SEL-01); onSource: show another one;
+   *   onIntake: show the intake (APP-03)
    */
   constructor(host, engine, opts = {}) {
     this.host = host;
@@ -71,22 +76,56 @@ export class Workspace {
     h.hidden = false;
     const signal = this.abort.signal;
     const bar = el('div', undefined, 'ws-bar');
-    // SEL-01: Step, Rank, MicroStep (MicroStep: ALL, then 0 .. n-1).
-    const selectOf = (/** @type {string} */ key, /** @type {any[][]} */ values, /** @type {string} */ id) => {
-      const lab = el('label');
-      const s = /** @type {HTMLSelectElement} */ (el('select'));
-      s.id = id;
-      for (const [v, text] of values) s.append(new Option(String(text), String(v)));
-      lab.append(tel('span', key), ' ', s);
-      bar.append(lab);
-      return s;
+    // SEL-01: the data-selection popover of the rail: Directory (a group of sources: the dropped
+    // folder, or the opened files), File (source), Step, Rank, MicroStep (ALL, then 0 .. n-1).
+    const pop = el('div', undefined, 'ws-popover');
+    pop.dataset.testid = 'data-selection';
+    pop.setAttribute('role', 'dialog');
+    pop.dataset.i18nAria = 'dataSelection';
+    pop.setAttribute('aria-label', t('dataSelection'));
+    pop.hidden = true;
+    this.popover = pop;
+    const src = this.opts.sources ? this.opts.sources() : { list: [{ id: '', dir: '', name: this.dbName }], current: '' };
+    const cur = src.list.find((x) => x.id === src.current) || src.list[0] || { id: '', dir: '', name: this.dbName };
+    this.sourceName = cur.name;
+    const switchTo = (/** @type {string} */ id) => {
+      if (!this.opts.onSource || id === src.current) return;
+      this.opts.onSource(id).catch((e) => {
+        toast(String(e.message || e), 'error');
+        dirSel.set(dirs, cur.dir);   // the selects show the source still shown
+        fileSel.set(filesOf(cur.dir), cur.id);
+      });
     };
-    this.stepSel = selectOf('step', this.steps.map((s) => [s, s]), 'ws-step');
-    this.rankSel = selectOf('rank', this.ranks.map((r) => [r, r]), 'ws-rank');
+    const filesOf = (/** @type {string} */ dir) => src.list.filter((x) => x.dir === dir).map((x) => /** @type {[string, string]} */ ([x.id, x.name]));
+    // SEL-02: a new directory lists its files and opens the first.
+    const dirSel = filterSelect('ws-dir', 'directory', (dir) => {
+      const files = filesOf(dir);
+      fileSel.set(files);
+      if (files.length) switchTo(files[0][0]);
+    });
+    const dirs = [...new Set(src.list.map((x) => x.dir))].map((d) => /** @type {[string, string, string?]} */ (d ? [d, d] : ['', '', 'openedFiles']));
+    dirSel.set(dirs, cur.dir);
+    const fileSel = filterSelect('ws-file', 'file', switchTo);
+    fileSel.set(filesOf(cur.dir), cur.id);
+    dirSel.select.disabled = fileSel.select.disabled = !this.opts.onSource;
+    const stepSel = filterSelect('ws-step', 'step', () => this.load());
+    stepSel.set(this.steps.map((v) => [v, String(v)]));
+    const rankSel = filterSelect('ws-rank', 'rank', () => this.load());
+    rankSel.set(this.ranks.map((v) => [v, String(v)]));
+    /** @type {Array<[number, string]>} */
     const micro = [[-1, 'ALL']];
-    for (let i = 0; i < this.microSteps; ++i) micro.push([i, i]);
-    this.microSel = selectOf('microStep', micro, 'ws-micro');
-    for (const s of [this.stepSel, this.rankSel, this.microSel]) s.addEventListener('change', () => this.load());
+    for (let i = 0; i < this.microSteps; ++i) micro.push([i, String(i)]);
+    const microSel = filterSelect('ws-micro', 'microStep', () => this.load());
+    microSel.set(micro);
+    this.dirSel = dirSel.select;
+    this.stepSel = stepSel.select;
+    this.rankSel = rankSel.select;
+    this.microSel = microSel.select;
+    pop.append(dirSel.box, fileSel.box, stepSel.box, rankSel.box, microSel.box);
+    // The scope in words, since the selects live in the popover.
+    this.scopeText = el('span', '', 'ws-scope');
+    this.scopeText.dataset.testid = 'scope';
+    bar.append(this.scopeText);
     // BEY-09: the first divergence and the flagged leaves around it, one action each.
     const nav = el('span', undefined, 'ws-nav-buttons');
     const navButton = (/** @type {string} */ text, /** @type {string} */ id, /** @type {string} */ tip, /** @type {() => any} */ fn) => {
@@ -118,8 +157,8 @@ export class Workspace {
     const shortcuts = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-shortcuts'));
     const sum = tel('summary', 'shortcuts');
     const keys = el('dl');
-    for (const [k, what] of [['W', 'zoomIn'], ['S', 'zoomOut'], ['A', 'moveLeft'], ['D', 'moveRight'], ['⇕ wheel', 'scroll'],
-                             ['Ctrl + wheel', 'zoomAtPointer'], ['0', 'resetView']]) keys.append(el('dt', k), tel('dd', what));
+    for (const [k, what] of [['W', 'zoomIn'], ['S', 'zoomOut'], ['A', 'moveLeft'], ['D', 'moveRight'], ['shortcutWheel', 'scroll'],
+                             ['shortcutCtrlWheel', 'zoomAtPointer'], ['0', 'resetView']]) keys.append(k.length > 1 ? tel('dt', k) : el('dt', k), tel('dd', what));
     shortcuts.append(sum, keys);
     const fit = tel('button', 'fitToScreen');
     fit.addEventListener('click', () => this.panes.forEach((p) => p.fit()));
@@ -201,20 +240,35 @@ export class Workspace {
       engine: this.engine, task: this.task, get panes() { return self.panes; }, names,
       invalidateNames: () => this.nameCache.clear(), selectFromList, afterMatch: () => this.afterMatch(), dbName: () => this.dbName,
     }) : null;
+    // APP-03: the rail, top to bottom: data selection, the panels (filter, navigator, matching,
+    // search), build / open data, theme, language; each with a tooltip.
     const rail = el('nav', undefined, 'ws-rail');
-    rail.setAttribute('role', 'tablist');
+    rail.dataset.i18nAria = 'rail';
+    rail.setAttribute('aria-label', t('rail'));
+    const railButton = (/** @type {string} */ id, /** @type {string} */ icon, /** @type {string} */ key) => {
+      const b = el('button', icon, 'ws-rail-button');
+      b.dataset.testid = 'rail-' + id;
+      setTitle(b, key);
+      b.dataset.i18nAria = key;
+      b.setAttribute('aria-label', t(key));
+      return b;
+    };
+    const dataButton = railButton('data', '☰', 'dataSelection');
+    dataButton.setAttribute('aria-haspopup', 'dialog');
+    dataButton.setAttribute('aria-expanded', 'false');
+    dataButton.addEventListener('click', () => this.showPopover(pop.hidden));
+    const tabs = el('div', undefined, 'ws-rail-tabs');
+    tabs.setAttribute('role', 'tablist');
+    tabs.setAttribute('aria-orientation', 'vertical');
+    rail.append(dataButton, tabs);
     const side = el('div', undefined, 'ws-side');
     /** @type {Record<string, {panel: any, button: HTMLElement}>} */
     this.panels = {};
     const addPanel = (/** @type {string} */ id, /** @type {string} */ icon, /** @type {string} */ key, /** @type {any} */ panel) => {
-      const b = el('button', icon, 'ws-rail-button');
-      b.dataset.testid = 'rail-' + id;
+      const b = railButton(id, icon, key);
       b.setAttribute('role', 'tab');
-      setTitle(b, key);
-      b.dataset.i18nAria = key;
-      b.setAttribute('aria-label', t(key));
       b.addEventListener('click', () => this.showPanel(id));
-      rail.append(b);
+      tabs.append(b);
       side.append(panel.el);
       this.panels[id] = { panel, button: b };
     };
@@ -222,15 +276,38 @@ export class Workspace {
     addPanel('navigator', '⇢', 'panelNavigator', this.navigator);
     if (this.matching) addPanel('matching', '⇆', 'panelMatching', this.matching);
     addPanel('search', '⌕', 'panelSearch', this.search);
+    const tools = el('div', undefined, 'ws-rail-tools');
+    if (this.opts.onIntake) {
+      const intake = railButton('intake', '⇪', 'buildOpenData');
+      intake.addEventListener('click', () => this.opts.onIntake && this.opts.onIntake());
+      tools.append(intake);
+    }
+    const themeButton = railButton('theme', '', 'themeDark');
+    themeButton.dataset.pref = 'theme';   // host/prefs.js toggles and paints it
+    const langButton = railButton('language', '', 'language');
+    langButton.dataset.pref = 'language';
+    langButton.dataset.compact = '1';
+    tools.append(themeButton, langButton);
+    rail.append(tools);
+    this.dataButton = dataButton;
     const main = el('div', undefined, 'ws-main');
-    main.append(rail, side, panes);
+    main.append(rail, pop, side, panes);
     // BEY-04: pans, zooms, toggles and list choices move the view state.
     for (const type of ['pointerup', 'wheel', 'keyup', 'dblclick', 'change']) main.addEventListener(type, () => this.stateChanged(), { signal, passive: true });
     this.detail = new DetailPanel(this);
     this.detail.onPeer = (p, rank, name) => this.gotoPeer(p, rank, name);
     h.append(bar, this.legendBox, main, this.detail.el);
+    paintPrefButtons();
     this.showPanel(this.panel);
     this.legend();
+    // The popover closes on Escape and on a click elsewhere.
+    document.addEventListener('pointerdown', (e) => {
+      const target = /** @type {Node} */ (e.target);
+      if (!pop.hidden && !pop.contains(target) && !dataButton.contains(target)) this.showPopover(false);
+    }, { signal });
+    pop.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') { this.showPopover(false); dataButton.focus(); }
+    });
     // GI-04: keys act on the pane under the pointer, else on the focused pane.
     document.addEventListener('keydown', (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
@@ -246,6 +323,15 @@ export class Workspace {
       if (p && p.key(e)) e.preventDefault();
     }, { signal });
     onLanguage(() => { this.legend(); }, signal);
+    onTheme(() => { for (const p of this.panes) p.draw(true); }, signal);   // the canvas background follows the theme
+  }
+
+  /** SEL-01: opens or closes the data-selection popover. @param {boolean} open */
+  showPopover(open) {
+    this.popover.hidden = !open;
+    this.dataButton.classList.toggle('open', open);
+    this.dataButton.setAttribute('aria-expanded', String(open));
+    if (open) this.dirSel.focus();
   }
 
   /** BEY-04: tell the page the view state moved (it rewrites the URL fragment, debounced). */
@@ -426,6 +512,7 @@ export class Workspace {
       this.matching.reset();
       if (this.panel === 'matching') this.matching.refresh();
     }
+    setText(this.scopeText, 'scopeSummary', this.sourceName, step, rank, micro < 0 ? 'ALL' : micro);
     this.host.dataset.loaded = String((Number(this.host.dataset.loaded) || 0) + 1);
     this.stateChanged();
   }

@@ -56,23 +56,24 @@ const FILES = ['construct.json', 'dump.json', 'stack.json'];
  * Layout of a folder from its paths (spec graph-engine §3), for display before the run; the
  * engine checks it again and has the last word.
  * @param {FileEntry[]} entries
- * @returns {{kind: 'files'|'ranks'|'steps'|'monitor'|'database'|'unknown', text: string, bytes: number, steps: string[], ranks: string[]}}
+ * The text is a dictionary key (X-01) with its arguments.
+ * @returns {{kind: 'files'|'ranks'|'steps'|'monitor'|'database'|'unknown', key: string, args: any[], bytes: number, steps: string[], ranks: string[]}}
  */
 export function describeLayout(entries) {
   const bytes = entries.reduce((n, e) => n + e.file.size, 0);
   const top = new Set(entries.map((e) => e.path.split('/')[0]));
   const dirs = [...new Set(entries.filter((e) => e.path.includes('/')).map((e) => e.path.split('/')[0]))];
-  const base = { bytes, steps: [], ranks: [] };
-  if (entries.length === 1 && /\.(vis|trend)\.db$|\.db$/.test(entries[0].path)) return { ...base, kind: 'database', text: 'a database file' };
-  if (FILES.some((f) => top.has(f))) return { ...base, kind: 'files', text: 'one rank (construct.json, dump.json, stack.json)' };
-  if (dirs.length && dirs.every((d) => RANK.test(d))) return { ...base, kind: 'ranks', ranks: dirs, text: `${dirs.length} rank folder(s): ${dirs.join(', ')}` };
+  const base = { bytes, steps: [], ranks: [], args: [] };
+  if (entries.length === 1 && /\.(vis|trend)\.db$|\.db$/.test(entries[0].path)) return { ...base, kind: 'database', key: 'layoutDatabase' };
+  if (FILES.some((f) => top.has(f))) return { ...base, kind: 'files', key: 'layoutFiles' };
+  if (dirs.length && dirs.every((d) => RANK.test(d))) return { ...base, kind: 'ranks', ranks: dirs, key: 'layoutRanks', args: [dirs.length, dirs.join(', ')] };
   if (dirs.length && dirs.every((d) => STEP.test(d))) {
     const ranks = [...new Set(entries.filter((e) => e.path.split('/').length > 2).map((e) => e.path.split('/')[1]))];
-    return { ...base, kind: 'steps', steps: dirs, ranks, text: `${dirs.length} step folder(s) × ${ranks.length} rank folder(s)` };
+    return { ...base, kind: 'steps', steps: dirs, ranks, key: 'layoutSteps', args: [dirs.length, ranks.length] };
   }
   // A monitor run (trend-analyzer §2.3): <time>-rank<r>-<id>/ folders of CSV files; trend only.
   const monitor = dirs.filter((d) => /^[\w-]{0,20}-rank\d{1,5}-/.test(d));
   if (monitor.length && entries.some((e) => e.path.endsWith('.csv')))
-    return { ...base, kind: 'monitor', text: `monitor run: ${monitor.length} rank folder(s) of CSV files (for the trend views)` };
-  return { ...base, kind: 'unknown', text: 'no msProbe dump layout recognised (expected construct.json / dump.json / stack.json, rankN/ or stepN/rankN/)' };
+    return { ...base, kind: 'monitor', key: 'layoutMonitor', args: [monitor.length] };
+  return { ...base, kind: 'unknown', key: 'layoutUnknown' };
 }

@@ -6,6 +6,9 @@
 import { alignRows, viewOf, cellValues, seriesOnA, seriesDiff, COMPARE_SPECIALS } from './compare.js';
 import { valueText, middleEllipsis } from './scales.js';
 import { AXES } from './queries.js';
+import { axisText } from './widgets.js';
+import { specialText } from './colorbar.js';
+import { t } from '../i18n.js';
 
 /** A file without the metric or the statistic has no cells there: shown as "only in A", not as an error. */
 const MISSING = /^(No metric found with name|Invalid stat)/;
@@ -36,7 +39,7 @@ export class AbComparison {
     }
     /** @type {any[][]} */
     let rowsB = [];
-    if (valueB === null) this.note = 'B has no such module';
+    if (valueB === null) this.note = t('trBNoModule');
     else {
       try {
         rowsB = await this.qb.heatmapRows({ ...s, value: valueB });
@@ -60,10 +63,10 @@ export class AbComparison {
     const al = /** @type {import('./compare.js').Aligned} */ (this.aligned);
     const c = cellValues(al, i);
     const y = al.ys[al.yi[i]];
-    const text = (/** @type {number|undefined} */ v) => (v === undefined ? 'absent' : valueText(v));
+    const text = (/** @type {number|undefined} */ v) => (v === undefined ? t('trAbsent') : valueText(v));
     const out = [`A (${this.nameA}): ${text(c.a)}`, `B (${this.nameB}): ${text(c.b)}`,
-                 `A − B: ${c.kind ? `not compared (${COMPARE_SPECIALS[c.kind - 1].text})` : String(c.value)}`];
-    if (al.byModule) out.push(`target id: A ${y.idA ?? '—'} · B ${y.idB ?? '—'}`);
+                 `A − B: ${c.kind ? t('trNotCompared', specialText(COMPARE_SPECIALS[c.kind - 1])) : String(c.value)}`];
+    if (al.byModule) out.push(t('trTargetIds', y.idA ?? '—', y.idB ?? '—'));
     return out;
   }
 
@@ -77,7 +80,7 @@ export class AbComparison {
     const y = al.ys[al.yi[hit.index]];
     const axes = AXES[s.dimension];
     const who = s.dimension === 'module_name' ? String(y.id) : `${y.label.split('_')[0]} ${middleEllipsis(y.name, 28)}`;
-    const base = `${axes.x}: ${hit.x} / ${axes.y}: ${who}`;
+    const base = `${axisText(axes.x)}: ${hit.x} / ${axisText(axes.y)}: ${who}`;
     const key = `${hit.x}|${y.key}`;
     const q = (/** @type {TrendQueries} */ t, /** @type {number|null} */ yId) =>
       (yId === null ? Promise.resolve(null) : t.trend({ ...s, x: hit.x, yId }).catch((e) => {
@@ -87,10 +90,10 @@ export class AbComparison {
     const a = await q(this.qa, y.idA);
     const rawB = await q(this.qb, y.idB);
     const b = rawB && seriesOnA(rawB, s.dimension === 'module_name' ? await this.qa.targetIds() : null);
-    const title = `${axes.x}: ${hit.x} / ${axes.y}: ${y.label}`;
+    const title = `${axisText(axes.x)}: ${hit.x} / ${axisText(axes.y)}: ${y.label}`;
     const out = [];
     if (a) out.push({ key: key + '|A', name: `A · ${base}`, title: `A (${this.nameA}) · ${title}`, xs: a.xs, values: a.values, labels: a.labels });
-    if (b) out.push({ key: key + '|B', name: `B · ${base}`, title: `B (${this.nameB}) · ${title}` + (b.dropped ? ` (${b.dropped} points of targets A lacks left out)` : ''),
+    if (b) out.push({ key: key + '|B', name: `B · ${base}`, title: `B (${this.nameB}) · ${title}` + (b.dropped ? ` ${t('trDropped', b.dropped)}` : ''),
                       xs: b.xs, values: b.values, labels: b.labels, dash: '6 3' });
     if (withDiff && a && b) {
       const d = seriesDiff(a, b);

@@ -5,13 +5,16 @@ import { standaloneSvg, saveSvg, savePng, saveCsv } from './export.js';
 import { SPECIAL } from './scales.js';
 import { AXES } from './queries.js';
 import { el } from './widgets.js';
+import { t } from '../i18n.js';
 
 /** PNG / SVG / CSV buttons of a chart pane. @param {'heat'|'line'} which @param {(kind: string) => void} onExport */
 export function exportButtons(which, onExport) {
   const box = el('span', undefined, 'tr-exports');
   for (const kind of ['PNG', 'SVG', 'CSV']) {
     const b = el('button', kind);
-    b.title = `Export the ${which === 'heat' ? 'heat map' : 'line chart'} as ${kind}`;
+    b.dataset.i18nTitle = which === 'heat' ? 'trExportHeat' : 'trExportLine';
+    b.dataset.i18nTitleArgs = JSON.stringify([kind]);
+    b.title = t(b.dataset.i18nTitle, kind);
     b.dataset.testid = `${which}-export-${kind.toLowerCase()}`;
     b.addEventListener('click', () => onExport(kind.toLowerCase()));
     box.append(b);

@@ -3,6 +3,13 @@
 // draggable handles, the Segmented pieces, and the "no data" / ±inf swatches. SVG drawn with D3;
 // the caller owns the state and is told about changes.
 import { GRADIENT, SPECIAL } from './scales.js';
+import { t } from '../i18n.js';
+
+/** X-01: the shown name of a cell kind outside the scale (±inf stay symbols). @param {{key: string, text: string}} d */
+export function specialText(d) {
+  const key = /** @type {Record<string, string>} */ ({ null: 'trNoData', onlyA: 'trOnlyA', onlyB: 'trOnlyB', inf: 'trInfAB' })[d.key];
+  return key ? t(key) : d.text;
+}
 
 let nextId = 0;
 
@@ -17,7 +24,7 @@ export function drawGradientBar(g, o) {
   g.selectAll('*').remove();
   if (!Number.isFinite(o.min)) {
     g.append('text').attr('x', o.width / 2).attr('y', 34).attr('text-anchor', 'middle').attr('fill', o.muted)
-      .attr('font-size', 12).text('no finite values');
+      .attr('font-size', 12).text(t('trNoFinite'));
     return;
   }
   const len = Math.max(120, Math.min(800, o.width - 260));
@@ -118,7 +125,7 @@ export function drawSpecials(g, o) {
     .attr('patternUnits', 'userSpaceOnUse').attr('patternTransform', 'rotate(45)');
   pat.append('rect').attr('width', 6).attr('height', 6).attr('fill', '#eee');
   pat.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('stroke', '#aaa').attr('stroke-width', 2);
-  const label = (/** @type {{key: string, text: string}} */ d) => `${d.text} (${o.counts[d.key]})`;
+  const label = (/** @type {{key: string, text: string}} */ d) => `${specialText(d)} (${o.counts[d.key]})`;
   const widths = items.map((d) => Math.max(100, 30 + label(d).length * 5.8));
   let x = Math.max(4, o.width - 80 - widths.reduce((p, q) => p + q, 0));
   items.forEach((d, k) => {

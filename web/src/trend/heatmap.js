@@ -6,7 +6,8 @@
 import { select } from 'd3-selection';
 import { finiteStats, colourScale, gradientLut, segments, pieceOf, kindOf, valueText, cutLabel, shortNames, SPECIAL,
          clampWindow, shiftWindow, zoomWindow, symmetric, GRADIENT, DIVERGING } from './scales.js';
-import { drawGradientBar, drawPieces, drawSpecials, hatchPattern } from './colorbar.js';
+import { drawGradientBar, drawPieces, drawSpecials, hatchPattern, specialText } from './colorbar.js';
+import { t } from '../i18n.js';
 import { el, themeOf, windowSlider } from './widgets.js';
 
 const M = { top: 100, right: 80, bottom: 90, left: 220 };
@@ -99,7 +100,7 @@ export class Heatmap {
       const key = cube.xi[i] * ny + cube.yi[i];
       if (this.grid) this.grid[key] = i; else this.gridMap.set(key, i);
     }
-    this.empty.textContent = cube.rows ? '' : 'No data for this selection.';
+    this.empty.textContent = cube.rows ? '' : t('trNoCells');
     this.classify();
     if (opts.keepWindow) {
       this.wx = clampWindow(this.wx, this.xShown.length);
@@ -341,9 +342,9 @@ export class Heatmap {
     const swatch = el('span', undefined, 'tr-swatch');
     const fill = this.palette[this.colour[i]];
     swatch.style.background = typeof fill === 'string' ? fill : '#ddd';
-    const value = el('div', 'Value: ');
+    const value = el('div', t('trValueLabel'));
     const k = this.kindAt(i);
-    value.append(swatch, c.kinds && k && Number.isNaN(c.v[i]) ? this.specials[k - 1].text : valueText(c.v[i]));
+    value.append(swatch, c.kinds && k && Number.isNaN(c.v[i]) ? specialText(this.specials[k - 1]) : valueText(c.v[i]));
     this.tip.replaceChildren(el('b', `${ax.yName}: ${y.label}`), el('div', `${ax.xName}: ${ax.xText(c.xs[c.xi[i]])}`), value,
                              ...(this.detail ? this.detail(i).map((t) => el('div', t)) : []));
     this.tip.hidden = false;

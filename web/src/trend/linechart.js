@@ -10,6 +10,7 @@ import { line } from 'd3-shape';
 import { bisectLeft } from 'd3-array';
 import { tickFormat, valueText, SERIES_COLORS } from './scales.js';
 import { el, themeOf, windowSlider } from './widgets.js';
+import { t } from '../i18n.js';
 
 const M = { top: 16, right: 40, bottom: 78, left: 96 };
 const CLAMP = 1e8;
@@ -42,8 +43,12 @@ export class LineChart {
     this.tip.hidden = true;
     this.body.append(this.tip);
     host.append(this.legend, this.body);
-    const clear = el('button', '⊠ Clear', 'tr-clear');
-    clear.title = 'Remove all series';
+    const clear = el('button', '⊠ ', 'tr-clear');
+    const clearText = el('span', t('clear'));
+    clearText.dataset.i18n = 'clear';
+    clear.append(clearText);
+    clear.title = t('trRemoveAll');
+    clear.dataset.i18nTitle = 'trRemoveAll';
     clear.dataset.testid = 'line-clear';
     clear.addEventListener('click', () => this.clear());
     tools.append(clear);
@@ -190,11 +195,11 @@ export class LineChart {
       const sw = el('i');
       sw.style.background = s.dash ? `repeating-linear-gradient(90deg, ${s.color} 0 4px, transparent 4px 6px)` : s.color;
       const name = el('button', s.name, 'tr-legend-name');
-      name.title = `${s.title} — click to hide / show`;
+      name.title = t('trToggleSeries', s.title);
       name.addEventListener('click', () => { s.visible = !s.visible; this.render(); });
       const x = el('button', '✕', 'tr-legend-x');
-      x.title = 'Remove this series';
-      x.setAttribute('aria-label', `Remove ${s.name}`);
+      x.title = t('trRemoveSeries');
+      x.setAttribute('aria-label', t('trRemoveNamed', s.name));
       x.dataset.testid = 'series-remove';
       x.addEventListener('click', () => this.remove(s.key));
       item.append(sw, name, x);

@@ -8,6 +8,7 @@ import { interpolateViridis } from 'd3-scale-chromatic';
 import { copyColor } from './scales.js';
 import { el, field } from './widgets.js';
 import { standaloneSvg, saveSvg, savePng } from './export.js';
+import { t } from '../i18n.js';
 
 /**
  * @typedef {{world_size: number, num_layers: number, tp: number, pp: number, vpp: number, dp: number, order: string,
@@ -15,12 +16,13 @@ import { standaloneSvg, saveSvg, savePng } from './export.js';
  *   rows: {index: number, label: string, ranks: number[], model_copy: number, cells: string[]}[]}} Layout
  */
 
+/** [argument, label key, help key, default] (X-01: keys of i18n.js) */
 const FIELDS = [
-  ['world_size', 'World size', 'Total number of devices (1 … 1024).', '8'],
-  ['num_layers', 'Layers', 'Number of transformer layers (1 … 256).', '24'],
-  ['tensor_parallel_size', 'TP', 'Tensor-parallel size (default 1).', '2'],
-  ['pipeline_parallel_size', 'PP', 'Pipeline-parallel size (default 1).', '2'],
-  ['num_layers_per_virtual_pipeline_stage', 'Layers per virtual stage', 'Empty: virtual pipeline off. Otherwise the number of layers per virtual pipeline stage.', ''],
+  ['world_size', 'parWorldSize', 'parWorldSizeHelp', '8'],
+  ['num_layers', 'parLayers', 'parLayersHelp', '24'],
+  ['tensor_parallel_size', 'parTp', 'parTpHelp', '2'],
+  ['pipeline_parallel_size', 'parPp', 'parPpHelp', '2'],
+  ['num_layers_per_virtual_pipeline_stage', 'parVirtual', 'parVirtualHelp', ''],
 ];
 
 export class ParallelView {
@@ -45,18 +47,20 @@ export class ParallelView {
     order.id = 'par-order';
     order.value = 'tp-cp-ep-dp-pp';
     this.inputs.order = order;
-    form.append(field('Order', 'Rank ordering of the parallel dimensions, e.g. tp-cp-ep-dp-pp (first varies fastest).', order));
+    form.append(field('parOrder', 'parOrderHelp', order));
     const sa = /** @type {HTMLInputElement} */ (el('input'));
     sa.type = 'checkbox';
     sa.id = 'par-standalone';
     this.inputs.standalone = sa;
-    form.append(field('Standalone embedding stage', 'The first pipeline stage holds only the embedding.', sa));
-    const draw = el('button', 'Draw', 'primary');
+    form.append(field('parStandalone', 'parStandaloneHelp', sa));
+    const draw = el('button', t('parDraw'), 'primary');
+    draw.dataset.i18n = 'parDraw';
     draw.dataset.testid = 'parallel-draw';
     const svgBtn = el('button', 'SVG');
     const pngBtn = el('button', 'PNG');
     svgBtn.type = pngBtn.type = 'button';
-    svgBtn.title = pngBtn.title = 'Export the chart';
+    svgBtn.title = pngBtn.title = t('parExport');
+    svgBtn.dataset.i18nTitle = pngBtn.dataset.i18nTitle = 'parExport';
     svgBtn.addEventListener('click', () => this.export('svg'));
     pngBtn.addEventListener('click', () => this.export('png'));
     const bar = el('div', undefined, 'tr-par-buttons');
@@ -100,8 +104,8 @@ export class ParallelView {
     const n = L.rows.length;
     const m = Math.max(1, L.vpp);
     const cells = n * m;
-    if (cells > 20000) this.msg.textContent = `Large-scale drawing (${cells} cells) may cause memory overflow.`;
-    else if (cells > 5000) this.msg.textContent = `Large-scale drawing (${cells} cells) may take a long time.`;
+    if (cells > 20000) this.msg.textContent = t('parTooLarge', cells);
+    else if (cells > 5000) this.msg.textContent = t('parLarge', cells);
     const cw = Math.max(70, Math.min(130, 900 / m));
     const rh = n > 60 ? 16 : n > 24 ? 22 : 30;
     const M = { top: 44, right: 190, bottom: 56, left: 170 };
@@ -137,16 +141,16 @@ export class ParallelView {
     const ticks = svg.append('g').attr('font-size', 10);
     L.rows.forEach((row, r) => ticks.append('text').attr('class', 'tr-par-ylabel').attr('x', M.left - 6).attr('y', yc(r))
       .attr('text-anchor', 'end').attr('dominant-baseline', 'central').text(row.label));
-    for (let c = 0; c < m; ++c) ticks.append('text').attr('x', xc(c)).attr('y', M.top + ph + 14).attr('text-anchor', 'middle').text(`Stage ${c}`);
-    svg.append('text').attr('x', M.left + pw / 2).attr('y', M.top + ph + 40).attr('text-anchor', 'middle').attr('font-size', 12).text('Virtual Pipeline Stage');
-    svg.append('text').attr('transform', `translate(16,${M.top + ph / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text('TP Group');
+    for (let c = 0; c < m; ++c) ticks.append('text').attr('x', xc(c)).attr('y', M.top + ph + 14).attr('text-anchor', 'middle').text(t('parStage', c));
+    svg.append('text').attr('x', M.left + pw / 2).attr('y', M.top + ph + 40).attr('text-anchor', 'middle').attr('font-size', 12).text(t('parVppAxis'));
+    svg.append('text').attr('transform', `translate(16,${M.top + ph / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text(t('parTpAxis'));
     svg.append('text').attr('class', 'tr-par-title').attr('x', M.left + pw / 2).attr('y', 22).attr('text-anchor', 'middle')
       .attr('font-size', 14).text(L.title);
     const legend = svg.append('g').attr('class', 'tr-par-legend').attr('transform', `translate(${M.left + pw + 24},${M.top})`).attr('font-size', 10);
-    legend.append('text').attr('font-size', 11).attr('font-weight', 'bold').text('Model Copies');
+    legend.append('text').attr('font-size', 11).attr('font-weight', 'bold').text(t('parCopies'));
     for (let c = 0; c < L.dp; ++c) {
       legend.append('rect').attr('x', 0).attr('y', 10 + c * 16).attr('width', 12).attr('height', 12).attr('fill', color(c)).attr('fill-opacity', 0.8);
-      legend.append('text').attr('x', 18).attr('y', 20 + c * 16).text(`Model Copy ${c + 1}`);
+      legend.append('text').attr('x', 18).attr('y', 20 + c * 16).text(t('parCopy', c + 1));
     }
   }
 

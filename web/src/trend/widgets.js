@@ -5,6 +5,7 @@
 import { select } from 'd3-selection';
 import { brushX, brushY } from 'd3-brush';
 import { scaleLinear } from 'd3-scale';
+import { t, onLanguage } from '../i18n.js';
 
 /** @param {string} tag @param {string} [text] @param {string} [cls] */
 export function el(tag, text, cls) {
@@ -14,17 +15,30 @@ export function el(tag, text, cls) {
   return e;
 }
 
-/** A toolbar row: label, "?" help (title + accessible name), then the control. @param {string} label @param {string} help @param {HTMLElement} control */
+/** X-01: axis and dimension names as shown (the data keeps the English ones). @param {string} name */
+export function axisText(name) {
+  const key = { Step: 'trStep', Rank: 'trRank', 'Module Name': 'trModuleName' }[name];
+  return key ? t(key) : name;
+}
+
+/**
+ * A toolbar row: label, "?" help (title + accessible name), then the control. Label and help are
+ * dictionary keys (X-01): they follow the language toggle.
+ * @param {string} label @param {string} help @param {HTMLElement} control
+ */
 export function field(label, help, control) {
   const row = el('div', undefined, 'tr-field');
   const head = el('div', undefined, 'tr-field-head');
-  const lab = el('label', label);
+  const lab = el('label', t(label));
+  lab.dataset.i18n = label;
   if (control.id) lab.htmlFor = control.id;
   const q = el('span', '?', 'tr-help');
   q.tabIndex = 0;
-  q.title = help;
+  q.title = t(help);
+  q.dataset.i18nTitle = help;
   q.setAttribute('role', 'img');
-  q.setAttribute('aria-label', `${label}: ${help}`);
+  q.setAttribute('aria-label', t(help));
+  q.dataset.i18nAria = help;
   head.append(lab, q);
   row.append(head, control);
   return row;
@@ -47,7 +61,8 @@ export function searchableSelect(id, onChange) {
   const box = el('div', undefined, 'tr-searchable');
   const search = /** @type {HTMLInputElement} */ (el('input'));
   search.type = 'search';
-  search.placeholder = 'filter…';
+  search.placeholder = t('trFilter');
+  search.dataset.i18nPlaceholder = 'trFilter';
   search.id = id + '-search';
   search.dataset.testid = id + '-search';
   const sel = selectEl(id);
@@ -91,12 +106,15 @@ export function tagPicker(onChange) {
   const top = el('div', undefined, 'tr-tags-top');
   const search = /** @type {HTMLInputElement} */ (el('input'));
   search.type = 'search';
-  search.placeholder = 'filter tags…';
+  search.placeholder = t('trFilterTags');
+  search.dataset.i18nPlaceholder = 'trFilterTags';
   search.id = 'tr-tags-search';
   search.dataset.testid = 'tr-tags-search';
   const count = el('span', '', 'tr-tags-count');
-  const clear = el('button', 'Clear');
-  clear.title = 'Deselect all tags';
+  const clear = el('button', t('clear'));
+  clear.dataset.i18n = 'clear';
+  clear.title = t('trDeselectTags');
+  clear.dataset.i18nTitle = 'trDeselectTags';
   clear.dataset.testid = 'tr-tags-clear';
   top.append(search, count, clear);
   const list = el('ul', undefined, 'tr-tags-list');
@@ -124,10 +142,11 @@ export function tagPicker(onChange) {
       frag.append(li);
     }
     list.append(frag);
-    count.textContent = chosen.size ? `${chosen.size} selected` : tags.length ? 'none' : 'no tags';
+    count.textContent = chosen.size ? t('trTagsSelected', chosen.size) : tags.length ? t('trTagsNone') : t('trNoTags');
     /** @type {HTMLButtonElement} */ (clear).disabled = !chosen.size;
   };
   search.addEventListener('input', render);
+  onLanguage(render);
   list.addEventListener('change', (e) => {
     const cb = /** @type {HTMLInputElement} */ (e.target);
     if (cb.checked) chosen.add(cb.value); else chosen.delete(cb.value);

@@ -11,20 +11,21 @@ import { AbComparison } from './ab.js';
 import { middleEllipsis } from './scales.js';
 import { exportButtons, exportChart, heatCells } from './chart_export.js';
 import { saveBlob } from '../host/download.js';
-import { el, field, selectEl, searchableSelect, tagPicker, splitter, spinner } from './widgets.js';
+import { el, field, selectEl, searchableSelect, tagPicker, splitter, spinner, axisText } from './widgets.js';
+import { t, onLanguage } from '../i18n.js';
 
-const HELP = {
-  db: 'The opened .trend.db files, by name. Switching resets every selection.',
-  compare: 'Another opened .trend.db as run B: the same metric, statistic and selection of both files, aligned by step, rank and module name (ids may differ).',
-  view: 'Run A (the Database file), run B, or A − B (diverging colours centred on 0; NULL and ±inf are never subtracted). A and B share one colour scale. A click adds the A and B series (and A − B in the A − B view).',
-  metric: 'Category of the values: forward / backward / recompute / parameters_grad (dump) or the monitor file prefix.',
-  stat: 'The statistic drawn: one column of trend_data for this metric.',
-  dimension: 'The dimension held fixed. Step: ranks × modules at one step; Rank: steps × modules on one rank; Module Name: steps × ranks of one module.',
-  value: 'The fixed value of the dimension. Type to filter (case-insensitive).',
-  tags: 'Only modules carrying all selected tags (layer, module class, input/output index …). Type to filter.',
-  mode: 'Gradient: continuous colours from the minimum to the maximum. Segmented: pieces at μ ± 1, 2, 3 σ.',
-  scale: 'How Gradient mode spreads its colours: linear in the value, symmetric log10, or by quantile (rank), which keeps ±1e9 clipped values from flattening the map.',
-};
+/** X-01: an element or option whose text follows the language. @template {HTMLElement} E @param {E} e @param {string} key @returns {E} */
+function keyed(e, key) {
+  e.dataset.i18n = key;
+  e.textContent = t(key);
+  return e;
+}
+
+/** @param {string} name  'Step' | 'Rank' | 'Module Name' */
+const axisKey = (name) => /** @type {Record<string, string>} */ ({ Step: 'trStep', Rank: 'trRank', 'Module Name': 'trModuleName' })[name] || name;
+/** The English name of a dimension ('module_name' -> 'Module Name'). @param {string} dim */
+const dimensionName = (dim) => (DIMENSIONS.find((d) => d.value === dim) || { text: dim }).text;
+
 
 /** @typedef {{metric: string, stat: string, dimension: import('./queries.js').Dimension, value: string, tags: string[], mode: string,
  *             compare: string, view: import('./compare.js').View}} State  compare: run B's file name, '' = none */
@@ -87,17 +88,17 @@ export class TrendWorkspace {
     this.statSel = selectEl('tr-stat');
     this.statSel.addEventListener('change', () => this.run(() => this.onStat(this.statSel.value)));
     this.dimSel = selectEl('tr-dimension');
-    for (const d of DIMENSIONS) this.dimSel.append(new Option(d.text, d.value));
+    for (const d of DIMENSIONS) this.dimSel.append(keyed(new Option('', d.value), axisKey(d.text)));
     this.dimSel.addEventListener('change', () => this.run(() => this.onDimension(/** @type {any} */ (this.dimSel.value))));
     this.valueSel = searchableSelect('tr-value', (v) => this.run(() => this.onValue(v)));
     this.tagSel = tagPicker((list) => this.run(() => this.onTags(list)));
     this.mode = selectEl('tr-mode');
-    this.mode.append(new Option('Gradient', 'gradient'), new Option('Segmented', 'segmented'));
+    this.mode.append(keyed(new Option('', 'gradient'), 'trGradient'), keyed(new Option('', 'segmented'), 'trSegmented'));
     this.mode.addEventListener('change', () => this.onMode(this.mode.value));
     this.scaleSel = selectEl('tr-scale');
-    this.scaleSel.append(new Option('Linear', 'linear'), new Option('Log', 'log'), new Option('Quantile', 'quantile'));
+    this.scaleSel.append(keyed(new Option('', 'linear'), 'trLinear'), keyed(new Option('', 'log'), 'trLog'), keyed(new Option('', 'quantile'), 'trQuantile'));
     this.scaleSel.addEventListener('change', () => this.onScale(this.scaleSel.value));
-    const dl = el('button', 'Download .trend.db', 'tr-download');
+    const dl = keyed(el('button', undefined, 'tr-download'), 'trDownload');
     dl.dataset.testid = 'trend-download';
     dl.addEventListener('click', () => { const f = this.files.get(this.current); if (f) saveBlob(f, this.current); });
     this.cmpSel = selectEl('tr-compare');
@@ -107,22 +108,22 @@ export class TrendWorkspace {
     this.viewSel.addEventListener('change', () => this.onView(/** @type {any} */ (this.viewSel.value)));
     this.info = el('dl', undefined, 'tr-info');
     const about = el('div', undefined, 'tr-about');
-    about.append(el('h4', 'This file'), this.info);
-    bar.append(field('Database file', HELP.db, this.dbSel), dl, field('Compare with', HELP.compare, this.cmpSel),
-               field('Comparison view', HELP.view, this.viewSel), field('Metric', HELP.metric, this.metricSel),
-               field('Statistic', HELP.stat, this.statSel), field('Dimension', HELP.dimension, this.dimSel),
-               field('Value', HELP.value, this.valueSel.box), field('Tags', HELP.tags, this.tagSel.box),
-               field('Heat map mode', HELP.mode, this.mode), field('Colour scale', HELP.scale, this.scaleSel), about);
+    about.append(keyed(el('h4'), 'trThisFile'), this.info);
+    bar.append(field('trDb', 'trDbHelp', this.dbSel), dl, field('trCompare', 'trCompareHelp', this.cmpSel),
+               field('trView', 'trViewHelp', this.viewSel), field('trMetric', 'trMetricHelp', this.metricSel),
+               field('trStat', 'trStatHelp', this.statSel), field('trDimension', 'trDimensionHelp', this.dimSel),
+               field('trValue', 'trValueHelp', this.valueSel.box), field('trTags', 'trTagsHelp', this.tagSel.box),
+               field('trMode', 'trModeHelp', this.mode), field('trScale', 'trScaleHelp', this.scaleSel), about);
     const charts = el('div', undefined, 'tr-charts');
     const tabs = el('div', undefined, 'tr-tabs');
-    const tabTrend = el('button', 'Heat map & trend', 'tr-tab active');
-    const tabPar = el('button', 'Model parallelism', 'tr-tab');
+    const tabTrend = keyed(el('button', undefined, 'tr-tab active'), 'trTabTrend');
+    const tabPar = keyed(el('button', undefined, 'tr-tab'), 'trTabParallel');
     tabPar.dataset.testid = 'tab-parallel';
     tabs.append(tabTrend, tabPar);
     const stack = el('div', undefined, 'tr-stack');
     const heatPane = el('section', undefined, 'tr-pane tr-heat-pane');
     const heatHead = el('div', undefined, 'tr-pane-head');
-    this.heatTitle = el('span', 'Heat map', 'tr-pane-title');
+    this.heatTitle = el('span', t('trHeatMap'), 'tr-pane-title');
     heatHead.append(this.heatTitle, exportButtons('heat', (k) => exportChart(this, 'heat', k).catch((e) => this.opts.onError(e.message))));
     heatPane.append(heatHead);
     this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)) });
@@ -130,7 +131,7 @@ export class TrendWorkspace {
     const linePane = el('section', undefined, 'tr-pane tr-line-pane');
     const lineHead = el('div', undefined, 'tr-pane-head');
     const lineTools = el('span', undefined, 'tr-pane-tools');
-    lineHead.append(el('span', 'Trend', 'tr-pane-title'), lineTools);
+    lineHead.append(keyed(el('span', undefined, 'tr-pane-title'), 'trTrend'), lineTools);
     linePane.append(lineHead);
     this.line = new LineChart(linePane, lineTools);
     lineTools.append(exportButtons('line', (k) => exportChart(this, 'line', k).catch((e) => this.opts.onError(e.message))));
@@ -145,6 +146,20 @@ export class TrendWorkspace {
     charts.append(tabs, stack, par);
     layout.append(bar, splitter(layout, bar, 'x', 0.1, 0.3, relayout), charts);
     h.append(layout);
+    onLanguage(() => this.relabel());
+  }
+
+  /** X-01: the texts drawn from data (heat-map title, axis names, the line chart) in the new language. */
+  relabel() {
+    this.heatTitle.textContent = this.noMetric ? t('trNoMetric') : this.heatTitleText();
+    if (this.names && this.state.dimension) {
+      const axes = AXES[this.state.dimension];
+      this.names.xName = axisText(axes.x);
+      this.names.yName = axisText(axes.y);
+      this.heat.draw(true);
+    }
+    if (this.state.stat) this.line.setAxes({ x: axisText(dimensionName(this.state.dimension)), y: this.state.stat });
+    this.line.render();
   }
 
   /** Runs one user action; a failure is shown, stale results are dropped by the generation check. @param {() => Promise<void>} fn */
@@ -154,7 +169,7 @@ export class TrendWorkspace {
     try {
       await fn();
     } catch (e) {
-      this.opts.onError(`Trend view: ${/** @type {Error} */ (e).message}`);
+      this.opts.onError(t('trError', /** @type {Error} */ (e).message));
     } finally {
       this.busy -= 1;
       if (!this.busy) this.host.dataset.state = 'ready';
@@ -283,7 +298,7 @@ export class TrendWorkspace {
     this.ab = null;
     this.dbSel.replaceChildren(...[...this.files.keys()].sort().map((n) => new Option(n, n)));
     this.dbSel.value = name;
-    this.cmpSel.replaceChildren(new Option('— none —', ''), ...[...this.files.keys()].sort().filter((n) => n !== name).map((n) => new Option(n, n)));
+    this.cmpSel.replaceChildren(keyed(new Option('', ''), 'trNone'), ...[...this.files.keys()].sort().filter((n) => n !== name).map((n) => new Option(n, n)));
     this.cmpSel.value = '';
     this.cmpSel.disabled = this.files.size < 2;
     this.viewSel.value = 'diff';
@@ -306,11 +321,12 @@ export class TrendWorkspace {
     this.heat.scaleKind = 'linear';
     this.state = { metric: '', stat: '', dimension: 'step', value: '', tags: [], mode: 'gradient', compare: '', view: 'diff' };
     this.dimSel.value = 'step';
+    this.noMetric = !metrics.length;
     if (!metrics.length) {
       this.tagSel.set([], []);
       this.valueSel.set([], '');
       this.statSel.replaceChildren();
-      this.heatTitle.textContent = 'Heat map — this file has no metric with statistics';
+      this.heatTitle.textContent = t('trNoMetric');
       return;
     }
     await this.onMetric(metrics[0].name);
@@ -410,9 +426,9 @@ export class TrendWorkspace {
     this.line.clear();
     this.pending.clear();
     const axes = AXES[s.dimension];
-    this.line.setAxes({ x: s.dimension, y: s.stat });
+    this.line.setAxes({ x: axisText(dimensionName(s.dimension)), y: s.stat });
     const xText = axes.x === 'Step' ? (/** @type {number} */ x) => this.q.stepText(x).replace(/^Step/, '') : (/** @type {number} */ x) => String(x);
-    const names = { xName: axes.x, yName: axes.y, xText, byModule: s.dimension !== 'module_name' };
+    const names = { xName: axisText(axes.x), yName: axisText(axes.y), xText, byModule: s.dimension !== 'module_name' };
     this.names = names;
     const empty = { xs: [], ys: [], xi: new Int32Array(0), yi: new Int32Array(0), v: new Float64Array(0), rows: 0 };
     const ab = this.ab;
@@ -456,10 +472,10 @@ export class TrendWorkspace {
   heatTitleText() {
     const s = this.state;
     const axes = AXES[s.dimension];
-    const what = `${s.metric} / ${s.stat} / ${axes.x} × ${axes.y}`;
-    if (!this.ab) return `Heat map — ${what}`;
+    const what = `${s.metric} / ${s.stat} / ${axisText(axes.x)} × ${axisText(axes.y)}`;
+    if (!this.ab) return `${t('trHeatMap')} — ${what}`;
     const view = { a: 'A', b: 'B', diff: 'A − B' }[s.view];
-    return `Heat map — ${view} (A: ${this.current}, B: ${this.ab.nameB}) — ${what}${this.ab.note ? ` — ${this.ab.note}` : ''}`;
+    return `${t('trHeatMap')} — ${view} (A: ${this.current}, B: ${this.ab.nameB}) — ${what}${this.ab.note ? ` — ${this.ab.note}` : ''}`;
   }
 
   /** Comparing: the A and B series of the cell in one colour (B dashed), and A − B in the A − B view. @param {import('./heatmap.js').CellHit} c */
@@ -498,7 +514,7 @@ export class TrendWorkspace {
       if (gen !== this.gen) return;
       const axes = AXES[s.dimension];
       const yText = s.dimension === 'module_name' ? String(c.yId) : `${c.yId} ${middleEllipsis(c.yLabel.split('_').slice(2, -1).join('_'), 28)}`;
-      this.line.add({ key, name: `${axes.x}: ${c.x} / ${axes.y}: ${yText}`, title: `${axes.x}: ${c.x} / ${axes.y}: ${c.yLabel}`,
+      this.line.add({ key, name: `${axisText(axes.x)}: ${c.x} / ${axisText(axes.y)}: ${yText}`, title: `${axisText(axes.x)}: ${c.x} / ${axisText(axes.y)}: ${c.yLabel}`,
                       xs: t.xs, values: t.values, labels: t.labels });
     } finally {
       this.pending.delete(key);
