@@ -266,27 +266,6 @@ Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
   return Status::Ok();
 }
 
-// §9.6: the six metrics of a row from the two main ranks' dump_tensor_data folders.
-TensorMetricsFn TensorMetricsOf(const std::string& target_dir, const std::string& golden_dir, bool log,
-                              const std::function<void(const std::string&)>& info) {
-  std::string nd = JoinPath(target_dir, "dump_tensor_data");
-  std::string bd = JoinPath(golden_dir, "dump_tensor_data");
-  return [nd, bd, log, info](const CmpItem& n, const CmpItem* b) {
-    TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));
-    if (log) {
-      info("start compare: " + n.name);
-      info(TensorCompareLogLine(n.name, m));
-    }
-    std::array<Cell, 6> out;
-    for (size_t k = 0; k < 6; ++k) {
-      const MetricValue& v = m.values[k];
-      if (v.is_text) { out[k].kind = CmpValue::kString; out[k].s = v.text; }
-      else { out[k].kind = CmpValue::kFloat; out[k].d = v.value; }
-    }
-    return out;
-  };
-}
-
 Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode_out,
                              int* micro_out, const std::function<void(double)>& part) {
   Graph& gn = *n.graph;
@@ -295,8 +274,8 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
   ASSIGN_OR_RETURN(CompareMode mode, DetectCompareMode(gn, gb));
   *mode_out = mode;
-  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn.dump_path));
-  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb.dump_path));
+  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn));
+  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb));
   if (tdet != gdet && !args_.layer_mapping)
     return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
                         "cross_frame graph comparison.");
@@ -306,7 +285,8 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   settings.mode = mode;
   settings.parallel_merge = true;
   if (mode == CompareMode::kRealData)
-    settings.tensor_metrics = TensorMetricsOf(n.dir, b.dir, args_.print_compare_log, [this](const std::string& m) { Log(LogLevel::kInfo, m); });
+    settings.tensor_metrics = TensorMetricsFor(n.dir, b.dir, args_.print_compare_log ? std::function<void(const std::string&)>(
+                                                                [this](const std::string& m) { Log(LogLevel::kInfo, m); }) : nullptr);
   std::vector<NodeComparison> results(pairs.size());
   RETURN_IF_ERROR(ParallelFor(pairs.size(), std::min(opts_.threads, 8), [&](size_t k) -> Status {
     const auto& [ni, bi] = pairs[k];

@@ -198,26 +198,6 @@ struct BuiltGraph {
   bool ready = false;
 };
 
-// §9.6: the six metrics of a row from the two sides' .npy files in <rank folder>/dump_tensor_data.
-TensorMetricsFn TensorMetricsFor(const std::string& target_dir, const std::string& golden_dir, bool log, Progress& progress) {
-  std::string nd = JoinPath(target_dir, "dump_tensor_data");
-  std::string bd = JoinPath(golden_dir, "dump_tensor_data");
-  return [nd, bd, log, &progress](const CmpItem& n, const CmpItem* b) {
-    TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));
-    if (log) {
-      progress.Log(LogLevel::kInfo, "start compare: " + n.name);
-      progress.Log(LogLevel::kInfo, TensorCompareLogLine(n.name, m));
-    }
-    std::array<Cell, 6> out;
-    for (size_t k = 0; k < 6; ++k) {
-      const MetricValue& v = m.values[k];
-      if (v.is_text) { out[k].kind = CmpValue::kString; out[k].s = v.text; }
-      else { out[k].kind = CmpValue::kFloat; out[k].d = v.value; }
-    }
-    return out;
-  };
-}
-
 class GraphRun {
  public:
   GraphRun(const GraphVisualizeArgs& a, const RunOptions& o, Reporter& r) : args_(a), opts_(o), rep_(r) {}
@@ -344,8 +324,8 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
                      "The layer mapping file parsing failed, please check file format, mapping is not effective.");
   }
   // §8.5: cross-framework comparison needs -lm; the pair of framework fields must be supported.
-  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn.dump_path));
-  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb.dump_path));
+  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn));
+  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb));
   if (tdet != gdet && !args_.layer_mapping)
     return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
                         "cross_frame graph comparison.");
@@ -370,7 +350,11 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
 
   CompareSettings settings;
   settings.mode = mode;
-  if (mode == CompareMode::kRealData) settings.tensor_metrics = TensorMetricsFor(job.target_dir, job.golden_dir, args_.print_compare_log, *progress_);
+  if (mode == CompareMode::kRealData) {
+    std::function<void(const std::string&)> log;
+    if (args_.print_compare_log) log = [this](const std::string& m) { progress_->Log(LogLevel::kInfo, m); };
+    settings.tensor_metrics = TensorMetricsFor(job.target_dir, job.golden_dir, log);
+  }
 
   progress_->Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
   // Golden first: its captured values are what the target's rows are compared with.

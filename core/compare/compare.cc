@@ -319,7 +319,8 @@ void AppendField(std::string& out, const char* name, const Cell& v) {
   out += ", ";
   AppendJsonString(out, name);
   out += ": ";
-  std::string text;
+  thread_local std::string text;   // reused: this runs for every field of every compared row
+  text.clear();
   switch (v.kind) {
     case CmpValue::kNull: text = "null"; break;
     case CmpValue::kString: AppendFormattedString(text, v.s); break;
@@ -521,14 +522,14 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
   RunCheckers(s, rows);
 
   int worst = kPass;
-  std::unordered_map<std::string, const Row*> by_name;
+  std::unordered_map<std::string_view, const Row*> by_name;   // keys: the target items' names
   for (const Row& r : rows) {
     worst = std::max(worst, r.result);
     by_name[r.n->name] = &r;
   }
   auto attach = [&](const std::vector<ItemRef>& refs, std::vector<std::string>& extra) {
     for (size_t i = 0; i < refs.size(); ++i) {
-      auto it = by_name.find(std::string(npu.Key(refs[i])));
+      auto it = by_name.find(npu.Key(refs[i]));
       if (it != by_name.end()) extra[i] = RowFields(s.mode, *it->second);
     }
   };

@@ -346,4 +346,24 @@ std::string TensorCompareLogLine(const std::string& npu_name, const TensorMetric
   return s + m.message;
 }
 
+TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
+                                 std::function<void(const std::string&)> log_info) {
+  std::string nd = JoinPath(target_rank_dir, "dump_tensor_data");
+  std::string bd = JoinPath(golden_rank_dir, "dump_tensor_data");
+  return [nd, bd, log_info](const CmpItem& n, const CmpItem* b) {
+    TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));
+    if (log_info) {
+      log_info("start compare: " + n.name);
+      log_info(TensorCompareLogLine(n.name, m));
+    }
+    std::array<Cell, 6> out;
+    for (size_t k = 0; k < 6; ++k) {
+      const MetricValue& v = m.values[k];
+      if (v.is_text) { out[k].kind = CmpValue::kString; out[k].s = v.text; }
+      else { out[k].kind = CmpValue::kFloat; out[k].d = v.value; }
+    }
+    return out;
+  };
+}
+
 }  // namespace visprobe

@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "compare/compare.h"
 #include "compare/npy.h"
 
 namespace visprobe {
@@ -72,5 +73,10 @@ TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& 
 //   [<name>] Compare result: cosine <c>, euc_dist <e>, max_abs_err <a>, max_relative_err <r>,
 //            one_thousand_err_ratio <o>, five_thousand_err_ratio <f>, <message>   (one line)
 std::string TensorCompareLogLine(const std::string& npu_name, const TensorMetrics& m);
+
+// §9.6: the six metrics of a row from the two sides' .npy files in <rank folder>/dump_tensor_data,
+// as compare cells. With `log_info`, each comparison logs "start compare: <name>" and its line.
+TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
+                                 std::function<void(const std::string&)> log_info);
 
 }  // namespace visprobe

@@ -1,5 +1,10 @@
 #include "db/schema.h"
 
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <mutex>
+
 namespace visprobe {
 namespace {
 
@@ -17,6 +22,23 @@ Status Unsafe(const char* s) {
 }
 
 }  // namespace
+
+void ConfigureSqliteOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // SQLITE_MISUSE when SQLite is already initialised (another user in the process): keep its settings.
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+  });
+}
+
+Status PublishDb(sqlite3** db, const std::string& temp, const std::string& final_path,
+                 const std::function<Status()>& close_error) {
+  if (sqlite3_close(*db) != SQLITE_OK) return close_error();
+  *db = nullptr;
+  if (std::rename(temp.c_str(), final_path.c_str()) != 0) return IoError("cannot rename " + temp + " to " + final_path);
+  return Status::Ok();
+}
 
 const TableDef& NodesTable() {
   static const TableDef t{"tb_nodes",

@@ -2,10 +2,13 @@
 // types and indexes. Both builds create their tables from these declarations.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
+
+struct sqlite3;
 
 namespace visprobe {
 
@@ -23,6 +26,17 @@ struct IndexDef {
   const char* name;
   std::vector<const char*> columns;
 };
+
+// Process-wide SQLite settings, applied once before the first connection of a writer: no memory
+// statistics and no per-connection mutex (each connection is used by one thread at a time). Both
+// take a mutex on every allocation or API call of the row loop.
+void ConfigureSqliteOnce();
+
+// Publishes a finished private database file (nothing half-written is ever visible): closes `*db`
+// and renames `temp` to `final_path`. A failed close returns `close_error()` (computed while the
+// connection is still open); either failure leaves the temporary file for the caller to remove.
+Status PublishDb(sqlite3** db, const std::string& temp, const std::string& final_path,
+                 const std::function<Status()>& close_error);
 
 const TableDef& NodesTable();    // tb_nodes, 22 columns
 const TableDef& ConfigTable();   // tb_config

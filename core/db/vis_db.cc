@@ -107,6 +107,7 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
     RETURN_IF_ERROR(CheckPath(final_path, PathKind::kFile, PathAccess::kReadWrite, ".db"));
     RETURN_IF_ERROR(CopyFile(final_path, w->temp_));
   }
+  ConfigureSqliteOnce();
   if (sqlite3_open_v2(w->temp_.c_str(), &w->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
     Status s = w->SqlError("open");
     return s;
@@ -173,18 +174,24 @@ Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info) {
   rows_ = 0;
   static const std::string kEmptyStack = "[]";
   std::unordered_map<std::string_view, int> ids;
+  std::vector<int> id_of_entry(g.stacks.size(), -1);   // many nodes share an entry: hash its text once
+  int empty_id = -1;
   std::vector<NodeId> post = PostOrder(g);
   for (size_t k = 0; k < post.size(); ++k) {
     NodeId id = post[k];
     order_[id] = static_cast<int64_t>(k);
     const Node& n = g.node(id);
-    std::string_view text = n.stack >= 0 ? std::string_view(g.stacks[n.stack].json) : std::string_view(kEmptyStack);
-    auto it = ids.find(text);
-    if (it == ids.end()) {
-      it = ids.emplace(text, static_cast<int>(stack_texts_.size())).first;
-      stack_texts_.push_back(text);
+    int& known = n.stack >= 0 ? id_of_entry[static_cast<size_t>(n.stack)] : empty_id;
+    if (known < 0) {
+      std::string_view text = n.stack >= 0 ? std::string_view(g.stacks[n.stack].json) : std::string_view(kEmptyStack);
+      auto it = ids.find(text);
+      if (it == ids.end()) {
+        it = ids.emplace(text, static_cast<int>(stack_texts_.size())).first;
+        stack_texts_.push_back(text);
+      }
+      known = it->second;
     }
-    stack_of_node_[id] = it->second;
+    stack_of_node_[id] = known;
   }
   return Exec("BEGIN");
 }
@@ -222,7 +229,8 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   const Node& n = g.node(id);
   std::string& idb = id_buf_;
   idb = prefix_; idb += '_'; idb.append(n.name);
-  up_buf_ = n.up == kNoNode ? std::string() : std::string(g.node(n.up).name);
+  up_buf_.clear();
+  if (n.up != kNoNode) up_buf_.append(g.node(n.up).name);
   sub_buf_.clear();
   if (!n.subnodes.empty()) {
     sub_buf_ += '[';
@@ -238,7 +246,9 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
     AppendJsonString(link_buf_, n.matched_link[i]);
   }
   link_buf_ += ']';
-  stack_buf_ = prefix_ + "_" + std::to_string(stack_of_node_[id]);
+  stack_buf_.assign(prefix_);
+  stack_buf_ += '_';
+  stack_buf_ += std::to_string(stack_of_node_[id]);
 
   sqlite3_stmt* st = ins_node_;
   sqlite3_reset(st);
@@ -381,12 +391,8 @@ Result<std::string> VisDbWriter::Commit() {
   // Leave a self-contained file: back to a rollback journal so no -wal/-shm remain.
   Status s = Exec("PRAGMA journal_mode=DELETE");
   if (!s.ok()) { Abort(); return s; }
-  if (sqlite3_close(db_) != SQLITE_OK) { Status e = SqlError("close"); Abort(); return e; }
-  db_ = nullptr;
-  if (std::rename(temp_.c_str(), final_.c_str()) != 0) {
-    Abort();
-    return IoError("cannot rename " + temp_ + " to " + final_);
-  }
+  Status p = PublishDb(&db_, temp_, final_, [this] { return SqlError("close"); });
+  if (!p.ok()) { Abort(); return p; }
   done_ = true;
   return final_;
 }

@@ -111,6 +111,10 @@ class Graph {
   std::vector<StackEntry> stacks;
   std::string framework = "pytorch";
   bool framework_given = false;     // dump.json had a truthy "framework"
+  // §8.5: the "framework" member when it is "pytorch" or "mindspore", else empty; known once the
+  // dump.json keys were scanned (saves the compare a second read of the file).
+  std::string framework_field;
+  bool framework_field_known = false;
   std::string task, level;
   bool has_dump_data_dir = false;   // false -> NULL in the database
   std::string dump_data_dir;

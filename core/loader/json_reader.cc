@@ -569,6 +569,14 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
   return read_status;
 }
 
+std::string FrameworkField(const JsonReadResult& r) {
+  if (r.meta_root == kJNone) return std::string();
+  JIdx fw = r.meta.Find(r.meta_root, "framework");
+  if (fw == kJNone || r.meta.Kind(fw) != JKind::kString) return std::string();
+  std::string_view v = r.meta.Str(fw);
+  return (v == "pytorch" || v == "mindspore") ? std::string(v) : std::string();
+}
+
 Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key) {
   RecordSplitter splitter(opts.container_key, opts.window_bytes, nullptr);
   splitter.SetLimits(opts.max_record_bytes, opts.max_string_bytes);

@@ -63,6 +63,9 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
 using KeyOnlyFn = std::function<Status(std::string_view key, uint64_t pos)>;
 Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptions& opts, const KeyOnlyFn& on_key);
 
+// §8.5: the meta member "framework" of a read if it is the string "pytorch" or "mindspore", else "".
+std::string FrameworkField(const JsonReadResult& r);
+
 // Decodes the content of a JSON string literal (without quotes). False if malformed.
 bool DecodeJsonString(std::string_view raw, std::string* out);
 

@@ -142,14 +142,6 @@ Result<std::string> FrameScopeOf(const std::vector<std::string_view>& lines, boo
 
 // ---- framework detection -------------------------------------------------------------------
 
-std::string FrameworkField(const JsonReadResult& r) {
-  if (r.meta_root == kJNone) return std::string();
-  JIdx fw = r.meta.Find(r.meta_root, "framework");
-  if (fw == kJNone || r.meta.Kind(fw) != JKind::kString) return std::string();
-  std::string_view v = r.meta.Str(fw);
-  return (v == "pytorch" || v == "mindspore") ? std::string(v) : std::string();
-}
-
 // Python's regex \s on one byte, line ends excluded (they end the line before).
 bool RegexSpaceByte(unsigned char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || (c >= 0x1C && c <= 0x1F); }
 
@@ -429,6 +421,12 @@ Result<std::string> DetectFramework(const std::string& dump_json_path) {
   std::string fw = FrameworkField(r.value());
   if (!fw.empty()) return fw;
   return SearchFrameworkLines(dump_json_path);
+}
+
+Result<std::string> DetectFramework(const Graph& g) {
+  if (!g.framework_field_known) return DetectFramework(g.dump_path);
+  if (!g.framework_field.empty()) return g.framework_field;
+  return SearchFrameworkLines(g.dump_path);
 }
 
 Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_json_path) {

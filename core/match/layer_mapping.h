@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "graph/graph.h"
 #include "match/yaml_subset.h"
 
 namespace visprobe {
@@ -23,6 +24,9 @@ namespace visprobe {
 // `<path> must be based on the MindSpore or PyTorch framework.` Streams the file: one key scan
 // for the field, then block reads for the line search.
 Result<std::string> DetectFramework(const std::string& dump_json_path);
+// The same for a built graph: its key scan already read the field, so the file is searched only
+// when the field is missing.
+Result<std::string> DetectFramework(const Graph& g);
 
 // §8.4: target dump.json key -> golden dump.json key or "N/A". `yaml_path_or_empty` empty means
 // `-lm` without a file (empty user mapping). Every failure of the reference computation (file

@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "base/fs.h"
+#include "db/schema.h"
 
 namespace visprobe {
 namespace {
@@ -54,6 +55,7 @@ Result<std::unique_ptr<TrendDbWriter>> TrendDbWriter::Create(const std::string& 
   w->stats_ = std::move(stats);
   w->metric_has_target_.resize(w->metrics_.size());
   std::remove(w->temp_.c_str());
+  ConfigureSqliteOnce();
   if (sqlite3_open_v2(w->temp_.c_str(), &w->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
     return w->SqlError("open");
   ::chmod(w->temp_.c_str(), 0640);
@@ -224,12 +226,8 @@ Result<std::string> TrendDbWriter::Commit(const TrendSummary& summary) {
   }();
   if (st) sqlite3_finalize(st);
   if (!s.ok()) { Abort(); return s; }
-  if (sqlite3_close(db_) != SQLITE_OK) { Status e = SqlError("close"); Abort(); return e; }
-  db_ = nullptr;
-  if (std::rename(temp_.c_str(), final_.c_str()) != 0) {
-    Abort();
-    return IoError("cannot rename " + temp_ + " to " + final_);
-  }
+  Status p = PublishDb(&db_, temp_, final_, [this] { return SqlError("close"); });
+  if (!p.ok()) { Abort(); return p; }
   done_ = true;
   return final_;
 }
