@@ -476,6 +476,7 @@ Result<RunSummary> GraphRun::Run() {
       join_all();
       return Status(b.status.code(), b.status.message());
     }
+    if (opts_.release_memory) opts_.release_memory();
     if (compare() && !said_built) {
       said_built = true;
       progress_->Log(LogLevel::kInfo, "Model graphs built successfully, start comparing graphs...");

@@ -2,6 +2,7 @@
 // a finished .vis.db (spec §1.2 pipelines, §16.2 order of checks).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "app/args.h"
@@ -17,6 +18,10 @@ struct RunOptions {
   // §16.3 requires -tp / -gp to be writable folders (a reference quirk). Virtual file systems
   // (the wasm front doors) may drop the check, as the spec allows.
   bool check_input_writable = true;
+  // Called when a graph is built and its build-time memory (construct.json entries, the key scan)
+  // is freed, before its rows stream into the database: the native CLI returns the freed heap
+  // pages to the system there (malloc_trim), so the page cache of the writer does not add to them.
+  std::function<void()> release_memory;
 };
 
 struct RunSummary {

@@ -489,6 +489,7 @@ Status Builder::Run(const std::string& dir) {
   g_.t_stack = now() - t0;
   t0 = now();
   if (c_.megatron) g_.micro_step_num = c_.micro_step_num;
+  g_.Reserve(c_.entries.size() + c_.entries.size() / 4 + 64);
   for (size_t i = 0; i < c_.entries.size(); ++i) {
     const ConstructEntry& e = c_.entries[i];
     std::string parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);

@@ -92,6 +92,9 @@ class Graph {
   Node& node(NodeId id) { return nodes_[id]; }
   const Node& node(NodeId id) const { return nodes_[id]; }
   size_t size() const { return nodes_.size(); }
+  // Room for `n` nodes: growing the node vector by doubling copied it whole (a transient of
+  // 300 MB on a 1.1 GB dump); reserved pages that are never used are never resident.
+  void Reserve(size_t n) { nodes_.reserve(n); index_.reserve(n); }
   NodeId Find(std::string_view name) const;
   // add_node: returns the existing node when `name` exists (unless accumulate).
   NodeId AddNode(NodeOp op, std::string_view name, NodeId parent, bool accumulate = false);
