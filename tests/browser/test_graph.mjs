@@ -405,6 +405,131 @@ test('markers, shortcuts and the detail panel without a selection (GR-12, GR-09,
   await context.close();
 });
 
+/**
+ * Samples, every animation frame from now on, the opacity of the appearing node `enter` and the
+ * transform and header y of the node `moved` (both in the Debug pane); `stop()` returns them.
+ */
+const sampleFrames = (page, enter, moved) => page.evaluate(([e, m]) => {
+  const q = (n) => document.querySelector(`[data-testid=pane-debug] g.node[data-name="${n}"]`);
+  const samples = [];
+  window.__sampling = true;
+  const frame = () => {
+    const a = q(e);
+    const b = q(m);
+    samples.push({ t: performance.now(), op: a ? Number(getComputedStyle(a).opacity) : null,
+                   tr: b ? b.getAttribute('transform') : 'gone', y: b ? Number(b.querySelector('rect.header').getAttribute('y')) : null });
+    if (window.__sampling) requestAnimationFrame(frame);
+  };
+  frame();
+  window.__samples = samples;
+}, [enter, moved]);
+const stopSampling = (page) => page.evaluate(() => { window.__sampling = false; return window.__samples; });
+const dy = (tr) => { const m = /translate\(\s*(-?[\d.e+-]+)[ ,]+(-?[\d.e+-]+)\s*\)/.exec(tr || ''); return m ? Number(m[2]) : 0; };
+
+test('expand / collapse animations: fade in, glide, none with reduced motion (GR-10)', async () => {
+  const fc1 = '[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header';
+  const child = 'Functional.linear.0.forward';
+  const below = 'Apis_Between_Modules.0';   // the next sibling: moves down when fc1 opens
+  {
+    const { page, context, errors } = await openDb(compareDb);
+    assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), false);
+    await pane(page, 0, (p) => p.settled());
+    const y0 = Number(await page.getAttribute(`[data-testid=pane-debug] g.node[data-name="${below}"] rect.header`, 'y'));
+    await sampleFrames(page, child, below);
+    await page.dblclick(fc1);
+    await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${child}"]`);
+    await page.waitForTimeout(400);
+    const s = await stopSampling(page);
+    const appear = s.findIndex((x) => x.op !== null);
+    assert.ok(appear >= 0, 'the child appeared');
+    const t0 = s[appear].t;
+    // Fade in: below 1 when it appears, 1 again ~300 ms later.
+    assert.ok(s[appear].op < 1, `opacity ${s[appear].op} right after the expand`);
+    const late = s.filter((x) => x.t - t0 >= 300);
+    assert.ok(late.length > 0 && late.every((x) => x.op === 1), `opacity ${late.map((x) => x.op)} 300 ms later`);
+    // Glide: the sibling is painted at its new place at once, with a transform from the old place
+    // that shrinks to nothing over 160 ms (an intermediate value in between).
+    const y1 = s[s.length - 1].y;
+    assert.ok(y1 > y0, `${below} moved down (${y0} -> ${y1})`);
+    const first = s.find((x) => x.y === y1);
+    assert.ok(Math.abs(dy(first.tr) - (y0 - y1)) < 1e-6, `starts at the old place: ${first.tr}`);
+    const mid = s.filter((x) => x.y === y1 && dy(x.tr) < -0.5 && dy(x.tr) > y0 - y1 + 0.5);
+    assert.ok(mid.length > 0, `an intermediate transform: ${s.map((x) => x.tr).join(' | ')}`);
+    assert.equal(s[s.length - 1].tr, null, 'no transform once settled');
+    // Collapse: the child leaves the selectors at once and fades out of the DOM.
+    await page.dblclick(fc1);
+    await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${child}"]`, { state: 'detached' });
+    assert.equal(await page.$$eval('[data-testid=pane-debug] g.leaving', (gs) => gs.length), 1);
+    await pane(page, 0, (p) => p.settled());
+    assert.equal(await page.$$eval('[data-testid=pane-debug] g.leaving', (gs) => gs.length), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  {
+    const { page, context, errors } = await openDb(compareDb, { reducedMotion: 'reduce' });
+    const y0 = Number(await page.getAttribute(`[data-testid=pane-debug] g.node[data-name="${below}"] rect.header`, 'y'));
+    await sampleFrames(page, child, below);
+    await page.dblclick(fc1);
+    await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${child}"]`);
+    await page.waitForTimeout(300);
+    const s = await stopSampling(page);
+    const shown = s.filter((x) => x.op !== null);
+    assert.ok(shown.length > 0);
+    assert.ok(shown.every((x) => x.op === 1), `opacity ${shown.map((x) => x.op)}`);
+    assert.ok(s.every((x) => x.tr === null), `transforms ${s.map((x) => x.tr)}`);
+    assert.ok(s[s.length - 1].y > y0);
+    await page.dblclick(fc1);
+    await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${child}"]`, { state: 'detached' });
+    assert.equal(await page.$$eval('[data-testid=pane-debug] g.leaving', (gs) => gs.length), 0);   // removed at once
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('F-MERGE: merged glyph, Parallel-merge section and its Copy (GR-12, DET-05)', async () => {
+  const dump = join(tmp, 'merge_dump');
+  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), dump, '--model', 'llama', '--hidden', '128', '--layers', '4',
+                           '--consistent-stats', '--ranks', '4', '--tp', '2', '--pp', '2', '--manifest', join(tmp, 'merge.manifest.json')],
+               { stdio: 'pipe' });
+  const db = nativeDb(['-tp', dump, '--rank_size', '4', '--tp', '2', '--pp', '2']);
+  // From the database itself: the first merged module, and a sibling without merge information.
+  const picked = JSON.parse(execFileSync('python3', ['-c', `
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+empty = "(parallel_merge_info IS NULL OR parallel_merge_info IN ('', '[]'))"
+name, up, info = c.execute("SELECT node_name, up_node, parallel_merge_info FROM tb_nodes WHERE data_source = 'NPU' AND node_type = '0' "
+                           "AND NOT " + empty + " ORDER BY node_order LIMIT 1").fetchone()
+plain = c.execute("SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND up_node = ? AND " + empty + " ORDER BY node_order LIMIT 1", (up,)).fetchone()
+print(json.dumps({"name": name, "info": json.loads(info), "plain": plain[0] if plain else None}))
+`, db], { encoding: 'utf8' }));
+  assert.ok(picked.info.length > 1, 'merge information with several lines');
+  assert.ok(picked.plain, 'an unmerged sibling');
+  const { page, context, errors } = await openDb(db, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.click('[data-testid=rail-search]');
+  await search(page, `"${picked.name}"`);
+  await page.click('.ws-results li >> nth=0');
+  const node = `[data-testid=pane-debug] g.node[data-name="${picked.name}"]`;
+  await page.waitForSelector(`${node} text.marker`);
+  assert.equal(await page.textContent(`${node} text.marker`), '⊕');
+  // The sibling (drawn too: same parent) has no merged glyph.
+  await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${picked.plain}"]`);
+  assert.doesNotMatch((await page.$eval(`[data-testid=pane-debug] g.node[data-name="${picked.plain}"]`,
+                                         (g) => g.querySelector('text.marker')?.textContent)) || '', /⊕/);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), picked.name);
+  await page.click('[data-testid=tab-info]');
+  const section = page.locator('[data-testid=detail] details', { has: page.locator('summary', { hasText: 'Parallel-merge details' }) });
+  assert.equal(await section.count(), 1);
+  const expected = picked.info.join('\n');
+  assert.equal(await section.locator('pre').textContent(), expected);
+  assert.equal(await section.locator('pre *').count(), 0);   // text, never markup
+  await page.evaluate(() => navigator.clipboard.writeText('before'));
+  await section.locator('button.ws-copy').click();
+  await page.waitForSelector('[data-testid=toast]:has-text("Copied!")');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
   const db = generatedDb(200000);
   const { page, context, errors } = await openDb(db);

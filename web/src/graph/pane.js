@@ -407,6 +407,19 @@ export class Pane {
     this.draw(false);
   }
 
+  /**
+   * GR-10: resolves once the running expand / collapse animation (if any) has ended, so that
+   * tests and benchmarks can read the settled geometry.
+   * @returns {Promise<void>}
+   */
+  settled() {
+    const end = /** @type {any} */ (this.boxes).__animEnd || 0;
+    const wait = end - performance.now();
+    if (wait <= 0) return Promise.resolve();
+    // One more frame after the end: d3 ends its transitions in the frame after their duration.
+    return new Promise((r) => setTimeout(() => requestAnimationFrame(() => r()), wait + 20));
+  }
+
   /** Screen box of a laid-out node relative to the pane (tests and benchmarks). @param {string} name */
   screenBox(name) {
     const n = this.nodes.get(name);

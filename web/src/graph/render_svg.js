@@ -3,28 +3,63 @@
 // by name; an update touches only the nodes whose geometry or style changed, so a re-cull after a
 // pan costs the entering and leaving nodes, not all of them.
 import { select } from 'd3-selection';
+import 'd3-transition';
 import { isLeaf, H, LW } from './layout.js';
 import { fitLabel, markerOf } from './render_common.js';
 import { pillBox, PILL_H, PILL_FONT } from './badges.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-// GR-10: entering nodes fade in unless too many change at once (or reduced motion, in CSS).
-const MAX_ANIMATED = 2000;
+// GR-10: moved / resized nodes glide over 160 ms, entering nodes fade in over 220 ms (CSS
+// animation of g.node.enter), leaving ones fade out over 100 ms; nothing animates when more than
+// 2,000 elements change at once or when the user prefers reduced motion.
+export const MAX_ANIMATED = 2000;
+export const MOVE_MS = 160;
+export const ENTER_MS = 220;
+export const EXIT_MS = 100;
+
+/** GR-10: the user's reduced-motion preference (read each time: it can change while the page is open). */
+export function reducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
 
 /** @typedef {{fill: string, stroke: string, width: number, text: string, badge?: {text: string, fill: string, colour: string, title: string}|null}} BoxStyle */
+
+/** The painted geometry of a node element. @param {any} d */
+const geoOf = (d) => ({ x: d.x, y: d.y, w: d.w, h: d.h, expanded: !!d.expanded });
 
 /**
  * @param {SVGGElement} g  the layer
  * @param {any[]} nodes @param {(n: any) => BoxStyle} style
- * @param {boolean} [animate]  fade the entering nodes in
+ * @param {boolean} [animate]  animate the change (GR-10), unless too many elements change or the
+ *   user prefers reduced motion; then `g.__animEnd` is the time (performance.now()) it ends
  * @returns {number} problem badges drawn (BEY-08)
  */
 export function drawSvg(g, nodes, style, animate = false) {
   let pills = 0;
   const sel = select(g).selectAll('g.node').data(nodes, (/** @type {any} */ d) => d.name);
-  sel.exit().remove();
+  const exit = sel.exit();
   const entering = sel.enter().size();
-  const enter = sel.enter().append('g').attr('class', animate && entering <= MAX_ANIMATED ? 'node enter' : 'node');
+  if (animate) {
+    // Count the elements that change: entering, leaving, moved or resized.
+    let changes = entering + exit.size();
+    if (changes <= MAX_ANIMATED) {
+      sel.each(function (/** @type {any} */ d) {
+        const o = /** @type {any} */ (this).__geo;
+        if (o && (o.x !== d.x || o.y !== d.y || o.w !== d.w || o.h !== d.h || o.expanded !== !!d.expanded)) changes += 1;
+      });
+    }
+    animate = changes <= MAX_ANIMATED && !reducedMotion();
+  }
+  const ga = /** @type {any} */ (g);
+  if (animate) ga.__animEnd = performance.now() + Math.max(MOVE_MS, ENTER_MS, EXIT_MS);
+  if (animate) {
+    // Leaving nodes stop being nodes at once (no hit testing, no selector match) and fade out.
+    exit.classed('node', false).classed('leaving', true).attr('data-name', null).attr('pointer-events', 'none')
+      .transition('exit').duration(EXIT_MS).style('opacity', 0).remove();
+  } else {
+    exit.remove();
+  }
+  const enter = sel.enter().append('g').attr('class', animate ? 'node enter' : 'node');
   enter.each(function (/** @type {any} */ d) {
     const gg = /** @type {SVGGElement} */ (this);
     const title = document.createElementNS(SVG_NS, 'title');
@@ -53,9 +88,53 @@ export function drawSvg(g, nodes, style, animate = false) {
     const sig = `${d.x},${d.y},${d.w},${d.h},${d.expanded},${s.fill},${s.stroke},${s.width},${s.text},${marker},${b ? b.text + b.fill + b.title : ''}`;
     if (gg.__sig === sig) return;
     gg.__sig = sig;
+    const old = gg.__geo || null;
+    gg.__geo = geoOf(d);
     paint(gg, d, s, marker);
+    if (old) move(gg, d, old, animate);
   });
   return pills;
+}
+
+/**
+ * GR-10: a node painted at its new place glides there from the old one (a transform that goes
+ * from the old offset to none), and its box grows or shrinks from the old size.
+ * @param {any} gg @param {any} d @param {{x: number, y: number, w: number, h: number, expanded: boolean}} old @param {boolean} animate
+ */
+function move(gg, d, old, animate) {
+  const node = select(gg);
+  // Where the element shows now, if an earlier glide is still running.
+  let ox = 0;
+  let oy = 0;
+  if (gg.__moving) {
+    if (gg.hasAttribute('transform')) {
+      const m = gg.transform.baseVal.consolidate();
+      if (m) { ox = m.matrix.e; oy = m.matrix.f; }
+    }
+    // Stop the running glides (paint has set the final geometry, which they would overwrite).
+    node.interrupt('move');
+    node.selectAll('rect').interrupt('size').interrupt('size-h');
+    gg.__moving = false;
+  }
+  const dx = old.x - d.x + ox;
+  const dy = old.y - d.y + oy;
+  if (!animate || (dx === 0 && dy === 0)) gg.removeAttribute('transform');
+  else {
+    gg.__moving = true;
+    node.attr('transform', `translate(${dx},${dy})`)
+      .transition('move').duration(MOVE_MS).attr('transform', 'translate(0,0)')
+      .on('end', function () { /** @type {Element} */ (this).removeAttribute('transform'); });
+  }
+  if (!animate || isLeaf(d) || (old.w === d.w && old.h === d.h && old.expanded === !!d.expanded)) return;
+  // The box: header and outline widths, and the outline height when it stays expanded.
+  if (old.w !== d.w) {
+    gg.__moving = true;
+    node.selectAll('rect.header, rect.outline').attr('width', old.w).transition('size').duration(MOVE_MS).attr('width', d.w);
+  }
+  if (d.expanded && old.expanded && old.h !== d.h) {
+    gg.__moving = true;
+    node.select('rect.outline').attr('height', old.h).transition('size-h').duration(MOVE_MS).attr('height', d.h);
+  }
 }
 
 /** @param {SVGGElement} gg @param {any} d @param {BoxStyle} s @param {string} marker */
