@@ -8,6 +8,14 @@ import { chromium } from 'playwright-core';
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Serves `dir` with scripts/static_server.py on a free port. @param {string} dir */
+// Timings in tests are regression guards, not the benchmark (scripts/bench_graph.mjs and the
+// README hold the measured figures): by default a budget may be exceeded 3x, since other work on a
+// shared 2-core machine stretches rendering; VISPROBE_STRICT_PERF=1 holds each budget + 20 %.
+export const strictPerf = process.env.VISPROBE_STRICT_PERF === '1';
+export const withinBudget = (ms, budget) => ms <= budget * (strictPerf ? 1.2 : 3);
+export const minFps = (fps) => fps / (strictPerf ? 1.25 : 3);
+export const slackText = strictPerf ? '+ 20 %' : 'x 3 outside VISPROBE_STRICT_PERF=1';
+
 export async function startServer(dir) {
   const server = spawn('python3', [join(root, 'scripts', 'static_server.py'), dir, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const origin = await new Promise((res, rej) => {

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium } from './harness.mjs';
+import { startServer, launchChromium, withinBudget, minFps, slackText } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
@@ -533,7 +533,10 @@ print(json.dumps({"name": name, "info": json.loads(info), "plain": plain[0] if p
 test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
   const db = generatedDb(200000);
   const { page, context, errors } = await openDb(db);
-  await page.waitForTimeout(2500);   // background name lists
+  // The background name lists of both sides (400,000 names) load first: the budgets are for
+  // each action on its own, not for an action racing the first load.
+  await page.evaluate(() => Promise.all([window.visprobeGraph.names(0), window.visprobeGraph.names(1)]).then(() => true));
+  await page.waitForTimeout(500);
   const now = () => page.evaluate(() => performance.now());
   await page.evaluate(() => document.addEventListener('dblclick', () => { window.__dbl = performance.now(); }, true));
   // Timings are the best of three tries: other processes share this machine's two cores.
@@ -551,7 +554,7 @@ test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { ski
   }
   await page.dblclick(wide);
   await page.waitForSelector(leaf0);
-  assert.ok(expand <= 180, `expand of 2,000 children ${expand.toFixed(0)} ms (budget 150 + 20 %)`);
+  assert.ok(withinBudget(expand, 150), `expand of 2,000 children ${expand.toFixed(0)} ms (budget 150 ${slackText})`);
   await page.click('[data-testid=rail-search]');
   await page.waitForSelector('[data-testid=search-list][data-query=""]', { timeout: 60000 });
   await page.click('#ws-search');
@@ -564,7 +567,7 @@ test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { ski
     await page.waitForFunction((qq) => document.querySelector('[data-testid=search-list]').dataset.query === qq, q, { polling: 'raf' });
     searchMs = Math.min(searchMs, await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now() - window.__in)))));
   }
-  assert.ok(searchMs <= 120, `search ${searchMs.toFixed(0)} ms after the last keystroke (budget 100 + 20 %)`);
+  assert.ok(withinBudget(searchMs, 100), `search ${searchMs.toFixed(0)} ms after the last keystroke (budget 100 ${slackText})`);
   // PERF-G6: reveal-and-centre from the list of the deepest leaf (depth 30), from the click to the
   // detail panel filled. Each try forgets the chain first, so the ancestors are queried again.
   const deep = 'Functional.relu.0.forward';
@@ -590,20 +593,20 @@ test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { ski
   const shown = await pane(page, 0, (p, n) => { const b = p.screenBox(n); return p.selected.name === n && b && b.x >= 0 && b.x < p.width && b.y >= 0 && b.y < p.height; }, deep);
   assert.equal(shown, true, 'the revealed leaf is selected and in view');
   assert.equal(await pane(page, 0, (p, n) => p.nodes.get(n).depth, deep), 30);
-  assert.ok(revealMs <= 360, `reveal from the list ${revealMs.toFixed(0)} ms (budget 300 + 20 %)`);
+  assert.ok(withinBudget(revealMs, 300), `reveal from the list ${revealMs.toFixed(0)} ms (budget 300 ${slackText})`);
   await page.click('[data-testid=rail-filter]');
   let t0 = await now();
   await page.check('[data-testid=filter-unmatched]');
   await page.waitForFunction(() => document.querySelector('[data-testid=filter] .ws-count[data-done]'));
   const filterMs = (await now()) - t0;
-  assert.ok(filterMs <= 360, `filter list ${filterMs.toFixed(0)} ms (budget 300 + 20 %)`);
+  assert.ok(withinBudget(filterMs, 300), `filter list ${filterMs.toFixed(0)} ms (budget 300 ${slackText})`);
   const target = await pane(page, 0, (p) => { const n = p.drawn.find((d) => d.subNames.length === 0 && p.screenBox(d.name).y > 30);
     const b = p.screenBox(n.name); const r = p.host.getBoundingClientRect(); return { name: n.name, x: r.left + b.x + b.w / 2, y: r.top + b.y + b.h / 2 }; });
   t0 = await now();
   await page.mouse.click(target.x, target.y);
   await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), target.name);
   const detailMs = (await now()) - t0;
-  assert.ok(detailMs <= 120, `detail panel ${detailMs.toFixed(0)} ms (budget 100 + 20 %)`);
+  assert.ok(withinBudget(detailMs, 100), `detail panel ${detailMs.toFixed(0)} ms (budget 100 ${slackText})`);
   // PERF-G2: about 3,000 boxes in the extended window, wheel-scrolling: median >= 55 fps - 20 %.
   const fps = await pane(page, 0, async (p) => {
     // Whole subtrees expanded in execution order (rows of five leaves), 20,000 nodes laid out.
@@ -633,7 +636,7 @@ test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { ski
     return { boxes: Number(p.host.dataset.boxes), laid: p.laid.length, median: 1000 / gaps[gaps.length >> 1] };
   });
   assert.ok(fps.boxes >= 2500, `${fps.boxes} boxes of ${fps.laid} laid out`);
-  assert.ok(fps.median >= 44, `pan ${fps.median.toFixed(1)} fps median with ${fps.boxes} boxes (budget 55 - 20 %)`);
+  assert.ok(fps.median >= minFps(55), `pan ${fps.median.toFixed(1)} fps median with ${fps.boxes} boxes (budget 55, ${slackText})`);
   console.log(`# perf: expand ${expand.toFixed(0)} ms, search ${searchMs.toFixed(0)} ms, reveal ${revealMs.toFixed(0)} ms, filter ${filterMs.toFixed(0)} ms, ` +
               `detail ${detailMs.toFixed(0)} ms, pan ${fps.median.toFixed(1)} fps with ${fps.boxes} boxes`);
   await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_large.png') });

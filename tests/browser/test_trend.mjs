@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium } from './harness.mjs';
+import { startServer, launchChromium, withinBudget, slackText } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVIL = 'Module.<img src=x onerror=alert(1)>.Foo.output.0';
@@ -490,7 +490,7 @@ test('redraw of a 1,000 targets x 64 ranks heat map (dimension Step) takes <= 10
               `mode switch with all cells ${r.allMode.script.toFixed(1)} / ${r.allMode.painted.toFixed(1)}, ` +
               `colour scale switch with all cells ${r.allScale.script.toFixed(1)} / ${r.allScale.painted.toFixed(1)}; load: query ${r.load.query.toFixed(0)} ms, build ${r.load.build.toFixed(0)} ms`);
   assert.equal(r.drawn, 64000);
-  for (const k of ['mode', 'range', 'allCells', 'allMode', 'allScale']) assert.ok(r[k].script <= 100, `${k}: ${r[k].script} ms`);
+  for (const k of ['mode', 'range', 'allCells', 'allMode', 'allScale']) assert.ok(withinBudget(r[k].script, 100), `${k}: ${r[k].script} ms (budget 100 ${slackText})`);
   assert.deepEqual(errors, []);
   await context.close();
 });
