@@ -577,7 +577,10 @@ test('deep link and session: a reload restores the trend view (with run B) from 
   assert.equal(await page.inputValue('#tr-mode'), 'segmented');
   assert.deepEqual((await options(page, '#tr-db')).map((o) => o.value), ['a_dump.trend.db', 'c_dump2.trend.db']);
   assert.equal(await page.textContent('#error'), '');
-  // Invalid values in a link fall back to the defaults silently.
+  // Invalid values in a link fall back to the defaults silently. The fragment is rewritten 250 ms
+  // after the last change (debounced): start from the restored view's fragment, not a stale one.
+  await page.waitForFunction(() => location.hash.includes('trend.mode=segmented') && location.hash.includes('trend.view=a') &&
+    location.hash.includes('trend.dimension=rank'), null, { timeout: 10000 });
   const url = new URL(page.url());
   const bad = new URLSearchParams(url.hash.slice(1));
   bad.set('trend.metric', 'nope'); bad.set('trend.dimension', 'x'); bad.set('trend.tags', '["zz::q"]'); bad.set('trend.compare', 'gone.db');
