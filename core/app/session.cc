@@ -357,6 +357,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   }
 
   progress_->Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
+  const double t_start = Seconds();
   // Golden first: its captured values are what the target's rows are compared with.
   GraphRowsInfo binfo;
   binfo.data_source = "Bench";
@@ -373,6 +374,8 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
     });
   Result<size_t> brows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!brows.ok()) return ExportError(brows.status(), file_, job.golden_dir, true);
+  double t_golden = Seconds();
+  progress_->Log(LogLevel::kDebug, "Rows of " + gb.dump_path + ": " + std::to_string(t_golden - t_start) + " s");
 
   GraphRowsInfo ninfo;
   ninfo.step = job.step;
@@ -405,6 +408,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   }
   Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!nrows.ok()) return ExportError(nrows.status(), file_, job.target_dir, true);
+  progress_->Log(LogLevel::kDebug, "Rows of " + gn.dump_path + ", compared: " + std::to_string(Seconds() - t_golden) + " s");
   progress_->Log(LogLevel::kInfo, "Comparing data for " + rank_name + " finished.");
   sum.rows += brows.value() + nrows.value();
   sum.dump_bytes += gn.dump_bytes + gb.dump_bytes;

@@ -13,27 +13,19 @@
 namespace visprobe {
 namespace {
 
-// Shortest round-trip digits of |x| (finite, non-zero) and decpt with |x| = 0.DIGITS x 10^decpt.
+// Shortest round-trip digits of |x| (finite, non-zero) and decpt with |x| = 0.DIGITS x 10^decpt,
+// straight from Dragonbox (|x| = significand x 10^exponent) without formatting and re-reading.
 int ShortestDigits(double x, char* digits, int* ndigits) {
-  char buf[64];
-  auto end = fmt::format_to_n(buf, sizeof(buf) - 1, "{}", std::fabs(x)).out;
-  *end = '\0';
-  // fmt writes either fixed ("0.0001", "100", "1.5") or exponent ("1.5e-07") form.
-  int exp10 = 0;
-  char* e = std::strchr(buf, 'e');
-  if (e) { exp10 = std::atoi(e + 1); *e = '\0'; }
-  int n = 0, point = -1, lead = 0;
-  bool nonzero_seen = false;
-  for (char* p = buf; *p; ++p) {
-    if (*p == '.') { point = n + lead; continue; }
-    if (!nonzero_seen && *p == '0') { ++lead; continue; }
-    nonzero_seen = true;
-    digits[n++] = *p;
-  }
-  int int_digits = (point < 0) ? (n + lead) : point;  // digits before the point
-  while (n > 0 && digits[n - 1] == '0') --n;
+  auto dec = fmt::detail::dragonbox::to_decimal(std::fabs(x));
+  uint64_t sig = dec.significand;
+  int exp10 = dec.exponent;
+  while (sig % 10 == 0) { sig /= 10; ++exp10; }   // sig != 0 for x != 0
+  char rev[24];
+  int n = 0;
+  for (; sig; sig /= 10) rev[n++] = static_cast<char>('0' + sig % 10);
+  for (int i = 0; i < n; ++i) digits[i] = rev[n - 1 - i];
   *ndigits = n;
-  return int_digits - lead + exp10;
+  return n + exp10;
 }
 
 }  // namespace
@@ -49,10 +41,13 @@ void AppendPyFloat(std::string& out, double x) {
   if (decpt <= -4 || decpt > 16) {
     out += d[0];
     if (n > 1) { out += '.'; out.append(d + 1, n - 1); }
-    int e = decpt - 1;
-    char eb[8];
-    std::snprintf(eb, sizeof(eb), "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
-    out += eb;
+    int e = decpt - 1;   // "e%c%02d"
+    out += 'e';
+    out += e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e >= 100) out += static_cast<char>('0' + e / 100);
+    out += static_cast<char>('0' + e / 10 % 10);
+    out += static_cast<char>('0' + e % 10);
   } else if (decpt <= 0) {
     out += "0.";
     out.append(-decpt, '0');

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <unordered_map>
 
 #include "base/pyfmt.h"
@@ -35,16 +34,39 @@ bool IsNumber(const Cell& c) { return c.kind == CmpValue::kInt || c.kind == CmpV
 double AsDouble(const Cell& c) { return c.kind == CmpValue::kInt ? static_cast<double>(c.i) : c.d; }
 
 // Python str() of a cell.
-std::string PyStr(const Cell& c) {
+void AppendPyStr(std::string& out, const Cell& c) {
   switch (c.kind) {
-    case CmpValue::kNull: return "None";
-    case CmpValue::kBool: return c.b ? "True" : "False";
-    case CmpValue::kInt: return std::to_string(c.i);
-    case CmpValue::kFloat: return PyFloat(c.d);
-    case CmpValue::kString: return c.s;
-    case CmpValue::kJson: return c.s;
+    case CmpValue::kNull: out += "None"; return;
+    case CmpValue::kBool: out += c.b ? "True" : "False"; return;
+    case CmpValue::kInt: out += std::to_string(c.i); return;
+    case CmpValue::kFloat: AppendPyFloat(out, c.d); return;
+    case CmpValue::kString:
+    case CmpValue::kJson: out += c.s; return;
   }
-  return "";
+}
+
+std::string PyStr(const Cell& c) {
+  std::string s;
+  AppendPyStr(s, c);
+  return s;
+}
+
+// "inf" / "-inf" / "nan" when str() of the cell is one of them, else nullptr (without formatting it).
+const char* NonFiniteText(const Cell& c) {
+  switch (c.kind) {
+    case CmpValue::kFloat:
+      if (std::isnan(c.d)) return "nan";
+      if (std::isinf(c.d)) return c.d > 0 ? "inf" : "-inf";
+      return nullptr;
+    case CmpValue::kString:
+    case CmpValue::kJson:
+      if (c.s == "inf") return "inf";
+      if (c.s == "-inf") return "-inf";
+      if (c.s == "nan") return "nan";
+      return nullptr;
+    default:
+      return nullptr;   // None, True / False and integers never read as these
+  }
 }
 
 // Python ==, as the checkers use it: numbers by value (booleans as 0/1), strings by content.
@@ -157,7 +179,9 @@ void SummaryIndicators(Row& r) {
         diff = Str("Nan");
         rel = Str("Nan");
       } else if (bd != 0) {
-        rel = Str(PyFloat(std::fabs((dd / bd) * 100)) + "%");
+        rel.kind = CmpValue::kString;
+        AppendPyFloat(rel.s, std::fabs((dd / bd) * 100));
+        rel.s += '%';
       } else {
         rel = Str("N/A");
       }
@@ -170,9 +194,7 @@ void SummaryIndicators(Row& r) {
   }
   // Cells from the first indicator on whose text is inf / -inf / nan get a TAB appended.
   auto tab = [](Cell& c) {
-    std::string t = PyStr(c);
-    if (c.kind != CmpValue::kString && (t == "inf" || t == "-inf" || t == "nan")) c = Str(t + "\t");
-    else if (c.kind == CmpValue::kString && (t == "inf" || t == "-inf" || t == "nan")) c = Str(t + "\t");
+    if (const char* t = NonFiniteText(c)) c = Str(std::string(t) + "\t");
   };
   for (auto& c : r.ind) tab(c);
   for (auto& c : r.nstat) tab(c);
@@ -315,25 +337,33 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
 }
 
 // ", \"<name>\": \"<§12-formatted value>\"".
-void AppendField(std::string& out, const char* name, const Cell& v) {
+void AppendStringField(std::string& out, const char* name, std::string_view v) {
   out += ", ";
   AppendJsonString(out, name);
   out += ": ";
   thread_local std::string text;   // reused: this runs for every field of every compared row
   text.clear();
-  switch (v.kind) {
-    case CmpValue::kNull: text = "null"; break;
-    case CmpValue::kString: AppendFormattedString(text, v.s); break;
-    default: text = PyStr(v); break;
-  }
+  AppendFormattedString(text, v);
+  AppendJsonString(out, text);
+}
+
+void AppendField(std::string& out, const char* name, const Cell& v) {
+  if (v.kind == CmpValue::kString) return AppendStringField(out, name, v.s);
+  out += ", ";
+  AppendJsonString(out, name);
+  out += ": ";
+  thread_local std::string text;
+  text.clear();
+  if (v.kind == CmpValue::kNull) text = "null";
+  else AppendPyStr(text, v);
   AppendJsonString(out, text);
 }
 
 Cell Bool(bool b) { Cell c; c.kind = CmpValue::kBool; c.b = b; return c; }
 
-std::string RowFields(CompareMode mode, const Row& r) {
-  std::string out;
-  std::string msgs = "[";
+void AppendRowFields(std::string& out, CompareMode mode, const Row& r) {
+  thread_local std::string msgs;
+  msgs = "[";
   for (size_t i = 0; i < r.msgs.size(); ++i) {
     if (i) msgs += ", ";
     AppendJsonString(msgs, r.msgs[i]);
@@ -344,117 +374,23 @@ std::string RowFields(CompareMode mode, const Row& r) {
                                    "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
     for (int k = 0; k < 8; ++k) AppendField(out, kNames[k], r.ind[k]);
     AppendField(out, "Requires_grad Consistent", Bool(r.req_consistent));
-    AppendField(out, "Result", Str(LevelName(r.result)));
-    AppendField(out, "Err_message", Str(msgs));
+    AppendStringField(out, "Result", LevelName(r.result));
+    AppendStringField(out, "Err_message", msgs);
   } else if (mode == CompareMode::kMd5) {
-    AppendField(out, "Result", Str(LevelName(r.result)));
+    AppendStringField(out, "Result", LevelName(r.result));
     AppendField(out, "Requires_grad Consistent", Bool(r.req_consistent));
-    AppendField(out, "Err_message", Str(msgs));
+    AppendStringField(out, "Err_message", msgs);
   } else if (mode == CompareMode::kRealData) {
     static const char* kNames[] = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
                                    "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
     for (int k = 0; k < 6; ++k) AppendField(out, kNames[k], r.metric[k]);
     AppendField(out, "Requires_grad Consistent", Bool(r.req_consistent));
-    AppendField(out, "Result", Str(LevelName(r.result)));
-    AppendField(out, "Err_message", Str(msgs));
+    AppendStringField(out, "Result", LevelName(r.result));
+    AppendStringField(out, "Err_message", msgs);
   }
-  return out;
 }
 
 }  // namespace
-
-namespace {
-
-void PutLen(std::string& out, size_t n) {
-  while (n >= 0x80) { out += static_cast<char>((n & 0x7F) | 0x80); n >>= 7; }
-  out += static_cast<char>(n);
-}
-
-size_t GetLen(std::string_view in, size_t* pos) {
-  size_t n = 0;
-  int shift = 0;
-  while (*pos < in.size()) {
-    unsigned char c = static_cast<unsigned char>(in[(*pos)++]);
-    n |= static_cast<size_t>(c & 0x7F) << shift;
-    if (!(c & 0x80)) break;
-    shift += 7;
-  }
-  return n;
-}
-
-void PutStr(std::string& out, const std::string& s) { PutLen(out, s.size()); out += s; }
-
-std::string GetStr(std::string_view in, size_t* pos) {
-  size_t n = GetLen(in, pos);
-  n = std::min(n, in.size() - *pos);
-  std::string s(in.substr(*pos, n));
-  *pos += n;
-  return s;
-}
-
-void PutValue(std::string& out, const CmpValue& v) {
-  out += static_cast<char>(v.kind);
-  switch (v.kind) {
-    case CmpValue::kNull: break;
-    case CmpValue::kBool: out += v.b ? '\1' : '\0'; break;
-    case CmpValue::kInt: out.append(reinterpret_cast<const char*>(&v.i), sizeof v.i); break;
-    case CmpValue::kFloat: out.append(reinterpret_cast<const char*>(&v.d), sizeof v.d); break;
-    default: PutStr(out, v.s);
-  }
-}
-
-CmpValue GetValue(std::string_view in, size_t* pos) {
-  CmpValue v;
-  if (*pos >= in.size()) return v;
-  v.kind = static_cast<CmpValue::Kind>(in[(*pos)++]);
-  switch (v.kind) {
-    case CmpValue::kNull: break;
-    case CmpValue::kBool: v.b = *pos < in.size() && in[(*pos)++] != 0; break;
-    case CmpValue::kInt:
-      if (*pos + sizeof v.i <= in.size()) std::memcpy(&v.i, in.data() + *pos, sizeof v.i);
-      *pos += sizeof v.i;
-      break;
-    case CmpValue::kFloat:
-      if (*pos + sizeof v.d <= in.size()) std::memcpy(&v.d, in.data() + *pos, sizeof v.d);
-      *pos += sizeof v.d;
-      break;
-    default: v.s = GetStr(in, pos);
-  }
-  return v;
-}
-
-}  // namespace
-
-std::string PackCmpItems(const std::vector<CmpItem>& items) {
-  std::string out;
-  PutLen(out, items.size());
-  for (const CmpItem& c : items) {
-    PutStr(out, c.name);
-    out += static_cast<char>(c.state);
-    for (const CmpValue* v : {&c.dtype, &c.shape, &c.requires_grad, &c.stats[0], &c.stats[1], &c.stats[2], &c.stats[3], &c.md5})
-      PutValue(out, *v);
-    PutStr(out, c.data_name);
-  }
-  out.shrink_to_fit();
-  return out;
-}
-
-std::vector<CmpItem> UnpackCmpItems(std::string_view in) {
-  size_t pos = 0;
-  size_t n = GetLen(in, &pos);
-  std::vector<CmpItem> items;
-  items.reserve(std::min(n, in.size()));
-  for (size_t k = 0; k < n && pos < in.size(); ++k) {
-    CmpItem c;
-    c.name = GetStr(in, &pos);
-    c.state = pos < in.size() ? static_cast<ItemState>(in[pos++]) : ItemState::kInput;
-    for (CmpValue* v : {&c.dtype, &c.shape, &c.requires_grad, &c.stats[0], &c.stats[1], &c.stats[2], &c.stats[3], &c.md5})
-      *v = GetValue(in, &pos);
-    c.data_name = GetStr(in, &pos);
-    items.push_back(std::move(c));
-  }
-  return items;
-}
 
 double OverridePrecision(CompareMode m, std::string_view name, double index) {
   std::string api = ApiSegment(name, false);
@@ -482,6 +418,7 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
   static const ItemState kOrder[] = {ItemState::kInput, ItemState::kParameters, ItemState::kOutput,
                                      ItemState::kParametersGrad, ItemState::kDebug};
   std::vector<Row> rows;
+  rows.reserve(nitems.size());
   for (ItemState st : kOrder) {
     auto& ng = ngroups[static_cast<int>(st)];
     auto& bg = bgroups[static_cast<int>(st)];
@@ -522,76 +459,30 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
   RunCheckers(s, rows);
 
   int worst = kPass;
-  std::unordered_map<std::string_view, const Row*> by_name;   // keys: the target items' names
-  for (const Row& r : rows) {
-    worst = std::max(worst, r.result);
-    by_name[r.n->name] = &r;
-  }
-  auto attach = [&](const std::vector<ItemRef>& refs, std::vector<std::string>& extra) {
-    for (size_t i = 0; i < refs.size(); ++i) {
-      auto it = by_name.find(npu.Key(refs[i]));
-      if (it != by_name.end()) extra[i] = RowFields(s.mode, *it->second);
+  for (const Row& r : rows) worst = std::max(worst, r.result);
+  // The row of a target item by name (the last one of that name); a map only for big nodes.
+  std::unordered_map<std::string_view, const Row*> by_name;
+  constexpr size_t kLinearRows = 32;
+  if (rows.size() > kLinearRows)
+    for (const Row& r : rows) by_name[r.n->name] = &r;
+  auto find_row = [&](std::string_view key) -> const Row* {
+    if (rows.size() > kLinearRows) {
+      auto it = by_name.find(key);
+      return it == by_name.end() ? nullptr : it->second;
     }
+    for (size_t k = rows.size(); k-- > 0;)
+      if (rows[k].n->name == key) return &rows[k];
+    return nullptr;
+  };
+  auto attach = [&](const std::vector<ItemRef>& refs, std::vector<std::string>& extra) {
+    for (size_t i = 0; i < refs.size(); ++i)
+      if (const Row* r = find_row(npu.Key(refs[i]))) AppendRowFields(extra[i], s.mode, *r);
   };
   attach(npu.inputs, out.input_extra);
   attach(npu.outputs, out.output_extra);
   double index = worst == kError ? 1.0 : worst == kWarning ? 0.5 : 0.0;
   out.precision_index = OverridePrecision(s.mode, name, index);
   return out;
-}
-
-std::string ToolTipJson(CompareMode m) {
-  // Meanings of §13.5 (the reference's texts are Chinese; byte equality is not required).
-  switch (m) {
-    case CompareMode::kSummary:
-      return "{\"Max diff\": \"The difference between the maximum of the NPU and the bench statistics\", "
-             "\"Min diff\": \"The difference between the minimum of the NPU and the bench statistics\", "
-             "\"Mean diff\": \"The difference between the mean of the NPU and the bench statistics\", "
-             "\"L2norm diff\": \"The difference between the L2 norm of the NPU and the bench statistics\"}";
-    case CompareMode::kMd5:
-      return "{\"md5\": \"CRC-32 value of the data, used to check whether two data are identical\"}";
-    default:
-      return "{\"One Thousandth Err Ratio\": \"Share of elements whose relative error is below one thousandth; "
-             "the closer to 1 the better\", "
-             "\"Five Thousandths Err Ratio\": \"Share of elements whose relative error is below five thousandths; "
-             "the closer to 1 the better\", "
-             "\"Cosine\": \"Cosine similarity; the closer to 1 the better, above 0.99 is acceptable; NaN when a "
-             "tensor is all zero\", "
-             "\"MaxAbsErr\": \"Maximum absolute error; the closer to 0 the better, below 0.001 is acceptable\", "
-             "\"MaxRelativeErr\": \"Maximum relative error; the closer to 0 the better; inf or NaN is normal when "
-             "the data contains 0 or NaN\"}";
-  }
-}
-
-std::string NodeColorsJson(CompareMode m) {
-  std::string unmatched;
-  {
-    std::string d;
-    AppendJsonString(d, "\u6bd4\u5bf9\u8fc7\u7a0b\u4e2d\u8282\u70b9\u672a\u5339\u914d\u4e0a");
-    unmatched = "\"#C7C7C7\": {\"value\": [], \"description\": " + d + ", \"accuracy_level\": \"unmatched node\"}";
-  }
-  if (m == CompareMode::kStructure) return "{" + unmatched + "}";
-  std::string pass_desc, bad_desc;
-  if (m == CompareMode::kMd5) {
-    pass_desc = "\u4e0e\u6807\u6746\u76f8\u6bd4, \u6b64\u8282\u70b9\u6240\u6709\u8f93\u5165\u8f93\u51fa\u7684md5\u503c\u76f8\u540c";
-    bad_desc = "\u4e0e\u6807\u6746\u76f8\u6bd4, \u6b64\u8282\u70b9\u4efb\u610f\u8f93\u5165\u8f93\u51fa\u7684md5\u503c\u4e0d\u540c";
-  } else if (m == CompareMode::kSummary) {
-    pass_desc = bad_desc =
-        "\u6b64\u8282\u70b9\u6240\u6709\u8f93\u5165\u8f93\u51fa\u7684\u7edf\u8ba1\u91cf\u8bef\u5dee, "
-        "\u989c\u8272\u8d8a\u6df1\u4ee3\u8868\u8c03\u8bd5\u4fa7\u4e0e\u6807\u6746\u4fa7\u7684\u504f\u5dee\u8d8a\u5927";
-  } else {
-    pass_desc = bad_desc =
-        "\u6b64\u8282\u70b9\u6240\u6709\u8f93\u5165\u8f93\u51fa\u7684 tensor \u8bef\u5dee, "
-        "\u989c\u8272\u8d8a\u6df1\u4ee3\u8868\u8c03\u8bd5\u4fa7\u4e0e\u6807\u6746\u4fa7\u7684\u504f\u5dee\u8d8a\u5927";
-  }
-  auto entry = [](const char* colour, const char* range, const std::string& desc, const char* level) {
-    std::string d;
-    AppendJsonString(d, desc);
-    return std::string("\"") + colour + "\": {\"value\": " + range + ", \"description\": " + d +
-           ", \"accuracy_level\": \"" + level + "\"}";
-  };
-  return "{" + entry("#FFFCF3", "[0, 0.3]", pass_desc, "pass") + ", " + entry("#FFDC7F", "[0.3, 0.6]", bad_desc, "warning") +
-         ", " + entry("#FF704D", "[0.6, 1]", bad_desc, "error") + ", " + unmatched + "}";
 }
 
 // §9.1: the compare mode of a pair of dumps.

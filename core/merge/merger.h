@@ -1,5 +1,5 @@
 // The merger behind MergeRankGraphs (spec §15.3-§15.8), shared by graph_merger.cc (collections,
-// groups, TP, strategies) and pp_merger.cc (PP, VPP). Internal to core/merge.
+// groups, strategies), tp_merger.cc (TP) and pp_merger.cc (PP, VPP). Internal to core/merge.
 #pragma once
 
 #include <map>

@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 
 #include "base/pyfmt.h"
-#include "loader/json_reader.h"
-#include "loader/json_tree.h"
+#include "trend/parallel_layout_internal.h"
 
 namespace visprobe {
 namespace {
@@ -63,6 +61,10 @@ std::vector<std::string> SplitDash(const std::string& s) {
   }
 }
 
+}  // namespace
+
+namespace trend_detail {
+
 // Steps 1-3 of §11.2: positive integers, upper limits, divisibility of the world size.
 Status CheckScalars(const ParallelConfig& c) {
   const struct {
@@ -86,6 +88,12 @@ Status CheckScalars(const ParallelConfig& c) {
                         std::to_string(tp) + ") x pipeline_parallel_size (" + std::to_string(pp) + ")");
   return Status::Ok();
 }
+
+}  // namespace trend_detail
+
+using trend_detail::CheckScalars;
+
+namespace {
 
 struct Dim {
   std::string name;
@@ -551,65 +559,6 @@ std::string ParallelLayoutToSvg(const ParallelLayout& l) {
   s += "</g>\n";
   s += "</svg>\n";
   return s;
-}
-
-// ---- browser config -----------------------------------------------------------------------
-
-namespace {
-
-// A JSON integer member as ParallelConfig stores it: anything that is not an integer becomes 0,
-// which step 1 of §11.2 rejects with "<name> must be a positive integer" in the reference's order.
-int64_t IntMember(const JTree& t, JIdx v) {
-  switch (t.Kind(v)) {
-    case JKind::kInt: return t.at(v).i;
-    case JKind::kBigInt: {
-      std::string_view digits = t.Str(v);
-      return !digits.empty() && digits[0] == '-' ? 0 : std::numeric_limits<int64_t>::max();
-    }
-    default: return 0;
-  }
-}
-
-}  // namespace
-
-Result<ParallelConfig> ParallelConfigFromJson(std::string_view json) {
-  JTree t;
-  JIdx root = kJNone;
-  Status ps = ParseJsonText(json, t, &root);
-  if (!ps.ok()) return InvalidInput("invalid parallel config JSON: " + ps.message());
-  ParallelConfig c;
-  auto member = [&](const char* name) { return t.Find(root, name); };
-  auto is_null = [&](JIdx v) { return v == kJNone || t.Kind(v) == JKind::kNull; };
-  JIdx v;
-  c.world_size = is_null(v = member("world_size")) ? 0 : IntMember(t, v);
-  c.num_layers = is_null(v = member("num_layers")) ? 0 : IntMember(t, v);
-  c.tensor_parallel_size = is_null(v = member("tensor_parallel_size")) ? 1 : IntMember(t, v);   // None -> 1
-  c.pipeline_parallel_size = is_null(v = member("pipeline_parallel_size")) ? 1 : IntMember(t, v);
-  if (!is_null(v = member("num_layers_per_virtual_pipeline_stage"))) c.num_layers_per_virtual_pipeline_stage = IntMember(t, v);
-
-  bool bad_order = false, bad_standalone = false;
-  if (!is_null(v = member("order"))) {
-    if (t.Kind(v) == JKind::kString) c.order = std::string(t.Str(v));
-    else bad_order = true;
-  }
-  if ((v = member("standalone_embedding_stage")) != kJNone) {
-    if (t.Kind(v) == JKind::kBool) c.standalone_embedding_stage = t.at(v).b;
-    else bad_standalone = true;
-  }
-  // Type errors of the last two members surface where §11.2 puts them: standalone after step 3,
-  // the order when the groups are built (after every other check).
-  if (bad_standalone) {
-    RETURN_IF_ERROR(CheckScalars(c));
-    return InvalidInput("standalone_embedding_stage must be a boolean");
-  }
-  if (bad_order) {
-    ParallelConfig probe = c;
-    probe.order = ParallelConfig().order;
-    auto r = ComputeParallelLayout(probe);
-    if (!r.ok()) return r.status();
-    return InvalidInput("order must be a string");
-  }
-  return c;
 }
 
 }  // namespace visprobe

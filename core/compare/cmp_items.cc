@@ -1,0 +1,103 @@
+// Captured comparison items in their compact byte form (PackCmpItems / UnpackCmpItems, declared
+// in compare.h): varint lengths, one kind byte per value, numbers as their raw 8 bytes.
+#include "compare/compare.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace visprobe {
+
+namespace {
+
+void PutLen(std::string& out, size_t n) {
+  while (n >= 0x80) { out += static_cast<char>((n & 0x7F) | 0x80); n >>= 7; }
+  out += static_cast<char>(n);
+}
+
+size_t GetLen(std::string_view in, size_t* pos) {
+  size_t n = 0;
+  int shift = 0;
+  while (*pos < in.size()) {
+    unsigned char c = static_cast<unsigned char>(in[(*pos)++]);
+    n |= static_cast<size_t>(c & 0x7F) << shift;
+    if (!(c & 0x80)) break;
+    shift += 7;
+  }
+  return n;
+}
+
+void PutStr(std::string& out, const std::string& s) { PutLen(out, s.size()); out += s; }
+
+std::string GetStr(std::string_view in, size_t* pos) {
+  size_t n = GetLen(in, pos);
+  n = std::min(n, in.size() - *pos);
+  std::string s(in.substr(*pos, n));
+  *pos += n;
+  return s;
+}
+
+void PutValue(std::string& out, const CmpValue& v) {
+  out += static_cast<char>(v.kind);
+  switch (v.kind) {
+    case CmpValue::kNull: break;
+    case CmpValue::kBool: out += v.b ? '\1' : '\0'; break;
+    case CmpValue::kInt: out.append(reinterpret_cast<const char*>(&v.i), sizeof v.i); break;
+    case CmpValue::kFloat: out.append(reinterpret_cast<const char*>(&v.d), sizeof v.d); break;
+    default: PutStr(out, v.s);
+  }
+}
+
+CmpValue GetValue(std::string_view in, size_t* pos) {
+  CmpValue v;
+  if (*pos >= in.size()) return v;
+  v.kind = static_cast<CmpValue::Kind>(in[(*pos)++]);
+  switch (v.kind) {
+    case CmpValue::kNull: break;
+    case CmpValue::kBool: v.b = *pos < in.size() && in[(*pos)++] != 0; break;
+    case CmpValue::kInt:
+      if (*pos + sizeof v.i <= in.size()) std::memcpy(&v.i, in.data() + *pos, sizeof v.i);
+      *pos += sizeof v.i;
+      break;
+    case CmpValue::kFloat:
+      if (*pos + sizeof v.d <= in.size()) std::memcpy(&v.d, in.data() + *pos, sizeof v.d);
+      *pos += sizeof v.d;
+      break;
+    default: v.s = GetStr(in, pos);
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string PackCmpItems(const std::vector<CmpItem>& items) {
+  std::string out;
+  PutLen(out, items.size());
+  for (const CmpItem& c : items) {
+    PutStr(out, c.name);
+    out += static_cast<char>(c.state);
+    for (const CmpValue* v : {&c.dtype, &c.shape, &c.requires_grad, &c.stats[0], &c.stats[1], &c.stats[2], &c.stats[3], &c.md5})
+      PutValue(out, *v);
+    PutStr(out, c.data_name);
+  }
+  out.shrink_to_fit();
+  return out;
+}
+
+std::vector<CmpItem> UnpackCmpItems(std::string_view in) {
+  size_t pos = 0;
+  size_t n = GetLen(in, &pos);
+  std::vector<CmpItem> items;
+  items.reserve(std::min(n, in.size()));
+  for (size_t k = 0; k < n && pos < in.size(); ++k) {
+    CmpItem c;
+    c.name = GetStr(in, &pos);
+    c.state = pos < in.size() ? static_cast<ItemState>(in[pos++]) : ItemState::kInput;
+    for (CmpValue* v : {&c.dtype, &c.shape, &c.requires_grad, &c.stats[0], &c.stats[1], &c.stats[2], &c.stats[3], &c.md5})
+      *v = GetValue(in, &pos);
+    c.data_name = GetStr(in, &pos);
+    items.push_back(std::move(c));
+  }
+  return items;
+}
+
+}  // namespace visprobe
