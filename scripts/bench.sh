@@ -2,7 +2,8 @@
 # Benchmark (not a test): builds generated dumps of three sizes with -oc and prints, per input,
 # the dump.json MB (both sides for compare), wall seconds, MB/s of dump.json, peak RSS
 # (/usr/bin/time -v) and tb_nodes rows, for a build with -oc and a compare with -oc.
-# Usage: scripts/bench.sh [small|medium|large|all|trend]   (default all; large = one rank, >= 1 GB)
+# Usage: scripts/bench.sh [small|medium|c200|large|all|trend]   (default all; large = one rank, >= 1 GB;
+#        c200 = the comparison benchmark of issue 3: two dumps of at least 200 MB each)
 #   trend: data2db on a generated dump run (8 ranks, 10 steps, 24 layers) and monitor run (8 ranks,
 #          200 steps), native and wasm (Node), with wall, MB/s of input, peak RSS and trend rows.
 # Inputs are generated once into bench-out/ (deterministic, seed 7) and reused.
@@ -38,8 +39,8 @@ if [ "$which" = trend ]; then
   exit 0
 fi
 
-declare -A MB=([small]=10 [medium]=120 [large]=1100)
-sizes=(small medium large)
+declare -A MB=([small]=10 [medium]=120 [c200]=205 [large]=1100)
+sizes=(small medium c200 large)
 [ "$which" != all ] && sizes=("$which")
 
 gen() {  # gen NAME MB

@@ -430,16 +430,21 @@ test('expand / collapse animations: fade in, glide, none with reduced motion (GR
   const fc1 = '[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header';
   const child = 'Functional.linear.0.forward';
   const below = 'Apis_Between_Modules.0';   // the next sibling: moves down when fc1 opens
-  {
-    const { page, context, errors } = await openDb(compareDb);
-    assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), false);
-    await pane(page, 0, (p) => p.settled());
+  // Expands fc1 while sampling every frame until `ms` after the child appeared: the sibling's
+  // header y before the expand (y0) and the samples (s).
+  const expandSampled = async (page, ms) => {
     const y0 = Number(await page.getAttribute(`[data-testid=pane-debug] g.node[data-name="${below}"] rect.header`, 'y'));
     await sampleFrames(page, child, below);
     await page.dblclick(fc1);
     await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${child}"]`);
-    await page.waitForTimeout(400);
-    const s = await stopSampling(page);
+    await page.waitForTimeout(ms);
+    return { y0, s: await stopSampling(page) };
+  };
+  {
+    const { page, context, errors } = await openDb(compareDb);
+    assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), false);
+    await pane(page, 0, (p) => p.settled());
+    const { y0, s } = await expandSampled(page, 400);
     const appear = s.findIndex((x) => x.op !== null);
     assert.ok(appear >= 0, 'the child appeared');
     const t0 = s[appear].t;
@@ -467,12 +472,7 @@ test('expand / collapse animations: fade in, glide, none with reduced motion (GR
   }
   {
     const { page, context, errors } = await openDb(compareDb, { reducedMotion: 'reduce' });
-    const y0 = Number(await page.getAttribute(`[data-testid=pane-debug] g.node[data-name="${below}"] rect.header`, 'y'));
-    await sampleFrames(page, child, below);
-    await page.dblclick(fc1);
-    await page.waitForSelector(`[data-testid=pane-debug] g.node[data-name="${child}"]`);
-    await page.waitForTimeout(300);
-    const s = await stopSampling(page);
+    const { y0, s } = await expandSampled(page, 300);
     const shown = s.filter((x) => x.op !== null);
     assert.ok(shown.length > 0);
     assert.ok(shown.every((x) => x.op === 1), `opacity ${shown.map((x) => x.op)}`);

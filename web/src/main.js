@@ -6,10 +6,11 @@ import { EngineClient } from './engine/client.js';
 import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
 import yaml from 'js-yaml';
 import { Workspace } from './graph/workspace.js';
-import { TrendWorkspace } from './trend/workspace.js';
+import { TrendSession } from './trend/session.js';
 import { saveBlob } from './host/download.js';
 import * as urlState from './host/url_state.js';
 import * as store from './host/store.js';
+import { addSource, findSource, getCurrentSource, setCurrentSource, sourceList, keepCurrentSource } from './host/sources.js';
 import { toast, setText } from './graph/dom.js';
 import { t as translate } from './i18n.js';
 import { initPrefs } from './host/prefs.js';
@@ -113,7 +114,7 @@ async function openDbFile(file, name) {
     setNotice(translate('bigTrendDb', label, (file.size / 1e6).toFixed(0)));
   try {
     const bytes = await file.arrayBuffer();
-    await keepCurrentSource();
+    await keepCurrentSource(engine);
     const info = await engine.openDb(name || /** @type {File} */ (file).name || 'opened.vis.db', bytes);
     if (info.kind === 'trend') await showTrendDatabase(info.name, file);
     else await showDatabase(info.name, { file, source: addSource('', info.name, file) });
@@ -148,7 +149,7 @@ async function runEngine() {
     goldenSub: sub && chosen.golden ? sub : '',
   };
   try {
-    await keepCurrentSource();
+    await keepCurrentSource(engine);
     const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options },
       (type, data) => {
         if (type === 'LOG') {
@@ -284,54 +285,13 @@ async function forgetStored() {
   toast(translate('forgotten'), 'ok');
 }
 
-/**
- * SEL-01 / IN-05: every graph database of this tab is a source, grouped by directory: the dropped
- * target folder of a build, '' for the opened files. The worker holds one graph database at a
- * time (each costs its whole size in its heap); the others stay here as blobs (a picked file is
- * not even read). A source built or edited in the worker has no blob until it is left: then it is
- * exported first.
- * @typedef {{id: string, dir: string, name: string, blob: Blob|null, edited: boolean}} Source
- */
-/** @type {Source[]} */
-const sources = [];
-/** @type {Source|null} */
-let currentSource = null;
-
-/** @param {string} dir @param {string} name @param {Blob|null} blob @returns {Source} */
-function addSource(dir, name, blob) {
-  let s = sources.find((x) => x.dir === dir && x.name === name);
-  if (!s) {
-    s = { id: String(sources.length + 1), dir, name, blob, edited: false };
-    sources.push(s);
-  }
-  s.blob = blob;
-  s.edited = false;
-  return s;
-}
-
-/**
- * The current source as a blob when only the worker holds it (built here, or edited since it was
- * opened): called before the worker replaces its graph database (another one opened or built).
- */
-async function keepCurrentSource() {
-  const cur = currentSource;
-  if (!cur || (cur.blob && !cur.edited)) return;
-  try {
-    const { bytes } = await engine.exportDb(cur.name);
-    cur.blob = new Blob([bytes]);
-    cur.edited = false;
-  } catch (e) {
-    console.warn(`${cur.name} could not be kept:`, e);   // no longer open in the worker
-  }
-}
-
 /** SEL-02: shows another source (File or Directory change in the data-selection popover). @param {string} id */
 async function switchSource(id) {
-  const next = sources.find((x) => x.id === id);
-  if (!next || next === currentSource) return;
+  const next = findSource(id);
+  if (!next || next === getCurrentSource()) return;
   setStatus('openingSource', undefined, next.name);
   try {
-    await keepCurrentSource();
+    await keepCurrentSource(engine);
     if (!next.blob) throw new Error(translate('sourceGone', next.name));
     const info = await engine.openDb(next.name, await next.blob.arrayBuffer());
     await showDatabase(info.name, { file: next.blob, source: next });
@@ -342,14 +302,15 @@ async function switchSource(id) {
   }
 }
 
-/** @param {string} name @param {{restoreHash?: string, key?: string, file?: Blob, source?: Source}} [opts] */
+/**
+ * @param {string} name
+ * @param {{restoreHash?: string, key?: string, file?: Blob, source?: import('./host/sources.js').Source}} [opts]
+ */
 async function showDatabase(name, opts = {}) {
-  currentSource = opts.source || addSource('', name, opts.file || null);
-  const source = currentSource;
+  const source = setCurrentSource(opts.source || addSource('', name, opts.file || null));
   $('result').hidden = false;
   $('trend').hidden = true;
-  if (unregisterTrend) { unregisterTrend(); unregisterTrend = null; }
-  keptTrend = '';   // the graph's database replaces a kept trend session
+  trendSession.leave();   // the graph's database replaces a kept trend session
   document.querySelector('main')?.classList.add('wide');   // the graph panes use the whole width
   $('db-name').textContent = name;
   const summary = $('summary');
@@ -377,7 +338,7 @@ async function showDatabase(name, opts = {}) {
       dbName: name,
       onState: () => urlState.changed(),
       onEdit: () => { source.edited = true; keepSession(name); },
-      sources: () => ({ list: sources.map(({ id, dir, name: n }) => ({ id, dir, name: n })), current: source.id }),
+      sources: () => sourceList(source.id),
       onSource: switchSource,
       onIntake: () => {
         const box = /** @type {HTMLElement} */ (document.querySelector('.intake'));
@@ -407,49 +368,12 @@ async function showDatabase(name, opts = {}) {
   }
 }
 
-/** @type {TrendWorkspace|null} */
-let trend = null;
 /** @type {(() => void)|null} */
 let unregisterGraph = null;
 /** @type {Workspace|null} */
 let graph = null;
-
-/** @type {(() => void)|null} */
-let unregisterTrend = null;
-/** The trend files last kept (current and run B): a new pair is kept again. */
-let keptTrend = '';
-let trendRestoring = false;
-let trendSaving = Promise.resolve();
-
-/**
- * BEY-03 for the trend workspace: keep the current .trend.db (and run B when comparing) in the
- * browser's storage, keyed by the current file's fingerprint, whenever that pair changes.
- */
-function keepTrendSession() {
-  if (!trend || !trend.current || trendRestoring) return;
-  const ws = trend;
-  const sig = `${ws.current}\n${ws.state.compare}`;
-  if (sig === keptTrend) return;
-  keptTrend = sig;
-  const box = $('trend');
-  box.dataset.session = 'pending';
-  trendSaving = trendSaving.then(async () => {
-    if (sig !== keptTrend) return;   // overtaken by a newer pair
-    try {
-      const [name, cmp] = sig.split('\n');
-      const blob = ws.files.get(name);
-      if (!blob) { box.dataset.session = ''; return; }
-      const b = cmp ? ws.files.get(cmp) : undefined;
-      const key = await store.fingerprint(blob);
-      urlState.setTop({ db: key });
-      const backend = await store.save(key, name, blob, { kind: 'trend', more: b ? [{ name: cmp, blob: b }] : [] });
-      if (sig === keptTrend) box.dataset.session = backend ? `${backend}:${key}` : '';
-    } catch (e) {
-      box.dataset.session = '';
-      console.warn('session not kept:', e);
-    }
-  });
-}
+/** BEY-03/04: the trend workspace and its kept session (trend/session.js). */
+const trendSession = new TrendSession($('trend'), engine, { onError: setError });
 
 /**
  * A .trend.db the worker opened: the trend workspace (its own module). A restored session also
@@ -461,34 +385,8 @@ async function showTrendDatabase(name, file, opts = {}) {
   $('result').hidden = true;
   $('workspace').hidden = true;
   document.querySelector('main')?.classList.add('wide');
-  if (!trend) {
-    trend = new TrendWorkspace($('trend'), engine, {
-      onError: setError,
-      onState: () => { urlState.changed(); keepTrendSession(); },
-    });
-  }
-  const ws = trend;
   if (unregisterGraph) { unregisterGraph(); unregisterGraph = null; }
-  if (!unregisterTrend) unregisterTrend = urlState.register('trend', { get: () => ws.viewState(), apply: (st) => ws.applyState(st) });
-  for (const m of opts.more || []) ws.keep(m.name, m.file);
-  if (!opts.restoreHash) {
-    await ws.add(name, file);
-    keepTrendSession();
-  } else {
-    // The kept pair is what the store holds: the restore itself saves nothing.
-    keptTrend = `${name}\n${(opts.more || [])[0]?.name || ''}`;
-    urlState.setTop({ db: opts.key || null });
-    trendRestoring = true;
-    try {
-      await ws.add(name, file);
-      await urlState.restore('trend', opts.restoreHash);
-    } finally {
-      trendRestoring = false;
-    }
-    $('trend').dataset.restored = '1';
-    keepTrendSession();   // only when the restored pair differs from the kept one
-  }
-  urlState.changed();
+  await trendSession.show(name, file, opts);
 }
 
 /** @param {string} needle */

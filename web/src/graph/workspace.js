@@ -2,16 +2,17 @@
 // The graph workspace (web-ui §3-§8): data selection, one pane (build) or two (compare) with a
 // splitter, counterpart highlight and synchronised expansion, the side panels (filter, search,
 // matching: one at a time, chosen from the rail), the detail panel, the context menu and exports.
-// The panels live in their own modules; this file wires them to the panes.
+// The panels and the data-selection popover live in their own modules; this file wires them to the panes.
 import { Pane } from './pane.js';
 import { parseColourTable, bucketFill, WHITE, UNMATCHED, OVERFLOW } from './colours.js';
-import { el, tel, setText, setTitle, toast, checkbox, filterSelect } from './dom.js';
+import { el, tel, setText, setTitle, toast, checkbox } from './dom.js';
 import { NameIndex } from './name_index.js';
 import { FilterPanel } from './panel_filter.js';
 import { SearchPanel } from './panel_search.js';
 import { MatchingPanel } from './panel_matching.js';
 import { DetailPanel } from './panel_detail.js';
 import { NavigatorPanel } from './panel_navigator.js';
+import { SelectionPopover } from './panel_selection.js';
 import { exportGraph, exportCsv } from './export.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
@@ -76,52 +77,16 @@ export class Workspace {
     h.hidden = false;
     const signal = this.abort.signal;
     const bar = el('div', undefined, 'ws-bar');
-    // SEL-01: the data-selection popover of the rail: Directory (a group of sources: the dropped
-    // folder, or the opened files), File (source), Step, Rank, MicroStep (ALL, then 0 .. n-1).
-    const pop = el('div', undefined, 'ws-popover');
-    pop.dataset.testid = 'data-selection';
-    pop.setAttribute('role', 'dialog');
-    pop.dataset.i18nAria = 'dataSelection';
-    pop.setAttribute('aria-label', t('dataSelection'));
-    pop.hidden = true;
-    this.popover = pop;
-    const src = this.opts.sources ? this.opts.sources() : { list: [{ id: '', dir: '', name: this.dbName }], current: '' };
-    const cur = src.list.find((x) => x.id === src.current) || src.list[0] || { id: '', dir: '', name: this.dbName };
-    this.sourceName = cur.name;
-    const switchTo = (/** @type {string} */ id) => {
-      if (!this.opts.onSource || id === src.current) return;
-      this.opts.onSource(id).catch((e) => {
-        toast(String(e.message || e), 'error');
-        dirSel.set(dirs, cur.dir);   // the selects show the source still shown
-        fileSel.set(filesOf(cur.dir), cur.id);
-      });
-    };
-    const filesOf = (/** @type {string} */ dir) => src.list.filter((x) => x.dir === dir).map((x) => /** @type {[string, string]} */ ([x.id, x.name]));
-    // SEL-02: a new directory lists its files and opens the first.
-    const dirSel = filterSelect('ws-dir', 'directory', (dir) => {
-      const files = filesOf(dir);
-      fileSel.set(files);
-      if (files.length) switchTo(files[0][0]);
+    // SEL-01: the data-selection popover of the rail (its own module).
+    const selection = new SelectionPopover({
+      dbName: this.dbName, steps: this.steps, ranks: this.ranks, microSteps: this.microSteps, onScope: () => this.load(),
+      sources: this.opts.sources, onSource: this.opts.onSource,
     });
-    const dirs = [...new Set(src.list.map((x) => x.dir))].map((d) => /** @type {[string, string, string?]} */ (d ? [d, d] : ['', '', 'openedFiles']));
-    dirSel.set(dirs, cur.dir);
-    const fileSel = filterSelect('ws-file', 'file', switchTo);
-    fileSel.set(filesOf(cur.dir), cur.id);
-    dirSel.select.disabled = fileSel.select.disabled = !this.opts.onSource;
-    const stepSel = filterSelect('ws-step', 'step', () => this.load());
-    stepSel.set(this.steps.map((v) => [v, String(v)]));
-    const rankSel = filterSelect('ws-rank', 'rank', () => this.load());
-    rankSel.set(this.ranks.map((v) => [v, String(v)]));
-    /** @type {Array<[number, string]>} */
-    const micro = [[-1, 'ALL']];
-    for (let i = 0; i < this.microSteps; ++i) micro.push([i, String(i)]);
-    const microSel = filterSelect('ws-micro', 'microStep', () => this.load());
-    microSel.set(micro);
-    this.dirSel = dirSel.select;
-    this.stepSel = stepSel.select;
-    this.rankSel = rankSel.select;
-    this.microSel = microSel.select;
-    pop.append(dirSel.box, fileSel.box, stepSel.box, rankSel.box, microSel.box);
+    this.selection = selection;
+    this.sourceName = selection.sourceName;
+    this.stepSel = selection.stepSel;
+    this.rankSel = selection.rankSel;
+    this.microSel = selection.microSel;
     // The scope in words, since the selects live in the popover.
     this.scopeText = el('span', '', 'ws-scope');
     this.scopeText.dataset.testid = 'scope';
@@ -256,7 +221,6 @@ export class Workspace {
     const dataButton = railButton('data', '☰', 'dataSelection');
     dataButton.setAttribute('aria-haspopup', 'dialog');
     dataButton.setAttribute('aria-expanded', 'false');
-    dataButton.addEventListener('click', () => this.showPopover(pop.hidden));
     const tabs = el('div', undefined, 'ws-rail-tabs');
     tabs.setAttribute('role', 'tablist');
     tabs.setAttribute('aria-orientation', 'vertical');
@@ -289,9 +253,8 @@ export class Workspace {
     langButton.dataset.compact = '1';
     tools.append(themeButton, langButton);
     rail.append(tools);
-    this.dataButton = dataButton;
     const main = el('div', undefined, 'ws-main');
-    main.append(rail, pop, side, panes);
+    main.append(rail, selection.el, side, panes);
     // BEY-04: pans, zooms, toggles and list choices move the view state.
     for (const type of ['pointerup', 'wheel', 'keyup', 'dblclick', 'change']) main.addEventListener(type, () => this.stateChanged(), { signal, passive: true });
     this.detail = new DetailPanel(this);
@@ -300,14 +263,8 @@ export class Workspace {
     paintPrefButtons();
     this.showPanel(this.panel);
     this.legend();
-    // The popover closes on Escape and on a click elsewhere.
-    document.addEventListener('pointerdown', (e) => {
-      const target = /** @type {Node} */ (e.target);
-      if (!pop.hidden && !pop.contains(target) && !dataButton.contains(target)) this.showPopover(false);
-    }, { signal });
-    pop.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') { this.showPopover(false); dataButton.focus(); }
-    });
+    // The rail's button opens the popover; it closes on Escape and on a click elsewhere.
+    selection.bind(dataButton, signal);
     // GI-04: keys act on the pane under the pointer, else on the focused pane.
     document.addEventListener('keydown', (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
@@ -324,14 +281,6 @@ export class Workspace {
     }, { signal });
     onLanguage(() => { this.legend(); }, signal);
     onTheme(() => { for (const p of this.panes) p.draw(true); }, signal);   // the canvas background follows the theme
-  }
-
-  /** SEL-01: opens or closes the data-selection popover. @param {boolean} open */
-  showPopover(open) {
-    this.popover.hidden = !open;
-    this.dataButton.classList.toggle('open', open);
-    this.dataButton.setAttribute('aria-expanded', String(open));
-    if (open) this.dirSel.focus();
   }
 
   /** BEY-04: tell the page the view state moved (it rewrites the URL fragment, debounced). */

@@ -1,0 +1,99 @@
+// @ts-check
+// BEY-03/04 for the trend workspace: the workspace of the page's .trend.db files, its section of
+// the URL fragment, and its session: the current .trend.db (and run B when comparing) kept in the
+// browser's storage, and restored from it with the fragment's trend section.
+import { TrendWorkspace } from './workspace.js';
+import * as urlState from '../host/url_state.js';
+import * as store from '../host/store.js';
+
+export class TrendSession {
+  /**
+   * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
+   * @param {{onError: (m: string) => void}} opts
+   */
+  constructor(host, engine, opts) {
+    this.host = host;
+    this.engine = engine;
+    this.opts = opts;
+    /** @type {TrendWorkspace|null} */
+    this.trend = null;
+    /** @type {(() => void)|null} */
+    this.unregister = null;
+    /** The trend files last kept (current and run B): a new pair is kept again. */
+    this.kept = '';
+    this.restoring = false;
+    this.saving = Promise.resolve();
+  }
+
+  /** The graph's database replaces the trend workspace: no trend section in the URL, no kept trend session. */
+  leave() {
+    if (this.unregister) { this.unregister(); this.unregister = null; }
+    this.kept = '';
+  }
+
+  /**
+   * BEY-03 for the trend workspace: keep the current .trend.db (and run B when comparing) in the
+   * browser's storage, keyed by the current file's fingerprint, whenever that pair changes.
+   */
+  keep() {
+    if (!this.trend || !this.trend.current || this.restoring) return;
+    const ws = this.trend;
+    const sig = `${ws.current}\n${ws.state.compare}`;
+    if (sig === this.kept) return;
+    this.kept = sig;
+    const box = this.host;
+    box.dataset.session = 'pending';
+    this.saving = this.saving.then(async () => {
+      if (sig !== this.kept) return;   // overtaken by a newer pair
+      try {
+        const [name, cmp] = sig.split('\n');
+        const blob = ws.files.get(name);
+        if (!blob) { box.dataset.session = ''; return; }
+        const b = cmp ? ws.files.get(cmp) : undefined;
+        const key = await store.fingerprint(blob);
+        urlState.setTop({ db: key });
+        const backend = await store.save(key, name, blob, { kind: 'trend', more: b ? [{ name: cmp, blob: b }] : [] });
+        if (sig === this.kept) box.dataset.session = backend ? `${backend}:${key}` : '';
+      } catch (e) {
+        box.dataset.session = '';
+        console.warn('session not kept:', e);
+      }
+    });
+  }
+
+  /**
+   * A .trend.db the worker opened, in the trend workspace (its own module). A restored session also
+   * lists its run B and applies the fragment's trend section.
+   * @param {string} name @param {Blob} file
+   * @param {{restoreHash?: string, key?: string, more?: {name: string, file: Blob}[]}} [opts]
+   */
+  async show(name, file, opts = {}) {
+    if (!this.trend) {
+      this.trend = new TrendWorkspace(this.host, this.engine, {
+        onError: this.opts.onError,
+        onState: () => { urlState.changed(); this.keep(); },
+      });
+    }
+    const ws = this.trend;
+    if (!this.unregister) this.unregister = urlState.register('trend', { get: () => ws.viewState(), apply: (st) => ws.applyState(st) });
+    for (const m of opts.more || []) ws.keep(m.name, m.file);
+    if (!opts.restoreHash) {
+      await ws.add(name, file);
+      this.keep();
+    } else {
+      // The kept pair is what the store holds: the restore itself saves nothing.
+      this.kept = `${name}\n${(opts.more || [])[0]?.name || ''}`;
+      urlState.setTop({ db: opts.key || null });
+      this.restoring = true;
+      try {
+        await ws.add(name, file);
+        await urlState.restore('trend', opts.restoreHash);
+      } finally {
+        this.restoring = false;
+      }
+      this.host.dataset.restored = '1';
+      this.keep();   // only when the restored pair differs from the kept one
+    }
+    urlState.changed();
+  }
+}
