@@ -11,7 +11,7 @@ seconds="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 shift 2
 command -v clang++ >/dev/null || { echo "fuzz: installing clang" >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null; }
 flags="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVISPROBE_FUZZ=ON \
+CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVISPROBE_FUZZ=ON -DVISPROBE_JEMALLOC=OFF \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 targets=("$target")
 [ "$target" = all ] && targets=(fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_yaml fuzz_stored_items fuzz_trend_dump fuzz_trend_csv fuzz_trend_mapping fuzz_csv fuzz_layout)

@@ -12,7 +12,7 @@ python3 tests/cli/test_plot_cli.py --visprobe build/native/visprobe
 python3 tests/cli/test_merge_cli.py --visprobe build/native/visprobe --source .
 if [ "${VISPROBE_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
-  cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVISPROBE_JEMALLOC=OFF \
     -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     -DCMAKE_C_FLAGS="-O1 -g -fsanitize=address,undefined" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
   ninja -C build/asan -j "${VISPROBE_JOBS:-$(nproc)}" visprobe core_tests
