@@ -153,8 +153,20 @@ void AppendJsonString(std::string& out, std::string_view s) {
   out += '"';
   size_t i = 0;
   while (i < s.size()) {
-    // Fast path over plain ASCII.
+    // Fast path over plain ASCII, 8 bytes at a time: a word passes when none of its bytes is
+    // below 0x20, 0x7F or above, '"' or '\\'.
     size_t j = i;
+    constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+    while (j + 8 <= s.size()) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + j, 8);
+      uint64_t quote = w ^ (kOnes * '"'), slash = w ^ (kOnes * '\\');
+      uint64_t bad = (w - kOnes * 0x20) | (w + kOnes * 0x01) | (quote - kOnes) | (slash - kOnes);
+      // (x - 0x20) sets a byte's high bit for x < 0x20 (or x >= 0xA0); (x + 1) for x >= 0x7F;
+      // (x ^ c) - 1 for x == c; w's own high bit for x >= 0x80.
+      if (((bad | w) & kHigh) != 0) break;
+      j += 8;
+    }
     while (j < s.size()) {
       unsigned char c = static_cast<unsigned char>(s[j]);
       if (c < 0x20 || c == '"' || c == '\\' || c >= 0x7F) break;

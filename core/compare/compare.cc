@@ -139,6 +139,8 @@ struct Row {
   bool is_output = false;
   Cell nstat[4], bstat[4];      // NPU / Bench max, min, mean, l2norm as the row holds them
   Cell ind[8];                  // summary indicators
+  double rel[4] = {0, 0, 0, 0};  // ind[4 + k] is repr(rel[k]) + "%" when rel_repr[k]
+  bool rel_repr[4] = {false, false, false, false};
   Cell metric[6];               // tensor metrics
   Cell nmd5, bmd5;
   Cell nreq, breq, ndtype, bdtype, nshape, bshape;
@@ -180,7 +182,9 @@ void SummaryIndicators(Row& r) {
         rel = Str("Nan");
       } else if (bd != 0) {
         rel.kind = CmpValue::kString;
-        AppendPyFloat(rel.s, std::fabs((dd / bd) * 100));
+        r.rel[k] = std::fabs((dd / bd) * 100);
+        r.rel_repr[k] = true;
+        AppendPyFloat(rel.s, r.rel[k]);
         rel.s += '%';
       } else {
         rel = Str("N/A");
@@ -347,6 +351,17 @@ void AppendStringField(std::string& out, const char* name, std::string_view v) {
   AppendJsonString(out, text);
 }
 
+// The same for the text repr(v) + "%" (a relative error), without reading v back from it.
+void AppendPercentField(std::string& out, const char* name, double v) {
+  out += ", ";
+  AppendJsonString(out, name);
+  out += ": ";
+  thread_local std::string text;
+  text.clear();
+  AppendFormattedRepr(text, v, "%");
+  AppendJsonString(out, text);
+}
+
 void AppendField(std::string& out, const char* name, const Cell& v) {
   if (v.kind == CmpValue::kString) return AppendStringField(out, name, v.s);
   out += ", ";
@@ -372,7 +387,10 @@ void AppendRowFields(std::string& out, CompareMode mode, const Row& r) {
   if (mode == CompareMode::kSummary) {
     static const char* kNames[] = {"Max diff", "Min diff", "Mean diff", "L2norm diff",
                                    "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
-    for (int k = 0; k < 8; ++k) AppendField(out, kNames[k], r.ind[k]);
+    for (int k = 0; k < 8; ++k) {
+      if (k >= 4 && r.rel_repr[k - 4]) AppendPercentField(out, kNames[k], r.rel[k - 4]);
+      else AppendField(out, kNames[k], r.ind[k]);
+    }
     AppendField(out, "Requires_grad Consistent", Bool(r.req_consistent));
     AppendStringField(out, "Result", LevelName(r.result));
     AppendStringField(out, "Err_message", msgs);

@@ -1,5 +1,6 @@
 #include "graph/graph.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace visprobe {
@@ -90,12 +91,25 @@ void Graph::ResetIndex(const std::vector<std::pair<std::string_view, NodeId>>& e
 
 std::vector<NodeId> Graph::Ancestors(NodeId n) const {
   std::vector<NodeId> out;
-  std::unordered_set<NodeId> seen{n};
-  for (NodeId p = nodes_[n].up; p != kNoNode; p = nodes_[p].up) {
-    if (!seen.insert(p).second) return {};
+  // Chains are short: only one longer than kShort pays for cycle detection (a cycle of parents,
+  // which malformed input can make, has no ancestors).
+  constexpr size_t kShort = 256;
+  NodeId p = nodes_[n].up;
+  for (; p != kNoNode && out.size() < kShort; p = nodes_[p].up) {
+    if (p == n) return {};
     out.push_back(p);
   }
-  return std::vector<NodeId>(out.rbegin(), out.rend());
+  if (p != kNoNode) {
+    std::unordered_set<NodeId> seen(out.begin(), out.end());
+    seen.insert(n);
+    if (seen.size() != out.size() + 1) return {};
+    for (; p != kNoNode; p = nodes_[p].up) {
+      if (!seen.insert(p).second) return {};
+      out.push_back(p);
+    }
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace visprobe

@@ -267,6 +267,46 @@ void AppendDecimalRule(std::string& out, const std::string& s) {
 
 }  // namespace
 
+void AppendFormattedRepr(std::string& out, double v, std::string_view suffix) {
+  const size_t start = out.size();
+  AppendPyFloat(out, v);
+  // The decimal rule's pattern ^\d{1,20}\.\d{1,20}%?$ (sign and exponent forms never match).
+  const char* d = out.data() + start;
+  const size_t n = out.size() - start;
+  size_t i = 0;
+  while (i < n && d[i] >= '0' && d[i] <= '9') ++i;
+  const size_t point = i;
+  bool ok = point >= 1 && point <= 20 && i < n && d[i] == '.' && (suffix.empty() || suffix == "%");
+  size_t frac = 0;
+  if (ok) {
+    for (++i; i < n && d[i] >= '0' && d[i] <= '9'; ++i) ++frac;
+    ok = i == n && frac >= 1 && frac <= 20;
+  }
+  if (!ok || frac <= 6) {
+    out.append(suffix.data(), suffix.size());
+    return;
+  }
+  if (frac == 7 && d[n - 1] == '5') {   // a tie in the text: v is on one side of it
+    out.resize(start);
+    AppendFixed(out, v, 6);
+    out.append(suffix.data(), suffix.size());
+    return;
+  }
+  const bool up = d[point + 7] >= '5';
+  out.resize(start + point + 7);   // integer digits, the point, 6 decimals
+  if (up) {
+    size_t k = out.size();
+    while (k > start) {
+      --k;
+      if (out[k] == '.') continue;
+      if (out[k] != '9') { ++out[k]; break; }
+      out[k] = '0';
+      if (k == start) out.insert(out.begin() + static_cast<long>(start), '1');
+    }
+  }
+  out.append(suffix.data(), suffix.size());
+}
+
 void AppendFormattedString(std::string& out, std::string_view s) {
   // Fast path: nothing to remove or replace, and not a candidate for the decimal rule.
   if (s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
@@ -432,8 +472,7 @@ Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const 
   out.inputs.shrink_to_fit();
   out.outputs.assign(scratch.outputs.begin(), scratch.outputs.end());
   out.outputs.shrink_to_fit();
-  out.cmp = std::move(scratch.cmp);
-  scratch.cmp = std::vector<CmpItem>();
+  out.cmp.swap(scratch.cmp);   // both keep their capacity: no regrowth item by item on the next entry
   return Status::Ok();
 }
 

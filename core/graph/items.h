@@ -19,5 +19,9 @@ Status ParseEntryItems(const JTree& tree, JIdx entry, std::string_view name, con
 
 // §12 rule 3 for a string value: drop ', None -> null, round long decimals to 6 places.
 void AppendFormattedString(std::string& out, std::string_view s);
+// The same for a text that is repr(v) followed by `suffix` (e.g. a relative error "1.2345678%"),
+// without reading the number back: the shortest repr rounds to 6 places like v itself unless it
+// ends on a tie (7 decimals, the last a 5), which is formatted from v.
+void AppendFormattedRepr(std::string& out, double v, std::string_view suffix);
 
 }  // namespace visprobe

@@ -1,7 +1,7 @@
 #include "loader/json_tree.h"
 
+#include <charconv>
 #include <cstdio>
-
 #include <cstdlib>
 #include <string>
 
@@ -70,8 +70,7 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
       char buf[24];
       for (JIdx c = nodes_[i].first; c != kJNone; c = nodes_[c].next) {
         if (c != nodes_[i].first) out += ", ";
-        int n = std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(nodes_[c].i));
-        out.append(buf, static_cast<size_t>(n));
+        out.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, nodes_[c].i).ptr - buf));
       }
       out += ']';
       return;
@@ -85,7 +84,11 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
     switch (n.kind) {
       case JKind::kNull: out += "None"; break;
       case JKind::kBool: out += n.b ? "True" : "False"; break;
-      case JKind::kInt: out += std::to_string(n.i); break;
+      case JKind::kInt: {
+        char buf[24];
+        out.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, n.i).ptr - buf));
+        break;
+      }
       case JKind::kBigInt: out += Str(k); break;
       case JKind::kFloat: AppendPyFloat(out, n.d); break;
       case JKind::kString: AppendPyReprString(out, Str(k)); break;

@@ -13,6 +13,14 @@ std::vector<std::string> AncestorNames(const Graph& g, NodeId id) {
   return out;
 }
 
+bool SameAncestorNames(const Graph& n, NodeId ni, const Graph& b, NodeId bi) {
+  std::vector<NodeId> an = n.Ancestors(ni), ab = b.Ancestors(bi);
+  if (an.size() != ab.size()) return false;
+  for (size_t k = 0; k < an.size(); ++k)
+    if (n.node(an[k]).name != b.node(ab[k]).name) return false;
+  return true;
+}
+
 // BFS over the nodes reachable from the root (children enqueued after their parent).
 std::vector<NodeId> Bfs(const Graph& g) {
   std::vector<NodeId> order;
@@ -82,12 +90,11 @@ std::vector<std::pair<NodeId, NodeId>> MatchGraphs(Graph& n, Graph& b, MatchKind
     const std::string name(n.node(ni).name);
     if (kind == MatchKind::kDefault) {
       NodeId bi = b.Find(name);
-      if (bi == kNoNode) continue;
+      if (bi == kNoNode || !SameAncestorNames(n, ni, b, bi)) continue;
       auto an = AncestorNames(n, ni);
-      if (an != AncestorNames(b, bi)) continue;
       an.push_back(name);
       n.node(ni).matched_link = an;
-      b.node(bi).matched_link = an;
+      b.node(bi).matched_link = std::move(an);
       pairs.emplace_back(ni, bi);
     } else if (kind == MatchKind::kMapping) {
       auto it = mapping.find(name);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "base/pyfmt.h"
@@ -155,4 +156,49 @@ TEST_CASE("§2.6 json.dumps of JSON-derived values (separators, order, non-finit
   std::string out;
   p->tree.AppendJson(out, p->Get("v"));
   CHECK(out == "{\"b\": [1, 2.0, NaN, \"\\u00e9\"], \"a\": {}, \"c\": [], \"d\": null, \"e\": true}");
+}
+
+namespace {
+// json.dumps of an ASCII string (plus "é"), one byte at a time: the reference the word-at-a-time
+// scan of AppendJsonString must match.
+std::string RefJson(const std::string& s) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    char buf[8];
+    if (c == 0xC3 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA9) { out += "\\u00e9"; ++i; }
+    else if (c == '"') out += "\\\"";
+    else if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\b') out += "\\b";
+    else if (c == '\f') out += "\\f";
+    else if (c < 0x20 || c == 0x7F) { std::snprintf(buf, sizeof buf, "\\u%04x", c); out += buf; }
+    else out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+}  // namespace
+
+TEST_CASE("§2.6 json strings: the 8-byte scan finds every byte to escape, at every position") {
+  const unsigned char specials[] = {0x00, 0x01, '\n', 0x1F, '"', '\\', 0x7F, 0xC3};
+  const char plain[] = " !#[]~0A}{z";
+  std::string base;
+  for (int i = 0; i < 40; ++i) base += plain[i % (sizeof plain - 1)];
+  for (size_t len : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 40u}) {
+    std::string s = base.substr(0, len);
+    CHECK(JsonStr(s) == "\"" + s + "\"");
+    for (size_t pos = 0; pos < len; ++pos) {
+      for (unsigned char sp : specials) {
+        std::string t = s;
+        t[pos] = static_cast<char>(sp);
+        if (sp == 0xC3) t.insert(pos + 1, 1, static_cast<char>(0xA9));   // "é", a whole UTF-8 sequence
+        INFO("length " << len << ", byte " << int(sp) << " at " << pos);
+        CHECK(JsonStr(t) == RefJson(t));
+        std::string two = t + t;   // two specials, 0 to 40 bytes apart
+        CHECK(JsonStr(two) == RefJson(two));
+      }
+    }
+  }
 }
