@@ -88,8 +88,9 @@ class Builder {
   Status Run(const std::string& dir);
 
  private:
-  std::string FixBackwardMissing(const std::string& child, const std::string& parent);
-  std::string FixBackwardInplace(const std::string& child, const std::string& parent);
+  // Both return `parent` itself or fixed_parent_ (valid until the next call).
+  const std::string& FixBackwardMissing(const std::string& child, const std::string& parent);
+  const std::string& FixBackwardInplace(const std::string& child, const std::string& parent);
   NodeId GetOrCreate(const std::string& name, NodeId up);
   // The record keys of dump.json in file order (arena + end offsets) and their file offsets.
   struct ScannedKeys {
@@ -117,31 +118,32 @@ class Builder {
   Construct c_;
   Stacks stacks_;
   int32_t no_forward_stack_ = -1;
+  std::string fixed_parent_;
 
   struct PendingGrad { std::string key; size_t split; uint64_t last_record; uint32_t records; };
   std::vector<PendingGrad> pending_;
   std::unordered_map<std::string, size_t> pending_index_;
 };
 
-std::string Builder::FixBackwardMissing(const std::string& child, const std::string& parent) {
+const std::string& Builder::FixBackwardMissing(const std::string& child, const std::string& parent) {
   std::string_view stem, num;
   if (MatchDirSuffix(child, "backward", &stem, &num)) {
     const std::string* fp = c_.Get(SwapDir(child, "backward", "forward"));
     if (fp && !fp->empty()) {
-      std::string np = SwapDir(*fp, "forward", "backward");
-      if (c_.Has(np)) return np;
+      fixed_parent_ = SwapDir(*fp, "forward", "backward");
+      if (c_.Has(fixed_parent_)) return fixed_parent_;
     }
   } else if (EndsWith(child, ".backward")) {
     const std::string* fp = c_.Get(ReplaceAll(child, "backward", "forward"));
     if (fp && !fp->empty()) {
-      std::string np = ReplaceAll(*fp, "forward", "backward");
-      if (c_.Has(np)) return np;
+      fixed_parent_ = ReplaceAll(*fp, "forward", "backward");
+      if (c_.Has(fixed_parent_)) return fixed_parent_;
     }
   }
   return parent;
 }
 
-std::string Builder::FixBackwardInplace(const std::string& child, const std::string& parent) {
+const std::string& Builder::FixBackwardInplace(const std::string& child, const std::string& parent) {
   std::string_view stem, num;
   if (!MatchDirSuffix(child, "backward", &stem, &num)) return parent;
   auto cparts = Split(child, '.');
@@ -151,9 +153,10 @@ std::string Builder::FixBackwardInplace(const std::string& child, const std::str
   std::string fc = SwapDir(child, "backward", "forward");
   const std::string* fp = c_.Get(fc);
   if (fp) {
-    if (fp->empty()) return std::string();
-    std::string np = SwapDir(*fp, "forward", "backward");
-    if (c_.Has(np)) return np;
+    fixed_parent_.clear();
+    if (fp->empty()) return fixed_parent_;
+    fixed_parent_ = SwapDir(*fp, "forward", "backward");
+    if (c_.Has(fixed_parent_)) return fixed_parent_;
   }
   return parent;
 }
@@ -492,7 +495,7 @@ Status Builder::Run(const std::string& dir) {
   g_.Reserve(c_.entries.size() + c_.entries.size() / 4 + 64);
   for (size_t i = 0; i < c_.entries.size(); ++i) {
     const ConstructEntry& e = c_.entries[i];
-    std::string parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
+    const std::string& parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
     GetOrCreate(e.child, up);
   }

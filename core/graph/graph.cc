@@ -48,21 +48,23 @@ NodeId Graph::Find(std::string_view name) const {
 }
 
 NodeId Graph::AddNode(NodeOp op, std::string_view name, NodeId parent, bool accumulate) {
-  std::string id(name);
+  const NodeId nid = static_cast<NodeId>(nodes_.size());
   if (accumulate) {
+    std::string id(name);
     uint32_t& k = accumulate_[id];
     id += "." + std::to_string(k++);
+    names_.push_back(std::move(id));
+    index_.emplace(names_.back(), nid);   // a node of that name already there keeps the index
   } else {
-    NodeId existing = Find(id);
-    if (existing != kNoNode) return existing;
+    // Interned first (the index's keys point into names_), so one hash lookup both checks and inserts.
+    names_.emplace_back(name);
+    auto [it, inserted] = index_.try_emplace(names_.back(), nid);
+    if (!inserted) { names_.pop_back(); return it->second; }
   }
-  names_.push_back(std::move(id));
   Node n;
   n.name = names_.back();
   n.op = op;
-  NodeId nid = static_cast<NodeId>(nodes_.size());
   nodes_.push_back(std::move(n));
-  index_.emplace(nodes_[nid].name, nid);
   AddUpnode(nid, parent);
   return nid;
 }
