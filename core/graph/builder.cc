@@ -275,7 +275,6 @@ Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
   g_.framework_given = fw != kJNone && meta.Truthy(fw);
   g_.framework = g_.framework_given ? str_of("framework") : "pytorch";
   g_.framework_field = FrameworkField(*r);
-  g_.framework_field_known = true;
   JIdx data = root == kJNone ? kJNone : meta.Find(root, "data");
   g_.has_data_key = data != kJNone;
   g_.data_is_dict = data != kJNone && meta.Kind(data) == JKind::kInt;   // the splitter's placeholder for {...}

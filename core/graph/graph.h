@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -114,10 +115,9 @@ class Graph {
   std::vector<StackEntry> stacks;
   std::string framework = "pytorch";
   bool framework_given = false;     // dump.json had a truthy "framework"
-  // §8.5: the "framework" member when it is "pytorch" or "mindspore", else empty; known once the
+  // §8.5: the "framework" member when it is "pytorch" or "mindspore", else empty; set once the
   // dump.json keys were scanned (saves the compare a second read of the file).
-  std::string framework_field;
-  bool framework_field_known = false;
+  std::optional<std::string> framework_field;
   std::string task, level;
   bool has_dump_data_dir = false;   // false -> NULL in the database
   std::string dump_data_dir;

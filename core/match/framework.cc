@@ -86,8 +86,8 @@ Result<std::string> DetectFramework(const std::string& dump_json_path) {
 }
 
 Result<std::string> DetectFramework(const Graph& g) {
-  if (!g.framework_field_known) return DetectFramework(g.dump_path);
-  if (!g.framework_field.empty()) return g.framework_field;
+  if (!g.framework_field) return DetectFramework(g.dump_path);
+  if (!g.framework_field->empty()) return *g.framework_field;
   return SearchFrameworkLines(g.dump_path);
 }
 

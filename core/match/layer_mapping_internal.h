@@ -1,10 +1,14 @@
-// Pieces shared by layer_mapping.cc and framework.cc: the line search of framework detection
-// (§8.5) is also the layer mapping's fallback when its own dump.json scan finds no framework
-// field. Internal to core/match.
+// Pieces shared by layer_mapping.cc, layer_reader.cc and framework.cc: the line search of
+// framework detection (§8.5) is also the layer mapping's fallback when its own dump.json scan
+// finds no framework field; the reading of one side (layer_reader.cc, §8.4.1) uses the Python
+// string helpers and the stack frame scope of layer_mapping.cc. Internal to core/match.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/fs.h"
 #include "base/status.h"
@@ -22,6 +26,17 @@ inline Status LoadFailed(const std::string& path, const Status& st) {
 
 // §8.5 without the field: the first line of the file naming a framework type (framework.cc).
 Result<std::string> SearchFrameworkLines(const std::string& path);
+
+inline constexpr std::string_view kTopLayer = "TopLayer";
+
+// Byte length of the UTF-8 character at s[i] if Python's str.isspace() is true for it, else 0
+// (layer_mapping.cc).
+size_t PySpaceLen(std::string_view s, size_t i);
+// Byte length of the UTF-8 character at s[i], cut at the end of s (layer_mapping.cc).
+size_t Utf8Len(std::string_view s, size_t i);
+
+// §8.4.1 frame scope of one raw stack (layer_mapping.cc; StackFrameScope in layer_mapping.h).
+Result<std::string> FrameScopeOf(const std::vector<std::string_view>& lines, bool mindspore);
 
 }  // namespace match_detail
 }  // namespace visprobe

@@ -2,9 +2,10 @@
 // The graph workspace (web-ui §3-§8): data selection, one pane (build) or two (compare) with a
 // splitter, counterpart highlight and synchronised expansion, the side panels (filter, search,
 // matching: one at a time, chosen from the rail), the detail panel, the context menu and exports.
-// The panels and the data-selection popover live in their own modules; this file wires them to the panes.
+// The panels, the data-selection popover and the context menu live in their own modules; this file wires
+// them to the panes.
 import { Pane } from './pane.js';
-import { parseColourTable, bucketFill, WHITE, UNMATCHED, OVERFLOW } from './colours.js';
+import { parseColourTable, WHITE, UNMATCHED, OVERFLOW } from './colours.js';
 import { el, tel, setText, setTitle, toast, checkbox } from './dom.js';
 import { NameIndex } from './name_index.js';
 import { FilterPanel } from './panel_filter.js';
@@ -14,6 +15,7 @@ import { DetailPanel } from './panel_detail.js';
 import { NavigatorPanel } from './panel_navigator.js';
 import { SelectionPopover } from './panel_selection.js';
 import { exportGraph, exportCsv } from './export.js';
+import { showContextMenu } from './context_menu.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
 
@@ -444,7 +446,7 @@ export class Workspace {
       threshold: /** @type {any} */ (window).visprobeCanvasThreshold,
       onSelect: (p, n) => this.select(p, n),
       onToggle: (p, n) => this.syncToggle(p, n),
-      onMenu: (p, n, x, y) => this.menu(p, n, x, y),
+      onMenu: (p, n, x, y) => showContextMenu(this, p, n, x, y),
     }));
     for (const p of this.panes) { p.mode = 'precision'; await p.load(); p.render(); }
     for (let i = 0; i < this.panes.length; ++i) {
@@ -509,43 +511,6 @@ export class Workspace {
     if (sel) await this.select(sel, sel.selected, true);
   }
 
-  /** GI-03: context menu with "Locate matched node" (compare) and the communication peers. */
-  async menu(p, n, x, y) {
-    document.querySelectorAll('.ws-menu').forEach((m) => m.remove());
-    const m = el('ul', undefined, 'ws-menu');
-    m.setAttribute('role', 'menu');
-    m.style.left = x + 'px';
-    m.style.top = y + 'px';
-    const item = (/** @type {string} */ text, /** @type {() => Promise<void>} */ fn, /** @type {string} */ [chip] = []) => {
-      const li = el('li');
-      li.setAttribute('role', 'menuitem');
-      if (chip) { const c = el('i', undefined, 'ws-chip'); c.style.background = chip; li.append(c); }
-      li.append(text);
-      li.addEventListener('click', async () => { m.remove(); await fn(); });
-      m.append(li);
-    };
-    if (this.other(p)) item(t('locateMatched'), () => this.locate(p, n));
-    const r = await this.engine.query('SELECT matched_distributed FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
-                                      [...p.scope, n.name]);
-    /** @type {any} */
-    let dist = null;
-    try { dist = r.values.length ? JSON.parse(r.values[0][0]) : null; } catch { /* none */ }
-    if (dist && typeof dist === 'object' && dist.nodes_info && typeof dist.nodes_info === 'object') {
-      const key = { send: 'dataSend', receive: 'dataReceive', send_receive: 'dataSendReceive' }[String(dist.communications_type)] || 'dataCommunication';
-      m.append(tel('li', key, 'ws-menu-title'));
-      for (const rank of Object.keys(dist.nodes_info)) {
-        const info = dist.nodes_info[rank];
-        if (!Array.isArray(info)) continue;
-        const colour = info[0] === null || info[0] === undefined ? WHITE : bucketFill(Number(info[0]), this.colors);
-        item(`rank${rank}`, () => this.gotoPeer(p, rank, String(info[1])), [colour]);
-      }
-    }
-    if (!m.children.length) return;
-    document.body.append(m);
-    const close = () => { m.remove(); document.removeEventListener('click', close); };
-    setTimeout(() => document.addEventListener('click', close, { signal: this.abort.signal }), 0);
-  }
-
   /** GI-03: switch to the peer's rank and, once its graph is loaded, select the peer. */
   async gotoPeer(p, rank, name) {
     if (![...this.rankSel.options].some((o) => o.value === String(rank))) { toast(t('rankUnavailable'), 'warn'); return; }
@@ -567,16 +532,6 @@ export class Workspace {
     this.rankSel.value = String(rank);
     await this.load();
     await this.selectFromList(this.panes[side >= 0 && this.panes[side] ? side : 0], name);
-  }
-
-  /** Selects the counterpart (or the nearest matched ancestor's) in the other pane, revealed and centred. */
-  async locate(p, n) {
-    const o = this.other(p);
-    if (!o) return;
-    let cur = n;
-    while (cur && !cur.link.length) cur = cur.parent;
-    if (!cur) { toast(t('noCounterpart'), 'warn'); return; }
-    await this.selectFromList(o, cur.link[cur.link.length - 1]);
   }
 
   /**
