@@ -1,10 +1,38 @@
 #include "loader/record_splitter.h"
 
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "base/limits.h"
 
 namespace visprobe {
+namespace {
+
+// The next '"', '{', '}', '[' or ']' at or after p, or end (16 bytes at a time where SSE2 is).
+const char* SkipToStructural(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  const __m128i lower = _mm_set1_epi8(0x20);   // '[' | 0x20 == '{', ']' | 0x20 == '}'
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i l = _mm_or_si128(v, lower);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(l, open), _mm_cmpeq_epi8(l, close)));
+    int mask = _mm_movemask_epi8(m);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end) {
+    char c = *p;
+    if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') break;
+    ++p;
+  }
+  return p;
+}
+
+}  // namespace
 
 RecordSplitter::RecordSplitter(std::string container_key, size_t window_bytes, WindowFn fn)
     : container_key_(std::move(container_key)), window_bytes_(window_bytes), fn_(std::move(fn)),
@@ -110,6 +138,11 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
       in_string_ = false;
       p = q + 1;
       continue;
+    }
+    if (depth_ > container_depth_ && depth_ > 1) {
+      // Inside a member's value only strings and brackets change the state: skip to the next one.
+      p = SkipToStructural(p, end);
+      if (p == end) break;
     }
     char c = *p;
     switch (c) {
