@@ -42,8 +42,9 @@ export class NameIndex {
 
   /**
    * @param {import('../engine/client.js').EngineClient} engine @param {[number, number, string]} scope
+   * @param {() => boolean} [stale]  true once nobody wants this list: loading stops before the next chunk
    */
-  static async load(engine, scope) {
+  static async load(engine, scope, stale) {
     // Chunks of CHUNK rows along index3 (step, rank, data_source, node_order): the engine answers
     // other queries (an expand, a detail) between two chunks instead of after the whole list.
     // Each chunk is converted when it arrives, so the page thread never spends one long task on
@@ -51,6 +52,7 @@ export class NameIndex {
     const cols = NameIndex.columns();
     let after = -Infinity;
     for (;;) {
+      if (stale && stale()) throw Object.assign(new Error('stale name list'), { stale: true });
       const r = await engine.query(
         `SELECT node_name, micro_step_id, (matched_node_link IS NULL OR matched_node_link IN ('', '[]')), node_order
          FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_order > ? ORDER BY node_order LIMIT ${CHUNK}`,

@@ -43,6 +43,8 @@ export class Workspace {
     this.panes = [];
     /** @type {Map<string, Promise<NameIndex>>} */
     this.nameCache = new Map();
+    /** Bumped whenever the cache is dropped: a list still loading for the old cache stops. */
+    this.nameGen = 0;
     this.abort = new AbortController();
     this.panel = 'filter';
   }
@@ -205,7 +207,7 @@ export class Workspace {
     });
     this.matching = this.compare ? new MatchingPanel({
       engine: this.engine, task: this.task, get panes() { return self.panes; }, names,
-      invalidateNames: () => this.nameCache.clear(), selectFromList, afterMatch: () => this.afterMatch(), dbName: () => this.dbName,
+      invalidateNames: () => this.clearNames(), selectFromList, afterMatch: () => this.afterMatch(), dbName: () => this.dbName,
     }) : null;
     // APP-03: the rail, top to bottom: data selection, the panels (filter, navigator, matching,
     // search), build / open data, theme, language; each with a tooltip.
@@ -395,11 +397,22 @@ export class Workspace {
     const key = p.scope.join('|');
     let idx = this.nameCache.get(key);
     if (!idx) {
-      idx = NameIndex.load(this.engine, /** @type {[number, number, string]} */ (p.scope));
-      this.nameCache.set(key, idx);
-      idx.catch(() => this.nameCache.delete(key));
+      const gen = this.nameGen;
+      // A list whose cache was dropped meanwhile (another scope, a match) stops between two chunks
+      // instead of holding the worker for the rest of its queries; its callers get the current list.
+      const loading = NameIndex.load(this.engine, /** @type {[number, number, string]} */ (p.scope), () => gen !== this.nameGen)
+        .catch((e) => { if (e && e.stale) return this.names(side); throw e; });
+      idx = loading;
+      this.nameCache.set(key, loading);
+      loading.catch(() => { if (this.nameCache.get(key) === loading) this.nameCache.delete(key); });
     }
     return idx;
+  }
+
+  /** Drops the name lists (they are reloaded on demand). */
+  clearNames() {
+    this.nameCache.clear();
+    ++this.nameGen;
   }
 
   /** GR-08: node kinds and the active colour scale. */
@@ -453,7 +466,7 @@ export class Workspace {
       const box = /** @type {HTMLInputElement|null} */ (this.host.querySelector(`#ws-minimap-${i}`));
       if (box && !box.checked) this.setMinimap(i, false);
     }
-    this.nameCache.clear();
+    this.clearNames();
     // Warm the name lists in the background (search, then matching); they load in chunks, so a
     // click meanwhile waits for one chunk at most.
     this.names(0).then(() => (this.compare ? this.names(1) : null)).catch(() => {});
