@@ -87,6 +87,33 @@ TEST_CASE("§17.24 ancestors: ids from the top down to the parent; a cycle gives
   CHECK(g.Ancestors(y).empty());
 }
 
+TEST_CASE("§17.24 ancestors: a node hanging below a cycle has none; a chain past 256 levels is whole") {
+  Graph g;
+  // z -> y -> x -> y: z is not on the cycle, so its walk only learns of it after 256 steps.
+  NodeId x = g.AddNode(NodeOp::kModule, "x", kNoNode);
+  NodeId y = g.AddNode(NodeOp::kModule, "y", x);
+  g.AddUpnode(x, y);
+  NodeId z = g.AddNode(NodeOp::kModule, "z", y);
+  CHECK(g.Ancestors(z).empty());
+  // The same below a chain of 300 that ends in a cycle: the cycle is found past the first 256.
+  NodeId top = g.AddNode(NodeOp::kModule, "c0", kNoNode);
+  NodeId last = top;
+  for (int i = 1; i < 300; ++i) last = g.AddNode(NodeOp::kModule, "c" + std::to_string(i), last);
+  g.AddUpnode(top, last);   // c0's parent is c299
+  CHECK(g.Ancestors(last).empty());
+  NodeId below = g.AddNode(NodeOp::kModule, "below", last);
+  CHECK(g.Ancestors(below).empty());
+
+  // A straight chain of 300 below the root: every level, top down.
+  NodeId p = g.root();
+  for (int i = 0; i < 300; ++i) p = g.AddNode(NodeOp::kModule, "d" + std::to_string(i), p);
+  NodeId leaf = g.AddNode(NodeOp::kModule, "leaf", p);
+  auto chain = g.Ancestors(leaf);
+  REQUIRE(chain.size() == 301);
+  CHECK(vptest::NameOf(g, chain.front()) == "DefaultModel");
+  for (int i = 0; i < 300; ++i) CHECK(vptest::NameOf(g, chain[static_cast<size_t>(i) + 1]) == "d" + std::to_string(i));
+}
+
 TEST_CASE("§17.21 micro-step paging example of §10") {
   Graph g;
   auto mod = [&](const char* n) { return g.AddNode(NodeOp::kModule, n, g.root()); };
