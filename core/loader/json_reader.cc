@@ -2,20 +2,17 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <mutex>
-#include <thread>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "loader/json_reader_internal.h"
 #include "loader/record_splitter.h"
 #include "simdjson.h"
 
 namespace visprobe {
-namespace od = simdjson::ondemand;
+using namespace json_internal;
 
 namespace {
 
@@ -32,11 +29,6 @@ bool NonFinite(std::string_view tok, double* out) {
   if (tok == "-Infinity") { *out = -std::numeric_limits<double>::infinity(); return true; }
   return false;
 }
-
-struct JsonLimits {
-  size_t max_string_bytes = kMaxJsonStringBytes;
-  uint32_t max_record_values = kMaxJsonRecordValues;
-};
 
 std::string StringLimitText(size_t limit) {
   return "a string longer than the limit of " + std::to_string(limit) + " bytes for one string";
@@ -188,6 +180,12 @@ std::string ErrorText(simdjson::error_code e) {
   }
 }
 
+std::string Converter::Text() const { return what.empty() ? ErrorText(error) : what; }
+
+}  // namespace
+
+namespace json_internal {
+
 JsonLimits LimitsOf(const JsonReadOptions& o) {
   JsonLimits l;
   l.max_string_bytes = o.max_string_bytes;
@@ -195,62 +193,43 @@ JsonLimits LimitsOf(const JsonReadOptions& o) {
   return l;
 }
 
-std::string Converter::Text() const { return what.empty() ? ErrorText(error) : what; }
-
-class WindowParser {
- public:
-  using AtFn = std::function<Status(std::string_view key, uint64_t pos, const JTree& tree, JIdx value)>;
-  WindowParser(const std::string& path, AtFn fn, JsonLimits limits = {})
-      : path_(path), fn_(std::move(fn)), limits_(limits) {}
-
-  Status Parse(std::string& window, const std::vector<RecordOrigin>& origins) {
-    const size_t len = window.size();
-    window.reserve(len + simdjson::SIMDJSON_PADDING);
-    od::document doc;
-    simdjson::padded_string_view view(window.data(), len, window.capacity());
-    if (auto e = parser_.iterate(view).get(doc)) return Error(e, origins, 0);
-    od::object obj;
-    if (auto e = doc.get_object().get(obj)) return Error(e, origins, 0);
-    size_t rec = 0;
-    for (auto fr : obj) {
-      od::field f;
-      if (auto e = std::move(fr).get(f)) return Error(e, origins, rec);
-      std::string_view k;
-      if (auto e = f.unescaped_key(false).get(k)) return Error(e, origins, rec);
-      if (k.size() > limits_.max_string_bytes) return Error(StringLimitText(limits_.max_string_bytes), origins, rec);
-      key_.assign(k.data(), k.size());
-      tree_.Clear();
-      JIdx root = tree_.Add(JKind::kNull);
-      Converter conv(tree_, limits_);
-      if (!conv.Value(f.value(), root, 1)) return Error(conv.Text(), origins, rec);
-      RETURN_IF_ERROR(fn_(key_, rec < origins.size() ? origins[rec].file_pos : 0, tree_, root));
-      ++rec;
-    }
-    if (!doc.at_end()) return Error(simdjson::TRAILING_CONTENT, origins, rec ? rec - 1 : 0);
-    return Status::Ok();
+Status WindowParser::Parse(std::string& window, const std::vector<RecordOrigin>& origins) {
+  const size_t len = window.size();
+  window.reserve(len + simdjson::SIMDJSON_PADDING);
+  od::document doc;
+  simdjson::padded_string_view view(window.data(), len, window.capacity());
+  if (auto e = parser_.iterate(view).get(doc)) return Error(e, origins, 0);
+  od::object obj;
+  if (auto e = doc.get_object().get(obj)) return Error(e, origins, 0);
+  size_t rec = 0;
+  for (auto fr : obj) {
+    od::field f;
+    if (auto e = std::move(fr).get(f)) return Error(e, origins, rec);
+    std::string_view k;
+    if (auto e = f.unescaped_key(false).get(k)) return Error(e, origins, rec);
+    if (k.size() > limits_.max_string_bytes) return Error(StringLimitText(limits_.max_string_bytes), origins, rec);
+    key_.assign(k.data(), k.size());
+    tree_.Clear();
+    JIdx root = tree_.Add(JKind::kNull);
+    Converter conv(tree_, limits_);
+    if (!conv.Value(f.value(), root, 1)) return Error(conv.Text(), origins, rec);
+    RETURN_IF_ERROR(fn_(key_, rec < origins.size() ? origins[rec].file_pos : 0, tree_, root));
+    ++rec;
   }
+  if (!doc.at_end()) return Error(simdjson::TRAILING_CONTENT, origins, rec ? rec - 1 : 0);
+  return Status::Ok();
+}
 
- private:
-  Status Error(simdjson::error_code e, const std::vector<RecordOrigin>& origins, size_t rec) {
-    return Error(ErrorText(e), origins, rec);
-  }
-  Status Error(const std::string& text, const std::vector<RecordOrigin>& origins, size_t rec) {
-    uint64_t pos = origins.empty() ? 0 : origins[rec < origins.size() ? rec : origins.size() - 1].file_pos;
-    std::string where = rec < origins.size() ? " (in the member starting at byte " + std::to_string(pos) + ")" : "";
-    return InvalidInput(path_ + " @ byte " + std::to_string(pos) + ": " + text + where);
-  }
+Status WindowParser::Error(simdjson::error_code e, const std::vector<RecordOrigin>& origins, size_t rec) {
+  return Error(ErrorText(e), origins, rec);
+}
+Status WindowParser::Error(const std::string& text, const std::vector<RecordOrigin>& origins, size_t rec) {
+  uint64_t pos = origins.empty() ? 0 : origins[rec < origins.size() ? rec : origins.size() - 1].file_pos;
+  std::string where = rec < origins.size() ? " (in the member starting at byte " + std::to_string(pos) + ")" : "";
+  return InvalidInput(path_ + " @ byte " + std::to_string(pos) + ": " + text + where);
+}
 
-  const std::string& path_;
-  AtFn fn_;
-  JsonLimits limits_;
-  od::parser parser_;
-  JTree tree_;
-  std::string key_;
-};
-
-struct FileCloser { void operator()(FILE* f) const { if (f) std::fclose(f); } };
-
-}  // namespace
+}  // namespace json_internal
 
 bool DecodeJsonString(std::string_view raw, std::string* out) {
   out->clear();
@@ -311,11 +290,10 @@ bool DecodeJsonString(std::string_view raw, std::string* out) {
   return true;
 }
 
-namespace {
+namespace json_internal {
 
-// Feeds a whole file through a splitter in blocks; file errors name `path` and the byte offset.
 Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter,
-                          bool* found = nullptr) {
+                          bool* found) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
   uint64_t total = 0;
@@ -359,7 +337,7 @@ Status ParseMeta(const std::string& path, const RecordSplitter& splitter, const 
   return Status::Ok();
 }
 
-}  // namespace
+}  // namespace json_internal
 
 Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
                                        const RecordFn& on_record) {
@@ -375,198 +353,6 @@ Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOp
   out.largest_window = splitter.largest_window();
   RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
   return out;
-}
-
-namespace {
-
-// Windows parsed by worker threads, each with its own parser; buffers are recycled. The first
-// failing window in file order decides the error, so errors do not depend on scheduling.
-class WindowPool {
- public:
-  struct Job {
-    size_t index = 0;
-    std::string text;
-    std::vector<RecordOrigin> origins;
-  };
-
-  WindowPool(const std::string& path, int workers, const RecordAtFn& fn, JsonLimits limits = {})
-      : max_queued_(static_cast<size_t>(workers) * 2) {
-    for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i, limits] { Work(path, fn, i, limits); });
-  }
-  ~WindowPool() { Close(); }
-
-  // Blocks while the queue is full; false once a window failed (stop producing).
-  bool WaitForSpace() {
-    std::unique_lock<std::mutex> lk(mu_);
-    cv_space_.wait(lk, [&] { return jobs_.size() < max_queued_ || failed_index_ != SIZE_MAX; });
-    return failed_index_ == SIZE_MAX;
-  }
-  std::string TakeSpare() {
-    std::lock_guard<std::mutex> g(mu_);
-    if (spare_.empty()) return std::string();
-    std::string s = std::move(spare_.back());
-    spare_.pop_back();
-    return s;
-  }
-  void Push(Job job) {
-    std::lock_guard<std::mutex> g(mu_);
-    jobs_.push_back(std::move(job));
-    cv_jobs_.notify_one();
-  }
-  // No more jobs: joins the workers and returns the first failure (in window order) or Ok.
-  Status Close() {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      closed_ = true;
-      cv_jobs_.notify_all();
-    }
-    for (auto& t : pool_) if (t.joinable()) t.join();
-    return failed_index_ == SIZE_MAX ? Status::Ok() : failed_;
-  }
-  Status failure() {
-    std::lock_guard<std::mutex> g(mu_);
-    return failed_;
-  }
-
- private:
-  void Work(const std::string& path, const RecordAtFn& fn, int wid, JsonLimits limits) {
-    WindowParser wp(path, [&fn, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return fn(wid, k, p, t, v); },
-                    limits);
-    for (;;) {
-      Job job;
-      {
-        std::unique_lock<std::mutex> lk(mu_);
-        cv_jobs_.wait(lk, [&] { return !jobs_.empty() || closed_; });
-        if (jobs_.empty()) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
-        cv_space_.notify_one();
-        if (failed_index_ < job.index) continue;   // a window before this one failed
-      }
-      Status st = wp.Parse(job.text, job.origins);
-      std::lock_guard<std::mutex> g(mu_);
-      if (!st.ok() && job.index < failed_index_) {
-        failed_index_ = job.index;
-        failed_ = st;
-        cv_space_.notify_all();
-      }
-      job.text.clear();
-      spare_.push_back(std::move(job.text));
-    }
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_jobs_, cv_space_;
-  std::deque<Job> jobs_;
-  std::vector<std::string> spare_;
-  bool closed_ = false;
-  size_t failed_index_ = SIZE_MAX;
-  Status failed_;
-  const size_t max_queued_;
-  std::vector<std::thread> pool_;
-};
-
-}  // namespace
-
-Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const JsonReadOptions& opts, int workers,
-                                               const RecordAtFn& on_record) {
-  std::unique_ptr<WindowParser> wp;
-  std::unique_ptr<WindowPool> pool;
-  size_t next_index = 0;
-  RecordSplitter::WindowFn window_fn;
-  if (workers <= 1) {
-    wp = std::make_unique<WindowParser>(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) {
-      return on_record(0, k, p, t, v);
-    }, LimitsOf(opts));
-    window_fn = [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp->Parse(w, o); };
-  } else {
-    // The splitter runs here; windows go to the pool.
-    pool = std::make_unique<WindowPool>(path, workers, on_record, LimitsOf(opts));
-    window_fn = [&](std::string& w, const std::vector<RecordOrigin>& o) {
-      if (!pool->WaitForSpace()) return pool->failure();
-      WindowPool::Job job;
-      job.index = next_index++;
-      job.origins = o;
-      job.text.swap(w);
-      w = pool->TakeSpare();
-      pool->Push(std::move(job));
-      return Status::Ok();
-    };
-  }
-  RecordSplitter splitter(opts.container_key, opts.window_bytes, window_fn);
-  splitter.SetLimits(opts.max_record_bytes, opts.max_string_bytes);
-  auto fed = FeedFile(path, opts, splitter);
-  if (pool) RETURN_IF_ERROR(pool->Close());
-  if (!fed.ok()) return fed.status();
-  JsonReadResult out;
-  out.records = splitter.records();
-  out.bytes = fed.value();
-  out.largest_window = splitter.largest_window();
-  RETURN_IF_ERROR(ParseMeta(path, splitter, opts, out));
-  return out;
-}
-
-Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>& pos, uint64_t end,
-                            const std::vector<char>& wanted, size_t window_bytes, int workers, const RecordAtFn& on_record,
-                            const std::function<void(uint64_t, uint64_t)>& progress) {
-  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
-  const size_t n = pos.size();
-  // Reads records [a, b) into one window "{...}" (the separator before record b dropped).
-  uint64_t total = n ? ((end == UINT64_MAX ? pos.back() : end) - pos.front()) : 0;
-  uint64_t done = 0;
-  auto read_window = [&](size_t a, size_t b, WindowPool::Job* job) -> Status {
-    uint64_t from = pos[a];
-    uint64_t to = b < n ? pos[b] : end;
-    if (to == UINT64_MAX || to < from) return InvalidInput(path + " @ byte " + std::to_string(from) + ": the file changed while it was read");
-    size_t len = static_cast<size_t>(to - from);
-    job->text.resize(len + 2);
-    if (fseeko(f.get(), static_cast<off_t>(from), SEEK_SET) != 0 || std::fread(&job->text[1], 1, len, f.get()) != len)
-      return IoError(path + " @ byte " + std::to_string(from) + ": read error");
-    job->text[0] = '{';
-    // Drop the trailing whitespace and the comma that separates record b-1 from record b.
-    size_t e = len + 1;
-    while (e > 1 && (job->text[e - 1] == ' ' || job->text[e - 1] == '\n' || job->text[e - 1] == '\r' || job->text[e - 1] == '\t')) --e;
-    if (b < n && e > 1 && job->text[e - 1] == ',') --e;
-    job->text[e] = '}';
-    job->text.resize(e + 1);
-    job->origins.clear();
-    for (size_t i = a; i < b; ++i) job->origins.push_back({pos[i] - from + 1, pos[i]});
-    done += len;
-    if (progress) progress(done, total);
-    return Status::Ok();
-  };
-  // Windows: runs of wanted records, cut at window_bytes.
-  std::vector<std::pair<size_t, size_t>> windows;
-  for (size_t i = 0; i < n;) {
-    if (!wanted[i]) { ++i; continue; }
-    size_t j = i + 1;
-    while (j < n && wanted[j] && pos[j] - pos[i] < window_bytes) ++j;
-    windows.emplace_back(i, j);
-    i = j;
-  }
-  if (workers <= 1) {
-    WindowParser wp(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(0, k, p, t, v); });
-    WindowPool::Job job;
-    for (auto& w : windows) {
-      RETURN_IF_ERROR(read_window(w.first, w.second, &job));
-      RETURN_IF_ERROR(wp.Parse(job.text, job.origins));
-    }
-    return Status::Ok();
-  }
-  WindowPool pool(path, workers, on_record);
-  Status read_status;
-  for (size_t k = 0; k < windows.size(); ++k) {
-    if (!pool.WaitForSpace()) break;
-    WindowPool::Job job;
-    job.index = k;
-    job.text = pool.TakeSpare();
-    read_status = read_window(windows[k].first, windows[k].second, &job);
-    if (!read_status.ok()) break;
-    pool.Push(std::move(job));
-  }
-  RETURN_IF_ERROR(pool.Close());
-  return read_status;
 }
 
 std::string FrameworkField(const JsonReadResult& r) {
@@ -611,10 +397,9 @@ Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
   if (auto e = parser.iterate(view).get(doc)) return InvalidInput(ErrorText(e));
   tree.Clear();
   *root = tree.Add(JKind::kNull);
-  od::value v;
   // A scalar document cannot be read as a value in on-demand mode; the callers only need objects.
   od::object obj;
-  if (auto e = doc.get_object().get(obj)) return InvalidInput("the top-level value is not a JSON object");
+  if (doc.get_object().get(obj) != simdjson::SUCCESS) return InvalidInput("the top-level value is not a JSON object");
   tree.at(*root).kind = JKind::kObject;
   JIdx prev = kJNone;
   uint32_t count = 0;
@@ -634,7 +419,6 @@ Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
   }
   tree.at(*root).count = count;
   if (!doc.at_end()) return InvalidInput(ErrorText(simdjson::TRAILING_CONTENT));
-  (void)v;
   return Status::Ok();
 }
 
