@@ -340,38 +340,35 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   }
 }
 
-// ", \"<name>\": \"<§12-formatted value>\"".
-void AppendStringField(std::string& out, const char* name, std::string_view v) {
-  out += ", ";
-  AppendJsonString(out, name);
-  out += ": ";
-  thread_local std::string text;   // reused: this runs for every field of every compared row
-  text.clear();
-  AppendFormattedString(text, v);
-  AppendJsonString(out, text);
-}
-
-// The same for the text repr(v) + "%" (a relative error), without reading v back from it.
-void AppendPercentField(std::string& out, const char* name, double v) {
+// ", \"<name>\": \"<text>\"", where fill(text) writes the value's text into a reused buffer
+// (this runs for every field of every compared row).
+template <typename Fill>
+void AppendNamedText(std::string& out, const char* name, Fill&& fill) {
   out += ", ";
   AppendJsonString(out, name);
   out += ": ";
   thread_local std::string text;
   text.clear();
-  AppendFormattedRepr(text, v, "%");
+  fill(text);
   AppendJsonString(out, text);
+}
+
+// The value's §12-formatted text.
+void AppendStringField(std::string& out, const char* name, std::string_view v) {
+  AppendNamedText(out, name, [v](std::string& text) { AppendFormattedString(text, v); });
+}
+
+// The text repr(v) + "%" (a relative error), without reading v back from it.
+void AppendPercentField(std::string& out, const char* name, double v) {
+  AppendNamedText(out, name, [v](std::string& text) { AppendFormattedRepr(text, v, "%"); });
 }
 
 void AppendField(std::string& out, const char* name, const Cell& v) {
   if (v.kind == CmpValue::kString) return AppendStringField(out, name, v.s);
-  out += ", ";
-  AppendJsonString(out, name);
-  out += ": ";
-  thread_local std::string text;
-  text.clear();
-  if (v.kind == CmpValue::kNull) text = "null";
-  else AppendPyStr(text, v);
-  AppendJsonString(out, text);
+  AppendNamedText(out, name, [&v](std::string& text) {
+    if (v.kind == CmpValue::kNull) text = "null";
+    else AppendPyStr(text, v);
+  });
 }
 
 Cell Bool(bool b) { Cell c; c.kind = CmpValue::kBool; c.b = b; return c; }
