@@ -530,6 +530,77 @@ print(json.dumps({"name": name, "info": json.loads(info), "plain": plain[0] if p
   await context.close();
 });
 
+test('a name list whose scope is left while it loads stops between two chunks; the new scope\'s lists load (SRCH-02)', async () => {
+  // Rank 0: 80,000 nodes per side, so its name list takes 9 chunk queries in the worker (8 of
+  // 10,000 names, then an empty one); rank 1: 3,000 nodes per side.
+  const db = generatedDb(80000);
+  const small = generatedDb(3000);
+  execFileSync('sqlite3', [db, `ATTACH '${small}' AS r1;
+    UPDATE r1.tb_nodes SET rank = 1, id = replace(id, '_0_0_', '_0_1_'), graph_id = replace(graph_id, '_0_0', '_0_1');
+    INSERT INTO tb_nodes SELECT * FROM r1.tb_nodes; UPDATE tb_config SET rank_list = '[0, 1]';`]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1500, height: 1100 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/');
+  // Every request the page sends the worker goes through the page's engine client: record the
+  // name-list chunk queries (NameIndex.load) in the order they are sent, each with its scope and
+  // whether its answer came back. As soon as rank 0's first chunk is sent, switch to rank 1 (the
+  // Rank select's change, as the data-selection popover fires it), after taking the promise of
+  // the list being loaded, as a caller of it would hold it.
+  await page.evaluate(() => {
+    const engine = window.visprobeEngine;
+    const request = engine.request.bind(engine);
+    const probe = { sent: [], switched: false, old: null };
+    window.__names = probe;
+    engine.request = (type, args, ...rest) => {
+      const p = request(type, args, ...rest);
+      if (args && /node_order > \? ORDER BY node_order LIMIT/.test(args.sql || '')) {
+        const [step, rank, side, after] = args.params;
+        const e = { step, rank, side, after, rows: null };
+        probe.sent.push(e);
+        p.then((r) => { e.rows = r.values.length; }, () => { e.rows = -1; });
+        if (rank === 0 && !probe.switched) {
+          probe.switched = true;
+          setTimeout(() => {
+            probe.old = window.visprobeGraph.names(0).then((idx) => idx.names.length);
+            const sel = document.getElementById('ws-rank');
+            sel.value = '1';
+            sel.dispatchEvent(new Event('change', { bubbles: true }));
+          }, 0);
+        }
+      }
+      return p;
+    };
+  });
+  await page.setInputFiles('#pick-db', db);
+  await page.waitForFunction(() => /Rank 1/.test(document.querySelector('[data-testid=scope]')?.textContent || ''), null, { timeout: 120000 });
+  // The new scope's lists complete (both sides, all names of rank 1).
+  assert.deepEqual(await page.evaluate(() => Promise.all([window.visprobeGraph.names(0), window.visprobeGraph.names(1)])
+    .then((l) => l.map((idx) => idx.names.length))), [3000, 3000]);
+  // Wait until no chunk query is outstanding: each next chunk is sent as soon as the previous
+  // answer arrives, so a list still running always has one.
+  await page.waitForFunction(() => window.__names.sent.every((e) => e.rows !== null), null, { timeout: 60000 });
+  const sent = await page.evaluate(() => window.__names.sent);
+  // The switch: rank 1's Debug list starts in the same task as the old lists' cache is dropped.
+  const at = sent.findIndex((e) => e.rank === 1 && e.side === 'NPU');
+  assert.ok(at > 0, 'rank 1\'s list started after rank 0\'s');
+  const before = sent.slice(0, at).filter((e) => e.rank === 0);
+  const late = sent.slice(at).filter((e) => e.rank === 0);
+  assert.ok(before.length > 0 && before.length < 9 && before.at(-1).rows === 10000,
+            `the switch came while rank 0's list was loading (${before.length} of its 9 chunk queries sent)`);
+  assert.deepEqual(late.map((e) => `${e.side} after node_order ${e.after}`), [],
+                   `no chunk query of the dropped rank-0 list is sent after the switch (${before.length} were sent before it)`);
+  // A caller still holding the dropped list's promise gets the current list.
+  assert.equal(await page.evaluate(() => window.__names.old), 3000);
+  await page.click('[data-testid=rail-search]');
+  await page.waitForSelector('[data-testid=search-list][data-query=""]');
+  assert.equal(await count(page, 'search'), 3000);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
   const db = generatedDb(200000);
   const { page, context, errors } = await openDb(db);
