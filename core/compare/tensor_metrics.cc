@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -57,29 +59,10 @@ TensorMetrics AllText(const char* text, std::string message) {
   return m;
 }
 
-// numpy's pairwise summation (np.add.reduce on contiguous data): 8 accumulators for blocks of at
-// most 128 terms, halving above that. Term i is f(i). Same rounding as np.sum of the products.
-template <class F>
-double PairwiseSum(size_t begin, size_t n, const F& f) {
-  if (n < 8) {
-    double res = 0.;
-    for (size_t i = 0; i < n; ++i) res += f(begin + i);
-    return res;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (int j = 0; j < 8; ++j) r[j] = f(begin + j);
-    size_t i = 8;
-    for (; i < n - (n % 8); i += 8)
-      for (int j = 0; j < 8; ++j) r[j] += f(begin + i + j);
-    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += f(begin + i);
-    return res;
-  }
-  size_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return PairwiseSum(begin, n2, f) + PairwiseSum(begin + n2, n - n2, f);
-}
+// The four sums of Cosine and EucDist: x.y, x.x, y.y and (x-y).(x-y).
+struct Sums4 {
+  double xy = 0, xx = 0, yy = 0, dd = 0;
+};
 
 // ---- relative error (§9.6.3) -----------------------------------------------------------------
 
@@ -92,37 +75,84 @@ struct RelStats {
 
 // rel = |(n'' - b'') / b''| elementwise in precision T (float or double), where n'' and b'' get
 // eps(T) added at the positions where the golden value is 0. The array is never materialised:
-// only its max and the two threshold counts are needed. The thresholds are Python floats compared
-// with a T array, so numpy casts them to T (float32(0.001) for float32 data).
+// only its max and the two threshold counts are needed, accumulated a range at a time. The
+// thresholds are Python floats compared with a T array, so numpy casts them to T (float32(0.001)
+// for float32 data).
+template <class T>
+struct RelAcc {
+  // Eight independent lanes (element i goes to lane i % 8): no chain of dependent comparisons,
+  // and loops the compiler can vectorize. NaN fails every comparison, so it neither raises the
+  // max nor counts; its own flag records it.
+  static constexpr int kLanes = 8;
+  T max[kLanes] = {};
+  bool nan[kLanes] = {};
+  uint64_t below1 = 0, below5 = 0, size = 0;
+
+  void Add(const double* n, const double* b, size_t count) {
+    const T eps = std::numeric_limits<T>::epsilon();
+    const T t1 = static_cast<T>(kThousandthThreshold), t5 = static_cast<T>(kFiveThousandthsThreshold);
+    auto step = [&](double nd, double bd, T& m, bool& nn, uint32_t& c1, uint32_t& c5) {
+      const T adj = bd == 0 ? eps : T(0);   // adding 0 leaves a value unchanged
+      const T nv = static_cast<T>(nd) + adj, bv = static_cast<T>(bd) + adj;
+      const T r = std::fabs((nv - bv) / bv);
+      nn |= r != r;
+      m = r > m ? r : m;
+      c1 += r < t1;
+      c5 += r < t5;
+    };
+    size += count;
+    while (count > 0) {
+      const size_t len = std::min<size_t>(count, 1u << 16);   // 32-bit lane counts
+      T m[kLanes];
+      bool nn[kLanes];
+      uint32_t c1[kLanes] = {}, c5[kLanes] = {};
+      for (int k = 0; k < kLanes; ++k) { m[k] = max[k]; nn[k] = nan[k]; }
+      size_t i = 0;
+      for (; i + kLanes <= len; i += kLanes)
+        for (int k = 0; k < kLanes; ++k) step(n[i + k], b[i + k], m[k], nn[k], c1[k], c5[k]);
+      for (; i < len; ++i) step(n[i], b[i], m[0], nn[0], c1[0], c5[0]);
+      for (int k = 0; k < kLanes; ++k) {
+        max[k] = m[k];
+        nan[k] = nn[k];
+        below1 += c1[k];
+        below5 += c5[k];
+      }
+      n += len;
+      b += len;
+      count -= len;
+    }
+  }
+  RelStats Stats() const {
+    RelStats s;
+    s.size = size;
+    s.below_thousandth = below1;
+    s.below_five_thousandths = below5;
+    T m = 0;
+    bool any_nan = false;
+    for (int k = 0; k < kLanes; ++k) {
+      m = max[k] > m ? max[k] : m;
+      any_nan |= nan[k];
+    }
+    s.max = any_nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(m);
+    return s;
+  }
+};
+
 template <class T>
 RelStats RelativeError(const double* n, const double* b, size_t size) {
-  const T eps = std::numeric_limits<T>::epsilon();
-  const T t1 = static_cast<T>(kThousandthThreshold), t5 = static_cast<T>(kFiveThousandthsThreshold);
-  RelStats s;
-  s.size = size;
-  T max = 0;
-  bool nan = false;
-  for (size_t i = 0; i < size; ++i) {
-    T nv = static_cast<T>(n[i]), bv = static_cast<T>(b[i]);
-    if (b[i] == 0) {
-      nv += eps;
-      bv += eps;
-    }
-    T r = std::fabs((nv - bv) / bv);
-    if (std::isnan(r)) nan = true;
-    else if (r > max) max = r;
-    if (r < t1) ++s.below_thousandth;
-    if (r < t5) ++s.below_five_thousandths;
-  }
-  s.max = nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(max);
-  return s;
+  RelAcc<T> acc;
+  acc.Add(n, b, size);
+  return acc.Stats();
+}
+
+// Whether relative errors are computed in float: non-float inputs are converted to float64 first,
+// so T = result_type(n', b', float32) is float32 exactly when both arrays are float16/float32.
+bool RelInFloat(const NpyArray& npu, const NpyArray& bench) {
+  return npu.dtype.is_float() && npu.dtype.size <= 4 && bench.dtype.is_float() && bench.dtype.size <= 4;
 }
 
 RelStats RelativeError(const NpyArray& npu, const double* n, const NpyArray& bench, const double* b, size_t size) {
-  // Non-float inputs are converted to float64 first, so T = result_type(n', b', float32) is float32
-  // exactly when both arrays are float16/float32.
-  bool f32 = npu.dtype.is_float() && npu.dtype.size <= 4 && bench.dtype.is_float() && bench.dtype.size <= 4;
-  return f32 ? RelativeError<float>(n, b, size) : RelativeError<double>(n, b, size);
+  return RelInFloat(npu, bench) ? RelativeError<float>(n, b, size) : RelativeError<double>(n, b, size);
 }
 
 MetricValue MaxRelativeErr(const RelStats& rel, std::string& msg) {
@@ -220,14 +250,14 @@ TensorMetrics CompareScalars(const NpyArray& npu, const NpyArray& bench) {
   return m;
 }
 
-MetricValue Cosine(const double* x, const double* y, size_t size, std::string& msg) {
+MetricValue Cosine(const Sums4& sums, size_t size, std::string& msg) {
   if (size == 1) {
     msg += "This is a 1-d tensor of length 1.";
     return MetricValue::Text(kMetricUnsupported);
   }
-  double num = PairwiseSum(0, size, [&](size_t i) { return x[i] * y[i]; });
-  double na = std::sqrt(PairwiseSum(0, size, [&](size_t i) { return x[i] * x[i]; }));
-  double nb = std::sqrt(PairwiseSum(0, size, [&](size_t i) { return y[i] * y[i]; }));
+  double num = sums.xy;
+  double na = std::sqrt(sums.xx);
+  double nb = std::sqrt(sums.yy);
   if (na <= kFloat64Eps && nb <= kFloat64Eps) return MetricValue::Number(1.0);
   if (na <= kFloat64Eps) {
     msg += "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data.";
@@ -247,6 +277,105 @@ MetricValue Cosine(const double* x, const double* y, size_t size, std::string& m
   return MetricValue::Number(c);
 }
 
+// One pass over two finite arrays for all six metrics. The sums follow numpy's pairwise
+// summation (np.add.reduce on contiguous data: 8 accumulators for blocks of at most 128 terms,
+// halving above that), each with numpy's order of additions, so they round as np.sum does; the
+// maximum of |x - y| and the relative errors are taken over each block while it is in cache.
+template <class T>
+struct OnePass {
+  const double* x = nullptr;
+  const double* y = nullptr;
+  double max_abs[8] = {};   // lanes, as in RelAcc
+  RelAcc<T> rel;
+
+  Sums4 Sum(size_t begin, size_t n) {
+    if (n > 128) {
+      size_t n2 = n / 2;
+      n2 -= n2 % 8;
+      Sums4 a = Sum(begin, n2);
+      Sums4 b = Sum(begin + n2, n - n2);
+      return {a.xy + b.xy, a.xx + b.xx, a.yy + b.yy, a.dd + b.dd};
+    }
+    const double* px = x + begin;
+    const double* py = y + begin;
+    Sums4 s;
+    size_t i = 0;
+    if (n >= 8) {
+      double xy[8], xx[8], yy[8], dd[8];
+      for (int j = 0; j < 8; ++j) {
+        double d = px[j] - py[j];
+        xy[j] = px[j] * py[j];
+        xx[j] = px[j] * px[j];
+        yy[j] = py[j] * py[j];
+        dd[j] = d * d;
+      }
+      for (i = 8; i < n - (n % 8); i += 8) {
+        for (int j = 0; j < 8; ++j) {
+          double a = px[i + j], b = py[i + j], d = a - b;
+          xy[j] += a * b;
+          xx[j] += a * a;
+          yy[j] += b * b;
+          dd[j] += d * d;
+        }
+      }
+      auto fold = [](const double* r) { return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); };
+      s = {fold(xy), fold(xx), fold(yy), fold(dd)};
+    }
+    for (; i < n; ++i) {
+      double a = px[i], b = py[i], d = a - b;
+      s.xy += a * b;
+      s.xx += a * a;
+      s.yy += b * b;
+      s.dd += d * d;
+    }
+    // x and y are finite here (non-finite values were zeroed or refused), so |x - y| is never NaN.
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8)
+      for (int j = 0; j < 8; ++j) {
+        double d = std::fabs(px[k + j] - py[k + j]);
+        max_abs[j] = d > max_abs[j] ? d : max_abs[j];
+      }
+    for (; k < n; ++k) {
+      double d = std::fabs(px[k] - py[k]);
+      max_abs[0] = d > max_abs[0] ? d : max_abs[0];
+    }
+    rel.Add(px, py, n);
+    return s;
+  }
+};
+
+struct PassResult {
+  Sums4 sums;
+  double max_abs = 0;
+  RelStats rel;
+};
+
+template <class T>
+PassResult RunOnePass(const double* x, const double* y, size_t size) {
+  OnePass<T> pass;
+  pass.x = x;
+  pass.y = y;
+  PassResult r;
+  r.sums = pass.Sum(0, size);
+  for (double m : pass.max_abs) r.max_abs = m > r.max_abs ? m : r.max_abs;
+  r.rel = pass.rel.Stats();
+  return r;
+}
+
+// Whether any element of either array is NaN or +-inf (an exponent of all ones), without a branch
+// per element.
+bool AnyNonFinite(const double* x, const double* y, size_t size) {
+  constexpr uint64_t kExp = 0x7ff0000000000000ULL;
+  uint64_t bad = 0;
+  for (size_t i = 0; i < size; ++i) {
+    uint64_t a, b;
+    std::memcpy(&a, x + i, 8);
+    std::memcpy(&b, y + i, 8);
+    bad |= static_cast<uint64_t>((a & kExp) == kExp) | static_cast<uint64_t>((b & kExp) == kExp);
+  }
+  return bad != 0;
+}
+
 }  // namespace
 
 TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
@@ -261,9 +390,7 @@ TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
   // NaN/inf at identical positions (same NaN mask and same inf mask) are set to 0 on both sides;
   // anything else makes all six metrics N/A. Copies are made only when there is something to zero.
   std::vector<double> xz, yz;
-  bool non_finite = false;
-  for (size_t i = 0; i < size && !non_finite; ++i) non_finite = !std::isfinite(x[i]) || !std::isfinite(y[i]);
-  if (non_finite) {
+  if (AnyNonFinite(x, y, size)) {
     for (size_t i = 0; i < size; ++i)
       if (std::isnan(x[i]) != std::isnan(y[i]) || std::isinf(x[i]) != std::isinf(y[i]))
         return AllText(kMetricNA, kMsgNanInf);
@@ -279,19 +406,11 @@ TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
   if (npu.dtype != bench.dtype) m.message = kMsgDtype;   // informational; computed anyway
   std::string msgs;
   // After flattening both are float64 (§9.6.4); the relative error keeps precision T (§9.6.3).
-  m.values[kCosine] = Cosine(x, y, size, msgs);
-  m.values[kEucDist] = MetricValue::Number(std::sqrt(PairwiseSum(0, size, [&](size_t i) {
-    double d = x[i] - y[i];
-    return d * d;
-  })));
-  double max_abs = 0;
-  for (size_t i = 0; i < size; ++i) {
-    double d = std::fabs(x[i] - y[i]);
-    if (std::isnan(d)) { max_abs = d; break; }
-    if (d > max_abs) max_abs = d;
-  }
-  m.values[kMaxAbsErr] = MaxAbsErrValue(max_abs, msgs);
-  RelStats rel = RelativeError(npu, x, bench, y, size);
+  PassResult pass = RelInFloat(npu, bench) ? RunOnePass<float>(x, y, size) : RunOnePass<double>(x, y, size);
+  m.values[kCosine] = Cosine(pass.sums, size, msgs);
+  m.values[kEucDist] = MetricValue::Number(std::sqrt(pass.sums.dd));
+  m.values[kMaxAbsErr] = MaxAbsErrValue(pass.max_abs, msgs);
+  const RelStats& rel = pass.rel;
   m.values[kMaxRelativeErr] = MaxRelativeErr(rel, msgs);
   m.values[kOneThousandthErrRatio] = ErrRatio(rel, rel.below_thousandth);
   m.values[kFiveThousandthsErrRatio] = ErrRatio(rel, rel.below_five_thousandths);

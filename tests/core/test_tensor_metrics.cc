@@ -646,6 +646,59 @@ TEST_CASE("§9.6.6 large arrays: pairwise sums match a long double reference", "
 
 // ---- §9.6.1 locating -----------------------------------------------------------------------------
 
+// numpy's pairwise summation (pairwise_sum in numpy's loops_utils), written out plainly: below 8
+// terms in order; up to 128 terms with 8 accumulators; above that, halved at a multiple of 8.
+double NumpyPairwiseSum(const std::vector<double>& v, size_t begin, size_t n) {
+  if (n < 8) {
+    double res = 0.;
+    for (size_t i = begin; i < begin + n; ++i) res += v[i];
+    return res;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (size_t j = 0; j < 8; ++j) r[j] = v[begin + j];
+    size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (size_t j = 0; j < 8; ++j) r[j] += v[begin + i + j];
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += v[begin + i];
+    return res;
+  }
+  size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return NumpyPairwiseSum(v, begin, n2) + NumpyPairwiseSum(v, begin + n2, n - n2);
+}
+
+TEST_CASE("§9.6.6 the one-pass sums round exactly as numpy's pairwise np.sum, at every block boundary", "[tensor]") {
+  vptest::TempDir dir;
+  std::vector<size_t> sizes;
+  for (size_t n = 2; n <= 300; ++n) sizes.push_back(n);
+  for (size_t n : {1000, 1031, 4096, 4097, 65536, 100003}) sizes.push_back(n);
+  for (size_t n : sizes) {
+    CAPTURE(n);
+    std::vector<double> x(n), y(n), xy(n), xx(n), yy(n), dd(n);
+    double max_abs = 0;
+    for (size_t i = 0; i < n; ++i) {
+      // Full 53-bit mantissas, so products and sums round and the order of additions shows.
+      x[i] = std::sin(static_cast<double>(i) * 0.71 + static_cast<double>(n)) * 5;
+      y[i] = x[i] * (1 + std::cos(static_cast<double>(i) * 2.3) * 1e-3);
+      xy[i] = x[i] * y[i];
+      xx[i] = x[i] * x[i];
+      yy[i] = y[i] * y[i];
+      dd[i] = (x[i] - y[i]) * (x[i] - y[i]);
+      max_abs = std::max(max_abs, std::fabs(x[i] - y[i]));
+    }
+    TensorMetrics m = CompareFiles(dir, Vec("<f8", x), Vec("<f8", y));
+    REQUIRE_FALSE(m[kEucDist].is_text);
+    CHECK(m[kEucDist].value == std::sqrt(NumpyPairwiseSum(dd, 0, n)));   // bit for bit
+    double cos = NumpyPairwiseSum(xy, 0, n) / (std::sqrt(NumpyPairwiseSum(xx, 0, n)) * std::sqrt(NumpyPairwiseSum(yy, 0, n)));
+    cos = RoundDecimals(cos, 12);
+    if (cos > 0.9999) cos = RoundDecimals(cos, 6);
+    CHECK(m[kCosine].value == cos);
+    CHECK(m[kMaxAbsErr].value == RoundDecimals(max_abs, 12));
+  }
+}
+
 TEST_CASE("§9.6.1 locating: no data file, unmatched, unreadable", "[tensor]") {
   vptest::TempDir dir;
   const std::string nd = dir / "npu/dump_tensor_data", bd = dir / "bench/dump_tensor_data";
