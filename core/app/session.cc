@@ -384,6 +384,10 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   BuildOptions bo_n = BuildOpts(5 * i + 3);
   bo_n.items.keep_md5 = mode == CompareMode::kMd5;
   bo_n.items.capture = true;
+  // In tensor mode a record costs its .npy files, not its JSON: a tensor dump.json of a few hundred
+  // KB would be one window, read by one worker. Small windows share the files among the workers.
+  // (Not with -tensor_log, whose lines stay in the order of the file.)
+  if (mode == CompareMode::kRealData && !args_.print_compare_log) bo_n.window_bytes = std::min<size_t>(bo_n.window_bytes, 16u << 10);
   ws = db.BeginGraph(gn, ninfo);
   if (ws.ok())
     ws = StreamRows(gn, bo_n, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>* ie, std::vector<std::string>* oe) {
