@@ -2,8 +2,11 @@
 # Benchmark (not a test): builds generated dumps of three sizes with -oc and prints, per input,
 # the dump.json MB (both sides for compare), wall seconds, MB/s of dump.json, peak RSS
 # (/usr/bin/time -v) and tb_nodes rows, for a build with -oc and a compare with -oc.
-# Usage: scripts/bench.sh [small|medium|c200|large|all|trend]   (default all; large = one rank, >= 1 GB;
-#        c200 = the comparison benchmark of issue 3: two dumps of at least 200 MB each)
+# Usage: scripts/bench.sh [small|medium|c200|large|all|trend|tensor]   (default all; large = one rank,
+#        >= 1 GB; c200 = the comparison benchmark of issue 3: two dumps of at least 200 MB each)
+#   tensor: a real-tensor compare (task tensor, 2 layers) whose 4096-element .npy samples are tiled
+#           to 262,144 elements (1 MB of float32 each, about 1 GB of .npy on both sides), read from
+#           the page cache; prints .npy MB, wall, MB/s of .npy and peak RSS.
 #   trend: data2db on a generated dump run (8 ranks, 10 steps, 24 layers) and monitor run (8 ranks,
 #          200 steps), native and wasm (Node), with wall, MB/s of input, peak RSS and trend rows.
 # Inputs are generated once into bench-out/ (deterministic, seed 7) and reused.
@@ -35,6 +38,49 @@ if [ "$which" = trend ]; then
         mb = b / 1e6; printf "| %s | %.1f | %s | %.2f | %.1f | %.0f | %d |\n", n, mb, m, w, (w > 0 ? mb / w : 0), r / 1024, rows }'
       rm -rf "$res"
     done
+  done
+  exit 0
+fi
+
+if [ "$which" = tensor ]; then
+  dir="$OUT/tensor"
+  if [ ! -f "$dir/manifest.json" ]; then
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    python3 scripts/gen_dump.py "$dir/target" --task tensor --layers 2 --seed 7 --golden "$dir/golden" \
+      --noise 0.001 --diverge-layer 1 --manifest "$dir/manifest.json.tmp" >&2
+    # Tile every 4096-element sample 64 times (the same values repeated: metrics are unchanged in
+    # kind, the bytes to read and compare grow 64x).
+    python3 - "$dir" <<'PY'
+import ast, glob, os, struct, sys
+for p in glob.glob(os.path.join(sys.argv[1], '*', 'dump_tensor_data', '*.npy')):
+    b = open(p, 'rb').read()
+    hl = struct.unpack('<H', b[8:10])[0]
+    hdr = ast.literal_eval(b[10:10 + hl].decode('latin1'))
+    if hdr['shape'] != (4096,):
+        continue
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (hdr['descr'], 4096 * 64)
+    h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+    with open(p + '.tmp', 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode('latin1') + b[10 + hl:] * 64)
+    os.replace(p + '.tmp', p)
+PY
+    mv "$dir/manifest.json.tmp" "$dir/manifest.json"
+  fi
+  bytes=$(find "$dir" -name '*.npy' -printf '%s\n' | awk '{t+=$1} END {print t}')
+  find "$dir" -name '*.npy' -exec cat {} + >/dev/null   # into the page cache
+  printf '| input | .npy MB | mode | wall s | MB/s of .npy | peak RSS MB | tb_nodes rows |\n'
+  printf '| --- | ---: | --- | ---: | ---: | ---: | ---: |\n'
+  for run in 1 2 3; do
+    res="$OUT/tensor.compare"
+    rm -rf "$res"
+    /usr/bin/time -v build/native/visprobe graph_visualize -tp "$dir/target" -gp "$dir/golden" -o "$res" >"$res.log" 2>"$res.time"
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$res.time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+    rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
+    rows=$(sqlite3 "$res"/*.vis.db 'SELECT count(*) FROM tb_nodes')
+    awk -v b="$bytes" -v w="$wall" -v r="$rss" -v rows="$rows" -v run="$run" 'BEGIN {
+      mb = b / 1e6; printf "| tensor (run %d) | %.1f | compare | %.2f | %.1f | %.0f | %d |\n", run, mb, w, (w > 0 ? mb / w : 0), r / 1024, rows }'
+    rm -rf "$res"
   done
   exit 0
 fi
