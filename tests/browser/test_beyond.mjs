@@ -300,6 +300,26 @@ test('one node across ranks and steps: the overflow shows on the injected rank a
   await context.close();
 });
 
+test('a reload into the scope the database opens with loads that scope once (BEY-04)', async () => {
+  const context = await browser.newContext();
+  const { page, errors } = await openDb(db, context);
+  await page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
+  assert.equal(await loads(page), 1);
+  await page.click('[data-testid=bar-first]');   // reveals and selects the first flagged leaf of this scope
+  await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
+  const want = await page.evaluate(() => window.visprobeGraph.viewState());
+  assert.ok(want.sel && want.exp0 && want.step === '0' && want.rank === '0', JSON.stringify(want));
+  await page.waitForFunction(() => location.hash.includes('graph.sel='));
+  await page.waitForTimeout(400);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  assert.deepEqual(await page.evaluate(() => window.visprobeGraph.viewState()), want);
+  // open() loaded the scope; restoring the same scope does not load it (and its badges) again.
+  assert.equal(await loads(page), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('deep link and session: a reload restores the view from browser storage; a copied link too; Forget removes it (BEY-03/04)', async () => {
   const context = await browser.newContext();
   const { page, errors } = await openDb(db, context);

@@ -45,6 +45,8 @@ export class Workspace {
     this.nameCache = new Map();
     /** Bumped whenever the cache is dropped: a list still loading for the old cache stops. */
     this.nameGen = 0;
+    /** The scope (scopeKey()) of the last load(). */
+    this.loadedScope = '';
     this.abort = new AbortController();
     this.panel = 'filter';
   }
@@ -321,7 +323,9 @@ export class Workspace {
       pick(this.stepSel, s.step);
       pick(this.rankSel, s.rank);
       pick(this.microSel, s.micro);
-      await this.load();
+      // open() has just loaded the first scope: load again only for another one (a second load
+      // would recompute the badges and restart the name lists).
+      if (this.loadedScope !== this.scopeKey()) await this.load();
       if (s.mode === 'overflow' && this.overflowCheck) {
         this.filter.mode.value = 'overflow';
         this.setMode('overflow');
@@ -445,8 +449,12 @@ export class Workspace {
     box.append(el('span', `↗ ↙ ⇄ ${t('markerComm')}   ⊕ ${t('markerMerged')}   • ${t('markerModified')}`, 'ws-muted'));
   }
 
+  /** The step / rank / micro-step the selectors show. */
+  scopeKey() { return `${this.stepSel.value}/${this.rankSel.value}/${this.microSel.value}`; }
+
   /** SEL-02: a new step / rank / micro-step: panes, selection, view, filter, lists reset. */
   async load() {
+    this.loadedScope = this.scopeKey();
     const step = Number(this.stepSel.value);
     const rank = Number(this.rankSel.value);
     const micro = Number(this.microSel.value);
