@@ -288,6 +288,12 @@ test('keys act on the pane under the pointer; minimap drag; view controls (GI-04
   assert.equal(await page.isVisible('[data-testid=pane-bench]'), false);
   await page.click('[data-testid=collapse-bench]');
   assert.equal(await page.isVisible('[data-testid=pane-bench]'), true);
+  // A smaller page: the layer is redrawn at the pane's new size (kept by a ResizeObserver, not read
+  // from the layout at every draw).
+  const w0 = await pane(page, 0, (p) => p.layer.w);
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.waitForFunction(() => { const p = window.visprobeGraph.panes[0]; return p.layer.w === p.host.clientWidth && p.layer.h === p.host.clientHeight; });
+  assert.ok((await pane(page, 0, (p) => p.layer.w)) < w0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -76,11 +76,23 @@ export class Pane {
     /** @type {{x: number, y: number, k: number, w: number, h: number}|null} the transform the layer was drawn at */
     this.layer = null;
     this.settle = 0;
+    /**
+     * The host's size, kept by a ResizeObserver (read when layout is clean), and a redraw when it
+     * changes (a resized page kept the layer culled for the old size). draw() no longer reads
+     * clientWidth, which forced a layout of the page before the frame's own.
+     * @type {{w: number, h: number}|null}
+     */
+    this.size = null;
+    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
+      this.size = { w: this.host.clientWidth || 800, h: this.host.clientHeight || 600 };
+      if (this.layer && (this.layer.w !== this.size.w || this.layer.h !== this.size.h)) this.schedule();
+    });
+    if (this.resizeObserver) this.resizeObserver.observe(this.host);
     this.wire();
   }
 
-  get width() { return this.host.clientWidth || 800; }
-  get height() { return this.host.clientHeight || 600; }
+  get width() { return this.size ? this.size.w : this.host.clientWidth || 800; }
+  get height() { return this.size ? this.size.h : this.host.clientHeight || 600; }
   get scope() { return [this.opts.step, this.opts.rank, this.opts.side]; }
 
   /** @param {any[]} row @param {any} parent */
@@ -540,5 +552,6 @@ export class Pane {
     clearTimeout(this.settle);
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
+    if (this.resizeObserver) this.resizeObserver.disconnect();
   }
 }
