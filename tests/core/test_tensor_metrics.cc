@@ -669,33 +669,76 @@ double NumpyPairwiseSum(const std::vector<double>& v, size_t begin, size_t n) {
   return NumpyPairwiseSum(v, begin, n2) + NumpyPairwiseSum(v, begin + n2, n - n2);
 }
 
-TEST_CASE("§9.6.6 the one-pass sums round exactly as numpy's pairwise np.sum, at every block boundary", "[tensor]") {
+// The relative-error figures of §9.6.3 by a plain loop in precision T (eps added where the golden
+// value is 0; thresholds cast to T): max, and the counts below 0.001 and 0.005.
+template <class T>
+void RelReference(const std::vector<double>& x, const std::vector<double>& y, double* max, double* r1, double* r5) {
+  const T eps = std::numeric_limits<T>::epsilon();
+  T m = 0;
+  uint64_t c1 = 0, c5 = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    T nv = static_cast<T>(x[i]), bv = static_cast<T>(y[i]);
+    if (y[i] == 0) {
+      nv += eps;
+      bv += eps;
+    }
+    T r = std::fabs((nv - bv) / bv);
+    if (r > m) m = r;
+    if (r < static_cast<T>(0.001)) ++c1;
+    if (r < static_cast<T>(0.005)) ++c5;
+  }
+  *max = static_cast<double>(m);
+  *r1 = static_cast<double>(c1) / static_cast<double>(x.size());
+  *r5 = static_cast<double>(c5) / static_cast<double>(x.size());
+}
+
+TEST_CASE("§9.6.6 the one-pass metrics: numpy's pairwise sums bit for bit, and every lane of the maxima and counts", "[tensor]") {
   vptest::TempDir dir;
   std::vector<size_t> sizes;
   for (size_t n = 2; n <= 300; ++n) sizes.push_back(n);
   for (size_t n : {1000, 1031, 4096, 4097, 65536, 100003}) sizes.push_back(n);
   for (size_t n : sizes) {
-    CAPTURE(n);
-    std::vector<double> x(n), y(n), xy(n), xx(n), yy(n), dd(n);
-    double max_abs = 0;
-    for (size_t i = 0; i < n; ++i) {
-      // Full 53-bit mantissas, so products and sums round and the order of additions shows.
-      x[i] = std::sin(static_cast<double>(i) * 0.71 + static_cast<double>(n)) * 5;
-      y[i] = x[i] * (1 + std::cos(static_cast<double>(i) * 2.3) * 1e-3);
-      xy[i] = x[i] * y[i];
-      xx[i] = x[i] * x[i];
-      yy[i] = y[i] * y[i];
-      dd[i] = (x[i] - y[i]) * (x[i] - y[i]);
-      max_abs = std::max(max_abs, std::fabs(x[i] - y[i]));
+    for (bool f32 : {false, true}) {
+      for (bool close : {true, false}) {
+        CAPTURE(n, f32, close);
+        std::vector<double> x(n), y(n), xy(n), xx(n), yy(n), dd(n);
+        double max_abs = 0;
+        for (size_t i = 0; i < n; ++i) {
+          const double fi = static_cast<double>(i), fn = static_cast<double>(n);
+          // Full 53-bit mantissas for float64, so products and sums round and the order of additions
+          // shows. `close` pairs have relative errors around the two thresholds and some golden zeros;
+          // the others a cosine far from 1, which keeps all 12 decimals.
+          x[i] = std::sin(fi * 0.71 + fn) * 5;
+          y[i] = close ? (i % 37 == 5 ? 0.0 : x[i] * (1 + std::cos(fi * 2.3) * 6e-3)) : std::sin(fi * 1.3 + fn) * 5;
+          if (f32) {
+            x[i] = static_cast<float>(x[i]);
+            y[i] = static_cast<float>(y[i]);
+          }
+          xy[i] = x[i] * y[i];
+          xx[i] = x[i] * x[i];
+          yy[i] = y[i] * y[i];
+          dd[i] = (x[i] - y[i]) * (x[i] - y[i]);
+          max_abs = std::max(max_abs, std::fabs(x[i] - y[i]));
+        }
+        const char* descr = f32 ? "<f4" : "<f8";
+        TensorMetrics m = CompareFiles(dir, Vec(descr, x), Vec(descr, y));
+        REQUIRE_FALSE(m[kEucDist].is_text);
+        CHECK(m[kEucDist].value == std::sqrt(NumpyPairwiseSum(dd, 0, n)));   // bit for bit
+        double cos = NumpyPairwiseSum(xy, 0, n) / (std::sqrt(NumpyPairwiseSum(xx, 0, n)) * std::sqrt(NumpyPairwiseSum(yy, 0, n)));
+        cos = RoundDecimals(cos, 12);
+        if (cos > 0.9999) cos = RoundDecimals(cos, 6);
+        if (!close) CHECK(cos < 0.9999);   // the 12-decimal value is compared, not a rounded one
+        CHECK(m[kCosine].value == cos);
+        CHECK(m[kMaxAbsErr].value == RoundDecimals(max_abs, 12));
+        double rel_max, r1, r5;
+        if (f32) RelReference<float>(x, y, &rel_max, &r1, &r5);
+        else RelReference<double>(x, y, &rel_max, &r1, &r5);
+        REQUIRE_FALSE(m[kMaxRelativeErr].is_text);
+        CHECK(m[kMaxRelativeErr].value == RoundDecimals(rel_max, 12));
+        CHECK(m[kOneThousandthErrRatio].value == RoundDecimals(r1, 12));
+        CHECK(m[kFiveThousandthsErrRatio].value == RoundDecimals(r5, 12));
+      }
     }
-    TensorMetrics m = CompareFiles(dir, Vec("<f8", x), Vec("<f8", y));
-    REQUIRE_FALSE(m[kEucDist].is_text);
-    CHECK(m[kEucDist].value == std::sqrt(NumpyPairwiseSum(dd, 0, n)));   // bit for bit
-    double cos = NumpyPairwiseSum(xy, 0, n) / (std::sqrt(NumpyPairwiseSum(xx, 0, n)) * std::sqrt(NumpyPairwiseSum(yy, 0, n)));
-    cos = RoundDecimals(cos, 12);
-    if (cos > 0.9999) cos = RoundDecimals(cos, 6);
-    CHECK(m[kCosine].value == cos);
-    CHECK(m[kMaxAbsErr].value == RoundDecimals(max_abs, 12));
   }
 }
 
