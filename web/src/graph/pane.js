@@ -91,6 +91,15 @@ export class Pane {
     this.wire();
   }
 
+  /**
+   * The page changed this pane's size just now (splitter, collapse): redraw at the new size at once,
+   * read from the layout; the observer then finds the layer's size current and adds no redraw.
+   */
+  resized() {
+    this.size = null;
+    this.draw(true);
+  }
+
   get width() { return this.size ? this.size.w : this.host.clientWidth || 800; }
   get height() { return this.size ? this.size.h : this.host.clientHeight || 600; }
   get scope() { return [this.opts.step, this.opts.rank, this.opts.side]; }

@@ -174,7 +174,7 @@ export class Workspace {
           const share = Math.min(0.8, Math.max(0.2, (ev.clientX - box.left) / box.width));
           this.paneHosts[0].style.flex = `0 0 ${(share * 100).toFixed(2)}%`;
           this.paneHosts[1].style.flex = '1 1 0';
-          for (const p of this.panes) p.draw(true);
+          for (const p of this.panes) p.resized();
         };
         const up = () => { splitter.removeEventListener('pointermove', move); splitter.removeEventListener('pointerup', up); };
         splitter.addEventListener('pointermove', move);
@@ -188,7 +188,7 @@ export class Workspace {
         host.hidden = !host.hidden;
         collapse.textContent = host.hidden ? '⇤' : '⇥';
         if (host.hidden) this.paneHosts[0].style.flex = '1 1 0';
-        for (const p of this.panes) p.draw(true);
+        for (const p of this.panes) p.resized();
       });
       splitter.append(collapse);
       panes.append(splitter, this.paneHosts[1]);
