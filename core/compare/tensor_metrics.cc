@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -80,60 +81,51 @@ struct RelStats {
 // for float32 data).
 template <class T>
 struct RelAcc {
-  // Eight independent lanes (element i goes to lane i % 8): no chain of dependent comparisons,
-  // and loops the compiler can vectorize. NaN fails every comparison, so it neither raises the
-  // max nor counts; its own flag records it.
-  static constexpr int kLanes = 8;
-  T max[kLanes] = {};
-  bool nan[kLanes] = {};
+  // r = |...| is never negative, so the order of its bits as unsigned integers is the order of the
+  // values, and a NaN (sign cleared by fabs) is above +inf. The maximum is kept as bits: an integer
+  // maximum, which the compiler vectorizes (a float one it may not, for NaN's sake), and a NaN shows
+  // as bits above +inf. NaN fails the threshold comparisons, so it is never counted.
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  Bits max_bits = 0;
   uint64_t below1 = 0, below5 = 0, size = 0;
 
   void Add(const double* n, const double* b, size_t count) {
     const T eps = std::numeric_limits<T>::epsilon();
     const T t1 = static_cast<T>(kThousandthThreshold), t5 = static_cast<T>(kFiveThousandthsThreshold);
-    auto step = [&](double nd, double bd, T& m, bool& nn, uint32_t& c1, uint32_t& c5) {
-      const T adj = bd == 0 ? eps : T(0);   // adding 0 leaves a value unchanged
-      const T nv = static_cast<T>(nd) + adj, bv = static_cast<T>(bd) + adj;
-      const T r = std::fabs((nv - bv) / bv);
-      nn |= r != r;
-      m = r > m ? r : m;
-      c1 += r < t1;
-      c5 += r < t5;
-    };
     size += count;
+    Bits mb = max_bits;
     while (count > 0) {
-      const size_t len = std::min<size_t>(count, 1u << 16);   // 32-bit lane counts
-      T m[kLanes];
-      bool nn[kLanes];
-      uint32_t c1[kLanes] = {}, c5[kLanes] = {};
-      for (int k = 0; k < kLanes; ++k) { m[k] = max[k]; nn[k] = nan[k]; }
-      size_t i = 0;
-      for (; i + kLanes <= len; i += kLanes)
-        for (int k = 0; k < kLanes; ++k) step(n[i + k], b[i + k], m[k], nn[k], c1[k], c5[k]);
-      for (; i < len; ++i) step(n[i], b[i], m[0], nn[0], c1[0], c5[0]);
-      for (int k = 0; k < kLanes; ++k) {
-        max[k] = m[k];
-        nan[k] = nn[k];
-        below1 += c1[k];
-        below5 += c5[k];
+      const size_t len = std::min<size_t>(count, 1u << 16);   // the counts fit in Bits
+      Bits c1 = 0, c5 = 0;
+      for (size_t i = 0; i < len; ++i) {
+        const T adj = b[i] == 0 ? eps : T(0);   // adding 0 leaves a value unchanged
+        const T nv = static_cast<T>(n[i]) + adj, bv = static_cast<T>(b[i]) + adj;
+        const T r = std::fabs((nv - bv) / bv);
+        Bits bits;
+        std::memcpy(&bits, &r, sizeof(T));
+        mb = bits > mb ? bits : mb;
+        c1 += r < t1;
+        c5 += r < t5;
       }
+      below1 += c1;
+      below5 += c5;
       n += len;
       b += len;
       count -= len;
     }
+    max_bits = mb;
   }
   RelStats Stats() const {
     RelStats s;
     s.size = size;
     s.below_thousandth = below1;
     s.below_five_thousandths = below5;
-    T m = 0;
-    bool any_nan = false;
-    for (int k = 0; k < kLanes; ++k) {
-      m = max[k] > m ? max[k] : m;
-      any_nan |= nan[k];
-    }
-    s.max = any_nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(m);
+    const T inf = std::numeric_limits<T>::infinity();
+    Bits inf_bits;
+    std::memcpy(&inf_bits, &inf, sizeof(T));
+    T m;
+    std::memcpy(&m, &max_bits, sizeof(T));
+    s.max = max_bits > inf_bits ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(m);
     return s;
   }
 };
@@ -285,7 +277,7 @@ template <class T>
 struct OnePass {
   const double* x = nullptr;
   const double* y = nullptr;
-  double max_abs[8] = {};   // lanes, as in RelAcc
+  uint64_t max_abs_bits = 0;   // of a non-negative double
   RelAcc<T> rel;
 
   Sums4 Sum(size_t begin, size_t n) {
@@ -328,17 +320,16 @@ struct OnePass {
       s.yy += b * b;
       s.dd += d * d;
     }
-    // x and y are finite here (non-finite values were zeroed or refused), so |x - y| is never NaN.
-    size_t k = 0;
-    for (; k + 8 <= n; k += 8)
-      for (int j = 0; j < 8; ++j) {
-        double d = std::fabs(px[k + j] - py[k + j]);
-        max_abs[j] = d > max_abs[j] ? d : max_abs[j];
-      }
-    for (; k < n; ++k) {
-      double d = std::fabs(px[k] - py[k]);
-      max_abs[0] = d > max_abs[0] ? d : max_abs[0];
+    // x and y are finite here (non-finite values were zeroed or refused), so |x - y| is never NaN;
+    // as in RelAcc, its maximum is kept as bits.
+    uint64_t mb = max_abs_bits;
+    for (size_t k = 0; k < n; ++k) {
+      const double d = std::fabs(px[k] - py[k]);
+      uint64_t bits;
+      std::memcpy(&bits, &d, 8);
+      mb = bits > mb ? bits : mb;
     }
+    max_abs_bits = mb;
     rel.Add(px, py, n);
     return s;
   }
@@ -357,7 +348,7 @@ PassResult RunOnePass(const double* x, const double* y, size_t size) {
   pass.y = y;
   PassResult r;
   r.sums = pass.Sum(0, size);
-  for (double m : pass.max_abs) r.max_abs = m > r.max_abs ? m : r.max_abs;
+  std::memcpy(&r.max_abs, &pass.max_abs_bits, 8);
   r.rel = pass.rel.Stats();
   return r;
 }
