@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace visprobe {
@@ -263,18 +264,37 @@ bool HostLittleEndian() {
 }
 
 // n elements of a native-order type T at p, widened to double (a loop the compiler vectorizes).
+// Returns whether every element is finite; for floats an exponent of all ones is looked for in the
+// same loop, so the compare needs no second pass over the data to find NaN or inf.
 template <class T>
-void WidenRun(const unsigned char* p, size_t n, double* out) {
-  for (size_t i = 0; i < n; ++i) {
-    T v;
-    std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-    out[i] = static_cast<double>(v);
+bool WidenRun(const unsigned char* p, size_t n, double* out) {
+  if constexpr (std::is_floating_point<T>::value) {
+    using Bits = typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type;
+    constexpr Bits kExp = static_cast<Bits>(sizeof(T) == 4 ? 0x7F800000ull : 0x7FF0000000000000ull);
+    Bits bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      T v;
+      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+      Bits b;
+      std::memcpy(&b, &v, sizeof(T));
+      bad |= static_cast<Bits>((b & kExp) == kExp);
+      out[i] = static_cast<double>(v);
+    }
+    return bad == 0;
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      T v;
+      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+      out[i] = static_cast<double>(v);
+    }
+    return true;
   }
 }
 
 // Decode() of n consecutive elements: the dtype is looked at once per run, not per element. The
 // common dtypes in the machine's byte order take a typed loop; the rest go element by element.
-void DecodeRun(const unsigned char* p, size_t n, const NpyDtype& dt, double* out) {
+// Returns whether every element is finite.
+bool DecodeRun(const unsigned char* p, size_t n, const NpyDtype& dt, double* out) {
   static const bool host_little = HostLittleEndian();
   const bool native = dt.size == 1 || (dt.order == '<') == host_little;
   if (native) {
@@ -284,32 +304,34 @@ void DecodeRun(const unsigned char* p, size_t n, const NpyDtype& dt, double* out
         if (dt.size == 8) return WidenRun<double>(p, n, out);
         break;
       case 'i':
-        if (dt.size == 1) return WidenRun<int8_t>(p, n, out);
-        if (dt.size == 2) return WidenRun<int16_t>(p, n, out);
-        if (dt.size == 4) return WidenRun<int32_t>(p, n, out);
-        if (dt.size == 8) return WidenRun<int64_t>(p, n, out);
+      case 'u': {
+        const bool sign = dt.kind == 'i';
+        if (dt.size == 1) return sign ? WidenRun<int8_t>(p, n, out) : WidenRun<uint8_t>(p, n, out);
+        if (dt.size == 2) return sign ? WidenRun<int16_t>(p, n, out) : WidenRun<uint16_t>(p, n, out);
+        if (dt.size == 4) return sign ? WidenRun<int32_t>(p, n, out) : WidenRun<uint32_t>(p, n, out);
+        if (dt.size == 8) return sign ? WidenRun<int64_t>(p, n, out) : WidenRun<uint64_t>(p, n, out);
         break;
-      case 'u':
-        if (dt.size == 1) return WidenRun<uint8_t>(p, n, out);
-        if (dt.size == 2) return WidenRun<uint16_t>(p, n, out);
-        if (dt.size == 4) return WidenRun<uint32_t>(p, n, out);
-        if (dt.size == 8) return WidenRun<uint64_t>(p, n, out);
-        break;
+      }
       default:
         break;
     }
   }
   const size_t item = static_cast<size_t>(dt.size);
-  for (size_t i = 0; i < n; ++i) out[i] = Decode(p + i * item, dt);
+  bool finite = true;
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = Decode(p + i * item, dt);
+    finite = finite && std::isfinite(out[i]);
+  }
+  return finite;
 }
 
 // Reorders Fortran-order `in` (shape `shape`) into C order.
-std::vector<double> FortranToC(const std::vector<double>& in, const std::vector<uint64_t>& shape) {
+NpyElements FortranToC(const NpyElements& in, const std::vector<uint64_t>& shape) {
   size_t nd = shape.size();
   std::vector<uint64_t> fstride(nd), idx(nd, 0);
   uint64_t s = 1;
   for (size_t k = 0; k < nd; ++k) { fstride[k] = s; s *= shape[k]; }
-  std::vector<double> out(in.size());
+  NpyElements out(in.size());
   uint64_t f = 0;
   for (size_t c = 0; c < out.size(); ++c) {
     out[c] = in[f];
@@ -451,12 +473,14 @@ Result<NpyArray> ReadNpy(const std::string& path) {
   const uint64_t buf_bytes = std::min<uint64_t>(kChunkBytes, std::max<uint64_t>(count * item, 1));
   std::vector<unsigned char> buf(static_cast<size_t>(buf_bytes));
   const size_t per_chunk = buf.size() / static_cast<size_t>(item);
+  bool finite = true;
   for (size_t done = 0; done < arr.data.size();) {
     size_t n = std::min(per_chunk, arr.data.size() - done);
     if (!read_exact(buf.data(), n * static_cast<size_t>(item))) return Bad(path, "read error in the data");
-    DecodeRun(buf.data(), n, arr.dtype, arr.data.data() + done);
+    finite = DecodeRun(buf.data(), n, arr.dtype, arr.data.data() + done) && finite;
     done += n;
   }
+  arr.all_finite = finite;
   if (arr.shape.empty() && arr.dtype.kind != 'f')   // 0-d: the one element is still in `buf`
     arr.scalar_bits = IntBits(LoadUInt(buf.data(), arr.dtype.size, arr.dtype.order == '>'), arr.dtype);
   // Squeezing drops length-1 axes only, so the Fortran layout of the squeezed shape is the same.

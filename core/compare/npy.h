@@ -5,7 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -27,13 +31,32 @@ struct NpyDtype {
   std::string descr() const;  // the header form: "<f4", ">i8", "|b1"
 };
 
+// An allocator whose value-initialisation leaves doubles uninitialised: ReadNpy sizes the element
+// buffer and decodes into it, so zero-filling it first would be a second pass over the memory.
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind { using other = UninitAllocator<U>; };
+  UninitAllocator() = default;
+  template <class U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) { ::new (static_cast<void*>(p)) U; }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+};
+using NpyElements = std::vector<double, UninitAllocator<double>>;
+
 struct NpyArray {
   NpyDtype dtype;
   // Shape after squeeze (every length-1 axis dropped); empty = 0-d.
   std::vector<uint64_t> shape;
   // Elements in C order, widened to double. Exact for float16/32/64 and for integers up to 2^53;
   // larger int64/uint64 values are rounded to nearest, exactly like numpy's `astype(float)`.
-  std::vector<double> data;
+  NpyElements data;
+  // Set by ReadNpy when it saw that every element is finite (no NaN, no +-inf); false means "not
+  // known", and CompareTensors then scans for them.
+  bool all_finite = false;
   // 0-d arrays of kind 'i'/'u'/'b' only: the element's exact integer value (sign-extended for
   // 'i'). numpy computes the 0-d MaxAbsErr in the dtype's own (wrapping) integer arithmetic.
   uint64_t scalar_bits = 0;
