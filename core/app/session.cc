@@ -1,11 +1,9 @@
 #include "app/session.h"
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <unordered_map>
 #include <ctime>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "app/merge_run.h"
+#include "base/bounded_queue.h"
 #include "base/fs.h"
 #include "db/distributed.h"
 #include "db/vis_db.h"
@@ -80,40 +79,6 @@ class Progress {
   double last_ = 0;
 };
 
-// A bounded queue between the producer (parse + render) and the writer thread.
-template <typename T>
-class BoundedQueue {
- public:
-  explicit BoundedQueue(size_t cap) : cap_(cap) {}
-  void Push(T v) {
-    std::unique_lock<std::mutex> lk(mu_);
-    not_full_.wait(lk, [&] { return q_.size() < cap_; });
-    q_.push_back(std::move(v));
-    not_empty_.notify_one();
-  }
-  void Close() {
-    std::lock_guard<std::mutex> g(mu_);
-    closed_ = true;
-    not_empty_.notify_all();
-  }
-  bool Pop(T* out) {
-    std::unique_lock<std::mutex> lk(mu_);
-    not_empty_.wait(lk, [&] { return !q_.empty() || closed_; });
-    if (q_.empty()) return false;
-    *out = std::move(q_.front());
-    q_.pop_front();
-    not_full_.notify_one();
-    return true;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
-  std::deque<T> q_;
-  size_t cap_;
-  bool closed_ = false;
-};
-
 // Streams one graph's dump.json records into the database. With workers > 0 (native), `workers`
 // threads parse and render windows of records while this thread inserts the rows; with 0 all of
 // it happens in this thread (the browser build).
@@ -149,13 +114,12 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     std::string in, out;
     std::vector<std::string> ie, oe;
   };
+  // Between the producer (parse + render) and this thread, the writer; a failed write cancels it.
   BoundedQueue<Batch> queue(static_cast<size_t>(workers) * 3);
-  std::atomic<bool> stop{false};
   Status produced;
   std::vector<Scratch> scratch(static_cast<size_t>(workers));
   std::thread producer([&] {
     produced = StreamNodeRecordsParallel(g, bo, workers, [&](int w, NodeId id, const NodeItems& items) -> Status {
-      if (stop.load(std::memory_order_relaxed)) return Status(Code::kCancelled, "stopped");
       Scratch& sc = scratch[static_cast<size_t>(w)];
       render(id, items, sc.ie, sc.oe, &sc.in, &sc.out);
       Batch& b = sc.batch;
@@ -165,7 +129,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       b.text += sc.out;
       b.cuts.push_back(b.text.size());
       if (b.ids.size() >= 256 || b.text.size() >= (2u << 20)) {
-        queue.Push(std::move(b));
+        if (!queue.Push(std::move(b))) return Status(Code::kCancelled, "stopped");
         b = Batch();
       }
       return Status::Ok();
@@ -184,7 +148,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       written = db.WriteRenderedRow(b.ids[i], text.substr(start, mid - start), text.substr(mid, end - mid));
       start = end;
     }
-    if (!written.ok()) stop.store(true);
+    if (!written.ok()) queue.Cancel();
   }
   producer.join();
   if (!written.ok()) return written;

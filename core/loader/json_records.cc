@@ -1,15 +1,14 @@
 // dump.json's records parsed by worker threads: while the splitter (or the offsets of a first
 // pass) cuts windows of records on this thread, a pool of parsers turns them into trees.
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/bounded_queue.h"
 #include "loader/json_reader.h"
 #include "loader/json_reader_internal.h"
 
@@ -29,17 +28,12 @@ class WindowPool {
   };
 
   WindowPool(const std::string& path, int workers, const RecordAtFn& fn, JsonLimits limits = {})
-      : max_queued_(static_cast<size_t>(workers) * 2) {
+      : jobs_(static_cast<size_t>(workers) * 2) {
     for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i, limits] { Work(path, fn, i, limits); });
   }
   ~WindowPool() { Close(); }
 
-  // Blocks while the queue is full; false once a window failed (stop producing).
-  bool WaitForSpace() {
-    std::unique_lock<std::mutex> lk(mu_);
-    cv_space_.wait(lk, [&] { return jobs_.size() < max_queued_ || failed_index_ != SIZE_MAX; });
-    return failed_index_ == SIZE_MAX;
-  }
+  // A recycled buffer for the next window (empty when none is free yet).
   std::string TakeSpare() {
     std::lock_guard<std::mutex> g(mu_);
     if (spare_.empty()) return std::string();
@@ -47,61 +41,48 @@ class WindowPool {
     spare_.pop_back();
     return s;
   }
-  void Push(Job job) {
-    std::lock_guard<std::mutex> g(mu_);
-    jobs_.push_back(std::move(job));
-    cv_jobs_.notify_one();
-  }
+  // Blocks while the queue is full; false once a window failed (stop producing).
+  bool Push(Job job) { return jobs_.Push(std::move(job)); }
   // No more jobs: joins the workers and returns the first failure (in window order) or Ok.
   Status Close() {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      closed_ = true;
-      cv_jobs_.notify_all();
-    }
+    jobs_.Close();
     for (auto& t : pool_) if (t.joinable()) t.join();
-    return failed_index_ == SIZE_MAX ? Status::Ok() : failed_;
+    return failure();
   }
   Status failure() {
     std::lock_guard<std::mutex> g(mu_);
-    return failed_;
+    return failed_index_ == SIZE_MAX ? Status::Ok() : failed_;
   }
 
  private:
   void Work(const std::string& path, const RecordAtFn& fn, int wid, JsonLimits limits) {
     WindowParser wp(path, [&fn, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return fn(wid, k, p, t, v); },
                     limits);
-    for (;;) {
-      Job job;
+    Job job;
+    while (jobs_.Pop(&job)) {
       {
-        std::unique_lock<std::mutex> lk(mu_);
-        cv_jobs_.wait(lk, [&] { return !jobs_.empty() || closed_; });
-        if (jobs_.empty()) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
-        cv_space_.notify_one();
+        std::lock_guard<std::mutex> g(mu_);
         if (failed_index_ < job.index) continue;   // a window before this one failed
       }
       Status st = wp.Parse(job.text, job.origins);
+      job.text.clear();
       std::lock_guard<std::mutex> g(mu_);
       if (!st.ok() && job.index < failed_index_) {
         failed_index_ = job.index;
         failed_ = st;
-        cv_space_.notify_all();
+        // Every queued window comes after this one (the queue is in window order): drop them.
+        // Windows other workers are parsing may come before it and still report their failure.
+        jobs_.Cancel();
       }
-      job.text.clear();
       spare_.push_back(std::move(job.text));
     }
   }
 
-  std::mutex mu_;
-  std::condition_variable cv_jobs_, cv_space_;
-  std::deque<Job> jobs_;
+  BoundedQueue<Job> jobs_;
+  std::mutex mu_;   // guards spare_, failed_index_, failed_
   std::vector<std::string> spare_;
-  bool closed_ = false;
   size_t failed_index_ = SIZE_MAX;
   Status failed_;
-  const size_t max_queued_;
   std::vector<std::thread> pool_;
 };
 
@@ -122,14 +103,12 @@ Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const Js
     // The splitter runs here; windows go to the pool.
     pool = std::make_unique<WindowPool>(path, workers, on_record, LimitsOf(opts));
     window_fn = [&](std::string& w, const std::vector<RecordOrigin>& o) {
-      if (!pool->WaitForSpace()) return pool->failure();
       WindowPool::Job job;
       job.index = next_index++;
       job.origins = o;
       job.text.swap(w);
       w = pool->TakeSpare();
-      pool->Push(std::move(job));
-      return Status::Ok();
+      return pool->Push(std::move(job)) ? Status::Ok() : pool->failure();
     };
   }
   RecordSplitter splitter(opts.container_key, opts.window_bytes, window_fn);
@@ -196,13 +175,11 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
   WindowPool pool(path, workers, on_record);
   Status read_status;
   for (size_t k = 0; k < windows.size(); ++k) {
-    if (!pool.WaitForSpace()) break;
     WindowPool::Job job;
     job.index = k;
     job.text = pool.TakeSpare();
     read_status = read_window(windows[k].first, windows[k].second, &job);
-    if (!read_status.ok()) break;
-    pool.Push(std::move(job));
+    if (!read_status.ok() || !pool.Push(std::move(job))) break;
   }
   RETURN_IF_ERROR(pool.Close());
   return read_status;

@@ -3,7 +3,9 @@
 // that name the file and a byte offset.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <mutex>
+#include <thread>
 
 #include <cmath>
 
@@ -364,4 +366,31 @@ TEST_CASE("parallel windows: the same records as one thread, and the first faili
   REQUIRE_FALSE(b.ok());
   CHECK(a.status().message() == b.status().message());
   CHECK(a.status().message().find("dump.json @ byte") != std::string::npos);
+  // Two windows fail: the first in the file must decide even when a later one, already being parsed,
+  // fails after it. Each window is a slow record (its callback sleeps) and a broken one; the first
+  // window's failure comes after 50 ms, the second's after 300 ms.
+  std::string pad(200, 'x');
+  std::string two = "{\"data\": {";
+  for (int w = 0; w < 2; ++w)
+    two += std::string(w ? ", " : "") + "\"r" + std::to_string(w) + "a\": {\"p\": \"" + pad + "\"}, \"r" +
+           std::to_string(w) + "b\": {\"input\": [1.5.5]}";
+  two += ", \"r2\": {\"p\": \"" + pad + "\"}}}";
+  vptest::WriteFile(t / "two.json", two);
+  JsonReadOptions ow = o;
+  ow.window_bytes = 230;   // r0a alone is shorter: each window holds an "a" and a "b" record
+  auto slow = [](int, std::string_view k, uint64_t, const JTree&, JIdx) {
+    if (k == "r0a") std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (k == "r1a") std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return Status::Ok();
+  };
+  auto first = ReadJsonRecordsParallel(t / "two.json", ow, 1, slow);
+  REQUIRE_FALSE(first.ok());
+  const size_t r0b = two.find("\"r0b\"");
+  INFO(first.status().message());
+  CHECK(first.status().message().find("two.json @ byte " + std::to_string(r0b) + ":") != std::string::npos);
+#ifndef __EMSCRIPTEN__
+  auto par = ReadJsonRecordsParallel(t / "two.json", ow, 3, slow);
+  REQUIRE_FALSE(par.ok());
+  CHECK(par.status().message() == first.status().message());
+#endif
 }
