@@ -2,11 +2,18 @@
 # Benchmark (not a test): builds generated dumps of three sizes with -oc and prints, per input,
 # the dump.json MB (both sides for compare), wall seconds, MB/s of dump.json, peak RSS
 # (/usr/bin/time -v) and tb_nodes rows, for a build with -oc and a compare with -oc.
-# Usage: scripts/bench.sh [small|medium|c200|large|all|trend|tensor]   (default all; large = one rank,
+# Usage: scripts/bench.sh [small|medium|c200|large|all|trend|tensor|floor]   (default all; large = one rank,
 #        >= 1 GB; c200 = the comparison benchmark of issue 3: two dumps of at least 200 MB each)
 #   tensor: a real-tensor compare (task tensor, 2 layers) whose 4096-element .npy samples are tiled
 #           to 262,144 elements (1 MB of float32 each, about 1 GB of .npy on both sides), read from
 #           the page cache; prints .npy MB, wall, MB/s of .npy and peak RSS.
+#   floor: how fast SQLite alone can write what the engine writes. For the medium and large builds and
+#          the c200 compare, the engine's database is made, then its rows are copied into a new file
+#          with the same schema, page size and cache by the sqlite3 shell built on the engine's own
+#          SQLite (target vp_sqlite3): once with the indexes kept during the inserts (as the engine
+#          does with threads), once with the indexes made after them. Prints each copy's seconds and
+#          the MB/s of dump.json they leave as a ceiling for the engine (the time to read the source
+#          rows taken off), beside the engine's own run.
 #   trend: data2db on a generated dump run (8 ranks, 10 steps, 24 layers) and monitor run (8 ranks,
 #          200 steps), native and wasm (Node), with wall, MB/s of input, peak RSS and trend rows.
 # Inputs are generated once into bench-out/ (deterministic, seed 7) and reused.
@@ -86,6 +93,58 @@ PY
 fi
 
 declare -A MB=([small]=10 [medium]=120 [c200]=205 [large]=1100)
+
+wall_of() { awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$1" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }'; }
+
+if [ "$which" = floor ]; then
+  (cd build/native && ninja vp_sqlite3 >/dev/null)
+  SQ=build/native/vp_sqlite3
+  printf '| input | mode | dump.json MB | tb_nodes rows | .vis.db MB | engine wall s | reading the rows s | SQLite copy, indexes during: s | MB/s ceiling | SQLite copy, indexes after: s | MB/s ceiling |\n'
+  printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+  for job in medium:build c200:compare large:build; do
+    s=${job%%:*}; mode=${job##*:}
+    [ -f "$OUT/$s/manifest.json" ] || { echo "bench-out/$s missing: run scripts/bench.sh $s first" >&2; exit 1; }
+    dir="$OUT/$s"
+    res="$OUT/$s.floor"
+    rm -rf "$res" "$res.copy.db"
+    args=(-tp "$dir/target" -o "$res" -oc)
+    [ "$mode" = compare ] && args=(-tp "$dir/target" -gp "$dir/golden" -o "$res" -oc)
+    bytes=$(find "$dir/target" -name dump.json -printf '%s\n' | awk '{t+=$1} END {print t}')
+    [ "$mode" = compare ] && bytes=$((bytes + $(find "$dir/golden" -name dump.json -printf '%s\n' | awk '{t+=$1} END {print t}')))
+    /usr/bin/time -v build/native/visprobe graph_visualize "${args[@]}" >"$res.log" 2>"$res.time"
+    engine=$(wall_of "$res.time")
+    db=$(ls "$res"/*.vis.db)
+    rows=$($SQ "$db" 'SELECT count(*) FROM tb_nodes')
+    # The engine's page cache: a quarter of the largest dump.json, 16-256 MiB (session.cc).
+    big=$(find "$dir" -name dump.json -printf '%s\n' | sort -n | tail -1)
+    cache=$(( big / 4096 )); [ $cache -lt 16384 ] && cache=16384; [ $cache -gt 262144 ] && cache=262144
+    tables=$($SQ "$db" "SELECT sql || ';' FROM sqlite_master WHERE type = 'table'")
+    indexes=$($SQ "$db" "SELECT sql || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+    copy="ATTACH '$db' AS o; BEGIN;"
+    for t in tb_nodes tb_stack tb_config vp_badges; do copy="$copy INSERT INTO $t SELECT * FROM o.$t ORDER BY rowid;"; done
+    pragmas="PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-$cache;"
+    # Reading the source rows is part of each copy but not of the engine's work: timed alone (every
+    # column of every row) and taken off the copies, so the ceilings are on the generous side.
+    cols=$($SQ "$db" "SELECT group_concat('ifnull(length(' || name || '), 0)', ' + ') FROM pragma_table_info('tb_nodes')")
+    echo "SELECT sum($cols) FROM tb_nodes; SELECT sum(length(stack_info)) FROM tb_stack;" |
+      /usr/bin/time -v "$SQ" "$db" >/dev/null 2>"$res.read.time"
+    read_s=$(wall_of "$res.read.time")
+    times=()
+    for order in during after; do
+      rm -f "$res.copy.db"
+      if [ $order = during ]; then sql="$pragmas $tables $indexes $copy COMMIT;"
+      else sql="$pragmas $tables $copy $indexes COMMIT;"; fi
+      echo "$sql" | /usr/bin/time -v "$SQ" "$res.copy.db" >/dev/null 2>"$res.copy.time"
+      [ "$($SQ "$res.copy.db" 'SELECT count(*) FROM tb_nodes')" = "$rows" ] || { echo "floor: copy of $db incomplete" >&2; exit 1; }
+      times+=("$(wall_of "$res.copy.time")")
+    done
+    dbmb=$(stat -c %s "$db")
+    awk -v n="$s" -v m="$mode -oc" -v b="$bytes" -v rows="$rows" -v f="$dbmb" -v e="$engine" -v r="$read_s" -v d="${times[0]}" -v a="${times[1]}" 'BEGIN {
+      mb = b / 1e6; printf "| %s | %s | %.1f | %d | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %.1f |\n", n, m, mb, rows, f / 1e6, e, r, d, mb / (d - r), a, mb / (a - r) }'
+    rm -rf "$res" "$res.copy.db" "$res.log" "$res.time" "$res.copy.time" "$res.read.time"
+  done
+  exit 0
+fi
 sizes=(small medium c200 large)
 [ "$which" != all ] && sizes=("$which")
 
