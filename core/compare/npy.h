@@ -55,7 +55,7 @@ struct NpyArray {
   // larger int64/uint64 values are rounded to nearest, exactly like numpy's `astype(float)`.
   NpyElements data;
   // Set by ReadNpy when it saw that every element is finite (no NaN, no +-inf); false means "not
-  // known", and CompareTensors then scans for them.
+  // known", and CompareTensors then scans for them. Code that changes `data` must reset it.
   bool all_finite = false;
   // 0-d arrays of kind 'i'/'u'/'b' only: the element's exact integer value (sign-extended for
   // 'i'). numpy computes the 0-d MaxAbsErr in the dtype's own (wrapping) integer arithmetic.

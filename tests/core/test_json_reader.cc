@@ -374,13 +374,17 @@ TEST_CASE("parallel windows: the same records as one thread, and the first faili
   for (int w = 0; w < 2; ++w)
     two += std::string(w ? ", " : "") + "\"r" + std::to_string(w) + "a\": {\"p\": \"" + pad + "\"}, \"r" +
            std::to_string(w) + "b\": {\"input\": [1.5.5]}";
-  two += ", \"r2\": {\"p\": \"" + pad + "\"}}}";
+  // Then enough valid windows that the splitter is still waiting for queue space when one fails.
+  for (int r = 2; r < 60; ++r) two += ", \"r" + std::to_string(r) + "\": {\"p\": \"" + pad + "\"}";
+  two += "}}";
   vptest::WriteFile(t / "two.json", two);
   JsonReadOptions ow = o;
   ow.window_bytes = 230;   // r0a alone is shorter: each window holds an "a" and a "b" record
-  auto slow = [](int, std::string_view k, uint64_t, const JTree&, JIdx) {
-    if (k == "r0a") std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (k == "r1a") std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  int ms0 = 50, ms1 = 300;
+  auto slow = [&ms0, &ms1](int, std::string_view k, uint64_t, const JTree&, JIdx) {
+    if (k == "r0a") std::this_thread::sleep_for(std::chrono::milliseconds(ms0));
+    if (k == "r1a") std::this_thread::sleep_for(std::chrono::milliseconds(ms1));
+    if (k.size() > 1 && k.back() != 'a') std::this_thread::sleep_for(std::chrono::milliseconds(20));   // the rest: slow too
     return Status::Ok();
   };
   auto first = ReadJsonRecordsParallel(t / "two.json", ow, 1, slow);
@@ -392,5 +396,12 @@ TEST_CASE("parallel windows: the same records as one thread, and the first faili
   auto par = ReadJsonRecordsParallel(t / "two.json", ow, 3, slow);
   REQUIRE_FALSE(par.ok());
   CHECK(par.status().message() == first.status().message());
+  // The other order: the later window fails first and cancels the queue while the first window is
+  // still being parsed; its failure, when it comes, decides.
+  ms0 = 300;
+  ms1 = 50;
+  auto swapped = ReadJsonRecordsParallel(t / "two.json", ow, 3, slow);
+  REQUIRE_FALSE(swapped.ok());
+  CHECK(swapped.status().message() == first.status().message());
 #endif
 }
