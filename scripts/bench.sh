@@ -97,7 +97,7 @@ declare -A MB=([small]=10 [medium]=120 [c200]=205 [large]=1100)
 wall_of() { awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$1" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }'; }
 
 if [ "$which" = floor ]; then
-  (cd build/native && ninja vp_sqlite3 >/dev/null)
+  cmake --build build/native --target vp_sqlite3 >/dev/null
   SQ=build/native/vp_sqlite3
   printf '| input | mode | dump.json MB | tb_nodes rows | .vis.db MB | engine wall s | reading the rows s | SQLite copy, indexes during: s | MB/s ceiling | SQLite copy, indexes after: s | MB/s ceiling |\n'
   printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
@@ -111,9 +111,12 @@ if [ "$which" = floor ]; then
     [ "$mode" = compare ] && args=(-tp "$dir/target" -gp "$dir/golden" -o "$res" -oc)
     bytes=$(find "$dir/target" -name dump.json -printf '%s\n' | awk '{t+=$1} END {print t}')
     [ "$mode" = compare ] && bytes=$((bytes + $(find "$dir/golden" -name dump.json -printf '%s\n' | awk '{t+=$1} END {print t}')))
-    /usr/bin/time -v build/native/visprobe graph_visualize "${args[@]}" >"$res.log" 2>"$res.time"
+    /usr/bin/time -v build/native/visprobe graph_visualize "${args[@]}" >"$res.log" 2>"$res.time" ||
+      { cat "$res.time" >&2; exit 1; }
     engine=$(wall_of "$res.time")
-    db=$(ls "$res"/*.vis.db)
+    dbs=("$res"/*.vis.db)
+    [ ${#dbs[@]} = 1 ] && [ -f "${dbs[0]}" ] || { echo "floor: expected one .vis.db in $res" >&2; exit 1; }
+    db=${dbs[0]}
     rows=$($SQ "$db" 'SELECT count(*) FROM tb_nodes')
     # The engine's page cache: a quarter of the largest dump.json, 16-256 MiB (session.cc).
     big=$(find "$dir" -name dump.json -printf '%s\n' | sort -n | tail -1)
@@ -121,26 +124,29 @@ if [ "$which" = floor ]; then
     tables=$($SQ "$db" "SELECT sql || ';' FROM sqlite_master WHERE type = 'table'")
     indexes=$($SQ "$db" "SELECT sql || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
     copy="ATTACH '$db' AS o; BEGIN;"
-    for t in tb_nodes tb_stack tb_config vp_badges; do copy="$copy INSERT INTO $t SELECT * FROM o.$t ORDER BY rowid;"; done
+    for t in $($SQ "$db" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"); do
+      copy="$copy INSERT INTO $t SELECT * FROM o.$t ORDER BY rowid;"
+    done
     pragmas="PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-$cache;"
     # Reading the source rows is part of each copy but not of the engine's work: timed alone (every
     # column of every row) and taken off the copies, so the ceilings are on the generous side.
     cols=$($SQ "$db" "SELECT group_concat('ifnull(length(' || name || '), 0)', ' + ') FROM pragma_table_info('tb_nodes')")
     echo "SELECT sum($cols) FROM tb_nodes; SELECT sum(length(stack_info)) FROM tb_stack;" |
-      /usr/bin/time -v "$SQ" "$db" >/dev/null 2>"$res.read.time"
+      /usr/bin/time -v "$SQ" -bail "$db" >/dev/null 2>"$res.read.time" || { cat "$res.read.time" >&2; exit 1; }
     read_s=$(wall_of "$res.read.time")
     times=()
     for order in during after; do
       rm -f "$res.copy.db"
       if [ $order = during ]; then sql="$pragmas $tables $indexes $copy COMMIT;"
       else sql="$pragmas $tables $copy $indexes COMMIT;"; fi
-      echo "$sql" | /usr/bin/time -v "$SQ" "$res.copy.db" >/dev/null 2>"$res.copy.time"
+      echo "$sql" | /usr/bin/time -v "$SQ" -bail "$res.copy.db" >/dev/null 2>"$res.copy.time" ||
+        { cat "$res.copy.time" >&2; exit 1; }
       [ "$($SQ "$res.copy.db" 'SELECT count(*) FROM tb_nodes')" = "$rows" ] || { echo "floor: copy of $db incomplete" >&2; exit 1; }
       times+=("$(wall_of "$res.copy.time")")
     done
     dbmb=$(stat -c %s "$db")
     awk -v n="$s" -v m="$mode -oc" -v b="$bytes" -v rows="$rows" -v f="$dbmb" -v e="$engine" -v r="$read_s" -v d="${times[0]}" -v a="${times[1]}" 'BEGIN {
-      mb = b / 1e6; printf "| %s | %s | %.1f | %d | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %.1f |\n", n, m, mb, rows, f / 1e6, e, r, d, mb / (d - r), a, mb / (a - r) }'
+      mb = b / 1e6; printf "| %s | %s | %.1f | %d | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %.1f |\n", n, m, mb, rows, f / 1e6, e, r, d, (d > r ? mb / (d - r) : 0), a, (a > r ? mb / (a - r) : 0) }'
     rm -rf "$res" "$res.copy.db" "$res.log" "$res.time" "$res.copy.time" "$res.read.time"
   done
   exit 0
