@@ -23,6 +23,8 @@ which="${1:-all}"
 OUT=bench-out
 mkdir -p "$OUT"
 [ -x build/native/visprobe ] || ./scripts/build.sh native >/dev/null
+# Wall seconds from a /usr/bin/time -v report.
+wall_of() { awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$1" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }'; }
 
 if [ "$which" = trend ]; then
   [ -f build/wasm/visprobe.js ] || ./scripts/build.sh wasm >/dev/null
@@ -38,7 +40,7 @@ if [ "$which" = trend ]; then
       rm -rf "$res"
       if [ "$build" = native ]; then cmd=(build/native/visprobe); else cmd=(node --no-experimental-fetch build/wasm/visprobe.js); fi
       NODE_PATH=/usr/share/nodejs /usr/bin/time -v "${cmd[@]}" data2db --data "$dir" --db "$res" --format "$kind" >"$res.log" 2>"$res.time"
-      wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$res.time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+      wall=$(wall_of "$res.time")
       rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
       rows=$(sqlite3 "$res"/*.trend.db 'SELECT count(*) FROM trend_data')
       awk -v n="$kind" -v m="$build" -v b="$bytes" -v w="$wall" -v r="$rss" -v rows="$rows" 'BEGIN {
@@ -82,7 +84,7 @@ PY
     res="$OUT/tensor.compare"
     rm -rf "$res"
     /usr/bin/time -v build/native/visprobe graph_visualize -tp "$dir/target" -gp "$dir/golden" -o "$res" >"$res.log" 2>"$res.time"
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$res.time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+    wall=$(wall_of "$res.time")
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
     rows=$(sqlite3 "$res"/*.vis.db 'SELECT count(*) FROM tb_nodes')
     awk -v b="$bytes" -v w="$wall" -v r="$rss" -v rows="$rows" -v run="$run" 'BEGIN {
@@ -94,7 +96,6 @@ fi
 
 declare -A MB=([small]=10 [medium]=120 [c200]=205 [large]=1100)
 
-wall_of() { awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$1" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }'; }
 
 if [ "$which" = floor ]; then
   cmake --build build/native --target vp_sqlite3 >/dev/null
@@ -181,7 +182,7 @@ for s in "${sizes[@]}"; do
       args=(-tp "$dir/target" -gp "$dir/golden" -o "$res" -oc); mb_bytes=$((bytes + gbytes))
     fi
     /usr/bin/time -v build/native/visprobe graph_visualize "${args[@]}" >"$res.log" 2>"$res.time"
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$res.time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+    wall=$(wall_of "$res.time")
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
     rows=$(sqlite3 "$res"/*.vis.db 'SELECT count(*) FROM tb_nodes')
     awk -v n="$s" -v m="$mode -oc" -v b="$mb_bytes" -v w="$wall" -v r="$rss" -v rows="$rows" 'BEGIN {
