@@ -268,27 +268,20 @@ bool HostLittleEndian() {
 // same loop, so the compare needs no second pass over the data to find NaN or inf.
 template <class T>
 bool WidenRun(const unsigned char* p, size_t n, double* out) {
-  if constexpr (std::is_floating_point<T>::value) {
-    using Bits = typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type;
-    constexpr Bits kExp = static_cast<Bits>(sizeof(T) == 4 ? 0x7F800000ull : 0x7FF0000000000000ull);
-    Bits bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-      T v;
-      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+  using Bits = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
+  constexpr Bits kExp = static_cast<Bits>(sizeof(T) == 4 ? 0x7F800000ull : 0x7FF0000000000000ull);
+  Bits bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    T v;
+    std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+    if constexpr (std::is_floating_point<T>::value) {
       Bits b;
       std::memcpy(&b, &v, sizeof(T));
       bad |= static_cast<Bits>((b & kExp) == kExp);
-      out[i] = static_cast<double>(v);
     }
-    return bad == 0;
-  } else {
-    for (size_t i = 0; i < n; ++i) {
-      T v;
-      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-      out[i] = static_cast<double>(v);
-    }
-    return true;
+    out[i] = static_cast<double>(v);
   }
+  return bad == 0;
 }
 
 // Decode() of n consecutive elements: the dtype is looked at once per run, not per element. The
