@@ -899,7 +899,12 @@ class RankDump:
         self.prof = PROFILES[cfg.framework]
         self.gpt = cfg.model == 'gpt'
         self.mix = cfg.level == 'mix'
-        self.megatron = cfg.micro_batches > 1
+        # msProbe writes [parent, micro_step] lists whenever Megatron's schedules are patched: every
+        # pipeline run, and any run with several micro batches (--micro-step-ids batch: only the latter).
+        self.dumper_ids = getattr(cfg, 'micro_step_ids', 'dumper') == 'dumper'
+        self.megatron = cfg.micro_batches > 1 or (self.dumper_ids and cfg.pp > 1)
+        # MegatronStepInfo: counters of forward_step / backward_step calls, both -1 at the start of a step.
+        self.ms_fwd, self.ms_bwd, self.ms_is_fwd = -1, -1, False
         self.chunks = getattr(cfg, 'vpp', None) or 1
         self.f = TensorFactory(cfg.seed, step, place, cfg.task, variant)
         self.set_chunk(0)
@@ -981,10 +986,28 @@ class RankDump:
     # -- recording ---------------------------------------------------------------------------------------------
     def _construct(self, name, parent):
         """Record node -> parent in construct.json."""
-        value = [parent, self.micro] if self.megatron else parent
+        value = [parent, self._micro_id()] if self.megatron else parent
         self.cons.add('"%s"' % name, self.r.value(value, 1))
         if self.megatron and self.cons.count == 1:
-            self.cons.add('"megatron_micro_step_number"', str(self.cfg.micro_batches - 1))
+            # The dumper keeps the key where it first wrote it, with max(forward, backward) counter at
+            # the end: one forward_step per (chunk, micro batch).
+            calls = self.cfg.micro_batches * (self.chunks if self.dumper_ids else 1)
+            self.cons.add('"megatron_micro_step_number"', str(calls - 1))
+
+    def _micro_id(self):
+        """The micro step the dumper records now: get_micro_step() of msProbe's megatron_utils (the forward
+        counter after a forward_step, the backward counter otherwise; -1 before the first forward_step, e.g.
+        the recv a later pipeline stage begins with), or the schedule's micro batch with --micro-step-ids batch."""
+        if not self.dumper_ids:
+            return self.micro
+        return self.ms_fwd if self.ms_is_fwd else self.ms_bwd
+
+    def _megatron_step(self, forward):
+        """A call of Megatron's (wrapped) forward_step / backward_step."""
+        if forward:
+            self.ms_fwd, self.ms_is_fwd = self.ms_fwd + 1, True
+        else:
+            self.ms_bwd, self.ms_is_fwd = self.ms_bwd + 1, False
 
     def _flush_pending(self):
         """Record the modules opened since the last construct update (msProbe writes them lazily)."""
@@ -1236,6 +1259,7 @@ class RankDump:
         if not self.first:
             h_in = self._boundary(v, 'fwd')
             self._p2p('recv_forward', 'recv', h_in, v - 1)
+        self._megatron_step(True)
         ids, pos, labels, loss_mask = self._get_batch()
         out = self._gpt_model(ids, pos, labels, h_in)
         if self.last:
@@ -1258,6 +1282,7 @@ class RankDump:
             grad = self._boundary(v + 1, 'bwd')
             self._p2p('recv_backward', 'recv', grad, v + 1)
             self.grads[id(sent)] = grad
+        self._megatron_step(False)
         if not self.first:
             self.grads[id(h_in)] = self._boundary(v, 'bwd')
         self._bw_calls(top, None)
@@ -1677,6 +1702,11 @@ def parse_args(argv):
     p.add_argument('--task', choices=['statistics', 'md5', 'tensor', 'structure'], default='statistics',
                    help='md5 writes task "statistics" with an "md5" field per tensor (msProbe summary_mode md5)')
     p.add_argument('--micro-batches', type=int, default=1)
+    p.add_argument('--micro-step-ids', choices=['dumper', 'batch'], default='dumper',
+                   help='construct.json micro steps: "dumper" counts forward_step / backward_step calls as '
+                        'msProbe does (-1 before the first forward_step, so the recv a later pipeline stage '
+                        'begins with carries -1; lists whenever pp > 1); "batch" writes the micro batch index '
+                        'and lists only with --micro-batches > 1 (the output of earlier versions)')
     p.add_argument('--target-mb', type=float, help='grow layers (up to %d per stage), then micro batches, '
                    'until each dump.json is about this many MB' % LAYERS_PER_STAGE_CAP)
     p.add_argument('--golden', metavar='DIR', help='also write a golden twin with the same layout into DIR')
@@ -1882,7 +1912,7 @@ def main(argv=None):
         'generator': 'scripts/gen_dump.py',
         'parameters': {k: getattr(cfg, k) for k in (
             'framework', 'model', 'layers', 'layers_per_stage', 'hidden', 'heads', 'ffn', 'vocab', 'ranks',
-            'steps', 'tp', 'pp', 'vpp', 'dp', 'level', 'task', 'micro_batches', 'target_mb', 'seed', 'layout',
+            'steps', 'tp', 'pp', 'vpp', 'dp', 'level', 'task', 'micro_batches', 'micro_step_ids', 'target_mb', 'seed', 'layout',
             'stack_format', 'indent', 'golden', 'noise', 'diverge_layer', 'missing_module', 'overflow_layer', 'overflow_rank', 'overflow_step')},
         'constants': {'seq': SEQ, 'micro_batch_size': MBS, 'head_dim': HEAD_DIM, 'npy_cap': NPY_CAP},
         'placement': {'order': 'tp-dp-pp', 'ranks': [

@@ -66,9 +66,11 @@ Status LoadItems(std::string_view json, bool outputs, NodeItems* out) {
     c.state = StateOf(key);
     c.data_name = "-1";
     std::string text;
-    bool collapsed = false;
+    bool collapsed = false, process_group = false;
     if (t.Kind(item) == JKind::kObject) {
       JIdx value = t.Find(item, "value");
+      JIdx type = t.Find(item, "type");
+      process_group = type != kJNone && t.Kind(type) == JKind::kString && t.Str(type) == "torch.ProcessGroup";
       collapsed = t.at(item).count == 1 && value != kJNone && t.Kind(value) == JKind::kString && t.Str(value) == "null";
       for (JIdx f = t.at(item).first; f != kJNone; f = t.at(f).next) {
         std::string_view name = t.Key(f);
@@ -103,6 +105,7 @@ Status LoadItems(std::string_view json, bool outputs, NodeItems* out) {
     ref.text_len = static_cast<uint32_t>(text.size());
     out->blob += text;
     ref.collapsed = collapsed;
+    ref.process_group = process_group;
     ref.cmp = static_cast<uint32_t>(out->cmp.size());
     out->cmp.push_back(std::move(c));
     (outputs ? out->outputs : out->inputs).push_back(ref);

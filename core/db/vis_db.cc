@@ -69,7 +69,7 @@ void AppendItems(std::string& out, const NodeItems& items, const std::vector<Ite
     } else {
       out += ": {";
       out.append(items.Text(r));
-      if (extra && i < extra->size()) out += (*extra)[i];
+      if (extra && i < extra->size() && !r.process_group) out += (*extra)[i];
       out += '}';
     }
   }
@@ -265,7 +265,7 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   else sqlite3_bind_double(st, c++, n.precision_index);
   if (const char* ov = OverflowName(n.overflow)) sqlite3_bind_text(st, c++, ov, -1, SQLITE_STATIC);
   else sqlite3_bind_null(st, c++);
-  sqlite3_bind_int(st, c++, n.micro_step < 0 ? 0 : n.micro_step);
+  sqlite3_bind_int(st, c++, n.micro_step == kMicroStepUnset ? 0 : n.micro_step);
   text(link_buf_);
   text(stack_buf_);
   merge_buf_.clear();

@@ -416,7 +416,7 @@ void Builder::CollectApisBetweenModules() {
         g_.node(old[k]).up = coll;
         g_.node(coll).subnodes.push_back(old[k]);
       }
-      if (g_.node(old[i]).micro_step >= 0) g_.node(coll).micro_step = g_.node(old[i]).micro_step;
+      if (g_.node(old[i]).micro_step != kMicroStepUnset) g_.node(coll).micro_step = g_.node(old[i]).micro_step;
       out.push_back(coll);
     } else {
       out.push_back(old[i]);

@@ -15,6 +15,8 @@ namespace visprobe {
 
 using NodeId = uint32_t;
 constexpr NodeId kNoNode = 0xFFFFFFFFu;
+// Node::micro_step before paging gives it one; -1 is a value the dumper writes, so "unset" is apart from it.
+constexpr int32_t kMicroStepUnset = INT32_MIN;
 
 enum class NodeOp : uint8_t { kModule = 0, kFunctionApi = 1, kApiCollection = 9 };
 enum class Overflow : uint8_t { kNone = 0, kMedium, kHigh, kCritical };
@@ -26,6 +28,8 @@ struct ItemRef {
   uint32_t key_off = 0, key_len = 0;
   uint32_t text_off = 0, text_len = 0;
   bool collapsed = false;   // written as {"value": "null"} (§12 rule 4)
+  bool process_group = false; // a torch.ProcessGroup: the reference keeps type, group_ranks, group_id
+                              // and data_name only, so comparison fields are not added either
   uint32_t cmp = UINT32_MAX; // index into NodeItems::cmp when comparison values were captured
 };
 
@@ -70,7 +74,7 @@ struct Node {
   std::vector<NodeId> subnodes;
   NodeItems items;
   int32_t stack = -1;        // index into Graph::stacks; -1 = no stack ("[]")
-  int32_t micro_step = -1;   // -1 = unset (stored as 0)
+  int32_t micro_step = kMicroStepUnset;   // unset is stored as 0; -1 is a real value (Megatron, before the first micro step)
   Overflow overflow = Overflow::kNone;
   bool has_data = false;     // a dump.json record exists for this node
   uint32_t dump_records = 0; // how many records of dump.json carry this name

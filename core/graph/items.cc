@@ -68,7 +68,7 @@ class EntryParser {
   void Emit(ItemBuild& it);
   void Capture(const ItemBuild& it, CmpItem* c) const;
   void CaptureValue(const ItemBuild& it, std::string_view field, CmpValue* v) const;
-  void Render(const ItemBuild& it, std::string& text, bool* collapsed);
+  void Render(const ItemBuild& it, std::string& text, bool* collapsed, bool* is_group);
 
   const JTree& t_;
   std::string_view node_;
@@ -326,7 +326,7 @@ void AppendFormattedString(std::string& out, std::string_view s) {
 
 namespace {
 
-void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed) {
+void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed, bool* is_group) {
   text.clear();
   bool process_group = false;
   for (const auto& fld : it.fields)
@@ -335,6 +335,7 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
   std::string val;
   bool first = true;
   *collapsed = false;
+  *is_group = process_group;
   for (const auto& f : it.fields) {
     std::string_view n = f.name;
     if (n == "md5" && !opts_.keep_md5) continue;
@@ -413,8 +414,8 @@ void EntryParser::Emit(ItemBuild& it) {
   if (is_output) key = fon;
   else key = (it.data_name_is_str && it.data_name != "-1") ? StripExt(it.data_name) : fon;
 
-  bool collapsed = false;
-  Render(it, text_, &collapsed);
+  bool collapsed = false, is_group = false;
+  Render(it, text_, &collapsed, &is_group);
   ItemRef ref;
   ref.key_off = static_cast<uint32_t>(out_.blob.size());
   ref.key_len = static_cast<uint32_t>(key.size());
@@ -423,6 +424,7 @@ void EntryParser::Emit(ItemBuild& it) {
   ref.text_len = static_cast<uint32_t>(text_.size());
   out_.blob += text_;
   ref.collapsed = collapsed;
+  ref.process_group = is_group;
   if (opts_.capture) {
     ref.cmp = static_cast<uint32_t>(out_.cmp.size());
     out_.cmp.emplace_back();

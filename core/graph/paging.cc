@@ -37,7 +37,7 @@ void PropagateMicroSteps(Graph& g) {
     const Node& n = g.node(id);
     for (auto it = n.subnodes.rbegin(); it != n.subnodes.rend(); ++it) {
       Node& ch = g.node(*it);
-      if (ch.micro_step < 0) ch.micro_step = n.micro_step;
+      if (ch.micro_step == kMicroStepUnset) ch.micro_step = n.micro_step;
       stack.push_back(*it);
     }
   }

@@ -50,7 +50,9 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
         JIdx p = t.at(v).first, m = t.at(p).next;
         if (t.Kind(p) == JKind::kString) e.parent.assign(t.Str(p));
         else if (t.Kind(p) != JKind::kNull) bad_value = true;
-        if (t.Kind(m) == JKind::kInt && t.at(m).i >= 0 && t.at(m).i <= kMaxMicroSteps) e.micro = static_cast<int>(t.at(m).i);
+        // Any integer the dumper writes: its micro-step counters start at -1, so an API called before
+        // the first forward_step of a step (the irecv a later pipeline stage begins with) carries -1.
+        if (t.Kind(m) == JKind::kInt && t.at(m).i >= -kMaxMicroSteps && t.at(m).i <= kMaxMicroSteps) e.micro = static_cast<int>(t.at(m).i);
         else bad_value = true;
         break;
       }

@@ -133,7 +133,7 @@ int PageMicroStepsPair(Graph& n, Graph& b) {
   // Golden root children still unset take the number at the end of their name (reference quirk).
   for (NodeId c : b.node(b.root()).subnodes) {
     Node& x = b.node(c);
-    if (x.micro_step >= 0) continue;
+    if (x.micro_step != kMicroStepUnset) continue;
     std::string_view nm = x.name;
     auto dot = nm.rfind('.');
     std::string_view last = dot == std::string_view::npos ? nm : nm.substr(dot + 1);

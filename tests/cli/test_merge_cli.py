@@ -209,7 +209,8 @@ class VppMerges(MergeCase):
     def test_vpp2_pp4_build_two_micro_batches(self):
         d = gen("pp4vpp2_mb4", "--ranks", "4", "--pp", "4", "--vpp", "2", "--micro-batches", "4", layers=8)
         db = self.check_build(d, 4, 8, "--micro-batches", "4")
-        self.assertEqual(query(db, "SELECT micro_steps FROM tb_config"), [(4,)])
+        # The dumper counts forward_step calls: one per (model chunk, micro batch), so 2 x 4 = 8.
+        self.assertEqual(query(db, "SELECT micro_steps FROM tb_config"), [(8,)])
         # Each micro batch's forward holds the eight layers.
         names = [n for (n,) in query(db, "SELECT node_name FROM tb_nodes WHERE node_name LIKE "
                                          "'Module.0.module.module.decoder.layers.%.TransformerLayer.forward.%'")]

@@ -349,7 +349,31 @@ TEST_CASE("§4.2/§10 Megatron construct: [parent, micro] values set micro-step 
   CHECK(micro("Apis_Between_Modules.0") == 1);   // the first API's id
   CHECK(PageMicroSteps(*g) == 2);
   CHECK(micro("Module.m.M.forward.1") == 1);     // paging keeps the construct ids
-  CHECK(g->node(g->root()).micro_step < 0);
+  CHECK(g->node(g->root()).micro_step == kMicroStepUnset);
+}
+
+TEST_CASE("§4.2 Megatron micro step -1 (APIs before the first forward_step of a later pipeline stage) builds") {
+  // The dumper's MegatronStepInfo counters start at -1: the irecv a pipeline stage > 0 begins with
+  // carries [null, -1]. The reference stores the value as it is (micro_step_id -1) and the
+  // collection node takes its first API's id.
+  TempDir t;
+  auto g = MustBuild(t, R"({"megatron_micro_step_number": 1,
+    "Distributed.irecv.0.forward": [null, -1],
+    "Distributed.wait.0.forward": [null, -1],
+    "Module.m.M.forward.0": [null, 0],
+    "Torch.a.0.forward": ["Module.m.M.forward.0", 0],
+    "Distributed.isend.0.forward": [null, 0],
+    "Module.m.M.backward.0": [null, 0]})",
+                     DumpWithData("{}"), "{}");
+  auto micro = [&](const char* n) { return g->node(g->Find(n)).micro_step; };
+  CHECK(micro("Distributed.irecv.0.forward") == -1);
+  CHECK(micro("Distributed.wait.0.forward") == -1);
+  CHECK(micro("Module.m.M.forward.0") == 0);
+  REQUIRE(ChildNames(*g, g->root()).front() == "Apis_Between_Modules.0");
+  CHECK(micro("Apis_Between_Modules.0") == -1);
+  CHECK(ParentName(*g, "Distributed.irecv.0.forward") == "Apis_Between_Modules.0");
+  CHECK(PageMicroSteps(*g) == 2);                     // megatron_micro_step_number + 1, ids kept
+  CHECK(micro("Distributed.irecv.0.forward") == -1);
 }
 
 TEST_CASE("§4.2 a Megatron value that is a 3-element list fails the construct parse") {

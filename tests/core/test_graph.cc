@@ -134,7 +134,7 @@ TEST_CASE("§17.21 micro-step paging example of §10") {
   for (NodeId n : {af1, bf0, bb0, ab1, apis1}) CHECK(g.node(n).micro_step == 1);
   CHECK(g.node(inner).micro_step == 0);   // propagated from its parent
   CHECK(g.node(deep).micro_step == 1);
-  CHECK(g.node(g.root()).micro_step < 0);  // root stays unset (stored as 0)
+  CHECK(g.node(g.root()).micro_step == kMicroStepUnset);  // root stays unset (stored as 0)
 }
 
 TEST_CASE("§10 a graph without backward modules is one micro step") {
@@ -152,5 +152,5 @@ TEST_CASE("§10 Megatron graphs return N + 1 and keep their ids") {
   NodeId b = g.AddNode(NodeOp::kModule, "Module.a.A.backward.0", g.root());
   CHECK(PageMicroSteps(g) == 4);
   CHECK(g.node(a).micro_step == 2);
-  CHECK(g.node(b).micro_step < 0);
+  CHECK(g.node(b).micro_step == kMicroStepUnset);
 }
