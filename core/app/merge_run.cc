@@ -366,8 +366,7 @@ Result<RunSummary> MergeRun::Run() {
   if (!json()) {
     RETURN_IF_ERROR(CheckNewPath(args_.output_path));
     RETURN_IF_ERROR(MakeDirs(args_.output_path));
-    std::string db_path = JoinPath(args_.output_path, std::string(compare() ? "compare_" : "build_") + opts_.timestamp + ".vis.db");
-    RETURN_IF_ERROR(CheckNewPath(db_path));
+    ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_));
     file_ = BaseName(db_path);
     where_ = RealPath(args_.output_path) + "/" + file_;
     DbOptions dbo;

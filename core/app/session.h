@@ -35,6 +35,11 @@ struct RunSummary {
 // The progress state ends with running = false exactly once.
 Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep);
 
+// The .vis.db a run writes: OUT/build_<timestamp>.vis.db (compare_... with a golden side), or, when
+// that name is taken (a finished file, or a run in flight), the first free _1, _2, ... with a
+// WARNING naming it. The name is claimed (its temporary file exists) when this returns.
+Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::string& timestamp, Reporter& rep);
+
 // Local time formatted as YYYYmmddHHMMSS.
 std::string NowTimestamp();
 

@@ -1,11 +1,14 @@
 #include "base/fs.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <climits>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -127,6 +130,33 @@ Status CheckNewPath(const std::string& path) {
   if (ec) abs = path;
   if (!LengthOk(abs)) return InvalidInput("The file path length exceeds limit.");
   if (!ValidChars(abs)) return InvalidInput("The file path " + path + " contains special characters.");
+  return Status::Ok();
+}
+
+Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem, const std::string& ext,
+                                 bool* taken) {
+  if (taken) *taken = false;
+  constexpr int kMaxTries = 10000;
+  for (int k = 0; k < kMaxTries; ++k) {
+    std::string path = JoinPath(dir, k == 0 ? stem + ext : stem + "_" + std::to_string(k) + ext);
+    RETURN_IF_ERROR(CheckNewPath(path));
+    if (!PathExists(path)) {
+      int fd = ::open((path + ".tmp").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0640);
+      if (fd >= 0) {
+        ::close(fd);
+        return path;
+      }
+      if (errno != EEXIST) return IoError("cannot create " + path + ".tmp: " + std::strerror(errno));
+    }
+    if (taken) *taken = true;   // finished, or another run is writing it
+  }
+  return IoError("no free file name for " + JoinPath(dir, stem + ext) + " (tried " + std::to_string(kMaxTries) + ")");
+}
+
+Status TruncateOrCreate(const std::string& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0640);
+  if (fd < 0) return IoError("cannot create " + path + ": " + std::strerror(errno));
+  ::close(fd);
   return Status::Ok();
 }
 

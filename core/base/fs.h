@@ -34,6 +34,15 @@ enum class PathAccess { kNone, kRead, kWrite, kReadWrite };
 Status CheckPath(const std::string& path, PathKind kind, PathAccess access, const std::string& suffix = "");
 // Checks for a path that will be created: length and characters.
 Status CheckNewPath(const std::string& path);
+// The output file a run may write: the first of dir/stem + ext, dir/stem_1 + ext, dir/stem_2 + ext, ...
+// that does not exist and whose temporary file (name + ".tmp") this call creates exclusively
+// (O_CREAT | O_EXCL), so two runs started in the same second, even at the same time, never share a
+// file and a finished file is never overwritten or appended to. The caller writes the temporary
+// file and renames it when complete; *taken (optional) is set when the first name was taken.
+Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem, const std::string& ext,
+                                 bool* taken = nullptr);
+// Empties path (creating it with mode 0640 when missing), keeping the same file.
+Status TruncateOrCreate(const std::string& path);
 // Creates dir and parents with mode 0750.
 Status MakeDirs(const std::string& dir);
 uint64_t FileSize(const std::string& p);

@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -45,15 +44,6 @@ std::vector<NodeId> PostOrder(const Graph& g) {
 }
 
 namespace {
-
-Status CopyFile(const std::string& from, const std::string& to) {
-  std::ifstream in(from, std::ios::binary);
-  std::ofstream out(to, std::ios::binary | std::ios::trunc);
-  if (!in || !out) return IoError("cannot copy " + from + " to " + to);
-  out << in.rdbuf();
-  if (!out) return IoError("cannot copy " + from + " to " + to);
-  return Status::Ok();
-}
 
 void AppendItems(std::string& out, const NodeItems& items, const std::vector<ItemRef>& refs,
                  const std::vector<std::string>* extra = nullptr) {
@@ -102,11 +92,8 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   std::unique_ptr<VisDbWriter> w(new VisDbWriter());
   w->final_ = final_path;
   w->temp_ = final_path + ".tmp";
-  std::remove(w->temp_.c_str());
-  if (PathExists(final_path)) {
-    RETURN_IF_ERROR(CheckPath(final_path, PathKind::kFile, PathAccess::kReadWrite, ".db"));
-    RETURN_IF_ERROR(CopyFile(final_path, w->temp_));
-  }
+  // A new, empty file (ClaimNewFile made it; truncated, not removed, so the claim holds).
+  RETURN_IF_ERROR(TruncateOrCreate(w->temp_));
   ConfigureSqliteOnce();
   if (sqlite3_open_v2(w->temp_.c_str(), &w->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
     Status s = w->SqlError("open");

@@ -44,7 +44,8 @@ struct DbOptions {
 
 class VisDbWriter {
  public:
-  // final_path: the .vis.db to produce. If it exists its rows are kept and appended to.
+  // final_path: the .vis.db to produce (a name from ClaimNewFile: it never exists yet). The rows go
+  // to final_path + ".tmp", renamed to final_path by Finish().
   static Result<std::unique_ptr<VisDbWriter>> Open(const std::string& final_path, const DbOptions& opts);
   ~VisDbWriter();
 

@@ -410,6 +410,14 @@ class DumpFileImporter {
 
 }  // namespace
 
+Result<std::string> ClaimTrendDb(const std::string& dir, const std::string& stem, Reporter& rep) {
+  bool taken = false;
+  ASSIGN_OR_RETURN(std::string path, ClaimNewFile(dir, stem, ".trend.db", &taken));
+  if (taken)
+    rep.Log(LogLevel::kWarning, "Existing database kept: " + JoinPath(dir, stem + ".trend.db") + "; this run writes " + path);
+  return path;
+}
+
 Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep) {
   TrendImportResult res;
   rep.Log(LogLevel::kInfo, "Starting dump data import...");
@@ -421,8 +429,7 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
                 ", dump import skipped. See preceding scan warnings for the exact reason.");
     return res;
   }
-  std::string db_path = JoinPath(opts.db_dir, "dump_data.trend.db");
-  if (PathExists(db_path)) rep.Log(LogLevel::kWarning, "Existing database will be replaced: " + db_path);
+  ASSIGN_OR_RETURN(std::string db_path, ClaimTrendDb(opts.db_dir, "dump_data", rep));
   uint64_t total_bytes = 0;
   for (const auto& s : scan.steps)
     for (const auto& r : s.ranks) total_bytes += FileSize(JoinPath(r.path, "dump.json"));

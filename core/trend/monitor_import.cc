@@ -363,8 +363,7 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   if (opts.micro_step) max_step = total_slots > 0 ? total_slots - 1 : 0;
   else if (!step_counts.empty()) { min_step = step_counts.begin()->first; max_step = step_counts.rbegin()->first; }
 
-  std::string db_path = JoinPath(opts.db_dir, "monitor_data.trend.db");
-  if (PathExists(db_path)) rep.Log(LogLevel::kWarning, "Existing database will be replaced: " + db_path);
+  ASSIGN_OR_RETURN(std::string db_path, ClaimTrendDb(opts.db_dir, "monitor_data", rep));
   ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(db_path, metric_names, columns));
   // Target ids: canonical metric order, then ranks, files, rows (§8.4).
   for (size_t m = 0; m < kMetricCount; ++m)

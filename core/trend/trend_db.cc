@@ -54,7 +54,7 @@ Result<std::unique_ptr<TrendDbWriter>> TrendDbWriter::Create(const std::string& 
   w->metrics_ = std::move(metrics);
   w->stats_ = std::move(stats);
   w->metric_has_target_.resize(w->metrics_.size());
-  std::remove(w->temp_.c_str());
+  RETURN_IF_ERROR(TruncateOrCreate(w->temp_));   // the file ClaimNewFile made
   ConfigureSqliteOnce();
   if (sqlite3_open_v2(w->temp_.c_str(), &w->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
     return w->SqlError("open");

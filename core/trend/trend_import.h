@@ -40,6 +40,10 @@ Result<NameMapping> LoadNameMapping(const std::string& path);
 std::string ApplyNameMapping(const NameMapping& m, std::string name);
 
 Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep);
+// DIR/<stem>.trend.db, or when a finished database (or a run in flight) holds that name, the first
+// free <stem>_1.trend.db, <stem>_2.trend.db, ... with a WARNING naming it: a finished database is
+// never replaced (the reference replaces it). Claimed (temporary file made) when this returns.
+Result<std::string> ClaimTrendDb(const std::string& dir, const std::string& stem, Reporter& rep);
 Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter& rep);
 
 }  // namespace visprobe

@@ -654,8 +654,8 @@ class MonitorWorkedExample(TrendCase):
     def test_process_num_does_not_change_the_database(self):
         self.data2db("--process_num", "1")
         one = all_tables(self.monitor_db)
-        self.data2db("--process_num", "4")
-        self.assertEqual(all_tables(self.monitor_db), one)
+        self.data2db("--process_num", "4")   # a second run keeps the first file and writes monitor_data_1
+        self.assertEqual(all_tables(os.path.join(self.out, "monitor_data_1.trend.db")), one)
 
 
 # -------------------------------------------------------------------------------------------------------------
@@ -663,7 +663,7 @@ class MonitorWorkedExample(TrendCase):
 
 
 class Replacement(TrendCase):
-    def test_dump_and_monitor_replaced_with_warning(self):
+    def test_dump_and_monitor_kept_second_run_writes_a_free_name(self):
         self.rank_dump(0, "rank0", {"Module.a.forward.0": {"input_args": [tensor()]}}, {"Module.a.forward.0": None})
         self.monitor_csv("Dec03_21-34-40-rank0-abcd1234", "actv_0-0.csv", "vpp_stage,name,step,norm\n0,old,0,1\n")
         r = self.data2db()
@@ -671,11 +671,16 @@ class Replacement(TrendCase):
         self.rank_dump(0, "rank0", {"Module.b.forward.0": {"input_args": [tensor()]}}, {"Module.b.forward.0": None})
         self.monitor_csv("Dec03_21-34-40-rank0-abcd1234", "actv_0-0.csv", "vpp_stage,name,step,norm\n0,new,0,1\n")
         r = self.data2db()
-        self.assert_logged(r, "WARNING", "Existing database will be replaced: %s" % self.dump_db)
-        self.assert_logged(r, "WARNING", "Existing database will be replaced: %s" % self.monitor_db)
-        self.assertEqual(targets(self.dump_db), [("Module.b.input.0", 0, 0)])
-        self.assertEqual(targets(self.monitor_db), [("new", 0, 0)])
-        self.assert_out_files(["dump_data.trend.db", "monitor_data.trend.db"])
+        # A finished database is never replaced (issue 18; the reference replaces it): the second run
+        # writes the first free name and says which.
+        dump_1, monitor_1 = (os.path.join(self.out, n) for n in ("dump_data_1.trend.db", "monitor_data_1.trend.db"))
+        self.assert_logged(r, "WARNING", "Existing database kept: %s; this run writes %s" % (self.dump_db, dump_1))
+        self.assert_logged(r, "WARNING", "Existing database kept: %s; this run writes %s" % (self.monitor_db, monitor_1))
+        self.assertEqual(targets(self.dump_db), [("Module.a.input.0", 0, 0)])
+        self.assertEqual(targets(self.monitor_db), [("old", 0, 0)])
+        self.assertEqual(targets(dump_1), [("Module.b.input.0", 0, 0)])
+        self.assertEqual(targets(monitor_1), [("new", 0, 0)])
+        self.assert_out_files(["dump_data.trend.db", "dump_data_1.trend.db", "monitor_data.trend.db", "monitor_data_1.trend.db"])
 
     def test_d19_monitor_folders_without_usable_csv_keep_old_database(self):
         folder = "Dec03_21-34-40-rank0-abcd1234"
@@ -791,6 +796,8 @@ class GeneratedMonitor(TrendCase):
     def check(self, micro, process_num="1"):
         key = "micro_on" if micro else "micro_off"
         exp = self.m[key]
+        if os.path.exists(self.monitor_db):
+            os.remove(self.monitor_db)   # a finished database is never replaced: each check starts afresh
         r = self.data2db("--micro_step", "true" if micro else "false", "--process_num", process_num)
         self.assertEqual(global_stats(self.monitor_db), exp["global_stats"])
         self.assertEqual(columns(self.monitor_db, "trend_data"),

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <sqlite3.h>
 
 #include "app/session.h"
 #include "db/schema.h"
@@ -336,26 +337,66 @@ TEST_CASE("§16.2/§4.2 the ERROR line of an empty construct.json is the excepti
         "content of 'construct.json' is not empty. (in " + (t / "npu") + ")");
 }
 
-TEST_CASE("§13.1 an existing .vis.db is appended to; a primary-key clash aborts that export and keeps the file") {
+TEST_CASE("§13.1 issue 18: a run whose time-stamped name is taken writes the first free _N name and says so") {
+  // msProbe appends to the existing file and fails with "UNIQUE constraint failed: tb_nodes.id";
+  // visprobe never overwrites or appends to a finished database.
   TempDir t;
   vptest::CopyRankFolder(vptest::WorkedExampleDir(), t / "npu");
   auto first = BuildRun(t / "npu", t / "out");
   REQUIRE(first->result.ok());
   const std::string db = first->result.value().db_path;
-  auto second = BuildRun(t / "npu", t / "out");   // same timestamp: same file, same ids
-  CHECK_FALSE(second->result.ok());
-  CHECK_FALSE(second->rep.Messages(LogLevel::kError).empty());
-  CHECK(Query(db, "SELECT count(*) FROM tb_nodes") == Rows{{"10"}});
-  CHECK(Query(db, "SELECT count(*) FROM tb_stack") == Rows{{"4"}});
-  CHECK(vptest::ListNames(t / "out") == std::vector<std::string>{std::string("build_") + kTs + ".vis.db"});
+  CHECK(first->rep.Messages(LogLevel::kWarning).empty());
+  const std::string before = vptest::ReadFile(db);
+  for (int k = 1; k <= 2; ++k) {
+    auto again = BuildRun(t / "npu", t / "out");   // the same second: the same time stamp
+    REQUIRE(again->result.ok());
+    const std::string name = std::string("build_") + kTs + "_" + std::to_string(k) + ".vis.db";
+    CHECK(again->result.value().db_path == (t / "out") + "/" + name);
+    CHECK(again->rep.Messages(LogLevel::kWarning) ==
+          std::vector<std::string>{std::string("build_") + kTs + ".vis.db already exists in " + (t / "out") +
+                                   " (or another run is writing it); this run writes " + name + "."});
+    CHECK(Query(again->result.value().db_path, "SELECT count(*) FROM tb_nodes") == Rows{{"10"}});
+    CHECK(Query(again->result.value().db_path, "SELECT count(*) FROM tb_stack") == Rows{{"4"}});
+  }
+  CHECK(vptest::ReadFile(db) == before);
+  CHECK(vptest::ListNames(t / "out") == std::vector<std::string>{std::string("build_") + kTs + ".vis.db",
+                                                                 std::string("build_") + kTs + "_1.vis.db",
+                                                                 std::string("build_") + kTs + "_2.vis.db"});
+}
+
+TEST_CASE("§13.1 a name whose temporary file exists (a run in flight) is skipped, not shared") {
+  TempDir t;
+  vptest::CopyRankFolder(vptest::WorkedExampleDir(), t / "npu");
+  vptest::WriteFile(t / (std::string("out/build_") + kTs + ".vis.db.tmp"), "another run's rows");
+  auto run = BuildRun(t / "npu", t / "out");
+  REQUIRE(run->result.ok());
+  CHECK(run->result.value().db_path == t / (std::string("out/build_") + kTs + "_1.vis.db"));
+  CHECK(vptest::ReadFile(t / (std::string("out/build_") + kTs + ".vis.db.tmp")) == "another run's rows");
 }
 
 TEST_CASE("§13.9 a failed export logs Failed to export model graph, file: <name>, error: <e>") {
   TempDir t;
   vptest::CopyRankFolder(vptest::WorkedExampleDir(), t / "npu");
-  REQUIRE(BuildRun(t / "npu", t / "out")->result.ok());
-  auto second = BuildRun(t / "npu", t / "out");   // primary-key clash while exporting
-  auto errors = second->rep.Messages(LogLevel::kError);
+  // Another connection holds a read transaction on the database being written, so the writer's
+  // commit fails with "database is locked".
+  sqlite3* other = nullptr;
+  auto r = std::make_unique<Run>();
+  GraphVisualizeArgs a;
+  a.target_path = t / "npu";
+  a.output_path = t / "out";
+  RunOptions o;
+  o.timestamp = kTs;
+  const std::string temp = t / (std::string("out/build_") + kTs + ".vis.db.tmp");
+  o.release_memory = [&] {
+    REQUIRE(sqlite3_open(temp.c_str(), &other) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "BEGIN; SELECT count(*) FROM sqlite_master;", nullptr, nullptr, nullptr) == SQLITE_OK);
+  };
+  r->result = RunGraphVisualize(a, o, r->rep);
+  sqlite3_close(other);
+  REQUIRE(other != nullptr);
+  REQUIRE_FALSE(r->result.ok());
+  CHECK(DbLeftovers(t / "out").empty());
+  auto errors = r->rep.Messages(LogLevel::kError);
   const std::string expected = std::string("Failed to export model graph, file: build_") + kTs +
                                ".vis.db, error: An sqlite3 error occurred: ";
   bool found = false;

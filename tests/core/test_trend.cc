@@ -1095,6 +1095,7 @@ TEST_CASE("§14 K-1: micro mode drops entries absent from construct.json (parame
          "{\"Module.a.forward.0\": null}");
   REQUIRE(t.Dump(true).ok());
   CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.a.input.0|0"});
+  std::filesystem::remove(t.dump_db());   // a finished database is never replaced: start afresh
   REQUIRE(t.Dump(false).ok());
   CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.a.input.0|0",
                                                           "0|0|forward|Tensor.unlisted.input.0|0",
@@ -1562,6 +1563,7 @@ TEST_CASE("§5.6 process_num 1 and 4 give identical databases", "[trend]") {
     std::map<int, std::map<std::string, Rows>> dbs;
     for (int threads : kThreadCounts) {
       t.rep.lines.clear();
+      std::filesystem::remove(t.monitor_db());   // a finished database is never replaced: start afresh
       auto r = t.Monitor(micro, threads);
       REQUIRE(r.ok());
       REQUIRE(r->written);
@@ -1585,7 +1587,7 @@ TEST_CASE("§5.6 process_num 1 and 4 give identical databases", "[trend]") {
 // §8 files: replacement, failures, D-19
 // =============================================================================================
 
-TEST_CASE("§8.1 an existing database is replaced with a WARNING; a plain single-file database", "[trend]") {
+TEST_CASE("§8.1 an existing database is kept, the next run writes dump_data_1 with a WARNING; a plain single-file database", "[trend]") {
   Trend t;
   t.Rank(0, "rank0", DumpJson(J(M("Module.a.forward.0", Fwd("$T", "")))));
   REQUIRE(t.Dump(false).ok());
@@ -1593,10 +1595,12 @@ TEST_CASE("§8.1 an existing database is replaced with a WARNING; a plain single
   t.Rank(0, "rank0", DumpJson(J(M("Module.b.forward.0", Fwd("$T", "")))));
   auto r = t.Dump(false);
   REQUIRE(r.ok());
-  CHECK(r->db_path == t.dump_db());
-  CHECK(t.Logged(LogLevel::kWarning, "Existing database will be replaced: " + t.dump_db()));
-  CHECK(Targets(t.dump_db()) == std::vector<std::string>{"Module.b.input.0|0|0"});
-  CHECK(vptest::ListNames(t.db()) == std::vector<std::string>{"dump_data.trend.db"});
+  const std::string second = t.db() + "/dump_data_1.trend.db";
+  CHECK(r->db_path == second);
+  CHECK(t.Logged(LogLevel::kWarning, "Existing database kept: " + t.dump_db() + "; this run writes " + second));
+  CHECK(Targets(t.dump_db()) == std::vector<std::string>{"Module.a.input.0|0|0"});
+  CHECK(Targets(second) == std::vector<std::string>{"Module.b.input.0|0|0"});
+  CHECK(vptest::ListNames(t.db()) == std::vector<std::string>{"dump_data.trend.db", "dump_data_1.trend.db"});
   CHECK(Query(t.dump_db(), "PRAGMA journal_mode")[0][0] == "delete");
   CHECK(Query(t.dump_db(), "PRAGMA foreign_keys")[0][0] == "0");
   CHECK(TableColumns(t.dump_db(), "trend_data") ==
