@@ -1879,6 +1879,9 @@ def anomaly_records(cfg, side, step, rank, found):
 
 def main(argv=None):
     """Generate every step, rank and side, then write the manifest and a summary line."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] == ['--corpus']:
+        return corpus_main(args[1:])
     cfg = parse_args(argv)
     derive(cfg)
     start = time.time()
@@ -1933,6 +1936,884 @@ def main(argv=None):
     print('gen_dump: %d files, %.1f MB in %.1f s (%.1f MB/s) -> %s%s' % (
         files, mb, seconds, mb / seconds if seconds else 0.0, cfg.out_dir,
         ' + ' + cfg.golden if cfg.golden else ''), file=sys.stderr)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Dumper corpus (``--corpus CASE OUT_DIR``; ``--corpus list``)
+#
+# Small, hand-shaped inputs, one per shape the msProbe dumper can write (see tests/corpus/dumper_corpus.md, which
+# names the dumper source of every shape).  Each builder returns the files of one side; JSON is written with
+# ``json.dump(obj, f, indent=1)`` like msProbe's writer, so key order is insertion order and float NaN / inf are
+# the bare tokens NaN / Infinity / -Infinity.  The golden side (compare cases) is the same case with every float
+# statistic scaled by CORPUS_GOLDEN_SCALE (and whatever the builder changes on purpose).
+
+CORPUS_GOLDEN_SCALE = 1.01
+_CORPUS_SIDE = {'scale': 1.0, 'golden': False}
+
+
+def _cf(x):
+    """A float statistic of the current side (ints, bools, None, NaN and inf are kept)."""
+    if isinstance(x, float) and math.isfinite(x):
+        return x * _CORPUS_SIDE['scale']
+    return x
+
+
+def _pt(shape=(2, 3), dtype='torch.float32', mx=1.5, mn=-0.5, mean=0.25, norm=2.0, rg=True, **extra):
+    """PyTorch tensor leaf: type, dtype, shape, Max, Min, Mean, Norm, then requires_grad and the rest."""
+    d = {'type': 'torch.Tensor', 'dtype': dtype, 'shape': list(shape),
+         'Max': _cf(mx), 'Min': _cf(mn), 'Mean': _cf(mean), 'Norm': _cf(norm), 'requires_grad': rg}
+    d.update(extra)
+    return d
+
+
+def _ms(shape=(2, 3), dtype='Float32', mx=1.5, mn=-0.5, mean=0.25, norm=2.0, **extra):
+    """MindSpore tensor leaf: no requires_grad; layout / hsdp_shard_size / md5 / data_name follow Norm."""
+    d = {'type': 'mindspore.Tensor', 'dtype': dtype, 'shape': list(shape),
+         'Max': _cf(mx), 'Min': _cf(mn), 'Mean': _cf(mean), 'Norm': _cf(norm)}
+    d.update(extra)
+    return d
+
+
+def _v(typ, value):
+    """Builtin / simple value leaf."""
+    return {'type': typ, 'value': value}
+
+
+def _frame(path, line, func, code):
+    return 'File %s, line %d, in %s, \n %s' % (path, line, func, code)
+
+
+def _stack_new(groups):
+    """stack.json, new format: {"0": [[names], [frames]], ...}."""
+    return {str(i): [list(names), list(frames)] for i, (names, frames) in enumerate(groups)}
+
+
+def _stack_for(names, path='/workspace/train.py'):
+    """One group per name with two frames (innermost first), as the dumper groups distinct stacks."""
+    return _stack_new([([n], [_frame(path, 10 + 3 * i, 'forward', 'y = %s(x)' % n.split('.')[1]),
+                               _frame(path, 200, 'main', 'loss = model(x)')]) for i, n in enumerate(names)])
+
+
+def _dump(data, task='statistics', level='mix', framework='pytorch', dump_data_dir=None):
+    return {'task': task, 'level': level, 'framework': framework, 'dump_data_dir': dump_data_dir, 'data': data}
+
+
+def _rank(dump, construct, stack, npy=None):
+    """Files of one rank folder."""
+    files = {'dump.json': dump}
+    if construct is not None:
+        files['construct.json'] = construct
+    if stack is not None:
+        files['stack.json'] = stack
+    for name, arr in (npy or {}).items():
+        files['dump_tensor_data/' + name] = arr
+    return files
+
+
+def _npy_bytes(values, shape, descr='<f4'):
+    """NPY 1.0 bytes of a float32 (descr '<f4') or int64 ('<i8') array."""
+    text = '(%s)' % (', '.join(map(str, shape)) + (',' if len(shape) == 1 else ''))
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, text)
+    header += ' ' * (63 - (10 + len(header)) % 64) + '\n'
+    fmt = '<%d%s' % (len(values), 'f' if descr == '<f4' else 'q')
+    return b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode('latin1') + struct.pack(fmt, *values)
+
+
+# --- shared small models -----------------------------------------------------------------------------------------
+
+def _mlp_mix(extra_construct_api=True):
+    """PT mix: two root APIs (bare null parents), fc1 -> relu -> fc2 with their APIs, backward, parameters_grad."""
+    data = {
+        'Tensor.__add__.0.forward': {'input_args': [_pt((2, 4)), _v('int', 1)], 'input_kwargs': {},
+                                     'output': [_pt((2, 4), mx=2.5, mn=0.5, mean=1.25, norm=3.0)]},
+        'Torch.zeros.0.forward': {'input_args': [_v('int', 2), _v('int', 4)],
+                                  'input_kwargs': {'dtype': _v('torch.dtype', 'torch.float32')},
+                                  'output': [_pt((2, 4), mx=0.0, mn=0.0, mean=0.0, norm=0.0, rg=False)]},
+        'Functional.linear.0.forward': {
+            'input_args': [_pt((2, 4)), _pt((3, 4), mx=0.3, mn=-0.3, mean=0.01, norm=1.1)],
+            'input_kwargs': {'bias': _pt((3,), mx=0.1, mn=-0.1, mean=0.0, norm=0.15)},
+            'output': [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7)]},
+        'Module.fc1.Linear.forward.0': {
+            'input_args': [_pt((2, 4))], 'input_kwargs': {},
+            'output': [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7)],
+            'parameters': {'weight': _pt((3, 4), mx=0.3, mn=-0.3, mean=0.01, norm=1.1),
+                           'bias': _pt((3,), mx=0.1, mn=-0.1, mean=0.0, norm=0.15)}},
+        'Functional.relu.0.forward': {'input_args': [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7)],
+                                      'input_kwargs': {'inplace': _v('bool', False)},
+                                      'output': [_pt((2, 3), mx=1.2, mn=0.0, mean=0.4, norm=1.5)]},
+        'Module.act.ReLU.forward.0': {'input_args': [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7)],
+                                      'input_kwargs': {},
+                                      'output': [_pt((2, 3), mx=1.2, mn=0.0, mean=0.4, norm=1.5)],
+                                      'parameters': {}},
+        'Functional.linear.1.forward': {
+            'input_args': [_pt((2, 3), mx=1.2, mn=0.0, mean=0.4, norm=1.5), _pt((2, 3), mx=0.5, mn=-0.5)],
+            'input_kwargs': {'bias': None},
+            'output': [_pt((2, 2), mx=0.8, mn=-0.2, mean=0.3, norm=0.9)]},
+        'Module.fc2.Linear.forward.0': {
+            'input_args': [_pt((2, 3), mx=1.2, mn=0.0, mean=0.4, norm=1.5)], 'input_kwargs': {},
+            'output': [_pt((2, 2), mx=0.8, mn=-0.2, mean=0.3, norm=0.9)],
+            'parameters': {'weight': _pt((2, 3), mx=0.5, mn=-0.5)}},
+        'Tensor.sum.0.forward': {'input_args': [_pt((2, 2), mx=0.8, mn=-0.2, mean=0.3, norm=0.9)],
+                                 'input_kwargs': {}, 'output': [_pt((), mx=1.2, mn=1.2, mean=1.2, norm=1.2)]},
+        'Functional.linear.1.backward': {'input': [_pt((2, 2), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False)],
+                                         'output': [_pt((2, 3), mx=0.02, mn=-0.02, mean=0.0, norm=0.03, rg=False),
+                                                    _pt((2, 3), mx=0.03, mn=-0.03, mean=0.0, norm=0.04, rg=False)]},
+        'Module.fc2.Linear.backward.0': {'input': [_pt((2, 2), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False)],
+                                         'output': [_pt((2, 3), mx=0.02, mn=-0.02, mean=0.0, norm=0.03, rg=False)]},
+        'Module.fc2.Linear.parameters_grad': {'weight': [_pt((2, 3), mx=0.03, mn=-0.03, mean=0.0, norm=0.04, rg=False)]},
+        'Functional.relu.0.backward': {'input': [_pt((2, 3), mx=0.02, mn=-0.02, mean=0.0, norm=0.03, rg=False)],
+                                       'output': [_pt((2, 3), mx=0.02, mn=0.0, mean=0.005, norm=0.02, rg=False)]},
+        'Module.act.ReLU.backward.0': {'input': [_pt((2, 3), mx=0.02, mn=-0.02, mean=0.0, norm=0.03, rg=False)],
+                                       'output': [_pt((2, 3), mx=0.02, mn=0.0, mean=0.005, norm=0.02, rg=False)]},
+        'Functional.linear.0.backward': {'input': [_pt((2, 3), mx=0.02, mn=0.0, mean=0.005, norm=0.02, rg=False)],
+                                         'output': [None, _pt((3, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False),
+                                                    _pt((3,), mx=0.01, mn=0.0, mean=0.004, norm=0.01, rg=False)]},
+        'Module.fc1.Linear.backward.0': {'input': [_pt((2, 3), mx=0.02, mn=0.0, mean=0.005, norm=0.02, rg=False)],
+                                         'output': [None]},
+        'Module.fc1.Linear.parameters_grad': {'weight': [_pt((3, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False)],
+                                              'bias': [_pt((3,), mx=0.01, mn=0.0, mean=0.004, norm=0.01, rg=False)]},
+        'Module.head.Linear.parameters_grad': {'weight': [_pt((2, 2), rg=False)]},
+    }
+    # The dumper pops and re-inserts a Module key at its output merge, so it follows its children's records.
+    construct = {
+        'Tensor.__add__.0.forward': None,
+        'Torch.zeros.0.forward': None,
+        'Functional.linear.0.forward': 'Module.fc1.Linear.forward.0',
+        'Module.fc1.Linear.forward.0': None,
+        'Functional.relu.0.forward': 'Module.act.ReLU.forward.0',
+        'Module.act.ReLU.forward.0': None,
+    }
+    if extra_construct_api:
+        construct['Tensor.reshape.0.forward'] = 'Module.act.ReLU.forward.0'   # hooked, filtered out of dump.json
+    construct.update({
+        'Functional.linear.1.forward': 'Module.fc2.Linear.forward.0',
+        'Module.fc2.Linear.forward.0': None,
+        'Tensor.sum.0.forward': None,
+        'Functional.linear.1.backward': 'Module.fc2.Linear.backward.0',
+        'Module.fc2.Linear.backward.0': None,
+        'Functional.relu.0.backward': 'Module.act.ReLU.backward.0',
+        'Module.act.ReLU.backward.0': None,
+        'Functional.linear.0.backward': 'Module.fc1.Linear.backward.0',
+        'Module.fc1.Linear.backward.0': None,
+    })
+    stack = _stack_new([
+        (['Tensor.__add__.0.forward', 'Torch.zeros.0.forward'],
+         [_frame('/workspace/train.py', 88, 'main', 'x = x + 1'), _frame('/workspace/train.py', 120, '<module>', 'main()')]),
+        (['Module.fc1.Linear.forward.0', 'Module.fc2.Linear.forward.0'],
+         [_frame('/workspace/model.py', 21, 'forward', 'x = self.fc(x)'), _frame('/workspace/train.py', 90, 'main', 'y = model(x)')]),
+        (['Functional.linear.0.forward', 'Functional.linear.1.forward'],
+         [_frame('/usr/lib/python3/site-packages/torch/nn/modules/linear.py', 125, 'forward',
+                 'return F.linear(input, self.weight, self.bias)')]),
+        (['Functional.relu.0.forward', 'Module.act.ReLU.forward.0'],
+         [_frame('/workspace/model.py', 22, 'forward', 'x = self.act(x)')]),
+        (['Tensor.sum.0.forward'], [_frame('/workspace/train.py', 91, 'main', 'loss = y.sum()')]),
+    ])
+    return data, construct, stack
+
+
+def _l0_nested():
+    """PT L0: nested modules; backward children recorded with a null parent (the builder's upnode fix)."""
+    data = {
+        'Module.block.fc.Linear.forward.0': {'input_args': [_pt((2, 4))], 'input_kwargs': {},
+                                             'output': [_pt((2, 4), mx=0.9)],
+                                             'parameters': {'weight': _pt((4, 4), mx=0.2, mn=-0.2)}},
+        'Module.block.drop.Dropout.forward.0': {'input_args': [_pt((2, 4), mx=0.9)], 'input_kwargs': {},
+                                                'output': [_pt((2, 4), mx=0.9)], 'parameters': {}},
+        'Module.block.Block.forward.0': {'input_args': [_pt((2, 4))], 'input_kwargs': {'mask': None},
+                                         'output': [_pt((2, 4), mx=0.9)], 'parameters': {}},
+        'Module.head.Linear.forward.0': {'input_args': [_pt((2, 4), mx=0.9)], 'input_kwargs': {},
+                                         'output': [_pt((2, 1), mx=0.4)],
+                                         'parameters': {'weight': _pt((1, 4), mx=0.2), 'bias': _pt((1,), mx=0.1)}},
+        'Module.head.Linear.backward.0': {'input': [_pt((2, 1), mx=0.5, rg=False)],
+                                          'output': [_pt((2, 4), mx=0.05, rg=False)]},
+        'Module.head.Linear.parameters_grad': {'weight': [_pt((1, 4), mx=0.05, rg=False)],
+                                               'bias': [_pt((1,), mx=0.5, rg=False)]},
+        'Module.block.Block.backward.0': {'input': [_pt((2, 4), mx=0.05, rg=False)],
+                                          'output': [_pt((2, 4), mx=0.04, rg=False)]},
+        'Module.block.drop.Dropout.backward.0': {'input': [_pt((2, 4), mx=0.05, rg=False)],
+                                                 'output': [_pt((2, 4), mx=0.05, rg=False)]},
+        'Module.block.fc.Linear.backward.0': {'input': [_pt((2, 4), mx=0.05, rg=False)],
+                                              'output': [_pt((2, 4), mx=0.04, rg=False)]},
+        'Module.block.fc.Linear.parameters_grad': {'weight': [_pt((4, 4), mx=0.03, rg=False)]},
+    }
+    construct = {
+        'Module.block.Block.forward.0': None,
+        'Module.block.fc.Linear.forward.0': 'Module.block.Block.forward.0',
+        'Module.block.drop.Dropout.forward.0': 'Module.block.Block.forward.0',
+        'Module.head.Linear.forward.0': None,
+        'Module.head.Linear.backward.0': None,
+        'Module.block.Block.backward.0': None,
+        'Module.block.drop.Dropout.backward.0': None,
+        'Module.block.fc.Linear.backward.0': 'Module.block.Block.backward.0',
+    }
+    stack = _stack_for(['Module.block.Block.forward.0', 'Module.block.fc.Linear.forward.0',
+                        'Module.block.drop.Dropout.forward.0', 'Module.head.Linear.forward.0'])
+    return data, construct, stack
+
+
+# --- builders: side ('target' or 'golden') -> {relative folder: {file name: content}} ----------------------------
+
+def _c_layout_files(side):
+    d, c, s = _mlp_mix()
+    return {'': _rank(_dump(d), c, s)}
+
+
+def _c_layout_rank(side):
+    out = {}
+    for r in (0, 1):
+        _CORPUS_SIDE['scale'] *= 1.0 + 0.5 * r
+        d, c, s = _l0_nested()
+        _CORPUS_SIDE['scale'] /= 1.0 + 0.5 * r
+        out['rank%d' % r] = _rank(_dump(d, level='L0'), c, s)
+    return out
+
+
+def _c_layout_step_rank(side):
+    out = {}
+    for step in (0, 1):
+        for r in (0, 1):
+            _CORPUS_SIDE['scale'] *= 1.0 + 0.25 * step + 0.5 * r
+            d, c, s = _l0_nested()
+            _CORPUS_SIDE['scale'] /= 1.0 + 0.25 * step + 0.5 * r
+            out['step%d/rank%d' % (step, r)] = _rank(_dump(d, level='L0'), c, s)
+    return out
+
+
+def _tensor_records(framework, suffix):
+    """Tensor-task records with data_name (kwargs category 'kwargs', parameters, backward, parameters_grad)."""
+    leaf = _ms if framework == 'mindspore' else _pt
+    pre = 'Cell' if framework == 'mindspore' else 'Module'
+    values = {}
+
+    def t(name, shape, mx, mn, mean, norm, vals):
+        values[name + suffix] = (vals, shape)
+        return leaf(shape, mx=mx, mn=mn, mean=mean, norm=norm, data_name=name + suffix)
+
+    lin = 'Functional.linear.0.forward'
+    g = 1.0 + (0.05 if _CORPUS_SIDE['golden'] else 0.0)
+    x = [0.5, -0.25, 1.0, 0.75]
+    w = [0.1, -0.2, 0.3, 0.4, -0.1, 0.2, 0.05, -0.3]
+    y = [0.5 * g, -0.3, 0.25, 1.0]
+    data = {
+        lin: {'input_args': [t(lin + '.input.0', [1, 4], 1.0, -0.25, 0.5, 1.3693064, x),
+                             t(lin + '.input.1', [2, 4], 0.4, -0.3, 0.05625, 0.6964194, w)],
+              'input_kwargs': {'bias': t(lin + '.kwargs.bias', [2], 0.2, -0.1, 0.05, 0.2236068, [0.2, -0.1])},
+              'output': [t(lin + '.output.0', [2, 2], 1.0 * g, -0.3, 0.3625, 1.1968709, y)]},
+        pre + '.fc.Linear.forward.0': {
+            'input_args': [t(pre + '.fc.Linear.forward.0.input.0', [1, 4], 1.0, -0.25, 0.5, 1.3693064, x)],
+            'input_kwargs': {},
+            'output': [t(pre + '.fc.Linear.forward.0.output.0', [2, 2], 1.0 * g, -0.3, 0.3625, 1.1968709, y)],
+            'parameters': {'weight': t(pre + '.fc.Linear.forward.0.parameters.weight', [2, 4], 0.4, -0.3, 0.05625,
+                                       0.6964194, w)}},
+        pre + '.fc.Linear.backward.0': {
+            'input': [t(pre + '.fc.Linear.backward.0.input.0', [2, 2], 1.0, 1.0, 1.0, 2.0, [1.0, 1.0, 1.0, 1.0])],
+            'output': [t(pre + '.fc.Linear.backward.0.output.0', [1, 4], 0.7, -0.5, 0.1, 1.0, [0.7, -0.5, 0.2, 0.0])]},
+        pre + '.fc.Linear.parameters_grad': {
+            'weight': [t(pre + '.fc.Linear.parameters_grad.weight', [2, 4], 1.0, -0.25, 0.5, 1.9364917, x + x)]},
+    }
+    npy = {name: _npy_bytes(vals, shape) for name, (vals, shape) in values.items()}
+    construct = {lin: pre + '.fc.Linear.forward.0', pre + '.fc.Linear.forward.0': None,
+                 pre + '.fc.Linear.backward.0': None}
+    stack = _stack_for([lin])
+    return data, construct, stack, npy
+
+
+def _c_layout_step_proc(side):
+    d, c, s, npy = _tensor_records('mindspore', '.npy')
+    stale = '/home/user/dump/step0/proc4242/dump_tensor_data'   # the path at dump time (renamed dir, stale path)
+    return {'step0/proc4242': _rank(_dump(d, task='tensor', framework='mindspore', dump_data_dir=stale), c, s, npy)}
+
+
+def _c_t_tensor_npy(side):
+    d, c, s, npy = _tensor_records('mindspore', '.npy')
+    return {'': _rank(_dump(d, task='tensor', framework='mindspore',
+                            dump_data_dir='/home/user/dump/step0/rank0/dump_tensor_data'), c, s, npy)}
+
+
+def _c_dj_level_l0(side):
+    d, c, s = _l0_nested()
+    return {'': _rank(_dump(d, level='L0'), c, s)}
+
+
+def _c_dj_structure(side):
+    _, c, s = _mlp_mix()
+    return {'': _rank(_dump({}, task='structure'), c, s)}
+
+
+def _c_layout_proc(side):
+    """-tp pointing at step<N> of a single-process run: the only entry is proc<pid>."""
+    d, c = _l0_mix_small()
+    return {'proc4242': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward']))}
+
+
+def _c_ms_cells(side):
+    """MindSpore mix: Cell records with output + parameters only, Cell backward with "output": [], MS leaves."""
+    layout = {'Device Matrix': [2, 1], 'Alias Name': ['dp', 'mp'], 'Interleaved': 'Yes', 'Partial': [],
+              'Tensor Map': [1, -1], 'Rank List': [0, 1]}
+    data = {
+        'Mint.add.0.forward': {'input_args': [_ms((2, 3)), _v('float', 1.0)], 'input_kwargs': {},
+                               'output': [_ms((2, 3), mx=2.5, mn=0.5, mean=1.25, norm=3.0)]},
+        'Functional.matmul.0.forward': {'input_args': [_ms((2, 3), mx=2.5, mn=0.5, mean=1.25, norm=3.0),
+                                                       _ms((3, 4), mx=0.3, mn=-0.3, mean=0.0, norm=1.0, layout=layout,
+                                                           hsdp_shard_size=2)],
+                                        'input_kwargs': {}, 'output': [_ms((2, 4), mx=0.7, mn=-0.6)]},
+        'Tensor.astype.0.forward': {'input_args': [_ms((2, 4), mx=0.7, mn=-0.6), _v('mindspore.dtype', 'Float16')],
+                                    'input_kwargs': {}, 'output': [_ms((2, 4), dtype='Float16', mx=0.7, mn=-0.6)]},
+        'Cell.dense.Dense.forward.0': {'output': [_ms((2, 4), dtype='Float16', mx=0.7, mn=-0.6)],
+                                       'parameters': {'weight': _ms((3, 4), mx=0.3, mn=-0.3, mean=0.0, norm=1.0)}},
+        'Primitive.relu.ReLU.0.forward': {'input_args': [_ms((2, 4), dtype='Float16', mx=0.7, mn=-0.6)],
+                                          'input_kwargs': {}, 'output': [_ms((2, 4), dtype='Float16', mx=0.7, mn=0.0)]},
+        'Jit.loss_fn.0.forward': {'input_args': [_ms((2, 4), dtype='Float16', mx=0.7, mn=0.0),
+                                                 _ms((2,), dtype='Int32', mx=3.0, mn=0.0, mean=1.5, norm=3.0)],
+                                  'input_kwargs': {}, 'output': [_ms((), mx=0.9, mn=0.9, mean=0.9, norm=0.9)]},
+        'Cell.act.ReLU.forward.0': {'output': [_ms((2, 4), dtype='Float16', mx=0.7, mn=0.0)], 'parameters': {}},
+        'Jit.loss_fn.0.backward': {'input': [_ms((), mx=1.0, mn=1.0, mean=1.0, norm=1.0)],
+                                   'output': [_ms((2, 4), dtype='Float16', mx=0.1, mn=-0.1), None]},
+        'Primitive.relu.ReLU.0.backward': {'input': [_ms((2, 4), dtype='Float16', mx=0.1, mn=-0.1)],
+                                           'output': [_ms((2, 4), dtype='Float16', mx=0.1, mn=0.0)]},
+        'Cell.act.ReLU.backward.0': {'input': [_ms((2, 4), dtype='Float16', mx=0.1, mn=-0.1)], 'output': []},
+        'Cell.dense.Dense.backward.0': {'input': [_ms((2, 4), dtype='Float16', mx=0.1, mn=0.0)],
+                                        'output': [_ms((2, 3), mx=0.05, mn=-0.05)]},
+        'Cell.dense.Dense.parameters_grad': {'weight': [_ms((3, 4), mx=0.02, mn=-0.02, mean=0.0, norm=0.1)]},
+        'Mint.mean.0.forward': {'input_args': [_ms((2, 4), dtype='Bool', mx=True, mn=False, mean=None, norm=None)],
+                                'input_kwargs': {'dtype': _v('mindspore.dtype', 'Float32')},
+                                'output': [_ms((), mx=0.5, mn=0.5, mean=0.5, norm=0.5)]},
+    }
+    construct = {
+        'Mint.add.0.forward': None,
+        'Functional.matmul.0.forward': 'Cell.dense.Dense.forward.0',
+        'Cell.dense.Dense.forward.0': None,
+        'Tensor.astype.0.forward': 'Cell.dense.Dense.forward.0',
+        'Primitive.relu.ReLU.0.forward': 'Cell.act.ReLU.forward.0',
+        'Cell.act.ReLU.forward.0': None,
+        'Jit.loss_fn.0.forward': None,
+        'Jit.loss_fn.0.backward': None,
+        'Primitive.relu.ReLU.0.backward': 'Cell.act.ReLU.backward.0',
+        'Cell.act.ReLU.backward.0': None,
+        'Cell.dense.Dense.backward.0': None,
+        'Mint.mean.0.forward': None,
+    }
+    stack = _stack_for(['Mint.add.0.forward', 'Functional.matmul.0.forward', 'Tensor.astype.0.forward',
+                        'Primitive.relu.ReLU.0.forward', 'Jit.loss_fn.0.forward', 'Mint.mean.0.forward'])
+    return {'': _rank(_dump(data, framework='mindspore'), construct, stack)}
+
+
+def _c_rec_data_mode(side):
+    """data_mode ["output"]: forward records hold output (+ parameters), backward records output only."""
+    d, c, s = _mlp_mix(extra_construct_api=False)
+    kept = {}
+    for name, rec in d.items():
+        if name.endswith('parameters_grad'):
+            continue                      # parameters_grad is a backward input: not collected with ["output"]
+        kept[name] = {k: v for k, v in rec.items() if k in ('output', 'parameters')}
+    return {'': _rank(_dump(kept), c, s)}
+
+
+def _c_rec_data_mode_input(side):
+    """data_mode ["input"]: forward records hold input_args + input_kwargs (no parameters), backward input only."""
+    d, c, s = _mlp_mix(extra_construct_api=False)
+    kept = {}
+    for name, rec in d.items():
+        if name.endswith('parameters_grad'):
+            kept[name] = rec
+            continue
+        kept[name] = {k: v for k, v in rec.items() if k in ('input_args', 'input_kwargs', 'input')}
+    return {'': _rank(_dump(kept), c, s)}
+
+
+def _phase_records():
+    return {
+        'Torch.norm.0.forward': {'input_args': [_pt((3, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False)],
+                                 'input_kwargs': {'p': _v('float', 2.0)},
+                                 'output': [_pt((), mx=0.02, mn=0.02, mean=0.02, norm=0.02, rg=False)]},
+        'Tensor.mul_.0.forward': {'input_args': [_pt((3, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False),
+                                                 _v('float', 0.5)],
+                                  'input_kwargs': {}, 'output': [_pt((3, 4), mx=0.005, mn=-0.005, mean=0.0, norm=0.01, rg=False)]},
+        'Torch._foreach_add_.0.forward': {'input_args': [[_pt((3, 4), mx=0.3, mn=-0.3, mean=0.01, norm=1.1),
+                                                          _pt((3,), mx=0.1, mn=-0.1, mean=0.0, norm=0.15)],
+                                                         [_pt((3, 4), mx=0.005, mn=-0.005, mean=0.0, norm=0.01, rg=False),
+                                                          _pt((3,), mx=0.01, mn=0.0, mean=0.004, norm=0.01, rg=False)]],
+                                          'input_kwargs': {'alpha': _v('float', -0.001)},
+                                          'output': [_pt((3, 4), mx=0.3, mn=-0.3, mean=0.01, norm=1.1),
+                                                     _pt((3,), mx=0.1, mn=-0.1, mean=0.0, norm=0.15)]},
+    }
+
+
+def _two_micro_batches(data, construct, micro):
+    """Repeat forward / backward records of a one-batch model as micro batch 1 (counters +1)."""
+    import re as _re
+    d2, c2 = {}, {}
+
+    def bump(name):
+        if name is None:
+            return None
+        if name.startswith('Module.'):
+            return _re.sub(r'\.(\d+)$', lambda m: '.%d' % (int(m.group(1)) + 1), name)
+        return _re.sub(r'\.(\d+)\.(forward|backward)$', lambda m: '.%d.%s' % (int(m.group(1)) + 1, m.group(2)), name)
+
+    for k, v in data.items():
+        if k.endswith('parameters_grad'):
+            d2[k] = v
+            continue
+        d2[k] = v
+        d2[bump(k)] = v
+    for mb in (0, 1):
+        for k, v in construct.items():
+            key = k if mb == 0 else bump(k)
+            par = v if mb == 0 else bump(v)
+            c2[key] = micro(key, par, mb)
+    return d2, c2
+
+
+def _c_c_optimizer(side):
+    """Two micro batches (non-Megatron paging), then clip_grad and optimizer phases (phase key, null parent).
+
+    The golden run has no clip_grad phase and one more module after the optimizer (unmatched root children)."""
+    d, c = _l0_mix_small()
+    d, c = _two_micro_batches(d, c, lambda k, p, mb: p)
+    d.update(_phase_records())
+    if _CORPUS_SIDE['golden']:
+        for k in ('Torch.norm.0.forward', 'Tensor.mul_.0.forward'):
+            del d[k]
+        c.update({'optimizer': None, 'Torch._foreach_add_.0.forward': 'optimizer'})
+        d['Module.fc.Linear.forward.3'] = d['Module.fc.Linear.forward.0']
+        c['Module.fc.Linear.forward.3'] = None
+        return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward']))}
+    c.update({'clip_grad': None, 'Torch.norm.0.forward': 'clip_grad', 'Tensor.mul_.0.forward': 'clip_grad',
+              'optimizer': None, 'Torch._foreach_add_.0.forward': 'optimizer'})
+    return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward', 'Torch.norm.0.forward']))}
+
+
+def _l0_mix_small():
+    """One linear module with its API, forward and backward (mix)."""
+    data = {
+        'Functional.linear.0.forward': {'input_args': [_pt((2, 4)), _pt((3, 4), mx=0.3, mn=-0.3, mean=0.01, norm=1.1)],
+                                        'input_kwargs': {'bias': None},
+                                        'output': [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7)]},
+        'Module.fc.Linear.forward.0': {'input_args': [_pt((2, 4))], 'input_kwargs': {},
+                                       'output': [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7)],
+                                       'parameters': {'weight': _pt((3, 4), mx=0.3, mn=-0.3, mean=0.01, norm=1.1)}},
+        'Functional.linear.0.backward': {'input': [_pt((2, 3), mx=0.02, mn=-0.02, mean=0.0, norm=0.03, rg=False)],
+                                         'output': [_pt((2, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False),
+                                                    _pt((3, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False)]},
+        'Module.fc.Linear.backward.0': {'input': [_pt((2, 3), mx=0.02, mn=-0.02, mean=0.0, norm=0.03, rg=False)],
+                                        'output': [_pt((2, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False)]},
+        'Module.fc.Linear.parameters_grad': {'weight': [_pt((3, 4), mx=0.01, mn=-0.01, mean=0.0, norm=0.02, rg=False)]},
+    }
+    construct = {'Functional.linear.0.forward': 'Module.fc.Linear.forward.0', 'Module.fc.Linear.forward.0': None,
+                 'Functional.linear.0.backward': 'Module.fc.Linear.backward.0', 'Module.fc.Linear.backward.0': None}
+    return data, construct
+
+
+def _megatron(construct, number, at=2):
+    """Insert "megatron_micro_step_number" where the dumper first writes it (mid-file, at the first list)."""
+    out = {}
+    for i, (k, v) in enumerate(construct.items()):
+        if i == at:
+            out['megatron_micro_step_number'] = number
+        out[k] = v
+    return out
+
+
+def _c_c_megatron_lists(side):
+    d, c = _l0_mix_small()
+    d, c = _two_micro_batches(d, c, lambda k, p, mb: [p, mb])
+    c = _megatron(c, 1)
+    return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward', 'Module.fc.Linear.forward.0']))}
+
+
+def _recv_records(micro):
+    """What a later pipeline stage records before its first forward_step: irecv and a buffer."""
+    return {
+        'Torch.empty.0.forward': {'input_args': [_v('int', 2), _v('int', 4)],
+                                  'input_kwargs': {'dtype': _v('torch.dtype', 'torch.float32'),
+                                                   'device': _v('torch.device', 'npu:0')},
+                                  'output': [_pt((2, 4), mx=0.0, mn=0.0, mean=0.0, norm=0.0, rg=False)]},
+        'Distributed.irecv.0.forward': {'input_args': [_pt((2, 4), mx=0.0, mn=0.0, mean=0.0, norm=0.0, rg=False)],
+                                        'input_kwargs': {'src': _v('int', 0)},
+                                        'output': [_pt((2, 4), mx=0.0, mn=0.0, mean=0.0, norm=0.0, rg=False),
+                                                   _v('int', 0)]},
+    }
+
+
+def _c_c_megatron_bare(side):
+    """Megatron lists plus bare values: APIs before the first forward_step (is_megatron reset by step())."""
+    d, c = _l0_mix_small()
+    d, c = _two_micro_batches(d, c, lambda k, p, mb: [p, mb])
+    d = dict(_recv_records(None), **d)
+    d['Tensor.zero_.0.forward'] = {'input_args': [_pt((2, 4), rg=False)], 'input_kwargs': {},
+                                   'output': [_pt((2, 4), mx=0.0, mn=0.0, mean=0.0, norm=0.0, rg=False)]}
+    c = dict([('Torch.empty.0.forward', None), ('Distributed.irecv.0.forward', None),
+              ('Tensor.zero_.0.forward', 'Module.fc.Linear.forward.0')], **c)   # a bare string parent
+    c = _megatron(c, 1, at=3)
+    return {'': _rank(_dump(d), c, _stack_for(['Distributed.irecv.0.forward', 'Functional.linear.0.forward']))}
+
+
+def _c_c_megatron_minus_one(side):
+    """The shape issue 18 reports for PP > 1 (not written by the current dumper source): [null, -1] lists."""
+    d, c = _l0_mix_small()
+    d, c = _two_micro_batches(d, c, lambda k, p, mb: [p, mb])
+    d = dict(_recv_records(None), **d)
+    c = dict([('Torch.empty.0.forward', [None, -1]), ('Distributed.irecv.0.forward', [None, -1])], **c)
+    c = _megatron(c, 1, at=0)
+    return {'': _rank(_dump(d), c, _stack_for(['Distributed.irecv.0.forward', 'Functional.linear.0.forward']))}
+
+
+def _c_c_megatron_vpp(side):
+    """VPP 2 chunks x 2 micro batches: forward_step ran 4 times, number = N*V-1 = 3; optimizer as [null, 3]."""
+    data, construct = {}, {}
+    w = _pt((3, 3), mx=0.3, mn=-0.3, mean=0.01, norm=1.1)
+    fwd_micro = 0
+    for mb in (0, 1):
+        for chunk in (0, 1):
+            mod = 'Module.%d.module.layer.Linear.forward.%d' % (chunk, mb)
+            api = 'Functional.linear.%d.forward' % (2 * mb + chunk)
+            data[api] = {'input_args': [_pt((2, 3)), w], 'input_kwargs': {'bias': None}, 'output': [_pt((2, 3), mx=1.1)]}
+            data[mod] = {'input_args': [_pt((2, 3))], 'input_kwargs': {}, 'output': [_pt((2, 3), mx=1.1)],
+                         'parameters': {'weight': w}}
+            construct[api] = [mod, fwd_micro]
+            construct[mod] = [None, fwd_micro]
+            fwd_micro += 1
+    bwd_micro = 0
+    for mb in (0, 1):
+        for chunk in (1, 0):
+            mod = 'Module.%d.module.layer.Linear.backward.%d' % (chunk, mb)
+            data[mod] = {'input': [_pt((2, 3), mx=0.01, rg=False)], 'output': [_pt((2, 3), mx=0.02, rg=False)]}
+            construct[mod] = [None, bwd_micro]
+            bwd_micro += 1
+    data.update(_phase_records())
+    construct.update({'clip_grad': [None, 3], 'Torch.norm.0.forward': ['clip_grad', 3],
+                      'Tensor.mul_.0.forward': ['clip_grad', 3], 'optimizer': [None, 3],
+                      'Torch._foreach_add_.0.forward': ['optimizer', 3]})
+    construct = _megatron(construct, 3, at=1)
+    return {'': _rank(_dump(data), construct, _stack_for(['Functional.linear.0.forward', 'Torch.norm.0.forward']))}
+
+
+def _c_s_fallback(side):
+    """stack.json groups whose frames were all filtered ([]) or whose retrieval failed."""
+    d, c = _l0_mix_small()
+    stack = _stack_new([(['Functional.linear.0.forward'], []),
+                        (['Module.fc.Linear.forward.0'], ['The call stack retrieval failed.'])])
+    return {'': _rank(_dump(d), c, stack)}
+
+
+def _c_s_old(side):
+    """Old stack.json format (older msProbe): name -> frames."""
+    d, c = _l0_mix_small()
+    stack = {'Functional.linear.0.forward': [_frame('/workspace/model.py', 12, 'forward', 'y = F.linear(x, w)'),
+                                             _frame('/workspace/train.py', 7, 'main', 'model(x)')],
+             'Module.fc.Linear.forward.0': [_frame('/workspace/train.py', 7, 'main', 'model(x)')]}
+    return {'': _rank(_dump(d), c, stack)}
+
+
+def _c_s_empty(side):
+    d, c = _l0_mix_small()
+    return {'': _rank(_dump(d), c, {})}
+
+
+def _leaf_records():
+    """Every kind of value leaf the PyTorch dumper writes, as arguments of a few APIs."""
+    class_types = {
+        'torch.distributed.tensor.DTensor': {'device_mesh': [[0, 1]],
+                                             'placements': [{'Shard': {'dim': 0}}, {'Replicate': {}}]},
+        'torch._subclasses.fake_tensor.FakeTensor': {},
+        'torch.nested._internal.nested_tensor.NestedTensor': {},
+    }
+    sub = []
+    for typ, extra in class_types.items():
+        t = _pt((4, 2))
+        t['type'] = typ
+        t.update(extra)
+        sub.append(t)
+    return {
+        'Tensor.__getitem__.0.forward': {
+            'input_args': [_pt((4, 8)), [_v('slice', [0, None, 2]), _v('ellipsis', '...'), _v('int', -1)]],
+            'input_kwargs': {}, 'output': [_pt((2, 8))]},
+        'Torch.stats.0.forward': {
+            'input_args': [_pt((3,), dtype='torch.int64', mx=7, mn=0, mean=None, norm=None, rg=False),
+                           _pt((3,), dtype='torch.bool', mx=True, mn=False, mean=None, norm=None, rg=False),
+                           _pt((3,), dtype='torch.float64', mx=2.5, mn=-1.0, mean=None, norm=None),
+                           _pt((), dtype='torch.int32', mx=5, mn=5, mean=5, norm=5, rg=False),
+                           _pt((0,), dtype='torch.float8_e4m3fn', mx=None, mn=None, mean=None, norm=None, rg=False),
+                           _pt((2,), dtype='torch.complex64', mx=1.5, mn=0.5, mean=1.0, norm=None, rg=False)],
+            'input_kwargs': {'dim': _v('int', 0), 'keepdim': _v('bool', True), 'eps': _v('float', 1e-06),
+                             'reduction': _v('str', 'mean'), 'generator': None},
+            'output': [None, [], {}, _pt((3,))]},
+        'Torch.special.0.forward': {
+            'input_args': sub + [{}, _v('torch.Size', [2, 3]),
+                                 {'type': 'torch.memory_format', 'format': 'contiguous_format'}],
+            'input_kwargs': {'dtype': _v('torch.dtype', 'torch.float16'), 'device': _v('torch.device', 'cpu:None'),
+                             'op': _v('torch.distributed.ReduceOp', 'RedOpType.SUM'),
+                             'group': {'type': 'torch.ProcessGroup', 'group_ranks': [0, 1], 'group_id': '1b2c3d4e'}},
+            'output': [{'logits': _pt((2, 5)), 'past': [[_pt((1, 2)), _pt((1, 2))]]}, _v('int', 3)]},
+        'Torch.numpy_values.0.forward': {
+            'input_args': [_v('float32', 0.5), _v('int64', 3), _v('bool_', True), _v('str_', 'ab'),
+                           {'type': 'numpy.ndarray', 'dtype': 'float32', 'shape': [3],
+                            'Max': _cf(3.0), 'Min': _cf(1.0), 'Mean': _cf(2.0), 'Norm': _cf(3.7416574)},
+                           {'type': 'numpy.ndarray', 'dtype': '<U1', 'shape': [2],
+                            'Max': None, 'Min': None, 'Mean': None, 'Norm': None}],
+            'input_kwargs': {'flag': _v('MyBool', True)},
+            'output': [_v('float', 0.25)]},
+    }
+
+
+def _c_v_leaves(side):
+    data = _leaf_records()
+    construct = {k: None for k in data}
+    return {'': _rank(_dump(data), construct, _stack_for(list(data)))}
+
+
+def _c_t_nonfinite_oc(side):
+    """NaN / Infinity / -Infinity tokens in the target's statistics and a float argument (golden finite)."""
+    d, c = _l0_mix_small()
+    if not _CORPUS_SIDE['golden']:
+        nan, inf = float('nan'), float('inf')
+        d['Functional.linear.0.forward']['output'] = [_pt((2, 3), mx=inf, mn=-inf, mean=nan, norm=inf)]
+        d['Module.fc.Linear.forward.0']['output'] = [_pt((2, 3), mx=nan, mn=nan, mean=nan, norm=nan)]
+        d['Functional.linear.0.forward']['input_kwargs'] = {'bias': None, 'scale': _v('float', nan)}
+        d['Module.fc.Linear.backward.0']['input'] = [_pt((2, 3), mx=inf, mn=0.0, mean=inf, norm=inf, rg=False)]
+    else:
+        d['Functional.linear.0.forward']['input_kwargs'] = {'bias': None, 'scale': _v('float', 1.0)}
+    return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward']))}
+
+
+def _md5_of(text):
+    return '%08x' % (zlib.crc32(text.encode()) & 0xffffffff)
+
+
+def _c_t_md5(side):
+    """summary_mode md5: "md5" appended last (after requires_grad); one output differs on the golden side."""
+    def add(obj, path):
+        if isinstance(obj, dict) and obj.get('type') == 'torch.Tensor':
+            differs = _CORPUS_SIDE['golden'] and path == 'Functional.linear.0.forward/output/0'
+            obj['md5'] = _md5_of(path + ('g' if differs else ''))
+        elif isinstance(obj, dict):
+            for k, v in obj.items():
+                add(v, path + '/' + k)
+        elif isinstance(obj, list):
+            for i, v in enumerate(obj):
+                add(v, path + '/' + str(i))
+
+    saved = _CORPUS_SIDE['scale']
+    _CORPUS_SIDE['scale'] = 1.0       # same statistics on both sides; only one checksum differs
+    d, c = _l0_mix_small()
+    _CORPUS_SIDE['scale'] = saved
+    for name, rec in d.items():
+        add(rec, name)
+    return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward']))}
+
+
+def _c_t_xor(side):
+    """summary_mode xor: no Max/Min/Mean/Norm, a 0x-prefixed 16-hex md5 between shape and requires_grad."""
+    d, c = _l0_mix_small()
+
+    def xor(obj, path):
+        if isinstance(obj, dict) and obj.get('type') == 'torch.Tensor':
+            differs = _CORPUS_SIDE['golden'] and 'backward' in path
+            v = '0x%016x' % (zlib.crc32((path + ('g' if differs else '')).encode()) * 0x10001)
+            return {'type': obj['type'], 'dtype': obj['dtype'], 'shape': obj['shape'], 'md5': v,
+                    'requires_grad': obj['requires_grad']}
+        if isinstance(obj, dict):
+            return {k: xor(v, path + '/' + k) for k, v in obj.items()}
+        if isinstance(obj, list):
+            return [xor(v, path + '/' + str(i)) for i, v in enumerate(obj)]
+        return obj
+
+    d = {name: xor(rec, name) for name, rec in d.items()}
+    return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward']))}
+
+
+def _c_t_async(side):
+    """async_dump with summary_mode md5: no md5 is written (async skips it) and complex tensors get null stats."""
+    d, c = _l0_mix_small()
+    d['Functional.linear.0.forward']['input_kwargs'] = {
+        'bias': _pt((3,), dtype='torch.complex64', mx=None, mn=None, mean=None, norm=None, rg=False)}
+    return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward']))}
+
+
+def _c_rec_bwd_nulls(side):
+    """Backward records with null gradients, an empty output list and a None forward output."""
+    d, c = _l0_mix_small()
+    d['Functional.linear.0.forward']['output'] = [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7), None]
+    d['Functional.linear.0.backward'] = {'input': [_pt((2, 3), mx=0.02, mn=-0.02, mean=0.0, norm=0.03, rg=False), None],
+                                         'output': [None, None]}
+    d['Module.fc.Linear.backward.0'] = {'input': [None], 'output': []}
+    return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward']))}
+
+
+def _dist_rank(rank):
+    """Two ranks: an all_reduce over a group (output = args + kwargs values), a broadcast from src 0, send/recv."""
+    group = {'type': 'torch.ProcessGroup', 'group_ranks': [0, 1], 'group_id': '1b2c3d4e'}
+    t = _pt((2, 2), mx=0.5 + rank, mn=0.1, mean=0.3, norm=0.8, rg=False)
+    red = _pt((2, 2), mx=1.5, mn=0.2, mean=0.6, norm=1.6, rg=False)
+    data = {
+        'Distributed.all_reduce.0.forward': {
+            'input_args': [t], 'input_kwargs': {'op': _v('torch.distributed.ReduceOp', 'RedOpType.SUM'),
+                                                'group': group, 'async_op': _v('bool', False)},
+            'output': [red, _v('torch.distributed.ReduceOp', 'RedOpType.SUM'), group, _v('bool', False)]},
+        'Distributed.broadcast.0.forward': {
+            'input_args': [red], 'input_kwargs': {'src': _v('int', 0), 'group': group},
+            'output': [red, _v('int', 0), group]},
+        ('Distributed.send.0.forward' if rank == 0 else 'Distributed.recv.0.forward'): {
+            'input_args': [red], 'input_kwargs': {'dst' if rank == 0 else 'src': _v('int', 1 - rank)},
+            'output': [red, _v('int', 1 - rank)]},
+    }
+    construct = {k: 'Module.dist.Sync.forward.0' for k in data}
+    construct['Module.dist.Sync.forward.0'] = None
+    data['Module.dist.Sync.forward.0'] = {'input_args': [t], 'input_kwargs': {}, 'output': [red], 'parameters': {}}
+    return data, construct
+
+
+def _c_rec_distributed(side):
+    out = {}
+    for r in (0, 1):
+        d, c = _dist_rank(r)
+        out['rank%d' % r] = _rank(_dump(d), c, _stack_for([k for k in d if k.startswith('Distributed')]))
+    return out
+
+
+def _p2p_rank(rank, ms):
+    cls = 'mindspore.mint.distributed.P2POp' if ms else 'torch.distributed.P2POp'
+    leaf = _ms if ms else (lambda *a, **k: _pt(*a, rg=False, **k))
+    peer = 1 - rank
+    gid = None if ms else '9a0b1c2d'
+
+    def op(kind, mx):
+        return {'class_type': cls, 'tensor': leaf((2, 2), mx=mx, mn=0.0, mean=0.25, norm=0.5),
+                'op': kind, 'peer': peer, 'tag': 0, 'group_id': gid}
+
+    ops = [op('isend', 1.0), op('irecv', 0.0)] if rank == 0 else [op('irecv', 0.0), op('isend', 1.0)]
+    name = 'Distributed.batch_isend_irecv.0.forward'
+    data = {name: {'input_args': [ops], 'input_kwargs': {}, 'output': [ops]},
+            'Module.stage.Stage.forward.0': {'input_args': [leaf((2, 2))], 'input_kwargs': {},
+                                             'output': [leaf((2, 2))]}}
+    if not ms:
+        data['Module.stage.Stage.forward.0']['parameters'] = {}
+    else:
+        data['Module.stage.Stage.forward.0'] = {'output': [leaf((2, 2))], 'parameters': {}}
+        data = {k.replace('Module.', 'Cell.'): v for k, v in data.items()}
+    mod = ('Cell' if ms else 'Module') + '.stage.Stage.forward.0'
+    construct = {name: mod, mod: None}
+    return data, construct
+
+
+def _c_rec_batch_p2p(side):
+    out = {}
+    for r in (0, 1):
+        d, c = _p2p_rank(r, ms=False)
+        out['rank%d' % r] = _rank(_dump(d), c, _stack_for(['Distributed.batch_isend_irecv.0.forward']))
+    return out
+
+
+def _c_rec_batch_p2p_ms(side):
+    out = {}
+    for r in (0, 1):
+        d, c = _p2p_rank(r, ms=True)
+        out['rank%d' % r] = _rank(_dump(d, framework='mindspore'), c,
+                                  _stack_for(['Distributed.batch_isend_irecv.0.forward']))
+    return out
+
+
+def _c_c_empty_l1(side):
+    d, _ = _l0_mix_small()
+    d = {k: v for k, v in d.items() if not k.startswith('Module.')}
+    return {'': _rank(_dump(d, level='L1'), {}, _stack_for(['Functional.linear.0.forward']))}
+
+
+def _c_rec_nan_check(side):
+    """task nan_check (L1): tensors without statistics, an int is_nan per record, construct {}."""
+    t = {'type': 'torch.Tensor', 'dtype': 'torch.float16', 'shape': [2, 2], 'requires_grad': False}
+    data = {'Functional.gelu.0.forward': {'input_args': [t], 'input_kwargs': {}, 'output': [t], 'is_nan': 1}}
+    return {'': _rank(_dump(data, task='nan_check', level='L1'), {}, _stack_for(list(data)))}
+
+
+def _c_layout_no_extra_info(side):
+    d, _ = _l0_mix_small()
+    return {'': _rank(_dump(d), None, None)}
+
+
+def _c_layout_debug_level(side):
+    debug = {'task': 'statistics', 'level': 'debug', 'framework': 'pytorch', 'dump_data_dir': None,
+             'data': {'loss.0.debug': _pt((), mx=0.9, mn=0.9, mean=0.9, norm=0.9)}}
+    return {'': {'debug.json': debug}}
+
+
+# id -> (builder, mode, extra flags, expected error substring or None)
+CORPUS = {
+    'layout_files': (_c_layout_files, 'build', [], None),
+    'layout_rank': (_c_layout_rank, 'build', [], None),
+    'layout_step_rank': (_c_layout_step_rank, 'build', [], None),
+    'layout_step_proc': (_c_layout_step_proc, 'build', [], None),
+    'dj_level_l0': (_c_dj_level_l0, 'build', [], None),
+    'layout_proc': (_c_layout_proc, 'build', [], None),
+    'dj_structure': (_c_dj_structure, 'build', [], None),
+    'dj_structure_compare': (_c_dj_structure, 'compare', [], None),
+    'ms_cells': (_c_ms_cells, 'build', [], None),
+    'rec_data_mode': (_c_rec_data_mode, 'build', [], None),
+    'rec_data_mode_input': (_c_rec_data_mode_input, 'build', [], None),
+    'c_optimizer': (_c_c_optimizer, 'compare', [], None),
+    'c_megatron_lists': (_c_c_megatron_lists, 'compare', [], None),
+    'c_megatron_bare': (_c_c_megatron_bare, 'build', [], None),
+    'c_megatron_minus_one': (_c_c_megatron_minus_one, 'build', [], None),
+    'c_megatron_vpp': (_c_c_megatron_vpp, 'build', [], None),
+    's_fallback': (_c_s_fallback, 'build', [], None),
+    's_old': (_c_s_old, 'build', [], None),
+    's_empty': (_c_s_empty, 'build', [], None),
+    'v_leaves': (_c_v_leaves, 'compare', [], None),
+    't_nonfinite_oc': (_c_t_nonfinite_oc, 'compare', ['-oc'], None),
+    't_nonfinite_build_oc': (_c_t_nonfinite_oc, 'build', ['-oc'], None),
+    't_md5': (_c_t_md5, 'compare', [], None),
+    't_xor': (_c_t_xor, 'compare', [], None),
+    't_async': (_c_t_async, 'compare', [], None),
+    't_tensor_npy': (_c_t_tensor_npy, 'compare', [], None),
+    'rec_bwd_nulls': (_c_rec_bwd_nulls, 'compare', [], None),
+    'rec_distributed': (_c_rec_distributed, 'compare', [], None),
+    'rec_distributed_fm': (_c_rec_distributed, 'compare', ['-fm'], None),
+    'rec_batch_p2p': (_c_rec_batch_p2p, 'compare', [], None),
+    'rec_batch_p2p_ms': (_c_rec_batch_p2p_ms, 'compare', [], None),
+    'c_empty_l1': (_c_c_empty_l1, 'build', [], "The content of 'construct.json' is empty"),
+    'rec_nan_check': (_c_rec_nan_check, 'build', [], "The content of 'construct.json' is empty"),
+    'layout_no_extra_info': (_c_layout_no_extra_info, 'build', [], 'construct.json does not exist'),
+    'layout_debug_level': (_c_layout_debug_level, 'build', [], 'construct.json does not exist'),
+}
+
+
+def _corpus_write(folder, files):
+    for name, content in files.items():
+        path = os.path.join(folder, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if isinstance(content, bytes):
+            with open(path, 'wb') as fh:
+                fh.write(content)
+        else:
+            with open(path, 'w') as fh:
+                json.dump(content, fh, indent=1)
+
+
+def corpus_main(argv):
+    """``--corpus list`` or ``--corpus CASE OUT_DIR``: write one corpus case (target, golden, case.json)."""
+    if argv == ['list']:
+        print('\n'.join(CORPUS))
+        return 0
+    if len(argv) != 2 or argv[0] not in CORPUS:
+        sys.exit('usage: gen_dump.py --corpus list | --corpus CASE OUT_DIR (CASE one of: %s)' % ', '.join(CORPUS))
+    case, out = argv
+    builder, mode, flags, error = CORPUS[case]
+    if os.path.isdir(out) and os.listdir(out):
+        sys.exit('gen_dump: %s is not empty' % out)
+    sides = [('target', 1.0)] + ([('golden', CORPUS_GOLDEN_SCALE)] if mode == 'compare' else [])
+    for side, scale in sides:
+        _CORPUS_SIDE.update(scale=scale, golden=side == 'golden')
+        for folder, files in builder(side).items():
+            _corpus_write(os.path.join(out, side, folder), files)
+    _CORPUS_SIDE.update(scale=1.0, golden=False)
+    meta = {'id': case, 'mode': mode, 'flags': flags, 'expect': 'error' if error else 'rows'}
+    if error:
+        meta['error'] = error
+    with open(os.path.join(out, 'case.json'), 'w') as fh:
+        json.dump(meta, fh, indent=1)
+    return 0
+
 
 
 if __name__ == '__main__':

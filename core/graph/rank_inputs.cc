@@ -50,8 +50,9 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
         JIdx p = t.at(v).first, m = t.at(p).next;
         if (t.Kind(p) == JKind::kString) e.parent.assign(t.Str(p));
         else if (t.Kind(p) != JKind::kNull) bad_value = true;
-        // Any integer the dumper writes: its micro-step counters start at -1, so an API called before
-        // the first forward_step of a step (the irecv a later pipeline stage begins with) carries -1.
+        // Any integer, -1 included, as the reference reads it (it stores value[1] as micro_step_id).
+        // The dumper's counters start at -1 (MegatronStepInfo); PP > 1 dumps reported in issue 18 carry
+        // [null, -1] on the irecv a later pipeline stage begins with. tests/corpus has the shapes.
         if (t.Kind(m) == JKind::kInt && t.at(m).i >= -kMaxMicroSteps && t.at(m).i <= kMaxMicroSteps) e.micro = static_cast<int>(t.at(m).i);
         else bad_value = true;
         break;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/pyfmt.h"
+#include "base/pypow.h"
 #include "base/strings.h"
 #include "merge/merger.h"
 
@@ -198,8 +199,8 @@ std::vector<std::string> Merger::MergeParams(GatheredList& list) {
         text += "(" + joined + ") / " + std::to_string(vals.size());
       } else {
         double sum = 0;
-        for (size_t i = 0; i < vals.size(); ++i) sum += std::pow(Num(vals[i]), 2.0);
-        result = Float(std::pow(sum, 0.5));
+        for (size_t i = 0; i < vals.size(); ++i) sum += PyPow(Num(vals[i]), 2.0);   // Python's a ** 2, not a * a
+        result = Float(PyPow(sum, 0.5));
         for (size_t i = 0; i < vals.size(); ++i) joined += (i ? " + " : "") + PyStrNum(vals[i]) + " ** 2";
         text += "(" + joined + ") ** 0.5";
       }

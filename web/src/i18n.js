@@ -56,6 +56,8 @@ const DICT = {
   statusRunningAt: ['running {0} % — {1}', '运行中 {0} % — {1}'],
   statusFinishing: ['finishing', '即将完成'],
   statusFailed: ['failed', '失败'],
+  previousResult: ['This run failed: what is shown below is the previous result ({0}), not this run\'s.',
+                   '本次运行失败：下方显示的是上一次的结果（{0}），不是本次运行的结果。'],
   statusCancelled: ['cancelled', '已取消'],
   statusReady: ['ready: {0} rows in {1} s', '完成：{0} 行，用时 {1} 秒'],
   statusTrendRunning: ['running data2db', '正在运行 data2db'],

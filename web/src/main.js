@@ -39,6 +39,22 @@ function setError(text) {
   el.textContent = text || '';
 }
 
+/**
+ * After a failed run the views still show the last database: say so above them and dim them, so
+ * its graph is never taken for this run's (issue 18). Cleared when a database is shown.
+ * @param {boolean} failed
+ */
+let shownDb = '';
+function markPrevious(failed) {
+  const el = $('previous');
+  const shown = ['workspace', 'trend', 'result'].filter((id) => !$(id).hidden);
+  const on = failed && shown.length > 0;
+  el.hidden = !on;
+  if (on) setText(el, 'previousResult', shownDb);
+  else { el.textContent = ''; delete el.dataset.i18n; }
+  for (const id of ['workspace', 'trend', 'result']) $(id).classList.toggle('stale', on);
+}
+
 function setNotice(text) {
   const el = $('notice');
   el.hidden = !text;
@@ -150,7 +166,8 @@ async function runEngine() {
   };
   try {
     await keepCurrentSource(engine);
-    const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options },
+    const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options,
+                                 targetName: t.name, goldenName: chosen.golden ? chosen.golden.name : '' },
       (type, data) => {
         if (type === 'LOG') {
           log(data.line);
@@ -163,6 +180,7 @@ async function runEngine() {
     if (!r.ok) {
       setError(r.message);
       setStatus('statusFailed', 0);
+      markPrevious(true);
     } else {
       setStatus('statusReady', 100, r.rows, r.seconds.toFixed(2));
       await showDatabase(r.db.name, { source: addSource(t.name || '(files)', r.db.name, null) });
@@ -171,6 +189,7 @@ async function runEngine() {
     const err = /** @type {Error} */ (e);
     setStatus(err.name === 'Cancelled' ? 'statusCancelled' : 'statusFailed', 0);
     if (err.name !== 'Cancelled') setError(err.message);
+    markPrevious(true);
   } finally {
     /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
     refresh();
@@ -192,7 +211,7 @@ async function runTrend() {
     microStep: /** @type {HTMLInputElement} */ ($('opt-micro')).checked,
   };
   try {
-    const r = await engine.trend({ data: t.entries, options }, (type, data) => {
+    const r = await engine.trend({ data: t.entries, options, dataName: t.name }, (type, data) => {
       if (type === 'LOG') {
         log(data.line);
         if (data.level === 'INFO') stage = data.message;
@@ -208,6 +227,7 @@ async function runTrend() {
   } catch (e) {
     setError(String(/** @type {Error} */ (e).message));
     setStatus('statusFailed', 0);
+    markPrevious(true);
   } finally {
     /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
     refresh();
@@ -308,6 +328,8 @@ async function switchSource(id) {
  */
 async function showDatabase(name, opts = {}) {
   const source = setCurrentSource(opts.source || addSource('', name, opts.file || null));
+  markPrevious(false);
+  shownDb = name;
   $('result').hidden = false;
   $('trend').hidden = true;
   trendSession.leave();   // the graph's database replaces a kept trend session
@@ -382,6 +404,8 @@ const trendSession = new TrendSession($('trend'), engine, { onError: setError })
  * @param {{restoreHash?: string, key?: string, more?: {name: string, file: Blob}[]}} [opts]
  */
 async function showTrendDatabase(name, file, opts = {}) {
+  markPrevious(false);
+  shownDb = name;
   $('result').hidden = true;
   $('workspace').hidden = true;
   document.querySelector('main')?.classList.add('wide');

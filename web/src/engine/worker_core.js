@@ -103,6 +103,25 @@ function mount(files, where) {
   FS.mount(engine.WORKERFS || FS.filesystems.WORKERFS, { blobs: files.map(f => ({ name: f.path, data: f.file })) }, where);
 }
 
+/**
+ * Messages name the user's own folders: each mount path of this run (`/run5/target/...`) becomes the
+ * dropped folder's name (`noconstruct/step0/rank0/construct.json`), the output folder disappears
+ * (`build_....vis.db`). Longest first, so `/run5/target/x` never turns into `<name>/target/x`.
+ * @param {[string, string][]} mounts [mount path, user's name ('' = drop it)]
+ * @returns {(text: string) => string}
+ */
+export function userPaths(mounts) {
+  const pairs = [...mounts].sort((a, b) => b[0].length - a[0].length);
+  return (text) => {
+    let s = String(text ?? '');
+    for (const [from, to] of pairs) {
+      s = s.split(from + '/').join(to ? to + '/' : '');
+      s = s.split(from).join(to || '.');
+    }
+    return s;
+  };
+}
+
 async function run(id, args) {
   await loadEngine();
   const FS = engine.FS;
@@ -129,13 +148,15 @@ async function run(id, args) {
   } else if (o.layerMapping) {
     argv.push('-lm');
   }
+  const named = userPaths([[target, args.targetName || 'target'], [golden, args.goldenName || 'golden'],
+                           [`${root}/mapping`, ''], [out, '']]);
   const t0 = performance.now();
   const result = engine.graphVisualize(argv, '', (/** @type {any} */ e) => {
-    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: e.line, message: e.message });
+    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
   const seconds = (performance.now() - t0) / 1000;
-  const plain = { ok: result.ok, code: result.code, message: result.message, dbPath: result.dbPath, rows: result.rows,
+  const plain = { ok: result.ok, code: result.code, message: named(result.message), dbPath: result.dbPath, rows: result.rows,
                   dumpBytes: result.dumpBytes, seconds };
   if (o.mapping) FS.unmount(`${root}/mapping`);
   if (!result.ok) {
@@ -174,9 +195,10 @@ async function trend(id, args) {
     mount([{ path: o.mapping.name, file: o.mapping }], `${root}/mapping`);
     argv.push('--mapping', `${root}/mapping/${o.mapping.name}`);
   }
+  const named = userPaths([[data, args.dataName || 'data'], [`${root}/mapping`, ''], [out, '']]);
   const t0 = performance.now();
   const result = engine.data2db(argv, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (/** @type {any} */ e) => {
-    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: e.line, message: e.message });
+    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
   const seconds = (performance.now() - t0) / 1000;
@@ -189,7 +211,7 @@ async function trend(id, args) {
     databases.push({ name: path.split('/').pop() || 'data.trend.db', bytes: node.contents.slice(0, node.usedBytes).buffer });
     FS.unlink(path);
   }
-  reply(id, Ev.RESULT, { ok: result.ok, code: result.code, message: result.message, rows: result.rows,
+  reply(id, Ev.RESULT, { ok: result.ok, code: result.code, message: named(result.message), rows: result.rows,
                          inputBytes: result.inputBytes, seconds, databases }, databases.map((d) => d.bytes));
 }
 

@@ -1,0 +1,140 @@
+// Issue 18 in the page: real Megatron dumps (scripts/gen_dump.py's defaults write the dumper's
+// micro steps, -1 on the ranks of a later pipeline stage) build, compare and merge in the page with
+// the native CLI's rows; a failed run names the user's own folder and marks the previous result.
+//   node --test tests/browser/test_real_dumps.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, mkdirSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, launchChromium, root } from './harness.mjs';
+
+const native = join(root, 'build', 'native', 'visprobe');
+const gen = join(root, 'scripts', 'gen_dump.py');
+let server, origin, browser, tmp;
+
+function generate(name, ...args) {
+  const dir = join(tmp, name);
+  execFileSync('python3', [gen, join(dir, 'target'), '--golden', join(dir, 'golden'), '--noise', '0.01',
+                           '--manifest', join(dir, 'manifest.json'), ...args], { stdio: 'pipe' });
+  return dir;
+}
+
+function nativeDb(args) {
+  const out = mkdtempSync(join(tmp, 'native_'));
+  execFileSync(native, ['graph_visualize', ...args, '-o', out], { stdio: 'pipe' });
+  return join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
+}
+
+/** Every row of the tables msProbe defines, in a fixed order: what two databases must share. */
+const rowsOf = (db) => ['tb_nodes ORDER BY id', 'tb_stack ORDER BY id', 'tb_config']
+  .map((q) => execFileSync('sqlite3', [db, `SELECT * FROM ${q}`], { maxBuffer: 1 << 30 }).toString());
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'visprobe_real_'));
+  ({ server, origin } = await startServer(join(root, 'build', 'web')));
+  browser = await launchChromium();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function openPage() {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/');
+  return { page, context, errors };
+}
+
+async function runAndWait(page) {
+  await page.waitForFunction(() => !document.getElementById('run').disabled);
+  await page.click('#run');
+  await page.waitForFunction(() => /^(ready|failed|cancelled)/.test(document.getElementById('status').textContent), null,
+                             { timeout: 180000 });
+  return page.textContent('#status');
+}
+
+async function downloaded(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const saved = join(tmp, `page_${Date.now()}_${download.suggestedFilename()}`);
+  await download.saveAs(saved);
+  return saved;
+}
+
+/** Runs the page on the folders (merge flags as the CLI's), checks it equals the native CLI's rows. */
+async function samePageAndNative(dir, { golden = true, flags = {}, cli = [] }) {
+  const { page, context, errors } = await openPage();
+  await page.setInputFiles('#pick-target', join(dir, 'target'));
+  if (golden) await page.setInputFiles('#pick-golden', join(dir, 'golden'));
+  if (flags.oc) await page.check('#opt-oc');
+  if (flags.fm) await page.check('#opt-fm');
+  if (flags.rankSize) await page.click('details.merge summary');
+  for (const [id, v] of [['#opt-rank-size', flags.rankSize], ['#opt-tp', flags.tp], ['#opt-pp', flags.pp]])
+    if (v) await page.fill(id, v);
+  const status = await runAndWait(page);
+  assert.match(status, /^ready/, await page.textContent('#error'));
+  const mine = await downloaded(page);
+  const theirs = nativeDb(['-tp', join(dir, 'target'), ...(golden ? ['-gp', join(dir, 'golden')] : []), ...cli]);
+  const [a, b] = [rowsOf(mine), rowsOf(theirs)];
+  assert.ok(a[0].length > 10000, 'the database holds rows');
+  assert.equal(a[0], b[0], 'tb_nodes');
+  assert.equal(a[1], b[1], 'tb_stack');
+  assert.equal(a[2], b[2], 'tb_config');
+  assert.deepEqual(errors, []);
+  await context.close();
+  return theirs;
+}
+
+test('TP2 x PP2 x 2 steps (micro step -1 on the second stage): build, compare -oc, -fm and merge equal the CLI', async () => {
+  const dir = generate('tp2pp2', '--ranks', '4', '--tp', '2', '--pp', '2', '--steps', '2', '--micro-batches', '2');
+  const db = await samePageAndNative(dir, { golden: false, flags: { oc: true }, cli: ['-oc'] });
+  const minus = execFileSync('sqlite3', [db, 'SELECT DISTINCT rank FROM tb_nodes WHERE micro_step_id = -1 ORDER BY 1'])
+    .toString().trim().split('\n');
+  assert.deepEqual(minus, ['2', '3'], 'the ranks of the second pipeline stage begin with micro step -1');
+  await samePageAndNative(dir, { flags: { oc: true }, cli: ['-oc'] });
+  await samePageAndNative(dir, { flags: { fm: true }, cli: ['-fm'] });
+  await samePageAndNative(dir, { flags: { rankSize: '4 4', tp: '2 2', pp: '2 2' },
+                                 cli: ['--rank_size', '4', '4', '--tp', '2', '2', '--pp', '2', '2'] });
+});
+
+test('PP4 Megatron run: compare and merge equal the CLI', async () => {
+  const dir = generate('pp4', '--ranks', '4', '--pp', '4', '--micro-batches', '4');
+  await samePageAndNative(dir, { flags: { oc: true }, cli: ['-oc'] });
+  await samePageAndNative(dir, { flags: { rankSize: '4 4', tp: '1 1', pp: '4 4' },
+                                 cli: ['--rank_size', '4', '4', '--tp', '1', '1', '--pp', '4', '4'] });
+});
+
+test('a failed run names the dropped folder, not the mount path, and marks the previous graph', async () => {
+  const dir = generate('small', '--ranks', '2', '--tp', '2');
+  const bad = join(tmp, 'noconstruct');
+  mkdirSync(join(bad, 'step0', 'rank0'), { recursive: true });
+  for (const f of ['dump.json', 'stack.json']) cpSync(join(dir, 'target', 'rank0', f), join(bad, 'step0', 'rank0', f));
+  const { page, context, errors } = await openPage();
+  await page.setInputFiles('#pick-target', join(dir, 'target'));
+  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  const first = await page.textContent('[data-testid=db-name]');
+  assert.equal(await page.isVisible('[data-testid=previous-result]'), false);
+
+  await page.setInputFiles('#pick-target', bad);
+  assert.match(await runAndWait(page), /^failed/);
+  const error = await page.textContent('#error');
+  assert.match(error, /noconstruct\/step0\/rank0\/construct\.json does not exist/);
+  assert.doesNotMatch(error, /\/run\d|\/target\//);
+  assert.doesNotMatch(await page.textContent('#log'), /\/run\d+\//);
+  assert.equal(await page.isVisible('[data-testid=previous-result]'), true);
+  assert.ok((await page.textContent('[data-testid=previous-result]')).includes(first));
+  assert.equal(await page.evaluate(() => document.getElementById('workspace').classList.contains('stale')), true);
+
+  await page.setInputFiles('#pick-target', join(dir, 'target'));
+  assert.match(await runAndWait(page), /^ready/);
+  assert.equal(await page.isVisible('[data-testid=previous-result]'), false);
+  assert.equal(await page.evaluate(() => document.getElementById('workspace').classList.contains('stale')), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
