@@ -52,6 +52,8 @@ Notes:
   an omitted module simply lacks its entries (counters of the remaining nodes are unchanged).
 * The overflow is injected into micro batch 0 of every step on every rank holding the layer; the following
   layer continues from finite values, so only the nodes listed in the manifest carry Infinity / NaN.
+* ``--corpus list`` / ``--corpus CASE OUT_DIR`` writes one small hand-shaped case of the dumper corpus instead
+  (tests/corpus/dumper_corpus.md; OUT_DIR/target, OUT_DIR/golden for compare cases, OUT_DIR/case.json).
 * ``--consistent-stats`` (statistics tasks) makes a run's statistics independent of its parallel layout: each
   tensor's statistics follow from its logical identity (creating source line, module path with global layer
   numbers, call, micro batch; explicit keys where tp or pp change the code path: layer outputs crossing a
@@ -2160,22 +2162,24 @@ def _c_layout_files(side):
 
 def _c_layout_rank(side):
     out = {}
+    saved = _CORPUS_SIDE['scale']
     for r in (0, 1):
-        _CORPUS_SIDE['scale'] *= 1.0 + 0.5 * r
+        _CORPUS_SIDE['scale'] = saved * (1.0 + 0.5 * r)
         d, c, s = _l0_nested()
-        _CORPUS_SIDE['scale'] /= 1.0 + 0.5 * r
         out['rank%d' % r] = _rank(_dump(d, level='L0'), c, s)
+    _CORPUS_SIDE['scale'] = saved
     return out
 
 
 def _c_layout_step_rank(side):
     out = {}
+    saved = _CORPUS_SIDE['scale']
     for step in (0, 1):
         for r in (0, 1):
-            _CORPUS_SIDE['scale'] *= 1.0 + 0.25 * step + 0.5 * r
+            _CORPUS_SIDE['scale'] = saved * (1.0 + 0.25 * step + 0.5 * r)
             d, c, s = _l0_nested()
-            _CORPUS_SIDE['scale'] /= 1.0 + 0.25 * step + 0.5 * r
             out['step%d/rank%d' % (step, r)] = _rank(_dump(d, level='L0'), c, s)
+    _CORPUS_SIDE['scale'] = saved
     return out
 
 
@@ -2422,7 +2426,7 @@ def _c_c_megatron_lists(side):
     return {'': _rank(_dump(d), c, _stack_for(['Functional.linear.0.forward', 'Module.fc.Linear.forward.0']))}
 
 
-def _recv_records(micro):
+def _recv_records():
     """What a later pipeline stage records before its first forward_step: irecv and a buffer."""
     return {
         'Torch.empty.0.forward': {'input_args': [_v('int', 2), _v('int', 4)],
@@ -2440,7 +2444,7 @@ def _c_c_megatron_bare(side):
     """Megatron lists plus bare values: APIs before the first forward_step (is_megatron reset by step())."""
     d, c = _l0_mix_small()
     d, c = _two_micro_batches(d, c, lambda k, p, mb: [p, mb])
-    d = dict(_recv_records(None), **d)
+    d = dict(_recv_records(), **d)
     d['Tensor.zero_.0.forward'] = {'input_args': [_pt((2, 4), rg=False)], 'input_kwargs': {},
                                    'output': [_pt((2, 4), mx=0.0, mn=0.0, mean=0.0, norm=0.0, rg=False)]}
     c = dict([('Torch.empty.0.forward', None), ('Distributed.irecv.0.forward', None),
@@ -2453,7 +2457,7 @@ def _c_c_megatron_minus_one(side):
     """The shape issue 18 reports for PP > 1 (not written by the current dumper source): [null, -1] lists."""
     d, c = _l0_mix_small()
     d, c = _two_micro_batches(d, c, lambda k, p, mb: [p, mb])
-    d = dict(_recv_records(None), **d)
+    d = dict(_recv_records(), **d)
     c = dict([('Torch.empty.0.forward', [None, -1]), ('Distributed.irecv.0.forward', [None, -1])], **c)
     c = _megatron(c, 1, at=0)
     return {'': _rank(_dump(d), c, _stack_for(['Distributed.irecv.0.forward', 'Functional.linear.0.forward']))}

@@ -587,11 +587,36 @@ class Refusals(CliTestCase):
         os.mkdir(os.path.join(d, "dump.json"))
         self.refuse(d, ["dump.json should be a file"])
 
-    @unittest.skipIf(os.geteuid() == 0, "root reads every file")
     def test_unreadable_file(self):
         d = self.rank_copy()
         os.chmod(os.path.join(d, "dump.json"), 0)
-        self.refuse(d, ["dump.json is not readable"])
+        if os.geteuid() != 0:
+            self.refuse(d, ["dump.json is not readable"])
+            return
+        # Root reads every file: run the CLI as nobody (setpriv from util-linux drops the ids), over a
+        # copy nobody may traverse, so the file's mode is what refuses it (CI runs as root).
+        shared = tempfile.mkdtemp(prefix="visprobe_unreadable_", dir="/tmp")
+        try:
+            os.chmod(shared, 0o755)
+            rank = os.path.join(shared, "rank")
+            shutil.copytree(d, rank)
+            os.chmod(rank, 0o777)   # msProbe requires -tp to be writable (§16.3)
+            for f in os.listdir(rank):
+                os.chmod(os.path.join(rank, f), 0o644)
+            os.chmod(os.path.join(rank, "dump.json"), 0)
+            out = os.path.join(shared, "out")
+            os.mkdir(out)
+            os.chmod(out, 0o777)
+            binary = os.path.realpath(ARGS.visprobe)
+            r = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary,
+                                "graph_visualize", "-tp", rank, "-o", out], capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
+            self.assertEqual(len(errors), 1, r.stdout + r.stderr)
+            self.assertIn("dump.json is not readable", errors[0])
+            self.assertEqual(os.listdir(out), [])
+        finally:
+            shutil.rmtree(shared, ignore_errors=True)
 
     def test_bad_folder_names(self):
         d = os.path.join(self.tmp, "run")
