@@ -1,46 +1,50 @@
 #!/usr/bin/env bash
-# Sets up what is missing, builds native and wasm, runs every test. CI calls this (.ci/run).
+# Sets up what is missing, builds the three builds and runs every test through ctest. CI calls
+# this (.ci/run) on a clean clone.
+#   build/native  release CLI + Catch2 tests (gcc)
+#   build/san     clang ASan + UBSan: the CLI, the Catch2 tests and the libFuzzer targets
+#   build/wasm    the same core under Emscripten (the page's engine, the wasm CLI, the tests for Node)
+#   build/web     the bundled app the browser tests serve
+# Every suite is a ctest test with a label (unit, cli, parity, browser, fuzz), registered in
+# build/native: `ctest --test-dir build/native -L cli` runs one kind (README, "Tests").
+# Knobs: VISPROBE_SKIP_WASM=1 / VISPROBE_SKIP_SANITIZERS=1 / VISPROBE_SKIP_FUZZ=1 leave a build
+# and its tests out; VISPROBE_FUZZ_SECONDS (default 10) per fuzz target; VISPROBE_CCACHE=0 builds
+# without ccache (a clean clone on a new machine has no cache either way).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+stage_start=$start
+times=()
+stage() {
+  local now; now=$(date +%s)
+  times+=("$1 $((now - stage_start)) s")
+  stage_start=$now
+}
 ./scripts/setup.sh
-./scripts/build.sh all
-echo "== native tests" >&2
-ctest --test-dir build/native --output-on-failure
-python3 tests/cli/test_trend_cli.py --visprobe build/native/visprobe --shared ../shared
-python3 tests/cli/test_plot_cli.py --visprobe build/native/visprobe
-python3 tests/cli/test_merge_cli.py --visprobe build/native/visprobe --source .
+stage setup
+./scripts/build.sh native
+stage "build native"
+exclude=()
 if [ "${VISPROBE_SKIP_SANITIZERS:-0}" != 1 ]; then
-  echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
-  cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVISPROBE_JEMALLOC=OFF \
-    -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-    -DCMAKE_C_FLAGS="-O1 -g -fsanitize=address,undefined" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-  ninja -C build/asan -j "${VISPROBE_JOBS:-$(nproc)}" visprobe core_tests
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/asan/core_tests
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    python3 tests/cli/test_cli.py --visprobe build/asan/visprobe --shared ../shared --source .
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    python3 tests/cli/test_malformed.py --visprobe build/asan/visprobe --source .
+  ./scripts/fuzz.sh build
+  stage "build san (ASan + UBSan + fuzz targets)"
+else
+  exclude+=(_san fuzz_)
 fi
+[ "${VISPROBE_SKIP_FUZZ:-0}" = 1 ] && exclude+=(fuzz_)
 if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
-  echo "== wasm tests (core under Node)" >&2
-  NODE_PATH=/usr/share/nodejs ctest --test-dir build/wasm --output-on-failure
-  echo "== parity: wasm rows == native rows" >&2
-  python3 tests/parity/test_parity.py --native build/native/visprobe --wasm build/wasm/visprobe.js \
-    --shared ../shared --source .
-  echo "== malformed corpus through the wasm CLI" >&2
-  python3 tests/cli/test_malformed.py --visprobe build/native/visprobe --wasm build/wasm/visprobe.js --source .
-  echo "== browser: the web app in headless Chromium" >&2
+  ./scripts/build.sh wasm
   node web/build.mjs build/web
-  node --test tests/browser/test_browser.mjs
-  node --test tests/browser/test_graph.mjs
-  node --test tests/browser/test_trend.mjs
-  node --test tests/browser/test_trend_ab.mjs
-  node --test tests/browser/test_beyond.mjs
-  node --test tests/browser/test_hostile.mjs
+  stage "build wasm + web"
+else
+  exclude+=(_wasm parity browser_)
 fi
-if [ "${VISPROBE_SKIP_FUZZ:-0}" != 1 ]; then
-  echo "== short libFuzzer runs of every reader" >&2
-  ./scripts/fuzz.sh all "${VISPROBE_FUZZ_SECONDS:-10}"
+cmake -S . -B build/native -DVISPROBE_FUZZ_SECONDS="${VISPROBE_FUZZ_SECONDS:-10}" >/dev/null
+args=(--test-dir build/native --output-on-failure -j "${VISPROBE_JOBS:-$(nproc)}")
+if [ ${#exclude[@]} -gt 0 ]; then
+  args+=(-E "$(IFS='|'; echo "${exclude[*]}")")
 fi
+ctest "${args[@]}"
+stage "ctest (unit, cli, parity, browser, fuzz)"
+echo "test.sh stages: $(IFS=';'; echo "${times[*]}")" >&2
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s" >&2

@@ -1,8 +1,8 @@
 // Acceptance tests of the graph workspace (web-ui §3-§8, §10, §11) in real Chromium: search and
 // filter lists (virtualised), canvas rendering above the box threshold with hit testing, keys on
-// the pane under the pointer, minimap drag, view controls, language and theme, markers, and the
-// performance budgets of §11 on the generated large fixture (200,000 nodes per side; each budget
-// +20 %, as §11 allows; VISPROBE_SKIP_PERF=1 skips that test). Screenshots go to build/screenshots/.
+// the pane under the pointer, minimap drag, view controls, language and theme, markers. The
+// performance budgets of §11 (200,000 nodes per side) are a benchmark, not a test:
+// scripts/bench_graph.mjs measures them. Screenshots go to build/screenshots/.
 //   node --test tests/browser/test_graph.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium, withinBudget, minFps, slackText } from './harness.mjs';
+import { startServer, launchChromium } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
@@ -603,120 +603,6 @@ test('a name list whose scope is left while it loads stops between two chunks; t
   await page.click('[data-testid=rail-search]');
   await page.waitForSelector('[data-testid=search-list][data-query=""]');
   assert.equal(await count(page, 'search'), 3000);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-test('performance budgets on 200,000 nodes per side (PERF-G1..G6, +20 %)', { skip: process.env.VISPROBE_SKIP_PERF === '1' }, async () => {
-  const db = generatedDb(200000);
-  const { page, context, errors } = await openDb(db);
-  // The background name lists of both sides (400,000 names) load first: the budgets are for
-  // each action on its own, not for an action racing the first load.
-  await page.evaluate(() => Promise.all([window.visprobeGraph.names(0), window.visprobeGraph.names(1)]).then(() => true));
-  await page.waitForTimeout(500);
-  const now = () => page.evaluate(() => performance.now());
-  await page.evaluate(() => document.addEventListener('dblclick', () => { window.__dbl = performance.now(); }, true));
-  // Timings are the best of three tries: other processes share this machine's two cores.
-  const wide = '[data-testid=pane-debug] g.node[data-name="Module.wide.Wide.forward.0"] rect.header';
-  const leaf0 = '[data-testid=pane-debug] g.node[data-name="Module.wide.Tensor.add.0.forward"]';
-  let expand = Infinity;
-  for (let i = 0; i < 3; ++i) {
-    await page.dblclick(wide);
-    await page.waitForSelector(leaf0);
-    expand = Math.min(expand, await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now() - window.__dbl)))));
-    await page.dblclick(wide);
-    await page.waitForSelector(leaf0, { state: 'detached' });
-    // Forget the loaded children, so the next expand queries them again.
-    await pane(page, 0, (p) => { const n = p.nodes.get('Module.wide.Wide.forward.0'); for (const c of n.children) p.nodes.delete(c.name); n.children = null; });
-  }
-  await page.dblclick(wide);
-  await page.waitForSelector(leaf0);
-  assert.ok(withinBudget(expand, 150), `expand of 2,000 children ${expand.toFixed(0)} ms (budget 150 ${slackText})`);
-  await page.click('[data-testid=rail-search]');
-  await page.waitForSelector('[data-testid=search-list][data-query=""]', { timeout: 60000 });
-  await page.click('#ws-search');
-  await page.evaluate(() => document.getElementById('ws-search').addEventListener('input', () => { window.__in = performance.now(); }));
-  let searchMs = Infinity;
-  for (const q of ['block3 linear', 'layers.1', 'add.19']) {
-    await page.fill('#ws-search', '');
-    await page.waitForSelector('[data-testid=search-list][data-query=""]');
-    await page.keyboard.type(q, { delay: 30 });
-    await page.waitForFunction((qq) => document.querySelector('[data-testid=search-list]').dataset.query === qq, q, { polling: 'raf' });
-    searchMs = Math.min(searchMs, await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now() - window.__in)))));
-  }
-  assert.ok(withinBudget(searchMs, 100), `search ${searchMs.toFixed(0)} ms after the last keystroke (budget 100 ${slackText})`);
-  // PERF-G6: reveal-and-centre from the list of the deepest leaf (depth 30), from the click to the
-  // detail panel filled. Each try forgets the chain first, so the ancestors are queried again.
-  const deep = 'Functional.relu.0.forward';
-  await search(page, `"${deep}"`);
-  let revealMs = Infinity;
-  for (let i = 0; i < 3; ++i) {
-    await pane(page, 0, (p) => {
-      const top = p.nodes.get('Module.deep.0.Chain.forward.0');
-      const stack = [...(top.children || [])];
-      while (stack.length) { const n = stack.pop(); p.nodes.delete(n.name); stack.push(...(n.children || [])); }
-      top.children = null;
-      top.expanded = false;
-      p.selected = null;
-      window.visprobeGraph.detail.clear();
-      p.render();
-    });
-    assert.equal(await pane(page, 0, (p, n) => p.nodes.has(n), deep), false);
-    const r0 = await now();
-    await page.click('.ws-results li >> nth=0');
-    await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), deep);
-    revealMs = Math.min(revealMs, (await now()) - r0);
-  }
-  const shown = await pane(page, 0, (p, n) => { const b = p.screenBox(n); return p.selected.name === n && b && b.x >= 0 && b.x < p.width && b.y >= 0 && b.y < p.height; }, deep);
-  assert.equal(shown, true, 'the revealed leaf is selected and in view');
-  assert.equal(await pane(page, 0, (p, n) => p.nodes.get(n).depth, deep), 30);
-  assert.ok(withinBudget(revealMs, 300), `reveal from the list ${revealMs.toFixed(0)} ms (budget 300 ${slackText})`);
-  await page.click('[data-testid=rail-filter]');
-  let t0 = await now();
-  await page.check('[data-testid=filter-unmatched]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=filter] .ws-count[data-done]'));
-  const filterMs = (await now()) - t0;
-  assert.ok(withinBudget(filterMs, 300), `filter list ${filterMs.toFixed(0)} ms (budget 300 ${slackText})`);
-  const target = await pane(page, 0, (p) => { const n = p.drawn.find((d) => d.subNames.length === 0 && p.screenBox(d.name).y > 30);
-    const b = p.screenBox(n.name); const r = p.host.getBoundingClientRect(); return { name: n.name, x: r.left + b.x + b.w / 2, y: r.top + b.y + b.h / 2 }; });
-  t0 = await now();
-  await page.mouse.click(target.x, target.y);
-  await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), target.name);
-  const detailMs = (await now()) - t0;
-  assert.ok(withinBudget(detailMs, 100), `detail panel ${detailMs.toFixed(0)} ms (budget 100 ${slackText})`);
-  // PERF-G2: about 3,000 boxes in the extended window, wheel-scrolling: median >= 55 fps - 20 %.
-  const fps = await pane(page, 0, async (p) => {
-    // Whole subtrees expanded in execution order (rows of five leaves), 20,000 nodes laid out.
-    const stack = [p.root];
-    let laid = 0;
-    while (stack.length && laid < 20000) {
-      const n = stack.pop();
-      laid += 1;
-      if (n.subNames.length === 0) continue;
-      if (!n.expanded) await p.expand(n);
-      for (let i = n.children.length - 1; i >= 0; --i) stack.push(n.children[i]);
-    }
-    p.render();
-    let lo = 0.05; let hi = 4;
-    for (let i = 0; i < 25; ++i) { const k = Math.sqrt(lo * hi); p.t = { x: 20, y: 20, k }; p.draw(true); if (Number(p.host.dataset.boxes) > 3000) lo = k; else hi = k; }
-    p.t = { x: 20, y: 20, k: hi };
-    p.draw(true);
-    const gaps = [];
-    let last = performance.now();
-    const t1 = last;
-    while (performance.now() - t1 < 2000) {
-      p.svg.dispatchEvent(new WheelEvent('wheel', { deltaY: 100, bubbles: true, cancelable: true }));
-      await new Promise((r) => requestAnimationFrame(r));
-      const tt = performance.now(); gaps.push(tt - last); last = tt;
-    }
-    gaps.sort((a, b) => a - b);
-    return { boxes: Number(p.host.dataset.boxes), laid: p.laid.length, median: 1000 / gaps[gaps.length >> 1] };
-  });
-  assert.ok(fps.boxes >= 2500, `${fps.boxes} boxes of ${fps.laid} laid out`);
-  assert.ok(fps.median >= minFps(55), `pan ${fps.median.toFixed(1)} fps median with ${fps.boxes} boxes (budget 55, ${slackText})`);
-  console.log(`# perf: expand ${expand.toFixed(0)} ms, search ${searchMs.toFixed(0)} ms, reveal ${revealMs.toFixed(0)} ms, filter ${filterMs.toFixed(0)} ms, ` +
-              `detail ${detailMs.toFixed(0)} ms, pan ${fps.median.toFixed(1)} fps with ${fps.boxes} boxes`);
-  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_large.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });
