@@ -22,6 +22,8 @@ build() {
   if command -v ccache >/dev/null && [ "${VISPROBE_CCACHE:-1}" != 0 ]; then
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   fi
+  # The release build's SQLite when there is one (test.sh builds it first): not instrumented anyway.
+  [ -f build/native/libsqlite3_native.a ] && launcher+=(-DVISPROBE_SQLITE_FROM="$PWD/build/native")
   CC=clang CXX=clang++ cmake -S . -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVISPROBE_SANITIZE=ON \
     -DVISPROBE_JEMALLOC=OFF -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" "${launcher[@]}" >/dev/null

@@ -40,7 +40,8 @@ else
   exclude+=(_wasm parity browser_)
 fi
 cmake -S . -B build/native -DVISPROBE_FUZZ_SECONDS="${VISPROBE_FUZZ_SECONDS:-10}" >/dev/null
-args=(--test-dir build/native --output-on-failure -j "${VISPROBE_JOBS:-$(nproc)}")
+# One more test than cores: the browser tests (one at a time) wait on Chromium much of the time.
+args=(--test-dir build/native --output-on-failure -j "${VISPROBE_TEST_JOBS:-$(( $(nproc) + 1 ))}")
 if [ ${#exclude[@]} -gt 0 ]; then
   args+=(-E "$(IFS='|'; echo "${exclude[*]}")")
 fi

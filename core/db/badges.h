@@ -7,7 +7,10 @@
 // a leaf is a node without children; it counts for every ancestor on its up_node chain. Error:
 // precision >= error bound; warning: warning bound <= precision < error bound (precision clamped
 // to [0, 1]); unmatched: compare graphs only, empty matched link; overflow: any overflow level.
-// Only nodes with at least one counted leaf get a row.
+// A module's own precision counts too (issue 19): a module that is itself an error or a warning
+// (its outputs diverge while every leaf in it passes) counts in its own badge and in its
+// ancestors', and its precision is part of their worst; unmatched and overflow stay leaf counts.
+// Only nodes with at least one counted node at or below them get a row.
 #pragma once
 
 #include <cstdint>

@@ -97,6 +97,9 @@ function expectedBadgesSql(step, rank, side) {
       SELECT node_name, min(max(precision_index, 0.0), 1.0), (matched_node_link IS NULL OR matched_node_link IN ('', '[]')),
              CASE overflow_level WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 ELSE 0 END, up_node
       FROM tb_nodes WHERE step = ${step} AND rank = ${rank} AND data_source = '${side}' AND sub_nodes IN ('', '[]')
+      UNION ALL SELECT node_name, min(precision_index, 1.0), 0, 0, node_name
+      FROM tb_nodes WHERE step = ${step} AND rank = ${rank} AND data_source = '${side}' AND sub_nodes NOT IN ('', '[]')
+        AND precision_index >= 0.3
       UNION ALL SELECT up.name, up.p, up.unmatched, up.ov, t.up_node FROM up JOIN tb_nodes t
         ON t.step = ${step} AND t.rank = ${rank} AND t.data_source = '${side}' AND t.node_name = up.a WHERE up.a != '')
     SELECT a AS name, max(p) AS worst, coalesce(sum(p >= 0.6), 0) AS e, coalesce(sum(p >= 0.3 AND p < 0.6), 0) AS w,
@@ -184,46 +187,44 @@ test('badges on collapsed modules, moving when a module is expanded; overflow co
   await context.close();
 });
 
-test('first divergence in one action = the first drifting node of the generated golden side; N / P walk on (BEY-09)', async () => {
+test('first divergence in one action = the first error in execution order, at any level; N / P walk every flagged node (BEY-09, issue 19)', async () => {
   const { page, context, errors } = await openDb(db);
-  const first = manifest.anomalies.find((a) => a.type === 'diverge' && a.step === 0 && a.rank === 0).first_node;
+  // The generated drift starts in layer DIVERGE as warnings (its first node is in the manifest);
+  // the first error in execution order (node_order: a module's row follows its children's) may be
+  // a module whose own outputs are an error. Issue 19: First divergence goes there, not to a warning.
+  const drift = manifest.anomalies.find((a) => a.type === 'diverge' && a.step === 0 && a.rank === 0).first_node;
+  const where = "step = 0 AND rank = 0 AND data_source = 'NPU'";
+  const flagged = sql(db, `SELECT node_name, precision_index AS p FROM tb_nodes WHERE ${where} AND (precision_index >= 0.3
+                           OR (sub_nodes = '' AND (matched_node_link = '[]' OR overflow_level IS NOT NULL))) ORDER BY node_order`);
+  const firstError = flagged.findIndex((r) => r.p !== null && r.p >= 0.6);
+  assert.ok(firstError >= 0, 'the fixture has an error');
+  const first = flagged[firstError].node_name;
+  assert.equal(flagged[0].node_name, drift, 'the walk starts where the drift starts');
   await page.click('[data-testid=bar-first]');
   await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
   const sel = await pane(page, 0, (p) => {
     const n = p.selected;
-    const chain = [];
-    for (let a = n; a; a = a.parent) chain.push(a.name);
-    return { name: n.name, chain, box: p.screenBox(n.name), w: p.width, h: p.height };
+    return { name: n.name, box: p.screenBox(n.name), w: p.width, h: p.height };
   });
   assert.equal(sel.name, first);
-  assert.ok(sel.chain.some((a) => a.includes(`decoder.layers.${DIVERGE}.`)), sel.chain.join(' < '));
   assert.ok(sel.box && sel.box.x >= 0 && sel.box.x < sel.w && sel.box.y >= 0 && sel.box.y < sel.h, 'revealed and centred');
-  // Nothing before it in execution order differs: no leaf before it has a relative error.
-  const firstOrder = sql(db, `SELECT node_order FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_name = '${first}'`)[0].node_order;
-  const earlier = sql(db, `SELECT count(*) AS n FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_order < ${firstOrder}
-                           AND sub_nodes = '' AND (precision_index > 0 OR EXISTS (SELECT 1 FROM json_each(output_data) j
-                           WHERE CAST(json_extract(j.value, '$.NormRelativeErr') AS REAL) > 0))`)[0].n;
-  assert.equal(earlier, 0);
-  // Next / previous: the flagged leaves in node_order (the same set as the file's flags).
-  const flagged = sql(db, `SELECT node_name FROM tb_nodes WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND sub_nodes = ''
-                           AND (precision_index >= 0.3 OR matched_node_link = '[]' OR overflow_level IS NOT NULL) ORDER BY node_order`).map((r) => r.node_name);
-  assert.equal(flagged[0], first);
-  assert.equal(await page.textContent('[data-testid=nav-pos]'), `1 / ${flagged.length}`);
-  if (flagged.length > 1) {
+  // No error before it in execution order, at any level.
+  const firstOrder = sql(db, `SELECT node_order FROM tb_nodes WHERE ${where} AND node_name = '${first}'`)[0].node_order;
+  assert.equal(sql(db, `SELECT count(*) AS n FROM tb_nodes WHERE ${where} AND node_order < ${firstOrder} AND precision_index >= 0.6`)[0].n, 0);
+  assert.equal(await page.textContent('[data-testid=nav-pos]'), `${firstError + 1} / ${flagged.length}`);
+  // P walks back to the warnings before it, N forward again.
+  if (firstError > 0) {
     await page.locator('[data-testid=pane-debug]').hover();
-    await page.keyboard.press('n');
-    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, flagged[1]);
     await page.keyboard.press('p');
-    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, flagged[0]);
+    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, flagged[firstError - 1].node_name);
+    await page.keyboard.press('n');
+    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, first);
   }
-  await page.click('[data-testid=bar-prev]');   // at the first: stays
-  await page.waitForTimeout(100);
-  assert.equal(await pane(page, 0, (p) => p.selected.name), first);
-  // The panel lists them in the same order.
+  // The panel lists every flagged node in the same order, the drift's first warning first.
   await page.click('[data-testid=rail-navigator]');
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=nav-list] li').length === Math.min(n, 10) ||
-                                      document.querySelectorAll('[data-testid=nav-list] li').length >= 10, flagged.length);
-  assert.deepEqual(await page.$$eval('[data-testid=nav-list] li', (lis) => lis.slice(0, 3).map((l) => l.textContent)), flagged.slice(0, 3));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=nav-list] li').length >= Math.min(n, 10), flagged.length);
+  assert.deepEqual(await page.$$eval('[data-testid=nav-list] li', (lis) => lis.slice(0, 3).map((l) => l.textContent)),
+                   flagged.slice(0, 3).map((r) => r.node_name));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -242,7 +243,9 @@ test('worst nodes: sortable by precision and relative error; the largest drift i
   await page.click('[data-testid=worst-sort-NormRelativeErr]');
   await page.waitForFunction(() => document.querySelector('[data-testid=worst] th button')?.textContent.includes('precision') &&
                                    document.querySelector('[data-testid=worst-sort-NormRelativeErr]').textContent.includes('▼'));
-  const top = await page.$$eval('[data-testid=worst] tbody tr', (trs) => trs.slice(0, 5).map((tr) => [tr.dataset.name, Number(tr.children[5].textContent)]));
+  const top = await page.$$eval('[data-testid=worst] tbody tr', (trs) => trs.slice(0, 5).map((tr) => [tr.dataset.name, parseFloat(tr.children[5].textContent), tr.children[5].textContent]));
+  // Relative errors of the statistics compare show with their unit (issue 19).
+  for (const [, , text] of top) assert.match(text, /%$/);
   const f = 1 + 0.5 * (4 - DIVERGE + 1);
   assert.ok(Math.abs(top[0][1] - 100 * (f - 1) / f) < 0.5, `top NormRelativeErr ${top[0][1]}`);
   for (const [name] of top) {
@@ -262,6 +265,32 @@ test('worst nodes: sortable by precision and relative error; the largest drift i
     await page.click('[data-testid=worst-next]');
     await page.waitForFunction(() => document.querySelector('[data-testid=worst] tbody tr td').textContent === '51');
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('worst nodes: NaN and infinite relative errors sort first and show as nan% / inf% (issue 19)', async () => {
+  const { page, context, errors } = await openDb(db);
+  await scope(page, OVERFLOW.step, OVERFLOW.rank);
+  await page.click('[data-testid=rail-navigator]');
+  await page.click('[data-testid=worst] summary');
+  await page.waitForSelector('[data-testid=worst] table');
+  await page.click('[data-testid=worst-sort-MaxRelativeErr]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=worst-sort-MaxRelativeErr]').textContent.includes('▼'));
+  const cells = await page.$$eval('[data-testid=worst] tbody tr', (trs) => trs.map((tr) => tr.children[3].textContent));
+  const leaves = sql(db, `SELECT n.node_name, lower(json_extract(j.value, '$.MaxRelativeErr')) AS v FROM tb_nodes n, json_each(n.output_data) j
+    WHERE n.step = ${OVERFLOW.step} AND n.rank = ${OVERFLOW.rank} AND n.data_source = 'NPU' AND n.sub_nodes IN ('', '[]') AND n.precision_index IS NOT NULL`);
+  const nan = new Set(leaves.filter((r) => r.v && r.v.includes('nan')).map((r) => r.node_name)).size;
+  const inf = new Set(leaves.filter((r) => r.v === 'inf%').map((r) => r.node_name));
+  assert.ok(nan + inf.size > 0, 'the overflow fixture has NaN / inf relative errors');
+  // NaN first, then +inf (a node with both shows nan), then finite values with their unit.
+  let k = 0;
+  while (k < cells.length && cells[k] === 'nan%') ++k;
+  assert.equal(k, nan, cells.slice(0, 8).join(' '));
+  let j = k;
+  while (j < cells.length && cells[j] === 'inf%') ++j;
+  assert.ok(j > k, 'infinite relative errors follow the NaN ones');
+  assert.match(cells[j], /^[0-9.e+-]+%$/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -81,6 +81,26 @@ TEST_CASE("badges count the flagged leaves below every ancestor", "[badges]") {
   CHECK(rows.count("Module.c") == 0);
 }
 
+TEST_CASE("badges: a module that is itself an error counts in its own badge and its ancestors' (issue 19)", "[badges]") {
+  // The diverging layer of a real compare: the module's outputs are an error while every leaf in it
+  // passes (leaves of Module.c: 0.1). Its own precision counts for itself and every ancestor.
+  Fixture f;
+  f.g.node(f.c).precision_index = 0.8;
+  f.g.node(f.b).precision_index = 0.1;    // a passing module adds nothing
+  auto rows = ByName(f.g, ComputeBadges(f.g, f.all(), /*compare=*/true));
+  REQUIRE(rows.count("Module.c"));
+  CHECK(rows["Module.c"].n_error == 1);
+  CHECK(rows["Module.c"].n_warning == 0);
+  CHECK(rows["Module.c"].worst == 0.8);
+  CHECK(rows["DefaultModel"].n_error == 3);   // leaf3, leaf6 and Module.c
+  CHECK(rows["Module.a.b"].n_error == 1);
+  CHECK(rows["Module.a.b"].worst == 1.0);
+  f.g.node(f.c).precision_index = 0.4;    // a warning module
+  rows = ByName(f.g, ComputeBadges(f.g, f.all(), /*compare=*/true));
+  CHECK(rows["Module.c"].n_warning == 1);
+  CHECK(rows["DefaultModel"].n_warning == 2);
+}
+
 TEST_CASE("badges: nothing is unmatched outside a comparison", "[badges]") {
   Fixture f;
   auto rows = ByName(f.g, ComputeBadges(f.g, f.all(), /*compare=*/false));
@@ -158,6 +178,9 @@ TEST_CASE("vp_badges rows equal a recursive SQL aggregate over tb_nodes", "[badg
       "  SELECT step, rank, data_source, node_name, min(max(precision_index, 0.0), 1.0), " + unmatched + ", "
       "         CASE overflow_level WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 ELSE 0 END, up_node"
       "  FROM tb_nodes l WHERE sub_nodes IS NULL OR sub_nodes IN ('', '[]')"
+      // A module that is itself a warning or an error counts for itself and its ancestors.
+      "  UNION ALL SELECT step, rank, data_source, node_name, min(precision_index, 1.0), 0, 0, node_name FROM tb_nodes"
+      "  WHERE NOT (sub_nodes IS NULL OR sub_nodes IN ('', '[]')) AND precision_index >= 0.3"
       "  UNION ALL SELECT up.step, up.rank, up.ds, up.name, up.p, up.unmatched, up.ov, t.up_node FROM up JOIN tb_nodes t"
       "  ON t.step = up.step AND t.rank = up.rank AND t.data_source = up.ds AND t.node_name = up.a WHERE up.a != '')"
       "SELECT step, rank, ds, a, max(p), coalesce(sum(p >= 0.6), 0), coalesce(sum(p >= 0.3 AND p < 0.6), 0), sum(unmatched),"

@@ -6,8 +6,9 @@
 // exported database stays consistent. The semantics are those of core/db/badges.cc:
 // a leaf (no children) counts for every ancestor on its up_node chain; error: precision >= the
 // legend's error bound; warning: >= the warning bound and below the error bound (precision clamped
-// to [0, 1]); unmatched: compare graphs only; overflow: any level. Only nodes with a counted leaf
-// get a row.
+// to [0, 1]); unmatched: compare graphs only; overflow: any level. A module that is itself an
+// error or a warning counts in its own badge and its ancestors' (its precision in their worst).
+// Only nodes with a counted node at or below them get a row.
 
 const LEVEL = { medium: 1, high: 2, critical: 3 };
 const SIDES = ['NPU', 'Bench'];
@@ -64,16 +65,16 @@ export function computeBadges(rows, compare, t) {
   const has = new Uint8Array(n);
   for (let i = 0; i < n; ++i) {
     const [, , leaf, precision, overflow, unmatchedFlag] = rows[i];
-    if (!leaf) continue;
     const hasP = precision !== null && precision !== undefined && !Number.isNaN(Number(precision)) && Number(precision) >= 0;
     const p = hasP ? Math.min(1, Number(precision)) : -1;
     const error = hasP && p >= t.error;
     const warning = hasP && !error && p >= t.warning;
-    const unmatched = compare && !!unmatchedFlag;
-    const ov = LEVEL[/** @type {'medium'} */ (String(overflow))] || 0;
+    const unmatched = !!leaf && compare && !!unmatchedFlag;
+    const ov = leaf ? LEVEL[/** @type {'medium'} */ (String(overflow))] || 0 : 0;
     const counted = error || warning || unmatched || ov > 0;
-    if (!counted && !hasP) continue;
-    for (let a = parent[i], guard = 0; a >= 0 && guard < n; a = parent[a], ++guard) {
+    if (!counted && !(leaf && hasP)) continue;
+    // A leaf counts for its ancestors; a module that is an error or a warning for itself too.
+    for (let a = leaf ? parent[i] : i, guard = 0; a >= 0 && guard < n; a = parent[a], ++guard) {
       if (hasP && p > worst[a]) worst[a] = p;
       if (!counted) continue;
       has[a] = 1;

@@ -23,6 +23,20 @@ const METRICS = {
   all: [['Cosine', 'Cosine', 'asc'], ['MaxRelativeErr', 'MaxRelativeErr', 'desc'], ['MaxAbsErr', 'MaxAbsErr', 'desc']],
 };
 
+/**
+ * A metric cell: infinities and NaN as msProbe writes them (inf, -inf, nan), relative errors of the
+ * statistics compare with their unit (%), "-" where a node has no such value.
+ * @param {number|null} v @param {boolean} percent
+ */
+export function metricText(v, percent) {
+  if (v === null || v === undefined) return '-';
+  const unit = percent ? '%' : '';
+  if (Number.isNaN(v)) return 'nan' + unit;
+  if (v === Infinity) return 'inf' + unit;
+  if (v === -Infinity) return '-inf' + unit;
+  return String(Number(v).toPrecision(4)) + unit;
+}
+
 export class NavigatorPanel {
   /**
    * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: any[],
@@ -147,16 +161,20 @@ export class NavigatorPanel {
     if (!p) return [];
     const kinds = new Set([...this.checks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value));
     const { warning, error } = this.thresholds;
+    // Errors and warnings at every level (a module whose own outputs diverge while its leaves pass
+    // is where the divergence shows, issue 19); unmatched and overflow are leaf notions, as in the badges.
     const conds = [];
     if (kinds.has('error')) conds.push(`precision_index >= ${Number(error)}`);
     if (kinds.has('warning')) conds.push(`(precision_index >= ${Number(warning)} AND precision_index < ${Number(error)})`);
-    if (kinds.has('unmatched')) conds.push(UNMATCHED_SQL);
-    if (kinds.has('overflow')) conds.push("overflow_level IN ('medium', 'high', 'critical')");
+    if (kinds.has('unmatched')) conds.push(`(${LEAF} AND ${UNMATCHED_SQL})`);
+    if (kinds.has('overflow')) conds.push(`(${LEAF} AND overflow_level IN ('medium', 'high', 'critical'))`);
     if (!conds.length) return [];
+    const scope = [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro];
+    const where = `step = ? AND rank = ? AND data_source = 'NPU' AND (? < 0 OR micro_step_id = ?) AND (${conds.join(' OR ')})`;
     const r = await this.ws.engine.query(
-      `SELECT node_name, node_order, precision_index, overflow_level, ${UNMATCHED_SQL} FROM tb_nodes
-       WHERE step = ? AND rank = ? AND data_source = 'NPU' AND ${LEAF} AND (? < 0 OR micro_step_id = ?) AND (${conds.join(' OR ')})
-       ORDER BY node_order`, [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
+      `SELECT node_name, node_order, precision_index, overflow_level, ${UNMATCHED_SQL} AND ${LEAF}, ${LEAF} FROM tb_nodes
+       WHERE ${where} ORDER BY node_order`, scope);
+    // node_order is execution order: a module's row follows its children's (its output comes last).
     return r.values.map(([name, order, precision, level, unmatched]) => {
       const pr = precision === null ? null : Number(precision);
       const kind = pr !== null && pr >= error && kinds.has('error') ? 'error'
@@ -167,10 +185,14 @@ export class NavigatorPanel {
     });
   }
 
-  /** BEY-09: the earliest flagged leaf, revealed, centred and selected. */
+  /**
+   * BEY-09: the first error in execution order, revealed, centred and selected (a warning before
+   * it is not the divergence: N / P walk through every flagged node); without errors, the first row.
+   */
   async first() {
     await this.ensure();
-    await this.go(0);
+    const e = this.rows.findIndex((r) => r.kind === 'error');
+    await this.go(e < 0 ? 0 : e);
   }
 
   /** Next / previous flagged leaf after the current selection (N / P). @param {number} dir */
@@ -229,8 +251,12 @@ export class NavigatorPanel {
     const columns = METRICS[this.ws.task] || [];
     const metric = (/** @type {string} */ key, /** @type {string} */ dir) => {
       const v = `json_extract(j.value, '$."${key}"')`;
-      // Values are stored as text ("12.5%", "0.999", "N/A"): only numbers count.
-      return `${dir === 'asc' ? 'min' : 'max'}(CASE WHEN ${v} GLOB '[0-9-]*' OR ${v} GLOB '.[0-9]*' THEN CAST(${v} AS REAL) END)`;
+      // Values are stored as text ("12.5%", "0.999", "inf%", "nan%", "N/A"): numbers and infinities
+      // count (SQLite's 9e999 is +inf); a NaN anywhere is reported by the flag beside the value, and
+      // sorts as the worst (it is the divergence that hides every other).
+      const num = `CASE WHEN ${v} GLOB '[0-9]*' OR ${v} GLOB '-[0-9]*' OR ${v} GLOB '.[0-9]*' THEN CAST(${v} AS REAL)
+                   WHEN lower(${v}) GLOB 'inf*' OR lower(${v}) GLOB '+inf*' THEN 9e999 WHEN lower(${v}) GLOB '-inf*' THEN -9e999 END`;
+      return `${dir === 'asc' ? 'min' : 'max'}(${num}), max(lower(${v}) GLOB '*nan*')`;
     };
     const seq = this.seq;
     const r = await this.ws.engine.query(
@@ -240,7 +266,16 @@ export class NavigatorPanel {
          AND (? < 0 OR n.micro_step_id = ?) AND n.precision_index IS NOT NULL
        GROUP BY n.node_order`, [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
     if (seq !== this.seq) return;
-    this.table = { rows: r.values, columns: [['precision_index', 'precision_index', 'desc'], ...columns], sort: 0, dir: 'desc', page: 0 };
+    // [name, order, precision, (value, nan flag) per metric] -> [name, order, precision, value...], NaN kept.
+    const rows = r.values.map((row) => {
+      const out = row.slice(0, 3);
+      for (let i = 0; i < columns.length; ++i) {
+        const v = row[3 + 2 * i];
+        out.push(row[4 + 2 * i] ? NaN : v === null ? null : Number(v));
+      }
+      return out;
+    });
+    this.table = { rows, columns: [['precision_index', 'precision_index', 'desc'], ...columns], sort: 0, dir: 'desc', page: 0 };
     this.sortWorst();
     this.drawWorst();
   }
@@ -255,7 +290,12 @@ export class NavigatorPanel {
       if (x === null && y === null) return a[1] - b[1];
       if (x === null) return 1;
       if (y === null) return -1;
-      return sign * (x - y) || a[1] - b[1];   // ties: execution order
+      // NaN first in either direction (the worst); infinities compare as numbers.
+      const xn = Number.isNaN(x);
+      const yn = Number.isNaN(y);
+      if (xn || yn) return xn && yn ? a[1] - b[1] : xn ? -1 : 1;
+      if (x === y) return a[1] - b[1];   // ties (also inf = inf): execution order
+      return sign * (x < y ? -1 : 1);
     });
   }
 
@@ -296,7 +336,7 @@ export class NavigatorPanel {
       const nameCell = el('td');
       nameCell.append(link);
       tr.append(el('td', String(start + k + 1)), nameCell,
-                ...tb.columns.map((_, i) => el('td', row[i + 2] === null ? '-' : String(Number(row[i + 2]).toPrecision(4)), 'num')));
+                ...tb.columns.map(([key], i) => el('td', metricText(row[i + 2], this.ws.task === 'summary' && /RelativeErr$/.test(key)), 'num')));
       body.append(tr);
     }
     table.append(thead, body);
