@@ -138,3 +138,43 @@ test('a failed run names the dropped folder, not the mount path, and marks the p
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('hovering and double-clicking through the boxes of a freshly built graph keeps the browser alive (issue 19)', async () => {
+  // The issue's setting: a 12-layer compare pair with one diverging layer and an overflow, 1600 x 1000.
+  const dir = join(tmp, 'twelve');
+  execFileSync('python3', [gen, join(dir, 'target'), '--golden', join(dir, 'golden'), '--layers', '12', '--diverge-layer', '7',
+                           '--overflow-layer', '3', '--manifest', join(dir, 'manifest.json')], { stdio: 'pipe' });
+  let disconnected = false;
+  const onGone = () => { disconnected = true; };
+  browser.on('disconnected', onGone);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const page = await context.newPage();
+  let crashed = false;
+  page.on('crash', () => { crashed = true; });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/');
+  await page.setInputFiles('#pick-target', join(dir, 'target'));
+  await page.setInputFiles('#pick-golden', join(dir, 'golden'));
+  await page.check('#opt-oc');
+  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  await page.waitForSelector('[data-testid=pane-debug] g.node');
+  let visited = 0;
+  for (let round = 0; round < 3; ++round) {
+    const boxes = await page.$$('[data-testid=pane-debug] g.node rect.header, [data-testid=pane-bench] g.node rect.header');
+    for (const b of boxes.slice(0, 12)) {
+      if (!(await b.isVisible().catch(() => false))) continue;   // redrawn away by the previous expand
+      await b.hover({ force: true }).catch(() => {});
+      await page.waitForTimeout(150);
+      await b.dblclick({ force: true }).catch(() => {});
+      ++visited;
+    }
+  }
+  assert.ok(visited >= 12, `hovered and double-clicked ${visited} boxes`);
+  assert.equal(crashed, false, 'the page crashed');
+  assert.equal(disconnected, false, 'the browser went away');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=pane-debug] g.node').length > 0), true);
+  assert.deepEqual(errors, []);
+  browser.off('disconnected', onGone);
+  await context.close();
+});
