@@ -91,21 +91,19 @@ async function samePageAndNative(dir, { golden = true, flags = {}, cli = [] }) {
   return theirs;
 }
 
-test('TP2 x PP2 x 2 steps (micro step -1 on the second stage): build, compare -oc, -fm and merge equal the CLI', async () => {
+test('TP2 x PP2 x 2 steps (micro step -1 on the second stage): build, compare -oc -fm and merge equal the CLI', async () => {
   const dir = generate('tp2pp2', '--ranks', '4', '--tp', '2', '--pp', '2', '--steps', '2', '--micro-batches', '2');
   const db = await samePageAndNative(dir, { golden: false, flags: { oc: true }, cli: ['-oc'] });
   const minus = execFileSync('sqlite3', [db, 'SELECT DISTINCT rank FROM tb_nodes WHERE micro_step_id = -1 ORDER BY 1'])
     .toString().trim().split('\n');
   assert.deepEqual(minus, ['2', '3'], 'the ranks of the second pipeline stage begin with micro step -1');
-  await samePageAndNative(dir, { flags: { oc: true }, cli: ['-oc'] });
-  await samePageAndNative(dir, { flags: { fm: true }, cli: ['-fm'] });
+  await samePageAndNative(dir, { flags: { oc: true, fm: true }, cli: ['-oc', '-fm'] });
   await samePageAndNative(dir, { flags: { rankSize: '4 4', tp: '2 2', pp: '2 2' },
                                  cli: ['--rank_size', '4', '4', '--tp', '2', '2', '--pp', '2', '2'] });
 });
 
-test('PP4 Megatron run: compare and merge equal the CLI', async () => {
+test('PP4 Megatron run: the merge compare equals the CLI', async () => {
   const dir = generate('pp4', '--ranks', '4', '--pp', '4', '--micro-batches', '4');
-  await samePageAndNative(dir, { flags: { oc: true }, cli: ['-oc'] });
   await samePageAndNative(dir, { flags: { rankSize: '4 4', tp: '1 1', pp: '4 4' },
                                  cli: ['--rank_size', '4', '4', '--tp', '1', '1', '--pp', '4', '4'] });
 });
