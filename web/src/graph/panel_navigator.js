@@ -169,12 +169,11 @@ export class NavigatorPanel {
     if (kinds.has('unmatched')) conds.push(`(${LEAF} AND ${UNMATCHED_SQL})`);
     if (kinds.has('overflow')) conds.push(`(${LEAF} AND overflow_level IN ('medium', 'high', 'critical'))`);
     if (!conds.length) return [];
-    const scope = [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro];
-    const where = `step = ? AND rank = ? AND data_source = 'NPU' AND (? < 0 OR micro_step_id = ?) AND (${conds.join(' OR ')})`;
-    const r = await this.ws.engine.query(
-      `SELECT node_name, node_order, precision_index, overflow_level, ${UNMATCHED_SQL} AND ${LEAF}, ${LEAF} FROM tb_nodes
-       WHERE ${where} ORDER BY node_order`, scope);
     // node_order is execution order: a module's row follows its children's (its output comes last).
+    const r = await this.ws.engine.query(
+      `SELECT node_name, node_order, precision_index, overflow_level, ${UNMATCHED_SQL} AND ${LEAF} FROM tb_nodes
+       WHERE step = ? AND rank = ? AND data_source = 'NPU' AND (? < 0 OR micro_step_id = ?) AND (${conds.join(' OR ')})
+       ORDER BY node_order`, [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
     return r.values.map(([name, order, precision, level, unmatched]) => {
       const pr = precision === null ? null : Number(precision);
       const kind = pr !== null && pr >= error && kinds.has('error') ? 'error'
