@@ -21,10 +21,10 @@ for (const f of ['visprobe_web.mjs', 'visprobe_web.wasm']) {
   cpSync(src, join(out, f));
 }
 // The one-file build: everything inlined into visprobe.html, which works opened from disk.
-const single = join(root, 'build', 'wasm', 'visprobe_web_single.js');
-if (existsSync(single)) {
+{
   const worker = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
                                entryPoints: [join(here, 'src', 'engine', 'worker_single.js')],
+                               loader: { '.wasm': 'binary' }, logOverride: { 'empty-import-meta': 'silent' },
                                external: ['fs', 'path', 'crypto'] });
   const app = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
                             logOverride: { 'empty-import-meta': 'silent' },

@@ -1,11 +1,15 @@
 // @ts-check
-// The engine worker of the one-file build (opened from disk, file://): the engine (wasm inlined
-// with -sSINGLE_FILE) and sql.js's asm.js build are bundled in; nothing is fetched.
-import createVisprobe from '../../../build/wasm/visprobe_web_single.js';
+// The engine worker of the one-file build (opened from disk, file://): the engine module the page
+// uses (build/wasm/visprobe_web.mjs) with its wasm bundled in as bytes, and sql.js's asm.js build;
+// nothing is fetched. (One engine link serves both pages: a second -sSINGLE_FILE link cost 23-37 s
+// of every build.)
+import createVisprobe from '../../../build/wasm/visprobe_web.mjs';
+import engineWasm from '../../../build/wasm/visprobe_web.wasm';
 import initSqlJs from 'sql.js/dist/sql-asm.js';
 import { installWorker } from './worker_core.js';
 
 installWorker({
-  engine: () => createVisprobe({ print: () => {}, printErr: () => {} }),
+  // locateFile: the module must not resolve its wasm against import.meta.url (empty in this bundle).
+  engine: () => createVisprobe({ wasmBinary: engineWasm, locateFile: (p) => p, print: () => {}, printErr: () => {} }),
   sql: () => initSqlJs(),
 });
