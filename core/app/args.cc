@@ -29,6 +29,7 @@ const Opt kOpts[] = {
     {nullptr, "--vpp", Kind::kInts, "<Optional> Virtual pipeline parallel size(s) (default 1)."},
     {nullptr, "--order", Kind::kStrings, "<Optional> Rank order(s) (default tp-cp-ep-dp-pp)."},
     {nullptr, "--file_type", Kind::kChoice, "<Optional> db or json (json: merge build only)."},
+    {nullptr, "--shard", Kind::kString, "<Optional> I/N: do shard I of N of the run into a part (visprobe gather joins them)."},
 };
 
 const Opt* FindOpt(const std::string& s) {
@@ -55,7 +56,7 @@ std::string GraphVisualizeUsage() {
   return "usage: visprobe graph_visualize [-h] -tp TARGET_PATH [-gp GOLDEN_PATH] -o OUTPUT_PATH [-lm [LAYER_MAPPING]]\n"
          "                                [-oc] [-fm] [-tensor_log] [-progress_log] [--rank_size RANK_SIZE [RANK_SIZE ...]]\n"
          "                                [--tp TP [TP ...]] [--pp PP [PP ...]] [--vpp VPP [VPP ...]]\n"
-         "                                [--order ORDER [ORDER ...]] [--file_type {db,json}]\n";
+         "                                [--order ORDER [ORDER ...]] [--file_type {db,json}] [--shard SHARD]\n";
 }
 
 std::string GraphVisualizeHelp() {
@@ -107,6 +108,7 @@ Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string
         if (name == "--target_path") { a.target_path = v; has_tp = true; }
         else if (name == "--golden_path") { a.golden_path = v; a.has_golden = true; }
         else if (name == "--output_path") { a.output_path = v; has_o = true; }
+        else if (name == "--shard") { ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", v)); }
         break;
       }
       case Kind::kFlag:

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "db/shard_part.h"
 
 namespace visprobe {
 
@@ -22,6 +23,7 @@ struct GraphVisualizeArgs {
   std::vector<std::string> order{"tp-cp-ep-dp-pp"};
   std::string file_type = "db";
   bool has_rank_size = false, has_tp = false, has_pp = false;
+  ShardSpec shard;                      // --shard I/N: write part I of N (db/shard_part.h)
 };
 
 // Parses the arguments after the command name. On error the message is argparse's text

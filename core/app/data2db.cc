@@ -22,6 +22,7 @@ const Flag kFlags[] = {
     {"--mapping", "MAPPING", "<Optional> JSON object of name replacements applied in order."},
     {"--micro_step", "{true,false,True,False}", "<Optional> Split steps into micro steps (default true)."},
     {"--process_num", "PROCESS_NUM", "<Optional> Threads parsing monitor files, 1..128 (default 1)."},
+    {"--shard", "SHARD", "<Optional> I/N: do shard I of N of the run (rank folders) into a part (visprobe gather joins them)."},
 };
 
 bool IsChoice(const std::string& v, std::initializer_list<const char*> cs) {
@@ -34,7 +35,7 @@ bool IsChoice(const std::string& v, std::initializer_list<const char*> cs) {
 
 std::string Data2DbUsage() {
   return "usage: visprobe data2db [-h] --db DB --data DATA [--format {auto,dump,monitor}] [--mapping MAPPING]\n"
-         "                        [--micro_step {true,false,True,False}] [--process_num PROCESS_NUM]\n";
+         "                        [--micro_step {true,false,True,False}] [--process_num PROCESS_NUM] [--shard SHARD]\n";
 }
 
 std::string Data2DbHelp() {
@@ -84,6 +85,8 @@ Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv) {
       std::strtol(value.c_str(), &end, 10);
       if (value.empty() || *end != '\0') return InvalidInput("argument --process_num: invalid int value: '" + value + "'");
       a.process_num = value;
+    } else if (name == "--shard") {
+      ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", value));
     }
   }
   std::vector<std::string> missing;
@@ -125,6 +128,7 @@ Result<Data2DbOutcome> RunData2Db(const Data2DbArgs& args, Reporter& rep, int th
   o.micro_step = args.micro_step;
   o.process_num = std::max(1, std::min(static_cast<int>(n), threads_cap));
   o.created_utc = created_utc;
+  o.shard = args.shard;
   Data2DbOutcome out;
   auto run = [&](Result<TrendImportResult> (*importer)(const TrendOptions&, Reporter&)) {
     auto r = importer(o, rep);

@@ -15,6 +15,7 @@ struct Data2DbArgs {
   std::string db, data, format = "auto", mapping;
   bool micro_step = true;
   std::string process_num = "1";   // validated by RunData2Db (§12.2 step 5)
+  ShardSpec shard;                 // --shard I/N (db/shard_part.h)
 };
 
 // Usage errors (exit status 2) carry argparse's text.

@@ -31,7 +31,7 @@ const char* malloc_conf = "narenas:1";
 namespace {
 
 const char kTopHelp[] =
-    "usage: visprobe [-h] {graph_visualize,data2db,plot_model_parallelism} ...\n"
+    "usage: visprobe [-h] {graph_visualize,data2db,plot_model_parallelism,gather} ...\n"
     "\n"
     "visprobe: msProbe precision dumps, analysed natively or in the browser.\n"
     "\n"
@@ -40,6 +40,7 @@ const char kTopHelp[] =
     "  data2db           convert dump or monitor data into .trend.db files for the trend views\n"
     "  plot_model_parallelism\n"
     "                    chart which Megatron layers live on which ranks (TP / PP / VPP / DP) as SVG or JSON\n"
+    "  gather            join the parts of a run sharded with --shard I/N into the one database\n"
     "\n"
     "options:\n"
     "  -h, --help        show this help message and exit\n"
@@ -119,6 +120,50 @@ int Data2DbMain(const std::vector<std::string>& argv) {
   return 0;
 }
 
+const char kGatherUsage[] = "usage: visprobe gather [-h] -o OUTPUT_PATH PART [PART ...]\n";
+
+int GatherMain(const std::vector<std::string>& argv) {
+  std::string out;
+  std::vector<std::string> parts;
+  auto usage_error = [](const std::string& m) {
+    std::fputs(kGatherUsage, stderr);
+    std::fprintf(stderr, "visprobe gather: error: %s\n", m.c_str());
+    return 2;
+  };
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::printf("%s\nJoin the parts written by `graph_visualize --shard I/N` or `data2db --shard I/N` (all N of them)\n"
+                  "into the database the one-process run writes, in OUTPUT_PATH.\n\noptions:\n"
+                  "  -h, --help            show this help message and exit\n"
+                  "  -o, --output_path OUTPUT_PATH\n"
+                  "                        <Required> The folder where the database is written.\n",
+                  kGatherUsage);
+      return 0;
+    }
+    if (a == "-o" || a == "--output_path") {
+      if (i + 1 >= argv.size() || visprobe::LooksLikeOption(argv[i + 1])) return usage_error("argument -o/--output_path: expected one argument");
+      out = argv[++i];
+    } else if (a.rfind("--output_path=", 0) == 0) {
+      out = a.substr(14);
+    } else if (visprobe::LooksLikeOption(a)) {
+      return usage_error("unrecognized arguments: " + a);
+    } else {
+      parts.push_back(a);
+    }
+  }
+  if (out.empty() && parts.empty()) return usage_error("the following arguments are required: -o/--output_path, PART");
+  if (out.empty()) return usage_error("the following arguments are required: -o/--output_path");
+  if (parts.empty()) return usage_error("the following arguments are required: PART");
+  visprobe::ConsoleReporter rep(false, ::isatty(2) != 0);
+  auto r = visprobe::GatherParts(parts, out, rep);
+  if (!r.ok()) {
+    rep.Log(visprobe::LogLevel::kError, r.status().message());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,7 +186,8 @@ int main(int argc, char** argv) {
   if (cmd == "graph_visualize") return GraphVisualizeMain(args);
   if (cmd == "data2db") return Data2DbMain(args);
   if (cmd == "plot_model_parallelism") return visprobe::PlotModelParallelismMain(args, stdout, stderr);
+  if (cmd == "gather") return GatherMain(args);
   std::fputs(kTopHelp, stderr);
-  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', 'plot_model_parallelism')\n", cmd.c_str());
+  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', 'plot_model_parallelism', 'gather')\n", cmd.c_str());
   return 2;
 }

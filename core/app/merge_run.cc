@@ -366,7 +366,7 @@ Result<RunSummary> MergeRun::Run() {
   if (!json()) {
     RETURN_IF_ERROR(CheckNewPath(args_.output_path));
     RETURN_IF_ERROR(MakeDirs(args_.output_path));
-    ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_));
+    ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_, args_.shard));
     file_ = BaseName(db_path);
     where_ = RealPath(args_.output_path) + "/" + file_;
     DbOptions dbo;
@@ -375,9 +375,34 @@ Result<RunSummary> MergeRun::Run() {
   }
   std::vector<int> step_list;
   for (const auto& s : steps) step_list.push_back(s.step);
+  // Sharded (--shard I/N): the units are the steps; the part records each one's rows.
+  const bool sharded = args_.shard.active();
+  PartMeta part;
+  UnitMarks marks(PartTables());
+  size_t written_units = 0;
+  if (sharded) {
+    part.kind = "vis";
+    std::string d = "graph_visualize -tp " + RealPath(args_.target_path);
+    if (compare()) d += " -gp " + RealPath(args_.golden_path);
+    if (args_.layer_mapping) d += " -lm " + args_.layer_mapping_file;
+    if (args_.overflow_check) d += " -oc";
+    if (args_.fuzzy_match) d += " -fm";
+    for (size_t k = 0; k < params_.size(); ++k)
+      d += " --rank_size " + std::to_string(params_[k].rank_size) + " --tp " + std::to_string(params_[k].tp) + " --pp " +
+           std::to_string(params_[k].pp) + " --vpp " + std::to_string(params_[k].vpp) + " --order " + params_[k].order;
+    part.describe = d;
+    for (const auto& sp : steps) d += "|" + std::to_string(sp.step) + ":" + sp.target_dir + ":" + sp.golden_dir;
+    part.run_key = RunKey(d);
+    part.shard = args_.shard.index;
+    part.shards = args_.shard.count;
+    part.units = static_cast<int64_t>(steps.size());
+    part.extra = {{"compare", compare() ? "1" : "0"}, {"batch", "0"}, {"overflow_check", args_.overflow_check ? "1" : "0"}};
+    RETURN_IF_ERROR(WritePartMeta(db->handle(), part));
+  }
   bool config_written = false;
   Log(LogLevel::kInfo, "Start building model graphs...");
   for (size_t si = 0; si < steps.size(); ++si) {
+    if (!args_.shard.Takes(si)) continue;
     const StepPlan& sp = steps[si];
     if (kind_ == LayoutKind::kSteps) Log(LogLevel::kInfo, "Start processing data for " + BaseName(sp.target_dir) + "...");
     std::vector<RankJob> tjobs, gjobs;
@@ -445,8 +470,16 @@ Result<RunSummary> MergeRun::Run() {
       }
       Progress(si, steps.size(), out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(results.size()));
     }
+    if (sharded) { RETURN_IF_ERROR(marks.Mark(db->handle(), static_cast<int64_t>(si))); ++written_units; }
   }
   if (json()) return sum;
+  if (sharded) {
+    ASSIGN_OR_RETURN(sum.db_path, db->Commit());
+    rep_.Log(LogLevel::kInfo, "Shard " + std::to_string(part.shard) + "/" + std::to_string(part.shards) + ": " +
+                                  std::to_string(written_units) + " of " + std::to_string(part.units) + " steps written to " +
+                                  sum.db_path + "; join all parts with: visprobe gather -o OUT PART.vis.db ...");
+    return sum;
+  }
   Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
   rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
   RETURN_IF_ERROR(db->CreateIndexes());

@@ -35,8 +35,10 @@ std::string NowTimestamp() {
   return ts;
 }
 
-Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::string& timestamp, Reporter& rep) {
+Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::string& timestamp, Reporter& rep,
+                               const ShardSpec& shard) {
   std::string stem = std::string(compare ? "compare_" : "build_") + timestamp;
+  if (shard.active()) stem += ".part-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count);
   bool taken = false;
   ASSIGN_OR_RETURN(std::string path, ClaimNewFile(dir, stem, ".vis.db", &taken));
   if (taken)
@@ -178,6 +180,8 @@ class GraphRun {
   Result<RunSummary> Run();
 
  private:
+  bool sharded() const { return args_.shard.active(); }
+  PartMeta ShardMeta(size_t units) const;
   bool compare() const { return args_.has_golden; }
   size_t StagesPerJob() const { return compare() ? 5 : 2; }
   void BuildOne(size_t i);
@@ -204,7 +208,28 @@ class GraphRun {
   std::mutex mu_;
   std::condition_variable cv_;
   std::string file_;
+  std::vector<size_t> unit_of_;   // plan_.jobs[i] is unit unit_of_[i] of the whole run
 };
+
+// What makes two runs the same run: the command's settings and the plan's units.
+PartMeta GraphRun::ShardMeta(size_t units) const {
+  PartMeta m;
+  m.kind = "vis";
+  std::string d = "graph_visualize -tp " + RealPath(args_.target_path);
+  if (compare()) d += " -gp " + RealPath(args_.golden_path);
+  if (args_.layer_mapping) d += " -lm " + args_.layer_mapping_file;
+  if (args_.overflow_check) d += " -oc";
+  if (args_.fuzzy_match) d += " -fm";
+  m.describe = d;
+  for (const GraphJob& j : plan_.jobs) d += "|" + std::to_string(j.step) + ":" + std::to_string(j.rank) + ":" + j.target_dir + ":" + j.golden_dir;
+  m.run_key = RunKey(d);
+  m.shard = args_.shard.index;
+  m.shards = args_.shard.count;
+  m.units = static_cast<int64_t>(units);
+  m.extra = {{"compare", compare() ? "1" : "0"}, {"batch", plan_.kind != LayoutKind::kFiles ? "1" : "0"},
+             {"overflow_check", args_.overflow_check ? "1" : "0"}};
+  return m;
+}
 
 void GraphRun::BuildOne(size_t i) {
   const GraphJob& job = plan_.jobs[i];
@@ -397,11 +422,20 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
 Result<RunSummary> GraphRun::Run() {
   ASSIGN_OR_RETURN(plan_, PlanRun(args_.target_path, compare() ? args_.golden_path : ""));
   bool batch = plan_.kind != LayoutKind::kFiles;
+  // A shard keeps its units (every count-th (step, rank) of the plan) and remembers their places.
+  PartMeta part;
+  if (sharded()) part = ShardMeta(plan_.jobs.size());
+  {
+    std::vector<GraphJob> kept;
+    for (size_t u = 0; u < plan_.jobs.size(); ++u)
+      if (args_.shard.Takes(u)) { kept.push_back(plan_.jobs[u]); unit_of_.push_back(u); }
+    plan_.jobs = std::move(kept);
+  }
   progress_ = std::make_unique<Progress>(rep_, StagesPerJob() * plan_.jobs.size(), batch ? 2.0 : 0.0);
 
   RETURN_IF_ERROR(CheckNewPath(args_.output_path));
   RETURN_IF_ERROR(MakeDirs(args_.output_path));
-  ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_));
+  ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_, args_.shard));
   file_ = BaseName(db_path);
   DbOptions dbo;
   // With a writer thread of its own, index maintenance during the inserts hides behind the parsing
@@ -418,6 +452,8 @@ Result<RunSummary> GraphRun::Run() {
   dbo.cache_kib = std::max<int64_t>(16384, std::min<int64_t>(262144, static_cast<int64_t>(dump_bytes / 4096)));
 
   ASSIGN_OR_RETURN(std::unique_ptr<VisDbWriter> db, VisDbWriter::Open(db_path, dbo));
+  UnitMarks marks(PartTables());
+  if (sharded()) RETURN_IF_ERROR(WritePartMeta(db->handle(), part));
 
   rep_.Log(LogLevel::kInfo, "Start building model graphs...");
   built_.clear();
@@ -484,6 +520,10 @@ Result<RunSummary> GraphRun::Run() {
       if (!cs.ok()) { join_all(); return cs; }
       config_written = true;
     }
+    if (sharded()) {
+      Status ms = marks.Mark(db->handle(), static_cast<int64_t>(unit_of_[i]));
+      if (!ms.ok()) { join_all(); return ms; }
+    }
     for (size_t k = 0; k < StagesPerJob(); ++k) progress_->Stage(StagesPerJob() * i + k, 1.0);
     if (!batch) {
       std::string where = RealPath(args_.output_path) + "/" + file_;
@@ -492,6 +532,14 @@ Result<RunSummary> GraphRun::Run() {
     }
   }
   join_all();
+  if (sharded()) {
+    // The part keeps its rows as written: indexes and the cross-rank links are made by the gather.
+    ASSIGN_OR_RETURN(sum.db_path, db->Commit());
+    rep_.Log(LogLevel::kInfo, "Shard " + std::to_string(part.shard) + "/" + std::to_string(part.shards) + ": " +
+                                  std::to_string(plan_.jobs.size()) + " of " + std::to_string(part.units) +
+                                  " graphs written to " + sum.db_path + "; join all parts with: visprobe gather -o OUT PART.vis.db ...");
+    return sum;
+  }
   if (batch) progress_->Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
   rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
   double ti = Seconds();
@@ -528,6 +576,8 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
     const PathAccess access = opts.check_input_writable ? PathAccess::kWrite : PathAccess::kNone;
     RETURN_IF_ERROR(CheckPath(args.target_path, PathKind::kDir, access));
     if (args.has_golden) RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, access));
+    if (args.shard.active() && args.file_type == "json" && args.has_rank_size)
+      return InvalidInput("--shard writes database parts: it cannot be used with --file_type json.");
     if (args.has_rank_size) {
       // §15: rank folders are merged; a single rank folder is built as usual, except for json output.
       ASSIGN_OR_RETURN(kind, Classify(args.target_path));

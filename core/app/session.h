@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "app/args.h"
 #include "app/log.h"
@@ -38,7 +39,17 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
 // The .vis.db a run writes: OUT/build_<timestamp>.vis.db (compare_... with a golden side), or, when
 // that name is taken (a finished file, or a run in flight), the first free _1, _2, ... with a
 // WARNING naming it. The name is claimed (its temporary file exists) when this returns.
-Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::string& timestamp, Reporter& rep);
+// A shard's part is named <stem>.part-I-of-N.vis.db by the same rule.
+Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::string& timestamp, Reporter& rep,
+                               const ShardSpec& shard = {});
+
+// The tables whose rowid ranges a part records per unit (vp_shard_units), in the order they are copied.
+std::vector<std::string> PartTables();
+
+// visprobe gather: the database the one-process run writes, from the parts of a sharded run
+// (.vis.db parts: rows in the run's unit order, tb_config of unit 0, indexes, cross-rank links;
+// .trend.db parts: see trend/trend_gather.h). Written under a temporary name, renamed when complete.
+Result<std::string> GatherParts(const std::vector<std::string>& parts, const std::string& out_dir, Reporter& rep);
 
 // Local time formatted as YYYYmmddHHMMSS.
 std::string NowTimestamp();

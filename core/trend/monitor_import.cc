@@ -363,7 +363,7 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   if (opts.micro_step) max_step = total_slots > 0 ? total_slots - 1 : 0;
   else if (!step_counts.empty()) { min_step = step_counts.begin()->first; max_step = step_counts.rbegin()->first; }
 
-  ASSIGN_OR_RETURN(std::string db_path, ClaimTrendDb(opts.db_dir, "monitor_data", rep));
+  ASSIGN_OR_RETURN(std::string db_path, ClaimTrendDb(opts.db_dir, PartStem("monitor_data", opts.shard), rep));
   ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(db_path, metric_names, columns));
   // Target ids: canonical metric order, then ranks, files, rows (§8.4).
   for (size_t m = 0; m < kMetricCount; ++m)
@@ -371,10 +371,34 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       if (static_cast<size_t>(files[i].metric) == m)
         for (const auto& t : scans[i].targets) w->Target(t.name, t.vpp_stage, t.micro_step);
   scans.clear();
+  // A shard has done pass 1 over every file (dimensions, slots and these target ids are the whole
+  // run's); pass 2 reads only its units' files: unit u is the u-th rank folder.
+  std::map<int64_t, int64_t> unit_of_rank;
+  if (opts.shard.active()) {
+    std::string d;
+    int64_t u = 0;
+    for (const auto& [rank, dir] : ranks) {
+      d += "|" + std::to_string(rank) + ":" + dir.path;
+      if (opts.shard.Takes(static_cast<size_t>(u))) unit_of_rank[rank] = u;
+      ++u;
+    }
+    RETURN_IF_ERROR(WritePartMeta(w->handle(), TrendPartMeta("monitor", opts, d, ranks.size(), w->target_count())));
+    std::vector<CsvFile> mine;
+    for (const auto& f : files) if (unit_of_rank.count(f.rank)) mine.push_back(f);
+    files = std::move(mine);
+  }
+  auto end_unit = [&](int64_t rank) -> Status {
+    auto it = unit_of_rank.find(rank);
+    if (it == unit_of_rank.end()) return Status::Ok();
+    Status st = w->EndUnit(it->second, rank, INT64_MIN, INT64_MAX);
+    unit_of_rank.erase(it);
+    return st;
+  };
+  if (opts.shard.active() && !files.empty()) w->BeginUnit();
   // Pass 2: rows, parsed process_num files at a time, inserted in file order.
   rep.Log(LogLevel::kInfo, "Starting data import for " + std::to_string(batches) + " batches, " + std::to_string(files.size()) + " files...");
   size_t chunk = static_cast<size_t>(std::max(1, opts.process_num));
-  int64_t current_rank = files.front().rank;
+  int64_t current_rank = files.empty() ? 0 : files.front().rank;
   uint64_t rank_rows = 0, done_bytes = 0;
   std::vector<std::optional<double>> values(columns.size());
   for (size_t begin = 0; begin < files.size(); begin += chunk) {
@@ -386,6 +410,7 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       RETURN_IF_ERROR(fs.status);
       if (files[i].rank != current_rank) {
         rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
+        if (opts.shard.active()) { RETURN_IF_ERROR(end_unit(current_rank)); w->BeginUnit(); }
         current_rank = files[i].rank;
         rank_rows = 0;
       }
@@ -403,7 +428,14 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       rep.Progress(30 + 69.0 * static_cast<double>(done_bytes) / static_cast<double>(std::max<uint64_t>(1, total_bytes)), true);
     }
   }
-  rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
+  if (!files.empty()) rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
+  if (opts.shard.active()) {
+    if (!files.empty()) RETURN_IF_ERROR(end_unit(current_rank));
+    while (!unit_of_rank.empty()) {   // the shard's rank folders without files
+      w->BeginUnit();
+      RETURN_IF_ERROR(end_unit(unit_of_rank.begin()->first));
+    }
+  }
   sum.int_columns = {{"min_step", min_step}, {"max_step", max_step}, {"max_rank", max_rank}};
   for (size_t m = 0; m < kMetricCount; ++m)
     if (metric_id[m]) sum.text_columns.push_back({kMetrics[m], JoinStats(metric_stats[m])});

@@ -95,11 +95,49 @@ int64_t TrendDbWriter::Target(std::string_view name, int64_t vpp_stage, int64_t 
   key_ += '\0';
   key_ += std::to_string(micro_step);
   auto it = target_ids_.find(key_);
-  if (it != target_ids_.end()) return it->second;
-  targets_.push_back(TrendTarget{std::string(name), vpp_stage, micro_step});
-  int64_t id = static_cast<int64_t>(targets_.size());
-  target_ids_.emplace(key_, id);
+  int64_t id;
+  if (it != target_ids_.end()) {
+    id = it->second;
+  } else {
+    targets_.push_back(TrendTarget{std::string(name), vpp_stage, micro_step});
+    id = static_cast<int64_t>(targets_.size());
+    target_ids_.emplace(key_, id);
+  }
+  if (tracking_) {
+    if (unit_seen_.size() < static_cast<size_t>(id)) unit_seen_.resize(targets_.size(), 0);
+    if (!unit_seen_[static_cast<size_t>(id - 1)]) { unit_seen_[static_cast<size_t>(id - 1)] = 1; unit_seq_.push_back(id); }
+  }
   return id;
+}
+
+void TrendDbWriter::BeginUnit() {
+  tracking_ = true;
+  unit_seen_.assign(targets_.size(), 0);
+  unit_seq_.clear();
+}
+
+Status TrendDbWriter::EndUnit(int64_t unit, int64_t rank, int64_t step_lo, int64_t step_hi) {
+  tracking_ = false;
+  RETURN_IF_ERROR(Exec("CREATE TABLE IF NOT EXISTS vp_shard_targets (unit INTEGER NOT NULL, seq INTEGER NOT NULL, target_id INTEGER NOT NULL, PRIMARY KEY (unit, seq)) WITHOUT ROWID;"
+                       "CREATE TABLE IF NOT EXISTS vp_shard_trend (unit INTEGER PRIMARY KEY, rank INTEGER NOT NULL, "
+                       "step_lo INTEGER NOT NULL, step_hi INTEGER NOT NULL);"));
+  RETURN_IF_ERROR(Exec("INSERT INTO vp_shard_trend VALUES (" + std::to_string(unit) + ", " + std::to_string(rank) + ", " +
+                       std::to_string(step_lo) + ", " + std::to_string(step_hi) + ");"
+                       "INSERT INTO vp_shard_units (unit, tbl, lo, hi) VALUES (" + std::to_string(unit) + ", 'trend_data', " +
+                       std::to_string(step_lo) + ", " + std::to_string(step_hi) + ")"));
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db_, "INSERT INTO vp_shard_targets VALUES (?, ?, ?)", -1, &st, nullptr) != SQLITE_OK) return SqlError("prepare");
+  for (size_t k = 0; k < unit_seq_.size(); ++k) {
+    sqlite3_bind_int64(st, 1, unit);
+    sqlite3_bind_int64(st, 2, static_cast<int64_t>(k));
+    sqlite3_bind_int64(st, 3, unit_seq_[k]);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) { sqlite3_finalize(st); return SqlError("insert"); }
+  }
+  sqlite3_finalize(st);
+  unit_seq_.clear();
+  return Status::Ok();
 }
 
 Status TrendDbWriter::AddRow(int64_t rank, int64_t step, int64_t target_id, int metric_id, const std::optional<double>* stats) {

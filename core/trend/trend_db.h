@@ -52,6 +52,13 @@ class TrendDbWriter {
   // Writes targets, tags, global_stats, extensions and indexes; renames into place.
   Result<std::string> Commit(const TrendSummary& summary);
 
+  // Shard parts (db/shard_part.h): the targets each unit touches, in the order it first touches them,
+  // go to vp_shard_targets, and the unit's rank and step range to vp_shard_trend, so that a gather
+  // can assign the one-process run's target ids.
+  void BeginUnit();
+  Status EndUnit(int64_t unit, int64_t rank, int64_t step_lo, int64_t step_hi);
+  sqlite3* handle() { return db_; }
+
  private:
   TrendDbWriter() = default;
   Status Exec(const std::string& sql);
@@ -68,6 +75,9 @@ class TrendDbWriter {
   std::string key_;
   std::vector<std::vector<char>> metric_has_target_;   // [metric-1][target-1]
   uint64_t rows_ = 0;
+  bool tracking_ = false;
+  std::vector<char> unit_seen_;
+  std::vector<int64_t> unit_seq_;
 };
 
 }  // namespace visprobe

@@ -10,6 +10,7 @@
 
 #include "app/log.h"
 #include "base/status.h"
+#include "db/shard_part.h"
 
 namespace visprobe {
 
@@ -24,6 +25,7 @@ struct TrendOptions {
   NameMapping mapping;
   int process_num = 1;                // monitor parse threads (§5.6)
   std::string created_utc;            // trend_meta; empty = none written
+  ShardSpec shard;                    // --shard I/N: units are rank folders (dump: step*/rank*, in scan order)
 };
 
 struct TrendImportResult {
@@ -45,5 +47,11 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
 // never replaced (the reference replaces it). Claimed (temporary file made) when this returns.
 Result<std::string> ClaimTrendDb(const std::string& dir, const std::string& stem, Reporter& rep);
 Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter& rep);
+
+// Shard parts of data2db (db/shard_part.h): <stem>.part-I-of-N, and the part's vp_shard rows.
+// `units` describes the plan's units; the first `targets_pre` target ids are the same in every part.
+std::string PartStem(const std::string& stem, const ShardSpec& shard);
+PartMeta TrendPartMeta(const std::string& format, const TrendOptions& opts, const std::string& units, size_t unit_count,
+                       size_t targets_pre);
 
 }  // namespace visprobe

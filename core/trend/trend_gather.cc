@@ -1,0 +1,174 @@
+#include "trend/trend_gather.h"
+
+#include <sqlite3.h>
+
+#include <memory>
+#include <optional>
+
+#include "base/fs.h"
+#include "trend/tags.h"
+#include "trend/trend_db.h"
+#include "trend/trend_import.h"
+
+namespace visprobe {
+namespace {
+
+// One part, open read-only, with its targets and the map of its ids to the gathered file's.
+struct OpenPart {
+  const PartInfo* info = nullptr;
+  sqlite3* db = nullptr;
+  std::vector<TrendTarget> targets;   // [local id - 1]
+  std::vector<int64_t> global;        // [local id - 1] -> gathered id (0: not yet)
+  ~OpenPart() { if (db) sqlite3_close(db); }
+};
+
+Status PartError(const OpenPart& p, const std::string& what) {
+  return InvalidInput(p.info->path + ": " + what + (p.db ? std::string(" (") + sqlite3_errmsg(p.db) + ")" : std::string()));
+}
+
+// Runs `sql` and calls row(stmt) for each result row.
+template <typename F>
+Status Query(OpenPart& p, const std::string& sql, const std::vector<int64_t>& binds, F row) {
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(p.db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) return PartError(p, "cannot read it");
+  for (size_t i = 0; i < binds.size(); ++i) sqlite3_bind_int64(st, static_cast<int>(i + 1), binds[i]);
+  int rc;
+  Status s;
+  while (s.ok() && (rc = sqlite3_step(st)) == SQLITE_ROW) s = row(st);
+  sqlite3_finalize(st);
+  if (!s.ok()) return s;
+  if (rc != SQLITE_DONE) return PartError(p, "cannot read it");
+  return Status::Ok();
+}
+
+std::string Text(sqlite3_stmt* st, int col) {
+  const unsigned char* t = sqlite3_column_text(st, col);
+  return t ? reinterpret_cast<const char*>(t) : "";
+}
+
+}  // namespace
+
+Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::string& out_dir, Reporter& rep) {
+  const PartInfo& p0 = infos[0];
+  const std::string format = p0.Value("format");
+  if (format != "dump" && format != "monitor") return InvalidInput(p0.path + ": unknown trend format '" + format + "'");
+  const int64_t pre = std::strtoll(p0.Value("targets_pre").c_str(), nullptr, 10);
+  std::vector<std::unique_ptr<OpenPart>> parts;
+  for (const PartInfo& info : infos) {
+    auto p = std::make_unique<OpenPart>();
+    p->info = &info;
+    if (sqlite3_open_v2(info.path.c_str(), &p->db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return PartError(*p, "cannot be opened");
+    RETURN_IF_ERROR(Query(*p, "SELECT target_id, target_name, vpp_stage, micro_step FROM monitoring_targets ORDER BY target_id", {},
+                          [&](sqlite3_stmt* st) {
+                            p->targets.push_back({Text(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)});
+                            return Status::Ok();
+                          }));
+    if (static_cast<int64_t>(p->targets.size()) < pre) return PartError(*p, "holds fewer targets than the run planned");
+    p->global.assign(p->targets.size(), 0);
+    parts.push_back(std::move(p));
+  }
+  OpenPart& first = *parts[0];
+  // The whole run's settings, from part 0.
+  std::vector<std::string> metrics, stats;
+  RETURN_IF_ERROR(Query(first, "SELECT metric_name FROM monitoring_metrics ORDER BY metric_id", {}, [&](sqlite3_stmt* st) {
+    metrics.push_back(Text(st, 0));
+    return Status::Ok();
+  }));
+  RETURN_IF_ERROR(Query(first, "SELECT name FROM pragma_table_info('trend_data') ORDER BY cid", {}, [&](sqlite3_stmt* st) {
+    std::string n = Text(st, 0);
+    if (n != "rank" && n != "step" && n != "target_id" && n != "metric_id") stats.push_back(n);
+    return Status::Ok();
+  }));
+  TrendSummary sum;
+  std::vector<std::pair<std::string, std::string>> gcols;   // global_stats (name, type)
+  RETURN_IF_ERROR(Query(first, "SELECT name, upper(type) FROM pragma_table_info('global_stats') ORDER BY cid", {}, [&](sqlite3_stmt* st) {
+    gcols.push_back({Text(st, 0), Text(st, 1)});
+    return Status::Ok();
+  }));
+  if (gcols.empty()) return PartError(first, "has no global_stats table");
+  RETURN_IF_ERROR(Query(first, "SELECT * FROM global_stats LIMIT 1", {}, [&](sqlite3_stmt* st) {
+    for (size_t c = 0; c < gcols.size(); ++c) {
+      if (gcols[c].second.rfind("INT", 0) == 0) sum.int_columns.push_back({gcols[c].first, sqlite3_column_int64(st, static_cast<int>(c))});
+      else sum.text_columns.push_back({gcols[c].first, Text(st, static_cast<int>(c))});
+    }
+    return Status::Ok();
+  }));
+  bool has_map = false;
+  RETURN_IF_ERROR(Query(first, "SELECT count(*) FROM sqlite_master WHERE name = 'trend_step_map'", {}, [&](sqlite3_stmt* st) {
+    has_map = sqlite3_column_int64(st, 0) > 0;
+    return Status::Ok();
+  }));
+  if (has_map)
+    RETURN_IF_ERROR(Query(first, "SELECT step, original_step, micro_step FROM trend_step_map ORDER BY step", {}, [&](sqlite3_stmt* st) {
+      sum.step_map.push_back({sqlite3_column_int64(st, 0), {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)}});
+      return Status::Ok();
+    }));
+  RETURN_IF_ERROR(Query(first, "SELECT key, value FROM trend_meta ORDER BY rowid", {}, [&](sqlite3_stmt* st) {
+    sum.meta.push_back({Text(st, 0), Text(st, 1)});
+    return Status::Ok();
+  }));
+  sum.tags = format == "dump" ? &DumpTargetTags : &MonitorTargetTags;
+
+  RETURN_IF_ERROR(MakeDirs(out_dir));
+  RETURN_IF_ERROR(CheckPath(out_dir, PathKind::kDir, PathAccess::kWrite));
+  ASSIGN_OR_RETURN(std::string path, ClaimTrendDb(out_dir, format == "dump" ? "dump_data" : "monitor_data", rep));
+  ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(path, metrics, stats));
+  rep.Log(LogLevel::kInfo, "Gathering " + std::to_string(p0.meta.units) + " rank folders from " + std::to_string(parts.size()) +
+                               " parts into " + BaseName(path) + "...");
+  // The targets every part has (planned by each shard alike), then unit by unit what it first touched.
+  for (int64_t t = 0; t < pre; ++t) {
+    const TrendTarget& tt = first.targets[static_cast<size_t>(t)];
+    int64_t id = w->Target(tt.name, tt.vpp_stage, tt.micro_step);
+    for (auto& p : parts) p->global[static_cast<size_t>(t)] = id;
+  }
+  const std::string stat_cols = [&] {
+    std::string c;
+    for (const auto& s : stats) c += ", \"" + s + "\"";
+    return c;
+  }();
+  std::vector<std::optional<double>> values(stats.size());
+  const size_t n = parts.size();
+  for (int64_t u = 0; u < p0.meta.units; ++u) {
+    OpenPart& p = *parts[static_cast<size_t>(u) % n];
+    bool found = false;
+    int64_t rank = 0, lo = 0, hi = 0;
+    RETURN_IF_ERROR(Query(p, "SELECT rank, step_lo, step_hi FROM vp_shard_trend WHERE unit = ?", {u}, [&](sqlite3_stmt* st) {
+      found = true;
+      rank = sqlite3_column_int64(st, 0);
+      lo = sqlite3_column_int64(st, 1);
+      hi = sqlite3_column_int64(st, 2);
+      return Status::Ok();
+    }));
+    if (!found)
+      return InvalidInput(p.info->path + " lacks unit " + std::to_string(u) + " (the shard did not finish?): run shard " +
+                          std::to_string(p.info->meta.shard) + " again");
+    RETURN_IF_ERROR(Query(p, "SELECT target_id FROM vp_shard_targets WHERE unit = ? ORDER BY seq", {u}, [&](sqlite3_stmt* st) {
+      int64_t t = sqlite3_column_int64(st, 0);
+      if (t < 1 || t > static_cast<int64_t>(p.targets.size())) return PartError(p, "names an unknown target id " + std::to_string(t));
+      const TrendTarget& tt = p.targets[static_cast<size_t>(t - 1)];
+      p.global[static_cast<size_t>(t - 1)] = w->Target(tt.name, tt.vpp_stage, tt.micro_step);
+      return Status::Ok();
+    }));
+    RETURN_IF_ERROR(Query(p, "SELECT step, target_id, metric_id" + stat_cols + " FROM trend_data WHERE rank = ? AND step BETWEEN ? AND ?",
+                          {rank, lo, hi}, [&](sqlite3_stmt* st) {
+                            int64_t t = sqlite3_column_int64(st, 1);
+                            int64_t m = sqlite3_column_int64(st, 2);
+                            if (t < 1 || t > static_cast<int64_t>(p.global.size()) || !p.global[static_cast<size_t>(t - 1)] || m < 1 ||
+                                m > static_cast<int64_t>(metrics.size()))
+                              return PartError(p, "holds a row of a target or metric it does not list");
+                            for (size_t k = 0; k < stats.size(); ++k) {
+                              int col = static_cast<int>(k) + 3;
+                              values[k] = sqlite3_column_type(st, col) == SQLITE_NULL ? std::nullopt
+                                                                                      : std::optional<double>(sqlite3_column_double(st, col));
+                            }
+                            return w->AddRow(rank, sqlite3_column_int64(st, 0), p.global[static_cast<size_t>(t - 1)],
+                                             static_cast<int>(m), values.data());
+                          }));
+    rep.Progress(95.0 * static_cast<double>(u + 1) / static_cast<double>(p0.meta.units), true);
+  }
+  ASSIGN_OR_RETURN(std::string done, w->Commit(sum));
+  rep.Log(LogLevel::kInfo, std::string(format == "dump" ? "Dump" : "Monitor") + " data import completed. DB: " + done);
+  return done;
+}
+
+}  // namespace visprobe
