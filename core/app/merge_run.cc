@@ -375,8 +375,14 @@ Result<RunSummary> MergeRun::Run() {
   }
   std::vector<int> step_list;
   for (const auto& s : steps) step_list.push_back(s.step);
-  // Sharded (--shard I/N): the units are the steps; the part records each one's rows.
+  // Sharded (--shard I/N): the units are (step, DP replica), unit = step index * dp + replica, with
+  // dp = rank_size / (tp * pp) from the command line, so every shard knows the plan before building.
+  // The TP groups and PP chains are traced from all ranks of a step (§15.5): a shard with a replica
+  // of a step builds and merges the whole step and writes only its replicas' rows.
   const bool sharded = args_.shard.active();
+  const ParallelParam& p0 = params_[0];
+  const size_t dp = static_cast<size_t>(std::max(1, p0.rank_size / std::max(1, p0.tp * p0.pp)));
+  auto takes = [&](size_t si, size_t replica) { return args_.shard.Takes(si * dp + replica); };
   PartMeta part;
   UnitMarks marks(PartTables());
   size_t written_units = 0;
@@ -395,14 +401,18 @@ Result<RunSummary> MergeRun::Run() {
     part.run_key = RunKey(d);
     part.shard = args_.shard.index;
     part.shards = args_.shard.count;
-    part.units = static_cast<int64_t>(steps.size());
+    part.units = static_cast<int64_t>(steps.size() * dp);
     part.extra = {{"compare", compare() ? "1" : "0"}, {"batch", "0"}, {"overflow_check", args_.overflow_check ? "1" : "0"}};
     RETURN_IF_ERROR(WritePartMeta(db->handle(), part));
   }
   bool config_written = false;
   Log(LogLevel::kInfo, "Start building model graphs...");
   for (size_t si = 0; si < steps.size(); ++si) {
-    if (!args_.shard.Takes(si)) continue;
+    if (sharded) {
+      bool any = false;
+      for (size_t r = 0; r < dp; ++r) any |= takes(si, r);
+      if (!any) continue;
+    }
     const StepPlan& sp = steps[si];
     if (kind_ == LayoutKind::kSteps) Log(LogLevel::kInfo, "Start processing data for " + BaseName(sp.target_dir) + "...");
     std::vector<RankJob> tjobs, gjobs;
@@ -433,8 +443,12 @@ Result<RunSummary> MergeRun::Run() {
     if (compare() && results.size() != merged_b.value().size())
       return InvalidInput("Parallel merge failed because the dp of npu: " + std::to_string(results.size()) +
                           " is inconsistent with that of bench: " + std::to_string(merged_b.value().size()) + "!");
+    if (sharded && results.size() != dp)
+      return InvalidInput("--shard plans " + std::to_string(dp) + " DP replicas per step (rank_size / (tp * pp)), but the merge of " +
+                          sp.target_dir + " gave " + std::to_string(results.size()) + ": run it without --shard");
     if (compare() && si == 0) Log(LogLevel::kInfo, "Model graphs built successfully, start comparing graphs...");
     for (size_t i = 0; i < results.size(); ++i) {
+      if (sharded && !takes(si, i)) continue;
       RankGraph& r = results[i];
       CompareMode mode = CompareMode::kSummary;
       int micro = r.micro_steps;
@@ -469,14 +483,14 @@ Result<RunSummary> MergeRun::Run() {
         config_written = true;
       }
       Progress(si, steps.size(), out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(results.size()));
+      if (sharded) { RETURN_IF_ERROR(marks.Mark(db->handle(), static_cast<int64_t>(si * dp + i))); ++written_units; }
     }
-    if (sharded) { RETURN_IF_ERROR(marks.Mark(db->handle(), static_cast<int64_t>(si))); ++written_units; }
   }
   if (json()) return sum;
   if (sharded) {
     ASSIGN_OR_RETURN(sum.db_path, db->Commit());
     rep_.Log(LogLevel::kInfo, "Shard " + std::to_string(part.shard) + "/" + std::to_string(part.shards) + ": " +
-                                  std::to_string(written_units) + " of " + std::to_string(part.units) + " steps written to " +
+                                  std::to_string(written_units) + " of " + std::to_string(part.units) + " (step, DP replica) units written to " +
                                   sum.db_path + "; join all parts with: visprobe gather -o OUT PART.vis.db ...");
     return sum;
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Sharded runs (--shard I/N) gathered with `visprobe gather` equal the one-process run row for row.
 
-For a multi-step multi-rank compare (-oc), a build, a TP/PP merge compare, a data2db dump run whose
+For a multi-step multi-rank compare (-oc), a build, a TP/PP/DP merge compare and build (units: step, DP
+replica), a data2db dump run whose
 ranks hold different modules (pipeline stages: the parts number their targets differently) and a
 monitor run: N = 2..5 shards, each its own process (started together), gathered, compared with the
 one-process database table by table, row by row, in rowid order (tests/shard/dbrows.py). Then the
@@ -107,10 +108,19 @@ class ShardCase(unittest.TestCase):
         self.check_sharded("build", ["graph_visualize", "-tp", t], "-o", "build_*.vis.db")
 
     def test_merge_compare(self):
-        t = gen_dump("merge_t", "--ranks", "4", "--steps", "3", "--tp", "2", "--pp", "2", "--consistent-stats",
+        # 8 ranks = TP2 x PP2 x DP2, 2 steps: 4 units (step, DP replica).
+        t = gen_dump("merge_t", "--ranks", "8", "--steps", "2", "--tp", "2", "--pp", "2", "--consistent-stats",
                      "--golden", os.path.join(TMP, "merge_g"))
-        self.check_sharded("merge", ["graph_visualize", "-tp", t, "-gp", os.path.join(TMP, "merge_g"), "--rank_size", "4", "4",
-                                     "--tp", "2", "2", "--pp", "2", "2"], "-o", "compare_*.vis.db", ns=(2, 3))
+        one = self.check_sharded("merge", ["graph_visualize", "-tp", t, "-gp", os.path.join(TMP, "merge_g"), "--rank_size", "8", "8",
+                                           "--tp", "2", "2", "--pp", "2", "2"], "-o", "compare_*.vis.db", ns=(2, 3, 5))
+        import sqlite3
+        graphs = sqlite3.connect(one).execute("SELECT count(DISTINCT graph_id) FROM tb_nodes").fetchone()[0]
+        self.assertEqual(graphs, 2 * 2 * 2)   # steps x replicas x sides
+
+    def test_merge_build(self):
+        t = gen_dump("merge_b", "--ranks", "8", "--steps", "1", "--tp", "2", "--pp", "2", "--consistent-stats")
+        self.check_sharded("merge_build", ["graph_visualize", "-tp", t, "--rank_size", "8", "--tp", "2", "--pp", "2"], "-o",
+                           "build_*.vis.db", ns=(2, 3))
 
     def test_data2db_dump(self):
         t = gen_dump("trend_pp", "--ranks", "4", "--steps", "2", "--pp", "4", "--layers", "8", "--micro-batches", "2")
