@@ -76,6 +76,8 @@ def shards(base_args, out_flag, work, n):
 
 class ShardCase(unittest.TestCase):
     def check_sharded(self, name, base_args, out_flag, pattern, ns=(2, 3, 4, 5)):
+        if ARGS.shards:
+            ns = ARGS.shards
         work = os.path.join(TMP, "work_" + name)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
@@ -204,6 +206,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--visprobe", required=True)
     p.add_argument("--source", default=os.path.join(os.path.dirname(__file__), "..", ".."))
+    p.add_argument("--shards", type=lambda s: tuple(int(x) for x in s.split(",")), default=None,
+                   help="shard counts to try instead of each case's own (the sanitizer run: 3)")
     ARGS, rest = p.parse_known_args()
     ARGS.visprobe = os.path.abspath(ARGS.visprobe)
     TMP = tempfile.mkdtemp(prefix="vp_shard_")
