@@ -54,7 +54,15 @@ export class EngineClient {
   /** data2db on a dropped dump or monitor folder (trend-analyzer §12). */
   trend(args, onEvent) { return this.request(Req.TREND, args, onEvent); }
   /** @param {string} name @param {ArrayBuffer} bytes @param {{current?: boolean}} [opts] current: false keeps the current database */
-  openDb(name, bytes, opts = {}) { return this.request(Req.OPEN_DB, { name, bytes, current: opts.current !== false }, undefined, [bytes]); }
+  openDb(name, bytes, opts = {}) {
+    // A Blob (a dropped File) is read lazily by the worker: it is passed, not copied.
+    if (bytes instanceof Blob) return this.request(Req.OPEN_DB, { name, file: bytes, current: opts.current !== false });
+    return this.request(Req.OPEN_DB, { name, bytes, current: opts.current !== false }, undefined, [bytes]);
+  }
+  /** A database on a static host, read with HTTP Range requests. @param {string} name @param {string} url */
+  openUrl(name, url) { return this.request(Req.OPEN_DB, { name, url, current: true }); }
+  /** Read statistics of a lazily opened database (blocks read, bytes read). @param {string} [name] */
+  dbStats(name) { return this.request(Req.DB_STATS, name ? { name } : {}); }
   /** @param {string} sql @param {any[]} [params] @param {string} [db] an open database by name; default the current one */
   query(sql, params, db) { return this.request(Req.QUERY, db ? { sql, params, db } : { sql, params }); }
   /** @param {string} [name] an open database by name; default the current one */

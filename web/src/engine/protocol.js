@@ -3,9 +3,10 @@
 // {requestId, type, data} or {requestId, error: {name, message}}).
 export const Req = Object.freeze({
   RUN: 'RUN',            // args: {target: FileEntry[], golden: FileEntry[]|null, options}
-  OPEN_DB: 'OPEN_DB',    // args: {name, bytes: ArrayBuffer, current?: false}: added to the open set (same name replaced), current unless false
+  OPEN_DB: 'OPEN_DB',    // args: {name, bytes: ArrayBuffer | file: Blob | url, current?: false}: added to the open set (same name replaced), current unless false; file and url open lazily -> {name, kind, tables, lazy, size}
   QUERY: 'QUERY',        // args: {sql, params, db?}: on database `db` (by name), else on the current one
-  EXPORT_DB: 'EXPORT_DB', // args: {name?} -> {name, bytes}: the open database `name`, else the current one
+  EXPORT_DB: 'EXPORT_DB', // args: {name?} -> {name, bytes: ArrayBuffer|Blob}: the open database `name`, else the current one
+  DB_STATS: 'DB_STATS',  // args: {name?} -> {lazy, size?, reads?, bytesRead?, dirtyBlocks?, cachedBlocks?}
   MATCH: 'MATCH',        // args: {step, rank, npu, bench, descendants} -> {pairs}
   UNMATCH: 'UNMATCH',    // args: {step, rank, npu, bench, descendants} -> {pairs}
   BADGES: 'BADGES',      // args: {step, rank, side, db?} -> {source: 'stored'|'computed', rows: [name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow][]} (BEY-08)

@@ -4,12 +4,13 @@
 // the views' queries. Nothing here decides anything the engine decides.
 import { Req, Ev } from './protocol.js';
 import { badgesOf, refreshBadges } from './badges.js';
+import { blobSource, lazyDatabaseBytes, urlSource } from './lazy_file.js';
 
 /** @type {any} */ let engine = null;
 /** @type {any} */ let SQL = null;
 // Every open database by name (several .trend.db for the A/B comparison, BEY-11); `db` is the
 // current one, which QUERY without a `db` name, MATCH, UNMATCH and EXPORT_DB use.
-/** @type {Map<string, {db: any, kind: string}>} */
+/** @type {Map<string, {db: any, kind: string, lazy?: any}>} */
 const open = new Map();
 /** @type {any} */ let db = null;
 let dbName = '';
@@ -51,11 +52,19 @@ function fail(id, e) {
 /**
  * Opens bytes as database `name` (replacing one of that name) and makes it current unless
  * `current` is false. A graph database replaces the other graph databases: the graph workspace
- * shows one at a time, and each costs its whole size in the heap.
- * @param {string} name @param {Uint8Array} bytes @param {boolean} [current]
+ * shows one at a time. `lazy` (lazy_file.js): a dropped file or a URL read a block at a time; it
+ * costs the pages the queries touch, not its size.
+ * @param {string} name @param {Uint8Array|null} bytes @param {boolean} [current] @param {any} [lazy]
  */
-function openDatabase(name, bytes, current = true) {
-  const next = new SQL.Database(bytes);
+function openDatabase(name, bytes, current = true, lazy = null) {
+  let next;
+  try {
+    next = new SQL.Database(lazy ? lazy.bytes : bytes);
+    // The pages the views touch stay in SQLite's cache (32 MiB) above the reader's blocks (48 MiB).
+    if (lazy) next.exec('PRAGMA cache_size=-32768');
+  } catch (e) {
+    throw Object.assign(new Error(`${name} is not an SQLite database (${/** @type {Error} */ (e).message}).`), { name: 'DbOpenError' });
+  }
   let names;
   try {
     const tables = next.exec("SELECT name FROM sqlite_master WHERE type='table'")[0];
@@ -71,7 +80,7 @@ function openDatabase(name, bytes, current = true) {
     throw Object.assign(new Error(`${name} is not a visprobe / msProbe database (no tb_nodes or trend_data table).`), { name: 'DbOpenError' });
   }
   for (const [n, o] of [...open]) if (n === name || (kind === 'vis' && o.kind === 'vis')) closeDatabase(n);
-  open.set(name, { db: next, kind });
+  open.set(name, { db: next, kind, lazy });
   if (current || !db) { db = next; dbName = name; }
   return { name, kind, tables: names };
 }
@@ -378,7 +387,13 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     else if (type === Req.TREND) await trend(id, args);
     else if (type === Req.OPEN_DB) {
       await loadSql();
-      reply(id, Ev.RESULT, openDatabase(args.name, new Uint8Array(args.bytes), args.current !== false));
+      // A File or a URL opens lazily; bytes (a database kept in IndexedDB, a built one) as they are.
+      const lazy = args.file ? lazyDatabaseBytes(blobSource(args.file, args.name)) : args.url ? lazyDatabaseBytes(urlSource(args.url)) : null;
+      const info = openDatabase(args.name, lazy ? null : new Uint8Array(args.bytes), args.current !== false, lazy);
+      reply(id, Ev.RESULT, { ...info, lazy: !!lazy, size: lazy ? lazy.source.size : args.bytes.byteLength });
+    } else if (type === Req.DB_STATS) {
+      const entry = open.get(args && args.name ? String(args.name) : dbName);
+      reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, ...entry.lazy.stats() } : { lazy: false });
     } else if (type === Req.QUERY) {
       const res = databaseOf(args.db).exec(args.sql, args.params || []);
       reply(id, Ev.RESULT, res.length ? { columns: res[0].columns, values: res[0].values } : { columns: [], values: [] });
@@ -395,6 +410,13 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       reply(id, Ev.RESULT, parallelLayout(args));
     } else if (type === Req.EXPORT_DB) {
       const name = args && args.name ? String(args.name) : dbName;
+      const entry = open.get(name);
+      const blob = entry && entry.lazy ? entry.lazy.exportBlob(entry.lazy.size()) : null;
+      if (blob) {
+        // A dropped file: its own bytes and the blocks SQLite changed, nothing read (a Blob of parts).
+        reply(id, Ev.RESULT, { name, bytes: blob });
+        return;
+      }
       const bytes = databaseOf(args && args.name ? name : undefined).export();
       // sql.js re-opens the database after export; keep the same handle.
       reply(id, Ev.RESULT, { name, bytes: bytes.buffer }, [bytes.buffer]);

@@ -247,7 +247,7 @@ export class TrendWorkspace {
     return new TrendQueries(this.engine, name, async () => {
       const file = this.files.get(name);
       if (!file) throw new Error(`${name} is no longer open.`);
-      await this.engine.openDb(name, await file.arrayBuffer(), { current: false });
+      await this.engine.openDb(name, file, { current: false });   // a Blob: read lazily by the worker
     });
   }
 
