@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 APT_PKGS=(cmake ninja-build g++ pkg-config libsqlite3-dev catch2 libyaml-cpp-dev libfmt-dev libjemalloc-dev emscripten
           python3 time sqlite3 chromium clang libclang-rt-14-dev ccache
-          slurmctld slurmd slurm-client munge)
+          slurmctld slurmd slurm-client munge procps)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
