@@ -34,13 +34,14 @@ chmod 0700 /etc/munge; chmod 0400 /etc/munge/munge.key; chmod 0755 /run/munge
 if ! pgrep -x munged >/dev/null; then runuser -u munge -- /usr/sbin/munged; fi
 
 host="$(hostname -s)"
-node="$(slurmd -C | head -1)"   # the full line (CPUs, sockets, cores, memory): a shorter one puts the node DOWN
+node="$(slurmd -C | head -1)"   # the full line (CPUs, sockets, cores, memory): a shorter one puts the node DOWN. Addresses are
+# given (127.0.0.1): a CI host name need not resolve.
 stop
 rm -rf "$D"
 mkdir -p "$D/state" "$D/spool"
 cat > "$conf" <<CONF
 ClusterName=visprobe
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -66,7 +67,7 @@ ReturnToService=2
 SlurmdTimeout=30
 InactiveLimit=0
 KillWait=5
-$node State=UNKNOWN
+$node NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$conf"
