@@ -14,17 +14,26 @@ namespace visprobe {
 
 std::vector<std::string> PartTables() { return {"tb_nodes", "tb_stack", "vp_badges"}; }
 
-namespace {
-
-Status Exec(sqlite3* db, const std::string& sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string m = err ? err : sqlite3_errmsg(db);
-    sqlite3_free(err);
-    return IoError("An sqlite3 error occurred: " + m);
-  }
-  return Status::Ok();
+PartMeta VisPartMeta(const GraphVisualizeArgs& args, const std::string& settings, const std::string& units, size_t unit_count,
+                     bool batch) {
+  PartMeta m;
+  m.kind = "vis";
+  std::string d = "graph_visualize -tp " + RealPath(args.target_path);
+  if (args.has_golden) d += " -gp " + RealPath(args.golden_path);
+  if (args.layer_mapping) d += " -lm " + args.layer_mapping_file;
+  if (args.overflow_check) d += " -oc";
+  if (args.fuzzy_match) d += " -fm";
+  m.describe = d + settings;
+  m.run_key = RunKey(m.describe + units);
+  m.shard = args.shard.index;
+  m.shards = args.shard.count;
+  m.units = static_cast<int64_t>(unit_count);
+  m.extra = {{"compare", args.has_golden ? "1" : "0"}, {"batch", batch ? "1" : "0"},
+             {"overflow_check", args.overflow_check ? "1" : "0"}};
+  return m;
 }
+
+namespace {
 
 std::string Quoted(const std::string& s) {
   std::string q = "'";
@@ -61,17 +70,17 @@ Result<std::string> GatherVis(const std::vector<PartInfo>& parts, const std::str
   const std::vector<std::string> tables = PartTables();
   for (size_t u = 0; u < where.size(); ++u) {
     const PartInfo& p = parts[u % static_cast<size_t>(n)];
-    RETURN_IF_ERROR(Exec(db, "ATTACH DATABASE " + Quoted(p.path) + " AS part"));
-    Status s = Exec(db, "BEGIN");
+    RETURN_IF_ERROR(ExecSql(db, "ATTACH DATABASE " + Quoted(p.path) + " AS part"));
+    Status s = ExecSql(db, "BEGIN");
     for (const std::string& t : tables) {
       auto it = where[u].find(t);
       if (!s.ok() || it == where[u].end() || it->second.first > it->second.second) continue;
-      s = Exec(db, "INSERT INTO main." + t + " SELECT * FROM part." + t + " WHERE rowid BETWEEN " +
+      s = ExecSql(db, "INSERT INTO main." + t + " SELECT * FROM part." + t + " WHERE rowid BETWEEN " +
                        std::to_string(it->second.first) + " AND " + std::to_string(it->second.second) + " ORDER BY rowid");
     }
-    if (s.ok() && u == 0) s = Exec(db, "INSERT OR IGNORE INTO main.tb_config SELECT * FROM part.tb_config");
-    s = s.ok() ? Exec(db, "COMMIT") : (Exec(db, "ROLLBACK"), s);
-    Status d = Exec(db, "DETACH DATABASE part");
+    if (s.ok() && u == 0) s = ExecSql(db, "INSERT OR IGNORE INTO main.tb_config SELECT * FROM part.tb_config");
+    s = s.ok() ? ExecSql(db, "COMMIT") : (ExecSql(db, "ROLLBACK"), s);
+    Status d = ExecSql(db, "DETACH DATABASE part");
     if (!s.ok()) return Status(s.code(), p.path + ": " + s.message());
     RETURN_IF_ERROR(d);
     rep.Progress(90.0 * static_cast<double>(u + 1) / static_cast<double>(where.size()), true);

@@ -387,22 +387,12 @@ Result<RunSummary> MergeRun::Run() {
   UnitMarks marks(PartTables());
   size_t written_units = 0;
   if (sharded) {
-    part.kind = "vis";
-    std::string d = "graph_visualize -tp " + RealPath(args_.target_path);
-    if (compare()) d += " -gp " + RealPath(args_.golden_path);
-    if (args_.layer_mapping) d += " -lm " + args_.layer_mapping_file;
-    if (args_.overflow_check) d += " -oc";
-    if (args_.fuzzy_match) d += " -fm";
-    for (size_t k = 0; k < params_.size(); ++k)
-      d += " --rank_size " + std::to_string(params_[k].rank_size) + " --tp " + std::to_string(params_[k].tp) + " --pp " +
-           std::to_string(params_[k].pp) + " --vpp " + std::to_string(params_[k].vpp) + " --order " + params_[k].order;
-    part.describe = d;
-    for (const auto& sp : steps) d += "|" + std::to_string(sp.step) + ":" + sp.target_dir + ":" + sp.golden_dir;
-    part.run_key = RunKey(d);
-    part.shard = args_.shard.index;
-    part.shards = args_.shard.count;
-    part.units = static_cast<int64_t>(steps.size() * dp);
-    part.extra = {{"compare", compare() ? "1" : "0"}, {"batch", "0"}, {"overflow_check", args_.overflow_check ? "1" : "0"}};
+    std::string settings, units;
+    for (const ParallelParam& p : params_)
+      settings += " --rank_size " + std::to_string(p.rank_size) + " --tp " + std::to_string(p.tp) + " --pp " + std::to_string(p.pp) +
+                  " --vpp " + std::to_string(p.vpp) + " --order " + p.order;
+    for (const auto& sp : steps) units += "|" + std::to_string(sp.step) + ":" + sp.target_dir + ":" + sp.golden_dir;
+    part = VisPartMeta(args_, settings, units, steps.size() * dp, false);
     RETURN_IF_ERROR(WritePartMeta(db->handle(), part));
   }
   bool config_written = false;

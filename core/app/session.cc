@@ -181,7 +181,6 @@ class GraphRun {
 
  private:
   bool sharded() const { return args_.shard.active(); }
-  PartMeta ShardMeta(size_t units) const;
   bool compare() const { return args_.has_golden; }
   size_t StagesPerJob() const { return compare() ? 5 : 2; }
   void BuildOne(size_t i);
@@ -210,26 +209,6 @@ class GraphRun {
   std::string file_;
   std::vector<size_t> unit_of_;   // plan_.jobs[i] is unit unit_of_[i] of the whole run
 };
-
-// What makes two runs the same run: the command's settings and the plan's units.
-PartMeta GraphRun::ShardMeta(size_t units) const {
-  PartMeta m;
-  m.kind = "vis";
-  std::string d = "graph_visualize -tp " + RealPath(args_.target_path);
-  if (compare()) d += " -gp " + RealPath(args_.golden_path);
-  if (args_.layer_mapping) d += " -lm " + args_.layer_mapping_file;
-  if (args_.overflow_check) d += " -oc";
-  if (args_.fuzzy_match) d += " -fm";
-  m.describe = d;
-  for (const GraphJob& j : plan_.jobs) d += "|" + std::to_string(j.step) + ":" + std::to_string(j.rank) + ":" + j.target_dir + ":" + j.golden_dir;
-  m.run_key = RunKey(d);
-  m.shard = args_.shard.index;
-  m.shards = args_.shard.count;
-  m.units = static_cast<int64_t>(units);
-  m.extra = {{"compare", compare() ? "1" : "0"}, {"batch", plan_.kind != LayoutKind::kFiles ? "1" : "0"},
-             {"overflow_check", args_.overflow_check ? "1" : "0"}};
-  return m;
-}
 
 void GraphRun::BuildOne(size_t i) {
   const GraphJob& job = plan_.jobs[i];
@@ -424,7 +403,12 @@ Result<RunSummary> GraphRun::Run() {
   bool batch = plan_.kind != LayoutKind::kFiles;
   // A shard keeps its units (every count-th (step, rank) of the plan) and remembers their places.
   PartMeta part;
-  if (sharded()) part = ShardMeta(plan_.jobs.size());
+  if (sharded()) {
+    std::string units;
+    for (const GraphJob& j : plan_.jobs)
+      units += "|" + std::to_string(j.step) + ":" + std::to_string(j.rank) + ":" + j.target_dir + ":" + j.golden_dir;
+    part = VisPartMeta(args_, "", units, plan_.jobs.size(), batch);
+  }
   {
     std::vector<GraphJob> kept;
     for (size_t u = 0; u < plan_.jobs.size(); ++u)

@@ -43,6 +43,11 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
 Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::string& timestamp, Reporter& rep,
                                const ShardSpec& shard = {});
 
+// A .vis.db part's vp_shard rows: the run's settings (-tp, -gp, -lm, -oc, -fm, then `settings`, e.g.
+// the merge parameters) and its planned `units` make the run key; `batch` runs get cross-rank links.
+PartMeta VisPartMeta(const GraphVisualizeArgs& args, const std::string& settings, const std::string& units, size_t unit_count,
+                     bool batch);
+
 // The tables whose rowid ranges a part records per unit (vp_shard_units), in the order they are copied.
 std::vector<std::string> PartTables();
 

@@ -12,16 +12,6 @@
 namespace visprobe {
 namespace {
 
-Status Exec(sqlite3* db, const std::string& sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string m = err ? err : sqlite3_errmsg(db);
-    sqlite3_free(err);
-    return IoError("An sqlite3 error occurred: " + m);
-  }
-  return Status::Ok();
-}
-
 bool ParseInt(const std::string& s, int64_t* out) {
   if (s.empty() || s.size() > 18) return false;
   for (char c : s) if (c < '0' || c > '9') return false;
@@ -30,6 +20,16 @@ bool ParseInt(const std::string& s, int64_t* out) {
 }
 
 }  // namespace
+
+Status ExecSql(sqlite3* db, const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string m = err ? err : sqlite3_errmsg(db);
+    sqlite3_free(err);
+    return IoError("An sqlite3 error occurred: " + m);
+  }
+  return Status::Ok();
+}
 
 Result<ShardSpec> ParseShardSpec(const std::string& flag, const std::string& text) {
   auto slash = text.find('/');
@@ -52,8 +52,8 @@ std::string RunKey(const std::string& description) {
 }
 
 Status WritePartMeta(sqlite3* db, const PartMeta& meta) {
-  RETURN_IF_ERROR(Exec(db, "CREATE TABLE IF NOT EXISTS vp_shard (key TEXT PRIMARY KEY, value TEXT NOT NULL)"));
-  RETURN_IF_ERROR(Exec(db, "CREATE TABLE IF NOT EXISTS vp_shard_units (unit INTEGER NOT NULL, tbl TEXT NOT NULL, "
+  RETURN_IF_ERROR(ExecSql(db, "CREATE TABLE IF NOT EXISTS vp_shard (key TEXT PRIMARY KEY, value TEXT NOT NULL)"));
+  RETURN_IF_ERROR(ExecSql(db, "CREATE TABLE IF NOT EXISTS vp_shard_units (unit INTEGER NOT NULL, tbl TEXT NOT NULL, "
                            "lo INTEGER NOT NULL, hi INTEGER NOT NULL)"));
   std::vector<std::pair<std::string, std::string>> kv = {
       {"kind", meta.kind}, {"run_key", meta.run_key}, {"describe", meta.describe},
@@ -84,7 +84,7 @@ Status UnitMarks::Mark(sqlite3* db, int64_t unit) {
       return IoError(std::string("An sqlite3 error occurred: ") + sqlite3_errmsg(db));
     int64_t hi = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
     sqlite3_finalize(st);
-    RETURN_IF_ERROR(Exec(db, "INSERT INTO vp_shard_units (unit, tbl, lo, hi) VALUES (" + std::to_string(unit) + ", '" +
+    RETURN_IF_ERROR(ExecSql(db, "INSERT INTO vp_shard_units (unit, tbl, lo, hi) VALUES (" + std::to_string(unit) + ", '" +
                                  tables_[t] + "', " + std::to_string(last_[t] + 1) + ", " + std::to_string(hi) + ")"));
     last_[t] = hi;
   }

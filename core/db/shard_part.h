@@ -26,6 +26,9 @@ struct ShardSpec {
 // "I/N" with 0 <= I < N, N >= 1; argparse-style message otherwise.
 Result<ShardSpec> ParseShardSpec(const std::string& flag, const std::string& text);
 
+// sqlite3_exec with the error as a Status ("An sqlite3 error occurred: ...", §13.9's wording).
+Status ExecSql(sqlite3* db, const std::string& sql);
+
 // FNV-1a 64 of a run's description, in hex: parts of one run agree on it without talking.
 std::string RunKey(const std::string& description);
 
