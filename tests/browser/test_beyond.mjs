@@ -332,7 +332,7 @@ test('one node across ranks and steps: the overflow shows on the injected rank a
 test('a reload into the scope the database opens with loads that scope once (BEY-04)', async () => {
   const context = await browser.newContext();
   const { page, errors } = await openDb(db, context);
-  await page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
+  await page.waitForFunction(() => /^(opfs|opfs-run|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
   assert.equal(await loads(page), 1);
   await page.click('[data-testid=bar-first]');   // reveals and selects the first flagged leaf of this scope
   await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
@@ -352,7 +352,7 @@ test('a reload into the scope the database opens with loads that scope once (BEY
 test('deep link and session: a reload restores the view from browser storage; a copied link too; Forget removes it (BEY-03/04)', async () => {
   const context = await browser.newContext();
   const { page, errors } = await openDb(db, context);
-  await page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
+  await page.waitForFunction(() => /^(opfs|opfs-run|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
   await scope(page, OVERFLOW.step, OVERFLOW.rank);
   await page.click('[data-testid=bar-first]');   // reveals (expands) down to the first flagged leaf and selects it
   await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);

@@ -539,7 +539,7 @@ test('data2db in the page: a dropped monitor run and dump run give the CLI\'s da
 test('deep link and session: a reload restores the trend view (with run B) from browser storage; Forget removes it (BEY-03/04)', async () => {
   const other = gen('c_dump2.trend.db', '--targets', '40', '--ranks', '4', '--steps', '3', '--micro-steps', '2', '--seed', '5');
   const { page, context, errors } = await openTrend(dbs.dump, other);
-  const kept = () => page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=trend]').dataset.session || ''), null, { timeout: 60000 });
+  const kept = () => page.waitForFunction(() => /^(opfs|opfs-run|indexeddb):/.test(document.querySelector('[data-testid=trend]').dataset.session || ''), null, { timeout: 60000 });
   await kept();
   await page.selectOption('#tr-metric', 'backward');
   await settle(page);
@@ -564,7 +564,7 @@ test('deep link and session: a reload restores the trend view (with run B) from 
                    ['a_dump.trend.db', 'backward', stats[1], 'rank', '1', ['layers.0::layer'], 'segmented', 'c_dump2.trend.db', 'a']);
   const cells = (await T(page, () => window.__visprobeTrend.heat())).cells;
   assert.ok(cells > 0);
-  await page.waitForFunction(() => /^(opfs|indexeddb):/.test(document.querySelector('[data-testid=trend]').dataset.session || '') &&
+  await page.waitForFunction(() => /^(opfs|opfs-run|indexeddb):/.test(document.querySelector('[data-testid=trend]').dataset.session || '') &&
     /[#&]db=/.test(location.hash) && location.hash.includes('trend.mode=segmented') && location.hash.includes('trend.view=a') &&
     location.hash.includes('trend.compare=c_dump2.trend.db'), null, { timeout: 60000 });
   assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('visprobe.session')).more.map((m) => m.name)), ['c_dump2.trend.db']);

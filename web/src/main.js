@@ -29,9 +29,31 @@ const engine = typeof VISPROBE_WORKER_SOURCE === 'string'
 
 /** @type {{target: any, golden: any, mapping: File|null}} */
 const chosen = { target: null, golden: null, mapping: null };
-// msProbe's schema costs about 1.8x the dump.json bytes (measured: 1.10 GB -> 1.97 GB); the tab
-// holds the database twice (engine file + sql.js), so stay below this many dump bytes per run.
+// msProbe's schema costs about 1.8x the dump.json bytes (measured: 1.10 GB -> 1.97 GB). Where the
+// worker builds into OPFS (storage.opfs) the database is not held in memory and the browser's
+// storage quota is the bound; else the tab holds the database twice (engine file + sql.js), so
+// stay below this many dump bytes per run.
 const MAX_DUMP_BYTES = 600e6;
+const DB_PER_DUMP_BYTE = 2.0;
+/** @type {{opfs: boolean, free: number}} free: bytes the quota leaves (Infinity when unknown) */
+const storage = { opfs: false, free: Infinity };
+
+/** What the worker can do and how much the quota leaves; refresh() uses both. */
+async function probeStorage() {
+  try {
+    storage.opfs = !!(await engine.caps()).opfs;
+    const e = storage.opfs && navigator.storage && navigator.storage.estimate ? await navigator.storage.estimate() : null;
+    storage.free = e && e.quota ? Math.max(0, e.quota - (e.usage || 0)) : Infinity;
+  } catch {
+    storage.opfs = false;
+  }
+}
+
+/** The CLI command that does this run on a machine, for the messages that send a user there. */
+function cliCommand() {
+  const t = chosen.target, g = chosen.golden;
+  return `visprobe graph_visualize -tp ${t ? t.name || 'TARGET' : 'TARGET'}${g ? ` -gp ${g.name || 'GOLDEN'}` : ''} -o OUT`;
+}
 
 function setError(text) {
   const el = $('error');
@@ -92,14 +114,20 @@ function refresh() {
   const select = /** @type {HTMLSelectElement} */ ($('subset'));
   select.textContent = '';
   box.hidden = true;
-  if (t && total > MAX_DUMP_BYTES && (t.layout.kind === 'steps' || t.layout.kind === 'ranks')) {
-    // Too big for one tab: offer one step (or rank) at a time instead of crashing the tab.
+  const need = total * DB_PER_DUMP_BYTE;
+  const tooBig = storage.opfs ? need > storage.free : total > MAX_DUMP_BYTES;
+  const mb = (/** @type {number} */ n) => (n / 1e6).toFixed(0);
+  if (t && tooBig && (t.layout.kind === 'steps' || t.layout.kind === 'ranks')) {
+    // Too big for one tab (memory, or the storage quota with OPFS): offer one step (or rank) at a
+    // time instead of crashing the tab.
     const subs = t.layout.kind === 'steps' ? t.layout.steps : t.layout.ranks;
     for (const s of subs) select.append(new Option(s, s));
     box.hidden = false;
-    setNotice(translate(t.layout.kind === 'steps' ? 'tooBigSteps' : 'tooBigRanks', (total / 1e6).toFixed(0), (MAX_DUMP_BYTES / 1e6).toFixed(0)));
-  } else if (t && total > MAX_DUMP_BYTES) {
-    setNotice(translate('tooBig', (total / 1e6).toFixed(0)));
+    const steps = t.layout.kind === 'steps';
+    setNotice(storage.opfs ? translate(steps ? 'tooBigQuotaSteps' : 'tooBigQuotaRanks', mb(total), mb(need), mb(storage.free), cliCommand())
+                           : translate(steps ? 'tooBigSteps' : 'tooBigRanks', mb(total), mb(MAX_DUMP_BYTES)));
+  } else if (t && tooBig) {
+    setNotice(storage.opfs ? translate('tooBigQuota', mb(total), mb(need), mb(storage.free), cliCommand()) : translate('tooBig', mb(total)));
     /** @type {HTMLButtonElement} */ ($('run')).disabled = true;
   } else {
     setNotice('');
@@ -118,6 +146,7 @@ async function choose(side, picked) {
   const text = document.createElement('span');
   setText(text, layout.key, ...layout.args);
   $(`layout-${side}`).replaceChildren(`${picked.name || '(files)'}: `, text, `, ${(layout.bytes / 1e6).toFixed(1)} MB`);
+  await probeStorage();   // the quota left may have changed since the last choice
   refresh();
 }
 
@@ -193,7 +222,8 @@ async function runEngine() {
   try {
     await keepCurrentSource(engine);
     const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options,
-                                 targetName: t.name, goldenName: chosen.golden ? chosen.golden.name : '' },
+                                 targetName: t.name, goldenName: chosen.golden ? chosen.golden.name : '',
+                                 keepRuns: [store.keptRun()].filter(Boolean) },
       (type, data) => {
         if (type === 'LOG') {
           log(data.line);
@@ -204,7 +234,7 @@ async function runEngine() {
         }
       });
     if (!r.ok) {
-      setError(r.message);
+      setError(r.quota ? `${translate('quotaFull', r.quota.usageMB, r.quota.quotaMB, cliCommand())}\n${r.message}` : r.message);
       setStatus('statusFailed', 0);
       markPrevious(true);
     } else {
@@ -273,16 +303,19 @@ async function keepSession(name, file) {
   box.dataset.session = 'pending';
   try {
     let blob = file;
+    /** @type {{run: string, file: string}|null} */ let ref = null;
     if (!blob) {
       // After the first paint has settled: the export holds the worker for a moment on big files.
       await new Promise((res) => setTimeout(res, 1000));
-      const { bytes } = await engine.exportDb();
+      const { bytes, opfs } = await engine.exportDb();
       blob = new Blob([bytes]);
+      ref = opfs || null;
     }
-    if (blob.size > store.MAX_STORED_BYTES) { box.dataset.session = ''; return; }
+    if (!ref && blob.size > store.MAX_STORED_BYTES) { box.dataset.session = ''; return; }
     const key = await store.fingerprint(blob);
     urlState.setTop({ db: key });
-    const backend = await store.save(key, name, blob);
+    // A build in OPFS is kept where it is (no copy); other databases are copied into storage.
+    const backend = await store.save(key, name, blob, ref ? { ref } : {});
     box.dataset.session = backend ? `${backend}:${key}` : '';
   } catch (e) {
     box.dataset.session = '';
@@ -303,14 +336,18 @@ async function restoreSession() {
     if (!found) return false;
     if (found.kind === 'trend') {
       // Blobs first: openDb hands the bytes over to the worker.
-      const file = new Blob([found.data]);
-      const more = found.more.map((m) => ({ name: m.name, file: new Blob([m.data]) }));
-      const info = await engine.openDb(found.name, found.data);
+      // Trend databases are small and held in memory: a later session may replace their files.
+      const data = await found.data.arrayBuffer();
+      const file = new Blob([data]);
+      const more = [];
+      for (const m of found.more) more.push({ name: m.name, file: new Blob([await m.data.arrayBuffer()]) });
+      const info = await engine.openDb(found.name, data);
       await showTrendDatabase(info.name, file, { restoreHash: hash, key: top.db, more });
       setStatus('statusRestored', 100);
       return true;
     }
-    const info = await engine.openDb(found.name, found.data);
+    // Lazily, from where it is kept (an OPFS file the worker holds open, or IndexedDB's Blob).
+    const info = await engine.openDb(found.name, found.data, { opfsPath: found.path });
     // No copy of the bytes here: the source is exported from the worker if it is ever left.
     await showDatabase(info.name, { restoreHash: hash, key: top.db, source: addSource('', info.name, null) });
     setStatus('statusRestored', 100);
@@ -325,6 +362,10 @@ async function restoreSession() {
 
 async function forgetStored() {
   await store.forget();
+  // Builds in OPFS too, but the database shown (its folder goes at the next run or sweep).
+  await engine.sweepOpfs([]).catch(() => {});
+  await probeStorage();
+  refresh();
   urlState.setTop({ db: null });
   $('workspace').dataset.session = '';
   $('trend').dataset.session = '';
@@ -571,6 +612,7 @@ function init() {
   $('download').addEventListener('click', download);
   $('forget-stored').addEventListener('click', () => { forgetStored(); });
   urlState.init();
+  probeStorage().then(refresh);
   const hosted = new URLSearchParams(location.search).get('db');
   if (hosted) openHostedDb(hosted);
   else restoreSession();

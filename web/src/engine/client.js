@@ -53,10 +53,14 @@ export class EngineClient {
   run(args, onEvent) { return this.request(Req.RUN, args, onEvent); }
   /** data2db on a dropped dump or monitor folder (trend-analyzer §12). */
   trend(args, onEvent) { return this.request(Req.TREND, args, onEvent); }
-  /** @param {string} name @param {ArrayBuffer} bytes @param {{current?: boolean}} [opts] current: false keeps the current database */
+  /**
+   * @param {string} name @param {ArrayBuffer|Blob} bytes
+   * @param {{current?: boolean, opfsPath?: string[]|null}} [opts] current: false keeps the current database;
+   *   opfsPath: where in OPFS the Blob is (the worker opens it there and holds it open)
+   */
   openDb(name, bytes, opts = {}) {
     // A Blob (a dropped File) is read lazily by the worker: it is passed, not copied.
-    if (bytes instanceof Blob) return this.request(Req.OPEN_DB, { name, file: bytes, current: opts.current !== false });
+    if (bytes instanceof Blob) return this.request(Req.OPEN_DB, { name, file: bytes, current: opts.current !== false, opfsPath: opts.opfsPath || null });
     return this.request(Req.OPEN_DB, { name, bytes, current: opts.current !== false }, undefined, [bytes]);
   }
   /** A database on a static host, read with HTTP Range requests. @param {string} name @param {string} url */
@@ -67,6 +71,10 @@ export class EngineClient {
   query(sql, params, db) { return this.request(Req.QUERY, db ? { sql, params, db } : { sql, params }); }
   /** @param {string} [name] an open database by name; default the current one */
   exportDb(name) { return this.request(Req.EXPORT_DB, name ? { name } : {}); }
+  /** What this browser's worker can do: {opfs}. */
+  caps() { return this.request(Req.CAPS, {}); }
+  /** Removes the OPFS run folders but the open databases' and `keep`. @param {string[]} [keep] */
+  sweepOpfs(keep) { return this.request(Req.SWEEP_OPFS, { keep: keep || [] }); }
   match(args) { return this.request(Req.MATCH, args); }
   unmatch(args) { return this.request(Req.UNMATCH, args); }
   /** Problem badges of one graph (BEY-08). @param {{step: number, rank: number, side: string, db?: string}} args */

@@ -2,11 +2,13 @@
 // The only place worker message names are spelled (requests {id, type, args}; replies
 // {requestId, type, data} or {requestId, error: {name, message}}).
 export const Req = Object.freeze({
-  RUN: 'RUN',            // args: {target: FileEntry[], golden: FileEntry[]|null, options}
+  RUN: 'RUN',            // args: {target: FileEntry[], golden: FileEntry[]|null, options, keepRuns?: string[]} -> {ok, ..., stored: 'opfs'|'memory', quota?, db: {..., opfs?: {run, file}}}
   OPEN_DB: 'OPEN_DB',    // args: {name, bytes: ArrayBuffer | file: Blob | url, current?: false}: added to the open set (same name replaced), current unless false; file and url open lazily -> {name, kind, tables, lazy, size}
   QUERY: 'QUERY',        // args: {sql, params, db?}: on database `db` (by name), else on the current one
-  EXPORT_DB: 'EXPORT_DB', // args: {name?} -> {name, bytes: ArrayBuffer|Blob}: the open database `name`, else the current one
-  DB_STATS: 'DB_STATS',  // args: {name?} -> {lazy, size?, reads?, bytesRead?, dirtyBlocks?, cachedBlocks?}
+  EXPORT_DB: 'EXPORT_DB', // args: {name?} -> {name, bytes: ArrayBuffer|Blob, opfs?: {run, file}}: the open database `name`, else the current one
+  DB_STATS: 'DB_STATS',  // args: {name?} -> {lazy, opfs (run folder or ''), size?, reads?, bytesRead?, dirtyBlocks?, cachedBlocks?}
+  CAPS: 'CAPS',          // -> {opfs}: whether runs write their database to OPFS (else wasm memory)
+  SWEEP_OPFS: 'SWEEP_OPFS', // args: {keep?: string[]} -> {removed, kept}: removes OPFS run folders but the open ones and `keep`
   MATCH: 'MATCH',        // args: {step, rank, npu, bench, descendants} -> {pairs}
   UNMATCH: 'UNMATCH',    // args: {step, rank, npu, bench, descendants} -> {pairs}
   BADGES: 'BADGES',      // args: {step, rank, side, db?} -> {source: 'stored'|'computed', rows: [name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow][]} (BEY-08)

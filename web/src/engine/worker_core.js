@@ -5,16 +5,21 @@
 import { Req, Ev } from './protocol.js';
 import { badgesOf, refreshBadges } from './badges.js';
 import { blobSource, lazyDatabaseBytes, urlSource } from './lazy_file.js';
+import { createPool, opfsAvailable, opfsFilesystem, slotOf, sweepRuns } from './opfs_fs.js';
 
 /** @type {any} */ let engine = null;
 /** @type {any} */ let SQL = null;
 // Every open database by name (several .trend.db for the A/B comparison, BEY-11); `db` is the
 // current one, which QUERY without a `db` name, MATCH, UNMATCH and EXPORT_DB use.
-/** @type {Map<string, {db: any, kind: string, lazy?: any}>} */
+/** @type {Map<string, {db: any, kind: string, lazy?: any, opfs?: {run: string, file: string, lock: any}}>} */
 const open = new Map();
 /** @type {any} */ let db = null;
 let dbName = '';
 let runCount = 0;
+// This worker's run folders in OPFS are named after it, so two tabs never share one.
+const tabId = Math.random().toString(36).slice(2, 10);
+/** null: not probed yet. @type {boolean|null} */
+let opfsOk = null;
 
 /** @type {{engine: () => Promise<any>, sql: () => Promise<any>}} */
 let loaders;
@@ -56,7 +61,7 @@ function fail(id, e) {
  * costs the pages the queries touch, not its size.
  * @param {string} name @param {Uint8Array|null} bytes @param {boolean} [current] @param {any} [lazy]
  */
-function openDatabase(name, bytes, current = true, lazy = null) {
+function openDatabase(name, bytes, current = true, lazy = null, opfs = undefined) {
   let next;
   try {
     next = new SQL.Database(lazy ? lazy.bytes : bytes);
@@ -80,7 +85,7 @@ function openDatabase(name, bytes, current = true, lazy = null) {
     throw Object.assign(new Error(`${name} is not a visprobe / msProbe database (no tb_nodes or trend_data table).`), { name: 'DbOpenError' });
   }
   for (const [n, o] of [...open]) if (n === name || (kind === 'vis' && o.kind === 'vis')) closeDatabase(n);
-  open.set(name, { db: next, kind, lazy });
+  open.set(name, { db: next, kind, lazy, opfs });
   if (current || !db) { db = next; dbName = name; }
   return { name, kind, tables: names };
 }
@@ -90,6 +95,8 @@ function closeDatabase(name) {
   const o = open.get(name);
   if (!o) return;
   o.db.close();
+  // The run folder stays until the next sweep (a kept session may name it); only the lock goes.
+  if (o.opfs) try { o.opfs.lock.close(); } catch { /* closed */ }
   open.delete(name);
   if (o.db === db) { db = null; dbName = ''; }
 }
@@ -131,6 +138,32 @@ export function userPaths(mounts) {
   };
 }
 
+/** The OPFS run folders to spare: this worker's open databases and those the page names. @param {string[]} [more] */
+function opfsKeep(more) {
+  return [...[...open.values()].filter((o) => o.opfs).map((o) => /** @type {any} */ (o.opfs).run), ...(more || [])];
+}
+
+/** The File of an OPFS file (path: folder names, then the file) and a sync handle held open on it. @param {string[]} path */
+async function openOpfsFile(path) {
+  let dir = await navigator.storage.getDirectory();
+  for (const part of path.slice(0, -1)) dir = await dir.getDirectoryHandle(part);
+  const handle = await dir.getFileHandle(path[path.length - 1]);
+  const file = await handle.getFile();
+  // @ts-ignore worker-only API
+  const lock = await handle.createSyncAccessHandle();
+  return { file, lock };
+}
+
+/** The storage the browser grants this page and what it uses (MB), for the quota message. */
+async function quotaNumbers() {
+  try {
+    const e = await navigator.storage.estimate();
+    return { quotaMB: Math.round((e.quota || 0) / 1e6), usageMB: Math.round((e.usage || 0) / 1e6) };
+  } catch {
+    return null;
+  }
+}
+
 async function run(id, args) {
   await loadEngine();
   const FS = engine.FS;
@@ -143,6 +176,15 @@ async function run(id, args) {
   const out = `${root}/out`;
   FS.mkdirTree(out);
   const o = args.options || {};
+  // The database goes to OPFS when this browser can write it synchronously (not bounded by wasm
+  // memory), else to MEMFS. Earlier runs' folders go first, except the open ones and the session's.
+  if (opfsOk === null) opfsOk = await opfsAvailable();
+  /** @type {any} */ let pool = null;
+  if (opfsOk && !o.inMemory) {
+    await sweepRuns(opfsKeep(args.keepRuns));
+    pool = await createPool(`${tabId}-${n}`, 3);
+    FS.mount(opfsFilesystem(FS, pool), {}, out);
+  }
   const argv = ['-tp', target + (o.targetSub ? '/' + o.targetSub : ''), '-o', out];
   // Graph-merge parameters go to the engine exactly as the CLI's flags (spec §15).
   for (const [flag, value] of [['--rank_size', o.rankSize], ['--tp', o.tp], ['--pp', o.pp], ['--vpp', o.vpp], ['--order', o.order]])
@@ -166,11 +208,31 @@ async function run(id, args) {
   });
   const seconds = (performance.now() - t0) / 1000;
   const plain = { ok: result.ok, code: result.code, message: named(result.message), dbPath: result.dbPath, rows: result.rows,
-                  dumpBytes: result.dumpBytes, seconds };
+                  dumpBytes: result.dumpBytes, seconds, stored: pool ? 'opfs' : 'memory' };
   if (o.mapping) FS.unmount(`${root}/mapping`);
+  FS.unmount(target);
+  if (args.golden) FS.unmount(golden);
+  if (pool) {
+    const slot = result.ok ? slotOf(FS, result.dbPath) : null;
+    FS.unmount(out);
+    pool.close();
+    if (!slot) {
+      if (pool.quotaError) Object.assign(plain, { quota: await quotaNumbers() });
+      await sweepRuns(opfsKeep(args.keepRuns));
+      reply(id, Ev.RESULT, result.ok ? { ...plain, ok: false, message: `The engine wrote no ${result.dbPath}.` } : plain);
+      return;
+    }
+    for (const s of pool.slots) if (s !== slot) await pool.dir.removeEntry(s.file).catch(() => {});
+    // Read through a File of the OPFS file (FileReaderSync, as a dropped file); the open handle
+    // is the lock that keeps other tabs' sweeps off it.
+    const file = await slot.handle.getFile();
+    const lock = await slot.handle.createSyncAccessHandle();
+    const name = result.dbPath.split('/').pop();
+    const info = openDatabase(name, null, true, lazyDatabaseBytes(blobSource(file, name)), { run: pool.name, file: slot.file, lock });
+    reply(id, Ev.RESULT, { ...plain, db: { ...info, opfs: { run: pool.name, file: slot.file }, size: file.size } });
+    return;
+  }
   if (!result.ok) {
-    FS.unmount(target);
-    if (args.golden) FS.unmount(golden);
     reply(id, Ev.RESULT, plain);
     return;
   }
@@ -178,8 +240,6 @@ async function run(id, args) {
   // heap, then the engine's file is dropped.
   const node = FS.lookupPath(result.dbPath).node;
   const bytes = node.contents.subarray(0, node.usedBytes);
-  FS.unmount(target);
-  if (args.golden) FS.unmount(golden);
   const info = openDatabase(result.dbPath.split('/').pop(), bytes);
   FS.unlink(result.dbPath);
   reply(id, Ev.RESULT, { ...plain, db: info });
@@ -388,12 +448,33 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     else if (type === Req.OPEN_DB) {
       await loadSql();
       // A File or a URL opens lazily; bytes (a database kept in IndexedDB, a built one) as they are.
-      const lazy = args.file ? lazyDatabaseBytes(blobSource(args.file, args.name)) : args.url ? lazyDatabaseBytes(urlSource(args.url)) : null;
-      const info = openDatabase(args.name, lazy ? null : new Uint8Array(args.bytes), args.current !== false, lazy);
+      let file = args.file;
+      let opfs;
+      if (file && Array.isArray(args.opfsPath) && args.opfsPath.length >= 2) {
+        // A file kept in OPFS (a session): read it through its handle's File and hold the handle
+        // open, so that a sweep or the next session's save cannot remove it while it is shown.
+        const at = await openOpfsFile(args.opfsPath).catch(() => null);
+        if (at) { file = at.file; opfs = { run: args.opfsPath[0] === 'visprobe-runs' ? args.opfsPath[1] : '', file: args.opfsPath[args.opfsPath.length - 1], lock: at.lock }; }
+      }
+      const lazy = file ? lazyDatabaseBytes(blobSource(file, args.name)) : args.url ? lazyDatabaseBytes(urlSource(args.url)) : null;
+      let info;
+      try {
+        info = openDatabase(args.name, lazy ? null : new Uint8Array(args.bytes), args.current !== false, lazy, opfs);
+      } catch (e) {
+        if (opfs) opfs.lock.close();
+        throw e;
+      }
       reply(id, Ev.RESULT, { ...info, lazy: !!lazy, size: lazy ? lazy.source.size : args.bytes.byteLength });
     } else if (type === Req.DB_STATS) {
       const entry = open.get(args && args.name ? String(args.name) : dbName);
-      reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, ...entry.lazy.stats() } : { lazy: false });
+      reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, opfs: entry.opfs ? entry.opfs.run : '', ...entry.lazy.stats() }
+                                               : { lazy: false, opfs: '' });
+    } else if (type === Req.CAPS) {
+      if (opfsOk === null) opfsOk = await opfsAvailable();
+      reply(id, Ev.RESULT, { opfs: opfsOk });
+    } else if (type === Req.SWEEP_OPFS) {
+      // "Forget stored data": every run folder but the open databases' (removed at the next sweep).
+      reply(id, Ev.RESULT, opfsOk === false ? { removed: 0, kept: 0 } : await sweepRuns(opfsKeep(args && args.keep)));
     } else if (type === Req.QUERY) {
       const res = databaseOf(args.db).exec(args.sql, args.params || []);
       reply(id, Ev.RESULT, res.length ? { columns: res[0].columns, values: res[0].values } : { columns: [], values: [] });
@@ -413,8 +494,10 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       const entry = open.get(name);
       const blob = entry && entry.lazy ? entry.lazy.exportBlob(entry.lazy.size()) : null;
       if (blob) {
-        // A dropped file: its own bytes and the blocks SQLite changed, nothing read (a Blob of parts).
-        reply(id, Ev.RESULT, { name, bytes: blob });
+        // A dropped file or a build in OPFS: its own bytes and the blocks SQLite changed, nothing
+        // read (a Blob of parts). `opfs`: where the unchanged build lives (a session can name it).
+        const clean = entry.lazy.stats().dirtyBlocks === 0;
+        reply(id, Ev.RESULT, { name, bytes: blob, opfs: entry.opfs && clean ? { run: entry.opfs.run, file: entry.opfs.file } : null });
         return;
       }
       const bytes = databaseOf(args && args.name ? name : undefined).export();

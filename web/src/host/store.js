@@ -6,6 +6,8 @@
 // content fingerprint of the first; nothing leaves the machine. "Forget" deletes it.
 
 const DIR = 'visprobe-sessions';
+/** Where the engine worker builds databases (engine/opfs_fs.js RUNS_DIR). */
+const RUNS_DIR = 'visprobe-runs';
 const IDB = 'visprobe-sessions';
 const META = 'visprobe.session';
 /** Databases above this size are not kept (the tab holds them twice while saving). */
@@ -95,17 +97,24 @@ const slot = (i) => (i ? `session-${i}.db` : 'session.db');
  * shown with it (a trend comparison's run B). A picked File is written from disk as it is read,
  * without a copy in memory.
  * @param {string} key @param {string} name @param {Blob} blob
- * @param {{kind?: string, more?: {name: string, blob: Blob}[]}} [opts]
- * @returns {Promise<string>} the backend used ('opfs' | 'indexeddb'), or '' when not kept
+ * @param {{kind?: string, more?: {name: string, blob: Blob}[], ref?: {run: string, file: string}}} [opts]
+ *   ref: the OPFS file of a build (worker's run folder) that `blob` reads; kept by name, not copied
+ * @returns {Promise<string>} the backend used ('opfs' | 'opfs-run' | 'indexeddb'), or '' when not kept
  */
 export async function save(key, name, blob, opts = {}) {
   const kind = opts.kind || 'graph';
   const more = opts.more || [];
   const all = [blob, ...more.map((m) => m.blob)];
-  if (all.reduce((n, b) => n + b.size, 0) > MAX_STORED_BYTES) return '';
   const cur = stored();
   const names = (/** @type {{name: string}[]} */ list) => list.map((m) => m.name).join('\n');
   if (cur && cur.key === key && cur.name === name && (cur.kind || 'graph') === kind && names(cur.more || []) === names(more)) return cur.backend;
+  if (opts.ref && !more.length) {
+    // A database the engine built in OPFS: the session names its file, nothing is copied.
+    await forget();
+    localStorage.setItem(META, JSON.stringify({ key, name, backend: 'opfs-run', ref: opts.ref, bytes: blob.size, kind, more: [] }));
+    return 'opfs-run';
+  }
+  if (all.reduce((n, b) => n + b.size, 0) > MAX_STORED_BYTES) return '';
   await forget();
   let backend = '';
   const dir = await opfs();
@@ -129,15 +138,41 @@ export async function save(key, name, blob, opts = {}) {
   return backend;
 }
 
-/** The bytes of the session's i-th file. @param {string} backend @param {number} i @returns {Promise<ArrayBuffer|null>} */
-async function read(backend, i) {
-  if (backend === 'opfs') {
+/**
+ * The session's i-th file as a Blob (an OPFS File or IndexedDB's Blob: read when used, not here).
+ * @param {any} cur the stored meta @param {number} i @returns {Promise<Blob|null>}
+ */
+async function read(cur, i) {
+  if (cur.backend === 'opfs-run') {
+    if (i || !cur.ref) return null;
+    const rootDir = await navigator.storage.getDirectory();
+    const run = await (await rootDir.getDirectoryHandle(RUNS_DIR)).getDirectoryHandle(String(cur.ref.run));
+    return (await run.getFileHandle(String(cur.ref.file))).getFile();
+  }
+  if (cur.backend === 'opfs') {
     const dir = await opfs();
     if (!dir) return null;
-    return (await (await dir.getFileHandle(slot(i))).getFile()).arrayBuffer();
+    return (await dir.getFileHandle(slot(i))).getFile();
   }
   const v = /** @type {any} */ (await idbDo('readonly', (s) => s.get(slot(i))));
-  return v && typeof v.arrayBuffer === 'function' ? v.arrayBuffer() : null;
+  return v instanceof Blob ? v : v && v.byteLength !== undefined ? new Blob([v]) : null;
+}
+
+/**
+ * Where in OPFS the session's first file is (folder names from the root, then the file), or null:
+ * the worker opens it there and holds it open, so no sweep or save removes it while it is shown.
+ * @param {any} cur
+ */
+function pathOf(cur) {
+  if (cur.backend === 'opfs-run' && cur.ref) return [RUNS_DIR, String(cur.ref.run), String(cur.ref.file)];
+  if (cur.backend === 'opfs') return [DIR, slot(0)];
+  return null;
+}
+
+/** The OPFS run folder the kept session reads (the engine's sweeps spare it), or ''. */
+export function keptRun() {
+  const cur = stored();
+  return cur && cur.backend === 'opfs-run' && cur.ref ? String(cur.ref.run) : '';
 }
 
 /** The kept database if its fingerprint is `key` (any when key is empty). @param {string} [key] */
@@ -145,15 +180,15 @@ export async function load(key) {
   const cur = stored();
   if (!cur || (key && cur.key !== key)) return null;
   try {
-    const data = await read(cur.backend, 0);
+    const data = await read(cur, 0);
     if (!data) return null;
-    /** @type {{name: string, data: ArrayBuffer}[]} */
+    /** @type {{name: string, data: Blob}[]} */
     const more = [];
     for (const [i, m] of (cur.more || []).entries()) {
-      const d = await read(cur.backend, i + 1);
+      const d = await read(cur, i + 1);
       if (d) more.push({ name: String(m.name), data: d });
     }
-    return { ...cur, data, more };
+    return { ...cur, data, more, path: pathOf(cur) };
   } catch {
     return null;
   }
