@@ -417,3 +417,99 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+const rowsText = (db) => execFileSync('sqlite3', [db, 'SELECT step, rank, data_source, node_name, node_order, precision_index, input_data, output_data, matched_node_link FROM tb_nodes ORDER BY 1, 2, 3, 4']).toString();
+
+/** The run folders under OPFS visprobe-runs/ and each one's files with their sizes. */
+const opfsRuns = (page) => page.evaluate(async () => {
+  const out = {};
+  const root = await navigator.storage.getDirectory();
+  let runs;
+  try { runs = await root.getDirectoryHandle('visprobe-runs'); } catch { return out; }
+  for await (const [name, h] of runs.entries()) {
+    out[name] = {};
+    if (h.kind !== 'directory') continue;
+    const walk = async (dir, prefix) => {
+      for await (const [n, c] of dir.entries()) {
+        if (c.kind === 'directory') await walk(c, prefix + n + '/');
+        else out[name][prefix + n] = (await c.getFile()).size;
+      }
+    };
+    await walk(h, '');
+  }
+  return out;
+});
+
+test('issue 20: a build in the page writes its database to OPFS, opens it lazily, downloads it from there, keeps it as a session; Forget clears OPFS', async () => {
+  const { page, context, errors } = await openPage();
+  assert.equal((await page.evaluate(() => window.visprobeEngine.caps())).opfs, true, 'this Chromium gives workers OPFS sync access handles');
+  const build = async () => {
+    await page.setInputFiles('#pick-target', worked('npu'));
+    await page.setInputFiles('#pick-golden', worked('bench'));
+    assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+    return page.evaluate(() => window.visprobeEngine.dbStats());
+  };
+  const first = await build();
+  assert.equal(first.lazy, true, 'the built database is read lazily, not held in sql.js memory');
+  assert.ok(first.opfs, `the database lives in an OPFS run folder (${JSON.stringify(first)})`);
+  let runs = await opfsRuns(page);
+  // The pool's files are named slot-N (the engine's names live in the worker's FS); the other
+  // slots of the run were given back when it ended, so the folder holds the database alone.
+  const files = Object.entries(runs[first.opfs] || {});
+  assert.equal(files.length, 1, `the run folder holds the database alone: ${JSON.stringify(runs)}`);
+  assert.equal(files[0][1], first.size, 'the file in OPFS is the database the views read');
+  assert.ok(first.size > 0);
+  // The same rows as the native CLI, read from the download (a Blob over the OPFS file).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const saved = join(tmp, 'opfs_' + download.suggestedFilename());
+  await download.saveAs(saved);
+  assert.equal(readFileSync(saved).length, first.size, 'the download is the whole OPFS file');
+  assert.equal(rowsText(saved), rowsText(nativeDb(['-tp', worked('npu'), '-gp', worked('bench')])));
+  // The session refers to the OPFS file (no copy) and a reload reopens it from there.
+  await page.waitForFunction(() => /^opfs-run:/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 })
+    .catch(async (e) => { throw new Error(`session ${await page.evaluate(() => document.querySelector('[data-testid=workspace]').dataset.session)}: ${e.message}`); });
+  await page.waitForFunction(() => location.hash.includes('db='));
+  await page.waitForTimeout(400);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  const restored = await page.evaluate(() => window.visprobeEngine.dbStats());
+  assert.equal(restored.lazy, true);
+  assert.equal(restored.opfs, first.opfs, 'the restored session reads the same OPFS run folder');
+  // A second build: the first run's folder stays while the session names it; Forget then removes
+  // every run folder but the one shown, and a reload with nothing shown removes that one too.
+  const second = await build();
+  assert.notEqual(second.opfs, first.opfs);
+  runs = await opfsRuns(page);
+  assert.ok(runs[second.opfs], JSON.stringify(runs));
+  await page.click('[data-testid=forget-stored]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.session === '');
+  runs = await opfsRuns(page);
+  assert.deepEqual(Object.keys(runs), [second.opfs], 'Forget leaves only the shown database\'s folder');
+  await page.reload();
+  await page.waitForSelector('[data-testid=forget-stored]');
+  // The previous page's worker lets go of its file when it ends: try a few times.
+  for (let i = 0; i < 20 && Object.keys(await opfsRuns(page)).length; i++) {
+    await page.click('[data-testid=forget-stored]');
+    await page.waitForTimeout(300);
+  }
+  assert.deepEqual(await opfsRuns(page), {}, 'Forget with nothing shown clears every OPFS run folder');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('issue 20: when the storage quota would not hold the result, the page says the numbers and the CLI command', async () => {
+  const context = await browser.newContext();
+  // 100 bytes of quota left: the sample's database needs more by the page's estimate.
+  await context.addInitScript(() => {
+    navigator.storage.estimate = async () => ({ quota: 1e6, usage: 1e6 - 100 });
+  });
+  const page = await context.newPage();
+  await page.goto(origin + '/');
+  await page.setInputFiles('#pick-target', join(samples, 'vis_multi_step_rank'));
+  await page.waitForFunction(() => !document.getElementById('notice').hidden);
+  const notice = await page.textContent('#notice');
+  assert.match(notice, /database needs about \d+ MB and the browser lets this page store 0 MB more/, notice);
+  assert.match(notice, /graph_visualize/, notice);
+  assert.equal(await page.isHidden('#subset-box'), false, 'one step at a time is offered');
+  await context.close();
+});

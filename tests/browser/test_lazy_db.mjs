@@ -153,6 +153,8 @@ async function exercise(open, timed) {
   await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
   const first = Date.now() - t;
   const peak = mem.stop();
+  await otherViews(page);
+  checkPlans(await page.evaluate(() => window.visprobeEngine.queryPlans()));
   console.log(`# ${(size / 1e9).toFixed(2)} GB: drawn ${drawn} ms, expand ${expand} ms, search ${search} ms, first divergence ${first} ms, ` +
               `read ${(stats.bytesRead / 1e6).toFixed(0)} MB to draw, Chromium peak ${peak.toFixed(0)} MB (Pss; Rss sum ${mem.rss().toFixed(0)} MB)`);
   assert.ok(withinBudget(expand, 1000), `expand in ${expand} ms`);
@@ -161,6 +163,42 @@ async function exercise(open, timed) {
   assert.ok(peak < 2000, `all Chromium processes together ${peak.toFixed(0)} MB resident (< 2,000 MB)`);
   assert.deepEqual(errors, []);
   await context.close();
+}
+
+/** The other views that query the database: the detail and its cross-rank strip, filter, navigator, matching. */
+async function otherViews(page) {
+  await page.waitForSelector('[data-testid=detail] [data-testid=strip]', { timeout: 30000 });
+  await page.click('[data-testid=rail-filter]');
+  await page.waitForSelector('[data-testid=filter-list] .ws-row, [data-testid=filter-list] [data-row]', { timeout: 30000 }).catch(() => {});
+  await page.click('[data-testid=rail-navigator]');
+  await page.waitForSelector('[data-testid=worst] tr, [data-testid=worst] .ws-row', { timeout: 30000 }).catch(() => {});
+  await page.click('[data-testid=rail-matching]');
+  await page.waitForSelector('[data-testid=matching]', { timeout: 30000 });
+  await page.waitForTimeout(500);
+}
+
+/**
+ * Issue 20: every statement the views ran on the file uses an index. SQLite's plan names a table
+ * it reads row by row as `SCAN <table or alias>` (a `SCAN ... COVERING INDEX` too reads a whole
+ * index); a lookup or a range along an index is `SEARCH`. tb_config (one row) may be scanned.
+ */
+function checkPlans(plans) {
+  const big = /\b(tb_nodes|vp_badges|tb_stack)\b(?:\s+(?:AS\s+)?(?!WHERE|ON|LEFT|JOIN|CROSS|INNER|ORDER|GROUP|LIMIT|SET|USING)([A-Za-z_]\w*))?/gi;
+  const bad = [];
+  let tables = 0;
+  for (const { sql, plan } of plans) {
+    const names = new Set();
+    for (const m of sql.matchAll(big)) { names.add(m[1].toLowerCase()); if (m[2]) names.add(m[2].toLowerCase()); }
+    if (!names.size) continue;
+    tables++;
+    console.log(`# plan: ${sql.slice(0, 160)}${sql.length > 160 ? '...' : ''}\n#   ${plan.join('\n#   ')}`);
+    for (const line of plan) {
+      const m = /^(?:SCAN|ERROR)\s+(\S+)/.exec(line);
+      if (line.startsWith('ERROR') || (m && names.has(m[1].toLowerCase()))) bad.push(`${line}  <=  ${sql}`);
+    }
+  }
+  assert.ok(tables >= 10, `the views ran ${tables} statements on tb_nodes / vp_badges / tb_stack`);
+  assert.deepEqual(bad, [], 'every statement on the large tables uses an index');
 }
 
 test('a multi-GB .vis.db dropped on the page opens lazily', async () => {

@@ -518,7 +518,9 @@ test('data2db in the page: a dropped monitor run and dump run give the CLI\'s da
     await page.goto(origin + '/');
     await page.setInputFiles('#pick-target', input);
     if (kind === 'monitor') assert.match(await page.textContent('[data-testid=layout-target]'), /monitor run: 2 rank folder/);
-    assert.equal(await page.isDisabled('#run-trend'), false);
+    // The button is enabled once the page has asked the worker what storage it has (a first
+    // worker start: a second on a busy machine), not when the folder's layout is shown.
+    await page.waitForFunction(() => !document.getElementById('run-trend').disabled, null, { timeout: 30000 });
     await page.selectOption('#trend-format', kind);
     await page.click('#run-trend');
     await page.waitForFunction(() => /trend database ready|failed/.test(document.getElementById('status').textContent), null, { timeout: 120000 });

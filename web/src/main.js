@@ -430,6 +430,11 @@ async function showDatabase(name, opts = {}) {
   }
   add('graphs', graphCount, 'summaryGraphs');
   /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
+  // The all-graphs name table is a LIKE over every row (a full scan): on a database read lazily
+  // (a dropped file, OPFS, a URL) that reads the whole file, so it is offered only for one held
+  // in memory; the workspace's search panel finds names through index3 in either case.
+  const stats = await engine.dbStats().catch(() => ({ lazy: false }));
+  /** @type {HTMLElement} */ ($('result').querySelector('.nodes')).hidden = !!stats.lazy;
   try {
     if (graph) graph.destroy();
     const ws = new Workspace($('workspace'), engine, {

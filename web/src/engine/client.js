@@ -71,6 +71,8 @@ export class EngineClient {
   query(sql, params, db) { return this.request(Req.QUERY, db ? { sql, params, db } : { sql, params }); }
   /** @param {string} [name] an open database by name; default the current one */
   exportDb(name) { return this.request(Req.EXPORT_DB, name ? { name } : {}); }
+  /** EXPLAIN QUERY PLAN of every statement run so far (tests). @param {string} [db] */
+  queryPlans(db) { return this.request(Req.QUERY_PLANS, db ? { db } : {}); }
   /** What this browser's worker can do: {opfs}. */
   caps() { return this.request(Req.CAPS, {}); }
   /** Removes the OPFS run folders but the open databases' and `keep`. @param {string[]} [keep] */

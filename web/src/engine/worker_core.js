@@ -42,7 +42,44 @@ async function loadEngine() {
 
 /** sql.js alone: opening and querying a database does not need the engine module. */
 async function loadSql() {
-  if (!SQL) SQL = await loaders.sql();
+  if (!SQL) {
+    SQL = await loaders.sql();
+    logStatements(SQL.Database.prototype);
+  }
+}
+
+// Every distinct statement the views and this worker have run on a database (with the first
+// parameters it ran with), for QUERY_PLANS: a test asks SQLite how each would run on a large file.
+/** @type {Map<string, any[]>} */
+const statements = new Map();
+
+/** @param {any} proto  sql.js Database.prototype: exec and prepare see every statement */
+function logStatements(proto) {
+  for (const m of ['exec', 'prepare']) {
+    const orig = proto[m];
+    proto[m] = function (/** @type {string} */ sql, /** @type {any} */ params) {
+      if (typeof sql === 'string' && statements.size < 2000 && !statements.has(sql) && !/^\s*(EXPLAIN|PRAGMA)\b/i.test(sql))
+        statements.set(sql, Array.isArray(params) ? params.map((v) => (v instanceof Uint8Array ? null : v)) : []);
+      return orig.apply(this, arguments);
+    };
+  }
+}
+
+/** EXPLAIN QUERY PLAN of every logged statement that reads or writes a table, on database `db`. @param {any} db */
+function queryPlans(db) {
+  const out = [];
+  for (const [sql, params] of statements) {
+    if (!/\b(FROM|UPDATE|INTO)\b/i.test(sql) || /sqlite_master/i.test(sql)) continue;
+    let plan;
+    try {
+      const r = db.exec('EXPLAIN QUERY PLAN ' + sql, params)[0];
+      plan = r ? r.values.map((/** @type {any[]} */ v) => String(v[3])) : [];
+    } catch (e) {
+      plan = ['ERROR ' + /** @type {Error} */ (e).message];
+    }
+    out.push({ sql: sql.replace(/\s+/g, ' ').trim(), plan });
+  }
+  return out;
 }
 
 /** @param {number} id @param {string} type @param {any} data @param {Transferable[]} [transfer] */
@@ -469,6 +506,8 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       const entry = open.get(args && args.name ? String(args.name) : dbName);
       reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, opfs: entry.opfs ? entry.opfs.run : '', ...entry.lazy.stats() }
                                                : { lazy: false, opfs: '' });
+    } else if (type === Req.QUERY_PLANS) {
+      reply(id, Ev.RESULT, queryPlans(databaseOf(args && args.db)));
     } else if (type === Req.CAPS) {
       if (opfsOk === null) opfsOk = await opfsAvailable();
       reply(id, Ev.RESULT, { opfs: opfsOk });
