@@ -49,6 +49,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Type", self.guess_type(path))
         self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
         self.send_header("Content-Length", str(end - start + 1))
+        # A part of a database read once by the page's lazy reader: not worth a browser cache
+        # entry (a headless or private profile keeps its HTTP cache in memory).
+        self.send_header("Cache-Control", "no-store")
         self.end_headers()
         self._range_left = end - start + 1
         return f

@@ -35,6 +35,8 @@ const chosen = { target: null, golden: null, mapping: null };
 // stay below this many dump bytes per run.
 const MAX_DUMP_BYTES = 600e6;
 const DB_PER_DUMP_BYTE = 2.0;
+// The largest lazily read database the all-graphs name table scans (256 MB).
+const LIKE_SCAN_BYTES = 256e6;
 /** @type {{opfs: boolean, free: number}} free: bytes the quota leaves (Infinity when unknown) */
 const storage = { opfs: false, free: Infinity };
 
@@ -430,11 +432,11 @@ async function showDatabase(name, opts = {}) {
   }
   add('graphs', graphCount, 'summaryGraphs');
   /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
-  // The all-graphs name table is a LIKE over every row (a full scan): on a database read lazily
-  // (a dropped file, OPFS, a URL) that reads the whole file, so it is offered only for one held
-  // in memory; the workspace's search panel finds names through index3 in either case.
-  const stats = await engine.dbStats().catch(() => ({ lazy: false }));
-  /** @type {HTMLElement} */ ($('result').querySelector('.nodes')).hidden = !!stats.lazy;
+  // The all-graphs name table is a LIKE over every row (a full scan): on a large database read
+  // lazily (a dropped file, OPFS, a URL) that reads the whole file, so it is offered only below
+  // LIKE_SCAN_BYTES; the workspace's search panel finds names through index3 in either case.
+  const stats = await engine.dbStats().catch(() => ({ lazy: false, size: 0 }));
+  /** @type {HTMLElement} */ ($('result').querySelector('.nodes')).hidden = !!stats.lazy && Number(stats.size) > LIKE_SCAN_BYTES;
   try {
     if (graph) graph.destroy();
     const ws = new Workspace($('workspace'), engine, {

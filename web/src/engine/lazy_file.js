@@ -12,11 +12,12 @@
 // grows into a whole-file copy. Nothing else of MEMFS touches the contents except readFile (sql.js's
 // export), which the worker avoids for lazy databases (exportBlob).
 
-// Bytes read per miss, and clean blocks kept (48 MiB). For URLs each miss is a synchronous Range
+// Bytes read per miss, and clean blocks kept (48 MiB; 96 for URLs). For URLs each miss is a synchronous Range
 // request; 8 MiB blocks (12 kept) measured worse: on a 2.1 GB file the first draw read 2,094 MB
 // instead of 350 MB, the pages the queries touch being spread over the file.
 const FILE_BLOCK = 1 << 20, FILE_CACHE = 48;
-const URL_BLOCK = 1 << 20, URL_CACHE = 48;
+const URL_BLOCK = 1 << 20, URL_CACHE = 96;
+const MAX_SPAN = 16;            // blocks in one read-ahead request (16 MiB)
 const CAPACITY = 2 ** 50;       // what `length` reports once stored: MEMFS never reallocates
 
 /**
@@ -89,21 +90,36 @@ export function lazyDatabaseBytes(source) {
   let bytesRead = 0;
   let extent = source.size;   // the file's size as SQLite has made it (writes past the end grow it)
 
+  // Read-ahead: a miss right after the previous miss's span (a scan along the file) reads a span
+  // twice as long as the last, up to MAX_SPAN blocks, in one request; any other miss reads one
+  // block. Over HTTP each synchronous request costs far more than its bytes (see README).
+  let nextMiss = -1;
+  let span = 1;
+  const have = (/** @type {number} */ b) => dirty.has(b) || clean.has(b);
+
   /** @param {number} b */
   function block(b) {
     const d = dirty.get(b);
     if (d) return d;
     let c = clean.get(b);
     if (c) { clean.delete(b); clean.set(b, c); return c; }
+    span = b === nextMiss ? Math.min(MAX_SPAN, span * 2) : 1;
+    let n = 1;
+    while (n < span && (b + n) * BLOCK < source.size && !have(b + n)) n++;
     const start = b * BLOCK;
-    const end = Math.min(source.size, start + BLOCK);
-    c = new Uint8Array(BLOCK);
-    if (end > start) c.set(source.read(start, end));
+    const end = Math.min(source.size, start + n * BLOCK);
+    const got = end > start ? source.read(start, end) : new Uint8Array(0);
     reads += 1;
     bytesRead += Math.max(0, end - start);
-    clean.set(b, c);
-    if (clean.size > CACHE_BLOCKS) clean.delete(clean.keys().next().value);
-    return c;
+    nextMiss = b + n;
+    for (let i = n - 1; i >= 0; i--) {   // the block asked for goes in last: the newest in the LRU
+      const blk = new Uint8Array(BLOCK);
+      blk.set(got.subarray(Math.min(got.length, i * BLOCK), Math.min(got.length, (i + 1) * BLOCK)));
+      clean.set(b + i, blk);
+      if (i === 0) c = blk;
+    }
+    while (clean.size > CACHE_BLOCKS) clean.delete(clean.keys().next().value);
+    return /** @type {Uint8Array} */ (c);
   }
 
   /** Bytes [start, end) as one array (a view when they lie in one block). @param {number} start @param {number} end */
