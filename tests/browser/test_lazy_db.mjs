@@ -5,11 +5,9 @@
 // per process), and expand, search and First divergence each answer within 1 s (a guard with the
 // harness's slack, x 3 unless VISPROBE_STRICT_PERF=1: other suites share the 2 cores). On the
 // dropped file every statement the views ran is checked with EXPLAIN QUERY PLAN (no table scan of
-// tb_nodes, vp_badges or tb_stack). Over HTTP the same file opens lazily and within the memory
-// bound, but not yet within the times for search and First divergence: the CLI writes the rows of
-// all ranks interleaved (its threads), so one graph's rows in node_order are spread over the whole
-// file (a 10,000-row chunk of the search list read 97 MB), which a dropped file reads at disk speed
-// and a URL at about 135 MB/s; that test holds the laziness and memory and prints its times. The database is a compare of 5 ranks (one generated rank pair, hard-linked into rank
+// tb_nodes, vp_badges or tb_stack), and the same holds over HTTP (the page keeps no session copy
+// of a hosted file, which read all of it: 2 GB and 27 s in the background).
+// The database is a compare of 5 ranks (one generated rank pair, hard-linked into rank
 // folders) of about 64 MB of dump.json a side each (2.1 GB); it is made here and deleted after.
 //   node --test tests/browser/test_lazy_db.mjs
 import { test, before, after } from 'node:test';
@@ -102,7 +100,7 @@ after(async () => {
 const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
 
 /** Opens the database (a drop, or ?db=), then times expand, search and First divergence. */
-async function exercise(open, timed) {
+async function exercise(open, how) {
   const size = statSync(db).size;
   assert.ok(size > 2e9, `the database is multi-GB (${(size / 1e9).toFixed(2)} GB)`);
   const context = await browser.newContext();
@@ -115,22 +113,13 @@ async function exercise(open, timed) {
   await page.waitForSelector('[data-testid=pane-debug] g.node', { timeout: 120000 });
   const drawn = Date.now() - t0;
   assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true, await page.textContent('#error'));
-  if (timed) assert.ok(withinBudget(drawn, 15000), `graph drawn in ${drawn} ms (< 15 s)`);
+  assert.ok(withinBudget(drawn, 15000), `graph drawn in ${drawn} ms (< 15 s)`);
   const stats = await page.evaluate(() => window.visprobeEngine.dbStats());
   assert.equal(stats.lazy, true);
   // The all-graphs LIKE table (a full scan) is not offered on a file this size.
   assert.equal(await page.isHidden('#search'), true);
   assert.ok(stats.bytesRead < size / 3, `read ${(stats.bytesRead / 1e6).toFixed(0)} MB of ${(size / 1e6).toFixed(0)} MB to draw`);
 
-  if (!timed) {
-    const peak = mem.stop();
-    console.log(`# ${(size / 1e9).toFixed(2)} GB over HTTP: drawn ${drawn} ms, read ${(stats.bytesRead / 1e6).toFixed(0)} MB, ` +
-                `Chromium peak ${peak.toFixed(0)} MB (Pss; Rss sum ${mem.rss().toFixed(0)} MB)`);
-    assert.ok(peak < 2000, `all Chromium processes together ${peak.toFixed(0)} MB resident (< 2,000 MB)`);
-    assert.deepEqual(errors, []);
-    await context.close();
-    return;
-  }
   // Expand: the first module with children.
   const shown = await page.$$eval('[data-testid=pane-debug] g.node', (gs) => gs.map((g) => g.dataset.name));
   const module = await pane(page, 0, (p, names) => names.find((n) => {
@@ -160,7 +149,7 @@ async function exercise(open, timed) {
   const peak = mem.stop();
   await otherViews(page);
   checkPlans(await page.evaluate(() => window.visprobeEngine.queryPlans()));
-  console.log(`# ${(size / 1e9).toFixed(2)} GB: drawn ${drawn} ms, expand ${expand} ms, search ${search} ms, first divergence ${first} ms, ` +
+  console.log(`# ${(size / 1e9).toFixed(2)} GB ${how}: drawn ${drawn} ms, expand ${expand} ms, search ${search} ms, first divergence ${first} ms, ` +
               `read ${(stats.bytesRead / 1e6).toFixed(0)} MB to draw, Chromium peak ${peak.toFixed(0)} MB (Pss; Rss sum ${mem.rss().toFixed(0)} MB)`);
   assert.ok(withinBudget(expand, 1000), `expand in ${expand} ms`);
   assert.ok(withinBudget(search, 1000), `search in ${search} ms`);
@@ -220,11 +209,11 @@ test('a multi-GB .vis.db dropped on the page opens lazily', async () => {
   await exercise(async (page) => {
     await page.goto(origin + '/');
     await page.setInputFiles('#pick-db', db);
-  }, true);
+  }, 'dropped');
 });
 
 test('index.html?db=URL opens a hosted multi-GB .vis.db lazily over HTTP Range requests', async () => {
-  await exercise(async (page) => { await page.goto(`${origin}/?db=${hostedName}`); }, false);
+  await exercise(async (page) => { await page.goto(`${origin}/?db=${hostedName}`); }, 'over HTTP');
 });
 
 test('?db= on another site, or on a server without Range support, says which and what to do', async () => {

@@ -189,7 +189,7 @@ async function openHostedDb(spec) {
   try {
     const info = await engine.openUrl(name, url.href);
     if (info.kind === 'trend') await showTrendDatabase(info.name, null);
-    else await showDatabase(info.name, { source: addSource('', info.name, null) });
+    else await showDatabase(info.name, { source: addSource('', info.name, null, url.href) });
     setStatus('databaseOpened', 100);
   } catch (e) {
     setStatus('statusFailed', 0);
@@ -381,9 +381,14 @@ async function switchSource(id) {
   setStatus('openingSource', undefined, next.name);
   try {
     await keepCurrentSource(engine);
-    if (!next.blob) throw new Error(translate('sourceGone', next.name));
-    const info = await engine.openDb(next.name, next.blob);
-    await showDatabase(info.name, { file: next.blob, source: next });
+    if (!next.blob && next.url) {
+      const info = await engine.openUrl(next.name, next.url);
+      await showDatabase(info.name, { source: next });
+    } else {
+      if (!next.blob) throw new Error(translate('sourceGone', next.name));
+      const info = await engine.openDb(next.name, next.blob);
+      await showDatabase(info.name, { file: next.blob, source: next });
+    }
     setStatus('databaseOpened', 100);
   } catch (e) {
     setStatus('statusFailed', 0);
@@ -421,15 +426,24 @@ async function showDatabase(name, opts = {}) {
   add('tb_nodes rows', count.values[0][0], 'summaryRows');
   const cfg = await engine.query('SELECT graph_type, task, micro_steps, overflow_check, rank_list, step_list FROM tb_config');
   if (cfg.values.length) cfg.columns.forEach((c, i) => add(c, cfg.values[0][i] ?? 'NULL'));
-  // Distinct (step, rank, side): one index seek per graph (index3), where DISTINCT over the table
-  // read 379 MB of a 3.3 GB file opened lazily.
+  // Distinct (step, rank, side): index seeks along index3, where DISTINCT over the table read
+  // 379 MB of a 3.3 GB file opened lazily. Each seek is a strict `>` on one column after equal
+  // ones: a row-value `(step, rank, data_source) > (?, ?, ?)` walks every index entry of the
+  // current graph before it reaches the next (22 MB per graph of a 2 GB file over HTTP).
+  const nextGraph = async (/** @type {any[]|null} */ at) => {
+    const seeks = at ? [['step = ? AND rank = ? AND data_source > ?', at],
+                        ['step = ? AND rank > ?', at.slice(0, 2)],
+                        ['step > ?', at.slice(0, 1)]]
+                     : [['step >= ?', [-1e18]]];
+    for (const [where, params] of seeks) {
+      const r = await engine.query(`SELECT step, rank, data_source FROM tb_nodes WHERE ${where} ` +
+                                   'ORDER BY step, rank, data_source LIMIT 1', params);
+      if (r.values.length) return r.values[0];
+    }
+    return null;
+  };
   let graphCount = 0;
-  for (let at = [-Infinity, -Infinity, ''], next; ; at = next, graphCount++) {
-    const r = await engine.query('SELECT step, rank, data_source FROM tb_nodes WHERE (step, rank, data_source) > (?, ?, ?) ' +
-                                 'ORDER BY step, rank, data_source LIMIT 1', [at[0] === -Infinity ? -1e18 : at[0], at[1] === -Infinity ? -1e18 : at[1], at[2]]);
-    if (!r.values.length) break;
-    next = r.values[0];
-  }
+  for (let at = await nextGraph(null); at; at = await nextGraph(at)) graphCount++;
   add('graphs', graphCount, 'summaryGraphs');
   /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
   // The all-graphs name table is a LIKE over every row (a full scan): on a large database read
@@ -442,7 +456,7 @@ async function showDatabase(name, opts = {}) {
     const ws = new Workspace($('workspace'), engine, {
       dbName: name,
       onState: () => urlState.changed(),
-      onEdit: () => { source.edited = true; keepSession(name); },
+      onEdit: () => { source.edited = true; if (!source.url) keepSession(name); },
       sources: () => sourceList(source.id),
       onSource: switchSource,
       onIntake: () => {
@@ -464,7 +478,9 @@ async function showDatabase(name, opts = {}) {
       urlState.setTop({ db: opts.key || null });
       await urlState.restore('graph', opts.restoreHash);
       $('workspace').dataset.restored = '1';
-    } else {
+    } else if (!source.url) {
+      // A hosted database (`?db=`) needs no session: its URL opens it again, and keeping a copy
+      // would read the whole file over HTTP (27 s and 2 GB for a 2 GB file, measured).
       keepSession(name, opts.file);
     }
     urlState.changed();
@@ -517,6 +533,17 @@ async function listNodes(needle) {
 }
 
 async function download() {
+  const cur = getCurrentSource();
+  if (cur && cur.url && !cur.edited) {
+    // A hosted database unchanged: the browser downloads it from its URL, streaming to disk.
+    const a = document.createElement('a');
+    a.href = cur.url;
+    a.download = cur.name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    return;
+  }
   const { name, bytes } = await engine.exportDb();
   saveBlob(new Blob([bytes], { type: 'application/vnd.sqlite3' }), name);
 }

@@ -3,6 +3,8 @@
 // shared by the search list and the matching lists: the names, their micro-step ids, whether each
 // is unmatched, and one lower-case haystack so a substring search is native indexOf calls.
 
+import { scopeRowids, scopeTerms } from './scope_rows.js';
+
 const CHUNK = 10000;
 
 export class NameIndex {
@@ -45,21 +47,27 @@ export class NameIndex {
    * @param {() => boolean} [stale]  true once nobody wants this list: loading stops before the next chunk
    */
   static async load(engine, scope, stale) {
-    // Chunks of CHUNK rows along index3 (step, rank, data_source, node_order): the engine answers
-    // other queries (an expand, a detail) between two chunks instead of after the whole list.
-    // Each chunk is converted when it arrives, so the page thread never spends one long task on
-    // the whole list (200,000 names took 216 ms in one go and delayed an expand by as much).
+    // Along the graph's rowid range (scope_rows.js), in chunks of CHUNK rowids, then sorted by
+    // node_order here; the engine answers other queries (an expand, a detail) between two chunks.
+    const range = await scopeRowids(engine, ...scope);
+    /** @type {any[][]} */
+    const rows = [];
+    if (range) {
+      for (let at = range[0] - 1; at < range[1]; at += CHUNK) {
+        if (stale && stale()) throw Object.assign(new Error('stale name list'), { stale: true });
+        const r = await engine.query(
+          `SELECT node_name, micro_step_id, (matched_node_link IS NULL OR matched_node_link IN ('', '[]')), node_order
+           FROM tb_nodes WHERE ${scopeTerms()}`, [at + 1, Math.min(at + CHUNK, range[1]), ...scope]);
+        for (const v of r.values) rows.push(v);
+      }
+    }
+    rows.sort((x, y) => Number(x[3]) - Number(y[3]));
     const cols = NameIndex.columns();
-    let after = -Infinity;
-    for (;;) {
-      if (stale && stale()) throw Object.assign(new Error('stale name list'), { stale: true });
-      const r = await engine.query(
-        `SELECT node_name, micro_step_id, (matched_node_link IS NULL OR matched_node_link IN ('', '[]')), node_order
-         FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_order > ? ORDER BY node_order LIMIT ${CHUNK}`,
-        [...scope, after === -Infinity ? -1e18 : after]);
-      NameIndex.addRows(cols, r.values);
-      if (r.values.length < CHUNK) break;
-      after = Number(r.values[r.values.length - 1][3]);
+    // Converted in slices, so the page thread never spends one long task on the whole list
+    // (200,000 names took 216 ms in one go and delayed an expand by as much).
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      NameIndex.addRows(cols, rows.slice(i, i + CHUNK));
+      if (i + CHUNK < rows.length) await new Promise((res) => setTimeout(res, 0));
     }
     return new NameIndex(cols);
   }

@@ -5,6 +5,7 @@ import { el, tel, setText, setTitle, setPlaceholder } from './dom.js';
 import { VirtualList, appendHighlighted } from './virtual_list.js';
 import { bucketFill, OVERFLOW, UNMATCHED, FILTER_BUCKETS } from './colours.js';
 import { t } from '../i18n.js';
+import { scopeRowids, scopeTerms } from './scope_rows.js';
 
 const COND = {
   pass: '(precision_index >= 0 AND precision_index < 0.3)',
@@ -150,11 +151,13 @@ export class FilterPanel {
     const p = this.ws.panes[0];
     if (!keys.length || !p) { this.rows = []; this.applyName(); this.done(); return; }
     const where = keys.map((k) => COND[k]).join(' OR ');
+    const range = (await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU')) || [0, -1];
+    if (seq !== this.seq) return;
     const r = await this.ws.engine.query(
       `SELECT node_name, precision_index, overflow_level, (matched_node_link IS NULL OR matched_node_link IN ('', '[]'))
-       FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU'
+       FROM tb_nodes WHERE ${scopeTerms()}
        AND (sub_nodes IS NULL OR sub_nodes = '' OR sub_nodes = '[]') AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
-      [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
+      [...range, p.opts.step, p.opts.rank, 'NPU', p.opts.micro, p.opts.micro]);
     if (seq !== this.seq) return;
     const overflow = this.mode.value === 'overflow';
     const bucket = (/** @type {any} */ v) => (v >= 0.6 ? 'error' : v >= 0.3 ? 'warning' : 'pass');

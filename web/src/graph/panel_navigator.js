@@ -9,6 +9,7 @@ import { VirtualList } from './virtual_list.js';
 import { bucketFill, OVERFLOW, UNMATCHED, WHITE } from './colours.js';
 import { badgeThresholds } from '../engine/badges.js';
 import { t } from '../i18n.js';
+import { scopeRowids, scopeTerms } from './scope_rows.js';
 
 const LEAF = "(sub_nodes IS NULL OR sub_nodes IN ('', '[]'))";
 const UNMATCHED_SQL = "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))";
@@ -170,10 +171,12 @@ export class NavigatorPanel {
     if (kinds.has('overflow')) conds.push(`(${LEAF} AND overflow_level IN ('medium', 'high', 'critical'))`);
     if (!conds.length) return [];
     // node_order is execution order: a module's row follows its children's (its output comes last).
+    const range = await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU');
+    if (!range) return [];
     const r = await this.ws.engine.query(
       `SELECT node_name, node_order, precision_index, overflow_level, ${UNMATCHED_SQL} AND ${LEAF} FROM tb_nodes
-       WHERE step = ? AND rank = ? AND data_source = 'NPU' AND (? < 0 OR micro_step_id = ?) AND (${conds.join(' OR ')})
-       ORDER BY node_order`, [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
+       WHERE ${scopeTerms()} AND (? < 0 OR micro_step_id = ?) AND (${conds.join(' OR ')})
+       ORDER BY node_order`, [...range, p.opts.step, p.opts.rank, 'NPU', p.opts.micro, p.opts.micro]);
     return r.values.map(([name, order, precision, level, unmatched]) => {
       const pr = precision === null ? null : Number(precision);
       const kind = pr !== null && pr >= error && kinds.has('error') ? 'error'
@@ -258,12 +261,13 @@ export class NavigatorPanel {
       return `${dir === 'asc' ? 'min' : 'max'}(${num}), max(lower(${v}) GLOB '*nan*')`;
     };
     const seq = this.seq;
+    const range = (await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU')) || [0, -1];
     const r = await this.ws.engine.query(
       `SELECT n.node_name, n.node_order, n.precision_index${columns.map(([k, , d]) => ', ' + metric(k, d)).join('')}
        FROM tb_nodes n LEFT JOIN json_each(CASE WHEN json_valid(n.output_data) THEN n.output_data ELSE '{}' END) j
-       WHERE n.step = ? AND n.rank = ? AND n.data_source = 'NPU' AND (n.sub_nodes IS NULL OR n.sub_nodes IN ('', '[]'))
+       WHERE ${scopeTerms('n.')} AND (n.sub_nodes IS NULL OR n.sub_nodes IN ('', '[]'))
          AND (? < 0 OR n.micro_step_id = ?) AND n.precision_index IS NOT NULL
-       GROUP BY n.node_order`, [p.opts.step, p.opts.rank, p.opts.micro, p.opts.micro]);
+       GROUP BY n.node_order`, [...range, p.opts.step, p.opts.rank, 'NPU', p.opts.micro, p.opts.micro]);
     if (seq !== this.seq) return;
     // [name, order, precision, (value, nan flag) per metric] -> [name, order, precision, value...], NaN kept.
     const rows = r.values.map((row) => {

@@ -4,22 +4,24 @@
  * target folder of a build, '' for the opened files. The worker holds one graph database at a
  * time (each costs its whole size in its heap); the others stay here as blobs (a picked file is
  * not even read). A source built or edited in the worker has no blob until it is left: then it is
- * exported first.
- * @typedef {{id: string, dir: string, name: string, blob: Blob|null, edited: boolean}} Source
+ * exported first. A database opened from a URL (`?db=`) keeps its URL instead: it is opened again
+ * from there (exporting it would read the whole hosted file).
+ * @typedef {{id: string, dir: string, name: string, blob: Blob|null, edited: boolean, url: string}} Source
  */
 /** @type {Source[]} */
 const sources = [];
 /** @type {Source|null} */
 let currentSource = null;
 
-/** @param {string} dir @param {string} name @param {Blob|null} blob @returns {Source} */
-export function addSource(dir, name, blob) {
+/** @param {string} dir @param {string} name @param {Blob|null} blob @param {string} [url] @returns {Source} */
+export function addSource(dir, name, blob, url = '') {
   let s = sources.find((x) => x.dir === dir && x.name === name);
   if (!s) {
-    s = { id: String(sources.length + 1), dir, name, blob, edited: false };
+    s = { id: String(sources.length + 1), dir, name, blob, edited: false, url };
     sources.push(s);
   }
   s.blob = blob;
+  s.url = url;
   s.edited = false;
   return s;
 }
@@ -55,7 +57,7 @@ export function sourceList(current) {
  */
 export async function keepCurrentSource(engine) {
   const cur = currentSource;
-  if (!cur || (cur.blob && !cur.edited)) return;
+  if (!cur || ((cur.blob || cur.url) && !cur.edited)) return;
   try {
     const { bytes } = await engine.exportDb(cur.name);
     cur.blob = new Blob([bytes]);
