@@ -537,8 +537,8 @@ print(json.dumps({"name": name, "info": json.loads(info), "plain": plain[0] if p
 });
 
 test('a name list whose scope is left while it loads stops between two chunks; the new scope\'s lists load (SRCH-02)', async () => {
-  // Rank 0: 80,000 nodes per side, so its name list takes 9 chunk queries in the worker (8 of
-  // 10,000 names, then an empty one); rank 1: 3,000 nodes per side.
+  // Rank 0: 80,000 nodes per side, so its name list takes 8 chunk queries in the worker (10,000
+  // rowids of its range each, scope_rows.js); rank 1: 3,000 nodes per side.
   const db = generatedDb(80000);
   const small = generatedDb(3000);
   execFileSync('sqlite3', [db, `ATTACH '${small}' AS r1;
@@ -562,8 +562,8 @@ test('a name list whose scope is left while it loads stops between two chunks; t
     window.__names = probe;
     engine.request = (type, args, ...rest) => {
       const p = request(type, args, ...rest);
-      if (args && /node_order > \? ORDER BY node_order LIMIT/.test(args.sql || '')) {
-        const [step, rank, side, after] = args.params;
+      if (args && /SELECT node_name, micro_step_id, .* FROM tb_nodes WHERE rowid BETWEEN \? AND \? AND \+step/s.test(args.sql || '')) {
+        const [after, , step, rank, side] = args.params;
         const e = { step, rank, side, after, rows: null };
         probe.sent.push(e);
         p.then((r) => { e.rows = r.values.length; }, () => { e.rows = -1; });
@@ -594,9 +594,9 @@ test('a name list whose scope is left while it loads stops between two chunks; t
   assert.ok(at > 0, 'rank 1\'s list started after rank 0\'s');
   const before = sent.slice(0, at).filter((e) => e.rank === 0);
   const late = sent.slice(at).filter((e) => e.rank === 0);
-  assert.ok(before.length > 0 && before.length < 9 && before.at(-1).rows === 10000,
-            `the switch came while rank 0's list was loading (${before.length} of its 9 chunk queries sent)`);
-  assert.deepEqual(late.map((e) => `${e.side} after node_order ${e.after}`), [],
+  assert.ok(before.length > 0 && before.length < 8 && before.at(-1).rows === 10000,
+            `the switch came while rank 0's list was loading (${before.length} of its 8 chunk queries sent)`);
+  assert.deepEqual(late.map((e) => `${e.side} from rowid ${e.after}`), [],
                    `no chunk query of the dropped rank-0 list is sent after the switch (${before.length} were sent before it)`);
   // A caller still holding the dropped list's promise gets the current list.
   assert.equal(await page.evaluate(() => window.__names.old), 3000);
