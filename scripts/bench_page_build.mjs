@@ -6,12 +6,14 @@
 //   wasm    the same engine build under Node (build/wasm/visprobe.js graph_visualize);
 //   native  build/native/visprobe graph_visualize (threads: one per core).
 // Prints one markdown row each: dump.json MB, seconds, MB/s, rows.
-//   node scripts/bench_page_build.mjs [--mb-per-side-rank 200] [--ranks 5] [--only page,wasm,native]
+//   node scripts/bench_page_build.mjs [--mb-per-side-rank 200] [--ranks 5] [--only page,wasm,native] [--profile disk|private]
 // Inputs are generated once into bench-out/page2g/ and reused.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launchChromium, root } from '../tests/browser/harness.mjs';
+import { startServer, launchChromium, launchChromiumProfile, root } from '../tests/browser/harness.mjs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf('--' + name);
@@ -75,9 +77,13 @@ function cli(cmd, args) {
 
 async function page() {
   const { server, origin } = await startServer(join(root, 'build', 'web'));
-  const browser = await launchChromium();
+  // A profile on disk, as a user's browser has (default); --profile private: a private window,
+  // whose OPFS lives in memory.
+  const priv = arg('profile', 'disk') === 'private';
+  const profile = priv ? '' : mkdtempSync(join(tmpdir(), 'visprobe_profile_'));
+  const browser = priv ? await launchChromium() : null;
   try {
-    const context = await browser.newContext();
+    const context = browser ? await browser.newContext() : await launchChromiumProfile(profile);
     const p = await context.newPage();
     await p.goto(origin + '/');
     await p.setInputFiles('#pick-target', join(base, 'target'));
@@ -99,7 +105,8 @@ async function page() {
     await context.close();
     return { s, built, rows, size: stats.size, stored: stats.opfs ? 'OPFS' : 'memory', peak };
   } finally {
-    await browser.close();
+    if (browser) await browser.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
     server.kill();
   }
 }

@@ -25,11 +25,19 @@ export async function startServer(dir) {
   return { server, origin };
 }
 
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+                       '--disable-component-update', '--disable-sync'];
+
 /** Headless /usr/bin/chromium without network side traffic. */
 export function launchChromium() {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * The same Chromium with a profile on disk in `dir` (a browser.newContext() is a private window,
+ * whose storage, OPFS included, lives in memory). Returns the context.
+ * @param {string} dir
+ */
+export function launchChromiumProfile(dir) {
+  return chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }

@@ -101,6 +101,7 @@ test('cross-framework compare with a layer-mapping yaml gives the native rows', 
   assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
   const db = nativeDb(['-tp', join(base, 'mindspore_data'), '-gp', join(base, 'pytorch_data'), '-lm', join(base, 'layer_mapping.yaml')]);
   assert.equal(await rowsShown(page), countRows(db));
+  await page.click('[data-testid=toolbar-intake]');   // the node table is in the app's drawer
   await page.fill('#search', '__add__');
   await page.waitForFunction(() => document.querySelector('#nodes tbody').textContent.includes('Tensor.__add__.1.forward'));
   await context.close();
@@ -302,6 +303,7 @@ test('hostile names render as text and nothing executes', async () => {
   const { page, context } = await openPage();
   await page.setInputFiles('#pick-target', dir);
   assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  await page.click('[data-testid=toolbar-intake]');   // the node table is in the app's drawer
   await page.fill('#search', '<img');
   await page.waitForFunction(() => document.querySelector('#nodes tbody').textContent.includes('<img'));
   await page.click('[data-testid=rail-search]');

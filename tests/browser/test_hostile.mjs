@@ -129,6 +129,7 @@ test('page: hostile names build, render as written, are found by literal searche
 
   // The node table: LIKE with the needle bound as a parameter; '%', '_' and '\' match themselves.
   const tableNames = () => page.$$eval('#nodes tbody tr', (trs) => trs.map((tr) => tr.children[3].textContent).sort());
+  await page.click('[data-testid=toolbar-intake]');   // the node table is in the app's drawer
   for (const [q, want] of Object.entries(spec.searches)) {
     const expected = sorted([...want, ...want]);   // two ranks
     await page.fill('#search', q);

@@ -449,6 +449,20 @@ test('model parallelism chart: the engine layout drawn as §11.5 (example A), er
   assert.match(await page.textContent('.tr-par-legend'), /Model Copies.*Model Copy 1.*Model Copy 2/);
   await fill({ world_size: 10, num_layers: 24, tensor_parallel_size: 3, pipeline_parallel_size: 3, num_layers_per_virtual_pipeline_stage: '' });
   await page.waitForFunction(() => /not divisible/.test(document.querySelector('[data-testid=parallel-msg]').textContent));
+  assert.equal(await page.$('[data-testid=parallel-svg]'), null, 'an invalid setting leaves no old chart');
+  // Issue 19: 8 x 24: the title inside the chart; the dark theme paints the chart dark.
+  await fill({ world_size: 8, num_layers: 24, tensor_parallel_size: 2, pipeline_parallel_size: 2, num_layers_per_virtual_pipeline_stage: '' });
+  await page.waitForSelector('[data-testid=parallel-svg]');
+  const box = await page.$eval('[data-testid=parallel-svg]', (svg) => {
+    const b = svg.querySelector('.tr-par-title').getBBox();
+    return { x: b.x, right: b.x + b.width, w: Number(svg.getAttribute('width')) };
+  });
+  assert.ok(box.x >= 0 && box.right <= box.w, `title ${box.x}..${box.right} in 0..${box.w}`);
+  await page.click('[data-testid=theme-toggle]');
+  const dark = await page.evaluate(() => document.documentElement.dataset.theme);
+  assert.equal(await page.getAttribute('.tr-par-bg', 'fill'), dark === 'dark' ? '#1a1a1a' : '#fff');
+  await page.click('[data-testid=theme-toggle]');
+  assert.equal(await page.getAttribute('.tr-par-bg', 'fill'), dark === 'dark' ? '#fff' : '#1a1a1a');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -533,6 +547,15 @@ test('data2db in the page: a dropped monitor run and dump run give the CLI\'s da
     const saved = join(tmp, `page_${kind}.trend.db`);
     await download.saveAs(saved);
     assert.deepEqual(trendDigest(saved), trendDigest(cliDb));
+    if (kind === 'dump') {
+      // Issue 19: a second run keeps the first one's database beside it (for A/B), under the name
+      // the CLI gives a repeated run; the page is a full-window app (nothing scrolls).
+      assert.ok(await page.evaluate(() => document.scrollingElement.scrollHeight <= innerHeight), 'the page scrolls');
+      await page.click('[data-testid=toolbar-intake]');
+      await page.click('#run-trend');
+      await page.waitForFunction(() => document.querySelectorAll('#tr-db option').length === 2, null, { timeout: 120000 });
+      assert.deepEqual((await page.$$eval('#tr-db option', (os) => os.map((o) => o.value))).sort(), ['dump_data.trend.db', 'dump_data_1.trend.db']);
+    }
     assert.deepEqual(errors, []);
     await context.close();
   }

@@ -13,7 +13,8 @@ import * as store from './host/store.js';
 import { addSource, findSource, getCurrentSource, setCurrentSource, sourceList, keepCurrentSource } from './host/sources.js';
 import { toast, setText } from './graph/dom.js';
 import { t as translate } from './i18n.js';
-import { initPrefs } from './host/prefs.js';
+import { initPrefs, toggleTheme, toggleLanguage } from './host/prefs.js';
+import { enterApp, setDrawer, inApp, wireAppShell } from './host/app_shell.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -138,6 +139,7 @@ function refresh() {
 
 /** @param {'target'|'golden'} side @param {{name: string, entries: any[]}} picked */
 async function choose(side, picked) {
+  if (inApp()) setDrawer(true);   // the app's drawer shows what was chosen and the Build button
   const layout = describeLayout(picked.entries);
   if (layout.kind === 'database' && side === 'target') {
     await openDbFile(picked.entries[0].file);
@@ -280,7 +282,15 @@ async function runTrend() {
     });
     if (!r.ok) throw new Error(r.message || 'data2db failed');
     if (!r.databases.length) throw new Error(translate('noTrendData'));
-    for (const d of [...r.databases].reverse()) await openDbFile(new File([d.bytes], d.name), d.name);
+    // Issue 19: a second run keeps the first one's databases beside it (for A/B): a name already
+    // open gets the suffix the CLI gives a repeated run (dump_data_1.trend.db, ...).
+    const taken = new Set(trendSession.trend ? [...trendSession.trend.files.keys()] : []);
+    for (const d of [...r.databases].reverse()) {
+      let name = d.name;
+      for (let k = 1; taken.has(name); ++k) name = d.name.replace(/(\.trend\.db)?$/, `_${k}$1`);
+      taken.add(name);
+      await openDbFile(new File([d.bytes], name), name);
+    }
     setStatus('statusTrendReady', 100, r.seconds.toFixed(1), r.rows);
   } catch (e) {
     setError(String(/** @type {Error} */ (e).message));
@@ -406,6 +416,9 @@ async function showDatabase(name, opts = {}) {
   shownDb = name;
   $('result').hidden = false;
   $('trend').hidden = true;
+  enterApp();
+  $('app-db').textContent = name;
+  $('download').hidden = false;
   trendSession.leave();   // the graph's database replaces a kept trend session
   document.querySelector('main')?.classList.add('wide');   // the graph panes use the whole width
   $('db-name').textContent = name;
@@ -460,8 +473,7 @@ async function showDatabase(name, opts = {}) {
       sources: () => sourceList(source.id),
       onSource: switchSource,
       onIntake: () => {
-        const box = /** @type {HTMLElement} */ (document.querySelector('.intake'));
-        box.scrollIntoView({ block: 'start' });
+        setDrawer(true);
         $('slot-target').focus({ preventScroll: true });
       },
       onCopyLink: async () => {
@@ -507,6 +519,9 @@ async function showTrendDatabase(name, file, opts = {}) {
   shownDb = name;
   $('result').hidden = true;
   $('workspace').hidden = true;
+  enterApp();
+  $('app-db').textContent = name;
+  $('download').hidden = true;
   document.querySelector('main')?.classList.add('wide');
   if (unregisterGraph) { unregisterGraph(); unregisterGraph = null; }
   await trendSession.show(name, file, opts);
@@ -596,6 +611,14 @@ function initLanguage() {
   const trendSample = document.getElementById('load-trend-sample');
   if (trendSample) trendSample.dataset.i18n = 'loadTrendSample';
   initPrefs();
+  wireAppShell({
+    download: () => { download().catch((e) => setError(String(e.message || e))); },
+    toggleTheme, toggleLanguage,
+    help: () => {
+      const d = /** @type {HTMLDetailsElement|null} */ (document.querySelector('#workspace:not([hidden]) .ws-shortcuts'));
+      if (d) d.open = !d.open; else toast(translate('helpNoWorkspace'), 'info');
+    },
+  });
 }
 
 function init() {

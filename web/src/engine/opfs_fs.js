@@ -53,6 +53,8 @@ export async function createPool(name, count) {
     name, dir, slots,
     /** Set when a write failed for the storage quota: the run's message says so. */
     quotaError: /** @type {Error|null} */ (null),
+    /** The first other storage failure (SQLite only says "disk I/O error"): the run's message names it. */
+    ioError: /** @type {Error|null} */ (null),
     /** Closes every handle (the files stay). */
     close() {
       for (const s of slots) {
@@ -70,7 +72,21 @@ export async function createPool(name, count) {
 export function opfsFilesystem(FS, pool) {
   const err = (/** @type {number} */ code) => new FS.ErrnoError(code);
   /** @type {any} */ let fsType;
-  const size = (/** @type {any} */ node) => (node.slot ? node.slot.access.getSize() : 4096);
+  /**
+   * One call of the sync access handle; a failure is kept (the first one) for the run's message,
+   * since SQLite reports every storage failure as "disk I/O error".
+   * @template T @param {string} op @param {number} at @param {() => T} fn @returns {T}
+   */
+  const guard = (op, at, fn) => {
+    try {
+      return fn();
+    } catch (e) {
+      if (/** @type {Error} */ (e).name === 'QuotaExceededError') { pool.quotaError = /** @type {Error} */ (e); throw err(E.NOSPC); }
+      if (!pool.ioError) pool.ioError = Object.assign(/** @type {Error} */ (e), { op, at });
+      throw err(E.IO);
+    }
+  };
+  const size = (/** @type {any} */ node) => (node.slot ? guard('getSize', 0, () => node.slot.access.getSize()) : 4096);
   const node_ops = {
     getattr(/** @type {any} */ node) {
       const t = new Date(node.timestamp);
@@ -81,7 +97,7 @@ export function opfsFilesystem(FS, pool) {
     setattr(/** @type {any} */ node, /** @type {any} */ attr) {
       if (attr.mode !== undefined) node.mode = attr.mode;
       if (attr.timestamp !== undefined) node.timestamp = attr.timestamp;
-      if (attr.size !== undefined && node.slot) node.slot.access.truncate(attr.size);
+      if (attr.size !== undefined && node.slot) guard('truncate', attr.size, () => node.slot.access.truncate(attr.size));
     },
     lookup() { throw FS.genericErrors[E.NOENT] || err(E.NOENT); },
     mknod(/** @type {any} */ parent, /** @type {string} */ name, /** @type {number} */ mode) {
@@ -120,20 +136,24 @@ export function opfsFilesystem(FS, pool) {
   };
   const stream_ops = {
     read(/** @type {any} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
-      return stream.node.slot.access.read(buffer.subarray(offset, offset + length), { at: position });
+      const access = stream.node.slot.access;
+      const n = guard('read', position, () => access.read(buffer.subarray(offset, offset + length), { at: position }));
+      if (n < length && !pool.ioError) {
+        // A short read inside the file: the storage lost what it said it wrote (SQLite then
+        // reports "disk I/O error"); kept for the run's message.
+        const total = guard('getSize', position, () => access.getSize());
+        if (position + n < total) {
+          pool.ioError = Object.assign(new Error(`read ${n} of ${length} bytes inside a file of ${total} bytes`), { name: 'ShortRead', op: 'read', at: position });
+        }
+      }
+      return n;
     },
     write(/** @type {any} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
-      try {
+      return guard('write', position, () => {
         const n = stream.node.slot.access.write(buffer.subarray(offset, offset + length), { at: position });
         if (n < length) throw Object.assign(new Error(`wrote ${n} of ${length} bytes`), { name: 'QuotaExceededError' });
         return n;
-      } catch (e) {
-        if (/** @type {Error} */ (e).name === 'QuotaExceededError') {
-          pool.quotaError = /** @type {Error} */ (e);
-          throw err(E.NOSPC);
-        }
-        throw err(E.IO);
-      }
+      });
     },
     llseek(/** @type {any} */ stream, /** @type {number} */ offset, /** @type {number} */ whence) {
       let position = offset;
@@ -142,7 +162,7 @@ export function opfsFilesystem(FS, pool) {
       if (position < 0) throw err(E.INVAL);
       return position;
     },
-    fsync(/** @type {any} */ stream) { if (stream.node.slot) stream.node.slot.access.flush(); return 0; },
+    fsync(/** @type {any} */ stream) { if (stream.node.slot) guard('flush', 0, () => stream.node.slot.access.flush()); return 0; },
   };
   /** @param {any} parent @param {string} name @param {number} mode @param {any} slot */
   function createNode(parent, name, mode, slot) {

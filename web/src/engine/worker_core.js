@@ -255,6 +255,12 @@ async function run(id, args) {
     pool.close();
     if (!slot) {
       if (pool.quotaError) Object.assign(plain, { quota: await quotaNumbers() });
+      else if (pool.ioError && !plain.ok) {
+        // SQLite reports any storage failure as "disk I/O error": say what the browser's storage said.
+        const e = /** @type {any} */ (pool.ioError);
+        plain.message += `\nThe browser's storage (OPFS) failed: ${e.op} at byte ${e.at} of the database: ${e.name}: ${e.message}.` +
+          ' A private window keeps OPFS in memory with less room: use a normal window, or build with the CLI.';
+      }
       await sweepRuns(opfsKeep(args.keepRuns));
       reply(id, Ev.RESULT, result.ok ? { ...plain, ok: false, message: `The engine wrote no ${result.dbPath}.` } : plain);
       return;

@@ -22,6 +22,23 @@ export const FILTER_BUCKETS = [
   { key: 'error', lo: 0.6, hi: 1 },
 ];
 
+/**
+ * Issue 19: the fills that mean "no colour" (no precision, unmatched, no overflow) in each theme,
+ * from this one table: in the dark theme a white box and the cream "pass" of msProbe's table
+ * looked alike. The file's precision buckets and the overflow levels keep their colours (they
+ * carry meaning in the legend); the text colour follows the fill (textColour).
+ */
+export const THEME_FILLS = {
+  light: { [WHITE]: WHITE, [UNMATCHED]: UNMATCHED },
+  dark: { [WHITE]: '#303030', [UNMATCHED]: '#5E5E5E' },
+};
+
+/** The fill as the current theme paints it. @param {string} fill */
+export function themed(fill) {
+  if (typeof document === 'undefined' || document.documentElement.dataset.theme !== 'dark') return fill;
+  return /** @type {Record<string, string>} */ (THEME_FILLS.dark)[fill] || fill;
+}
+
 /** Fill darkened by 40 per channel (GR-06). @param {string} hex */
 export function darken(hex) {
   const v = parseInt(hex.slice(1), 16);

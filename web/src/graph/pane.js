@@ -5,7 +5,7 @@
 // the boxes go to a canvas and SVG keeps the selection overlay (GR-10, GR-11). Node text is only
 // ever set as text.
 import { layout, isLeaf } from './layout.js';
-import { precisionFill, overflowFill, darken, textColour, SELECTED } from './colours.js';
+import { precisionFill, overflowFill, darken, textColour, themed, SELECTED } from './colours.js';
 import { drawSvg, drawOverlay } from './render_svg.js';
 import { CanvasRenderer, hitTest } from './render_canvas.js';
 import { Minimap } from './minimap.js';
@@ -17,6 +17,8 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 export const CANVAS_THRESHOLD = 3000;
 export const ZOOM_MIN = 0.05;
 export const ZOOM_MAX = 4;
+/** The minimap's width with its border and padding (style.css .ws-minimap) and a gap. */
+const MINIMAP_W = 118;
 const INITIAL = Object.freeze({ x: 36, y: 72, k: 1.8 });
 const COLS = `node_name, node_type, sub_nodes, precision_index, overflow_level, matched_node_link, micro_step_id,
   CASE WHEN matched_distributed IS NULL OR matched_distributed IN ('', '{}') OR NOT json_valid(matched_distributed) THEN ''
@@ -28,7 +30,9 @@ export class Pane {
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
    * @param {{side: 'NPU'|'Bench', step: number, rank: number, compare: boolean, colors: any[], micro: number,
    *          onSelect: (p: Pane, n: any) => void, onToggle: (p: Pane, n: any) => void,
-   *          onMenu?: (p: Pane, n: any, x: number, y: number) => void, threshold?: number}} opts
+   *          onMenu?: (p: Pane, n: any, x: number, y: number) => void, threshold?: number,
+   *          onView?: (p: Pane) => void, onHover?: (p: Pane, n: any, x: number, y: number) => void}} opts
+   *   onView: the pan / zoom moved (synced view); onHover: the node under the pointer (null: none)
    */
   constructor(host, engine, opts) {
     this.host = host;
@@ -182,6 +186,52 @@ export class Pane {
     }
   }
 
+  /**
+   * Issue 19: the modules above depth `depth` expanded, the ones at and below it collapsed (1 =
+   * collapse all, Infinity = expand all), loading each level's children in batched index lookups.
+   * Stops before more than `cap` boxes are laid out (a 200,000-node side expanded at once is not
+   * a picture anyone reads); returns whether it stopped early. Nothing is drawn.
+   * @param {number} depth @param {number} [cap]
+   * @returns {Promise<{truncated: boolean, boxes: number}>}
+   */
+  async expandToDepth(depth, cap = 6000) {
+    if (!this.root) return { truncated: false, boxes: 0 };
+    for (const c of this.root.children || []) this.collapse(c);
+    const [step, rank, side] = this.scope;
+    const keep = this.keep();
+    let level = [this.root];
+    let boxes = 1;
+    let truncated = false;
+    for (let d = 0; d < depth && level.length && !truncated; ++d) {
+      const parents = level.filter((n) => !isLeaf(n));
+      const missing = parents.filter((n) => !n.children);
+      for (let i = 0; i < missing.length; i += 400) {
+        const part = missing.slice(i, i + 400);
+        const rows = await this.engine.query(
+          `SELECT up_node, ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?
+           AND up_node IN (${part.map(() => '?').join(',')}) ORDER BY up_node, node_order`, [step, rank, side, ...part.map((n) => n.name)]);
+        /** @type {Map<string, any[]>} */
+        const byParent = new Map();
+        for (const row of rows.values) {
+          const up = String(row[0]);
+          if (!byParent.has(up)) byParent.set(up, []);
+          /** @type {any[]} */ (byParent.get(up)).push(row.slice(1));
+        }
+        for (const n of part) if (!n.children) n.children = (byParent.get(n.name) || []).map((row) => this.makeNode(row, n));
+      }
+      const next = [];
+      for (const n of parents) {
+        const kids = (n.children || []).filter(n === this.root ? keep : () => true);
+        if (n !== this.root && boxes + kids.length > cap) { truncated = true; break; }
+        boxes += kids.length;
+        n.expanded = true;
+        next.push(...kids);
+      }
+      level = next;
+    }
+    return { truncated, boxes };
+  }
+
   /** Expands or collapses without drawing. @param {any} n */
   async toggleState(n) {
     if (isLeaf(n) || n === this.root) return;
@@ -255,8 +305,8 @@ export class Pane {
 
   /** @param {any} n */
   fill(n) {
-    if (this.mode === 'overflow') return overflowFill(n);
-    return precisionFill(n, { compare: this.opts.compare, bench: this.opts.side === 'Bench', colors: this.opts.colors });
+    if (this.mode === 'overflow') return themed(overflowFill(n));
+    return themed(precisionFill(n, { compare: this.opts.compare, bench: this.opts.side === 'Bench', colors: this.opts.colors }));
   }
 
   /** @param {any} n */
@@ -418,8 +468,10 @@ export class Pane {
   fit() {
     if (!this.root) return;
     this.laid = layout(this.root, this.keep());
-    const k = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, Math.min((this.width - 32) / this.root.w, (this.height - 32) / this.root.h)));
-    this.t = { x: (this.width - this.root.w * k) / 2, y: 16, k };
+    // Issue 19: the minimap covers the right edge of the pane; the picture fits beside it.
+    const w = this.width - (this.minimap.visible ? MINIMAP_W : 0);
+    const k = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, Math.min((w - 32) / this.root.w, (this.height - 32) / this.root.h)));
+    this.t = { x: (w - this.root.w * k) / 2, y: 16, k };
     this.render();
   }
 
@@ -489,11 +541,12 @@ export class Pane {
     /** @type {{x: number, y: number, tx: number, ty: number, moved: boolean, id: number}|null} */
     let drag = null;
     this.host.addEventListener('pointerenter', () => { this.hover = true; });
-    this.host.addEventListener('pointerleave', () => { this.hover = false; });
+    this.host.addEventListener('pointerleave', () => { this.hover = false; if (this.opts.onHover) this.opts.onHover(this, null, 0, 0); });
     this.svg.addEventListener('pointerdown', (e) => {
       drag = { x: e.clientX, y: e.clientY, tx: this.t.x, ty: this.t.y, moved: false, id: e.pointerId };
     });
     this.svg.addEventListener('pointermove', (e) => {
+      if (this.opts.onHover && !(drag && drag.moved)) this.opts.onHover(this, this.nodeOf(e), e.clientX, e.clientY);
       if (!drag) return;
       const dx = e.clientX - drag.x;
       const dy = e.clientY - drag.y;
@@ -552,6 +605,7 @@ export class Pane {
 
   /** One update per animation frame (GI-04). */
   schedule() {
+    if (this.opts.onView && !this.syncing) this.opts.onView(this);
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(false); });
   }

@@ -5,7 +5,7 @@
 // The panels, the data-selection popover and the context menu live in their own modules; this file wires
 // them to the panes.
 import { Pane } from './pane.js';
-import { parseColourTable, WHITE, UNMATCHED, OVERFLOW } from './colours.js';
+import { parseColourTable, WHITE, UNMATCHED, OVERFLOW, themed } from './colours.js';
 import { el, tel, setText, setTitle, toast, checkbox } from './dom.js';
 import { NameIndex } from './name_index.js';
 import { FilterPanel } from './panel_filter.js';
@@ -16,6 +16,8 @@ import { NavigatorPanel } from './panel_navigator.js';
 import { SelectionPopover } from './panel_selection.js';
 import { exportGraph, exportCsv } from './export.js';
 import { showContextMenu } from './context_menu.js';
+import { HoverCard } from './hover_card.js';
+import { KEYMAP, actionOf } from './keys.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
 
@@ -124,16 +126,45 @@ export class Workspace {
     if (this.compare) {
       toggle('benchMinimap', 'ws-minimap-1', (on) => this.setMinimap(1, on));
       this.syncBox = toggle('syncExpansion', 'ws-sync', () => {});
+      // Issue 19: optional synced pan / zoom (off by default: the two graphs need not align).
+      this.syncViewBox = toggle('syncView', 'ws-sync-view', (on) => { if (on && this.panes[0]) this.syncView(this.panes[0]); });
+      this.syncViewBox.checked = false;
     }
+    // Issue 19: every action of the toolbar has a key, all listed in this one overlay (keys.js).
     const shortcuts = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-shortcuts'));
+    shortcuts.dataset.testid = 'shortcuts';
     const sum = tel('summary', 'shortcuts');
     const keys = el('dl');
-    for (const [k, what] of [['W', 'zoomIn'], ['S', 'zoomOut'], ['A', 'moveLeft'], ['D', 'moveRight'], ['shortcutWheel', 'scroll'],
-                             ['shortcutCtrlWheel', 'zoomAtPointer'], ['0', 'resetView']]) keys.append(k.length > 1 ? tel('dt', k) : el('dt', k), tel('dd', what));
+    for (const { keys: k, what, literal } of KEYMAP) keys.append(literal ? el('dt', k) : tel('dt', k), tel('dd', what));
     shortcuts.append(sum, keys);
+    this.shortcuts = shortcuts;
+    // Issue 19: expand all / collapse all / expand to depth N, on both panes.
+    const depthBox = el('span', undefined, 'ws-depth');
+    const expandAll = el('button', '⊞');
+    expandAll.dataset.testid = 'expand-all';
+    setTitle(expandAll, 'expandAll');
+    expandAll.addEventListener('click', () => { this.expandDepth(Infinity).catch((e) => toast(String(e.message || e), 'error')); });
+    const collapseAll = el('button', '⊟');
+    collapseAll.dataset.testid = 'collapse-all';
+    setTitle(collapseAll, 'collapseAll');
+    collapseAll.addEventListener('click', () => { this.expandDepth(1).catch((e) => toast(String(e.message || e), 'error')); });
+    const depthSel = /** @type {HTMLSelectElement} */ (el('select'));
+    depthSel.dataset.testid = 'expand-depth';
+    depthSel.dataset.i18nAria = 'expandToDepth';
+    depthSel.setAttribute('aria-label', t('expandToDepth'));
+    setTitle(depthSel, 'expandToDepth');
+    depthSel.append(tel('option', 'depthN'));
+    for (let d = 1; d <= 9; ++d) { const o = el('option', String(d)); /** @type {HTMLOptionElement} */ (o).value = String(d); depthSel.append(o); }
+    depthSel.addEventListener('change', () => {
+      const d = Number(depthSel.value);
+      depthSel.selectedIndex = 0;
+      if (d > 0) this.expandDepth(d).catch((e) => toast(String(e.message || e), 'error'));
+    });
+    depthBox.append(expandAll, collapseAll, depthSel);
     const fit = tel('button', 'fitToScreen');
+    fit.dataset.testid = 'fit';
     fit.addEventListener('click', () => this.panes.forEach((p) => p.fit()));
-    controls.append(shortcuts, fit);
+    controls.append(depthBox, shortcuts, fit);
     const exportSvg = el('button', 'SVG');
     setTitle(exportSvg, 'exportSvg');
     exportSvg.addEventListener('click', () => exportGraph(this.panes, 'svg'));
@@ -154,6 +185,11 @@ export class Workspace {
     bar.append(controls);
     this.legendBox = el('div', undefined, 'ws-legend');
     this.legendBox.dataset.testid = 'legend';
+    // Issue 19: the selected node's ancestors, each one click away.
+    this.crumbs = el('nav', undefined, 'ws-crumbs');
+    this.crumbs.dataset.testid = 'breadcrumb';
+    this.crumbs.dataset.i18nAria = 'breadcrumb';
+    this.crumbs.setAttribute('aria-label', t('breadcrumb'));
 
     // GR-01 / CMP-03: panes with a splitter; the Bench pane is collapsible.
     const panes = el('div', undefined, 'ws-panes');
@@ -265,7 +301,29 @@ export class Workspace {
     for (const type of ['pointerup', 'wheel', 'keyup', 'dblclick', 'change']) main.addEventListener(type, () => this.stateChanged(), { signal, passive: true });
     this.detail = new DetailPanel(this);
     this.detail.onPeer = (p, rank, name) => this.gotoPeer(p, rank, name);
-    h.append(bar, this.legendBox, main, this.detail.el);
+    // Issue 19: the detail panel docked under the graph, its height dragged on the splitter above it.
+    const dock = el('div', undefined, 'ws-dock');
+    dock.dataset.testid = 'detail-dock';
+    const dockSplit = el('div', undefined, 'ws-dock-splitter');
+    dockSplit.dataset.testid = 'dock-splitter';
+    dockSplit.setAttribute('role', 'separator');
+    dockSplit.setAttribute('aria-orientation', 'horizontal');
+    dockSplit.addEventListener('pointerdown', (e) => {
+      dockSplit.setPointerCapture(e.pointerId);
+      const box = h.getBoundingClientRect();
+      const move = (/** @type {PointerEvent} */ ev) => {
+        const px = Math.min(box.height - 160, Math.max(60, box.bottom - ev.clientY));
+        h.style.setProperty('--dock-h', `${Math.round(px)}px`);
+        for (const p of this.panes) p.resized();
+      };
+      const up = () => { dockSplit.removeEventListener('pointermove', move); dockSplit.removeEventListener('pointerup', up); };
+      dockSplit.addEventListener('pointermove', move);
+      dockSplit.addEventListener('pointerup', up);
+    });
+    dock.append(this.crumbs, this.detail.el);
+    h.append(bar, this.legendBox, main, dockSplit, dock);
+    this.card = new HoverCard({ fetchRow: (pane, name, side) => this.detail.fetchRow(pane, name, side), other: (p) => this.other(p), compare: this.compare });
+    signal.addEventListener('abort', () => this.card.destroy());
     paintPrefButtons();
     this.showPanel(this.panel);
     this.legend();
@@ -274,19 +332,102 @@ export class Workspace {
     // GI-04: keys act on the pane under the pointer, else on the focused pane.
     document.addEventListener('keydown', (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
-      if (e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+      if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable) return;
       if (this.host.hidden) return;
-      // BEY-05 / BEY-09: N / P walk the flagged leaves.
-      if (e.key === 'n' || e.key === 'N' || e.key === 'p' || e.key === 'P') {
-        e.preventDefault();
-        this.navigator.step(e.key.toLowerCase() === 'n' ? 1 : -1).catch(() => {});
-        return;
-      }
+      // Issue 19: the workspace's actions (keys.js); W/A/S/D/0 act on one pane below.
+      const action = actionOf(e);
+      if (action && this.runAction(action, exportSvg, exportPng, exportCsvBtn)) { e.preventDefault(); return; }
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
       const p = this.panes.find((q) => q.hover && !q.host.hidden) || this.panes.find((q) => q.host.contains(target));
       if (p && p.key(e)) e.preventDefault();
     }, { signal });
     onLanguage(() => { this.legend(); }, signal);
-    onTheme(() => { for (const p of this.panes) p.draw(true); }, signal);   // the canvas background follows the theme
+    onTheme(() => { for (const p of this.panes) p.coloursChanged(); this.legend(); }, signal);   // fills and the canvas background follow the theme
+  }
+
+  /**
+   * Issue 19: one keyboard action (keys.js); false when it is not this workspace's.
+   * @param {string} action @param {HTMLElement} svg @param {HTMLElement} png @param {HTMLElement} csv
+   */
+  runAction(action, svg, png, csv) {
+    const fail = (/** @type {any} */ e) => toast(String(e && e.message || e), 'error');
+    switch (action) {
+      case 'first': this.navigator.first().catch(fail); return true;
+      case 'next': this.navigator.step(1).catch(() => {}); return true;
+      case 'prev': this.navigator.step(-1).catch(() => {}); return true;
+      case 'expandAll': this.expandDepth(Infinity).catch(fail); return true;
+      case 'collapseAll': this.expandDepth(1).catch(fail); return true;
+      case 'fit': this.panes.forEach((p) => p.fit()); return true;
+      case 'help': if (this.shortcuts) this.shortcuts.open = !this.shortcuts.open; return true;
+      case 'search': {
+        this.showPanel('search');
+        const box = /** @type {HTMLInputElement|null} */ (this.search.el.querySelector('input[type=search], input'));
+        if (box) box.focus();
+        return true;
+      }
+      case 'syncView':
+        if (!this.syncViewBox) return false;
+        this.syncViewBox.checked = !this.syncViewBox.checked;
+        this.syncViewBox.dispatchEvent(new Event('change'));
+        return true;
+      case 'bench': {
+        const b = /** @type {HTMLElement|null} */ (this.host.querySelector('[data-testid=collapse-bench]'));
+        if (!b) return false;
+        b.click();
+        return true;
+      }
+      case 'exportSvg': svg.click(); return true;
+      case 'exportPng': png.click(); return true;
+      case 'exportCsv': csv.click(); return true;
+      case 'copyLink': if (!this.opts.onCopyLink) return false; this.opts.onCopyLink(); return true;
+      default:
+        if (action.startsWith('depth')) { this.expandDepth(Number(action.slice(5))).catch(fail); return true; }
+        return false;
+    }
+  }
+
+  /**
+   * Issue 19: both panes expanded to `depth` (1: collapse all; Infinity: expand all, up to a cap of
+   * boxes per pane), laid out and fitted to the pane's width.
+   * @param {number} depth
+   */
+  async expandDepth(depth) {
+    let truncated = false;
+    for (const p of this.panes) {
+      const r = await p.expandToDepth(depth);
+      truncated = truncated || r.truncated;
+      p.render();
+    }
+    this.host.dataset.depth = String(depth);
+    if (truncated) toast(t('expandCapped'), 'warn');
+    this.stateChanged();
+  }
+
+  /** Issue 19: the other pane takes this pane's pan and zoom (when synced). @param {Pane} p */
+  syncView(p) {
+    if (!this.syncViewBox || !this.syncViewBox.checked) return;
+    const o = this.other(p);
+    if (!o || o.host.hidden) return;
+    o.t = { ...p.t };
+    o.syncing = true;
+    try { o.schedule(); } finally { o.syncing = false; }
+  }
+
+  /** Issue 19: the breadcrumb of the selected node (root to node; each ancestor selects itself). @param {Pane} p @param {any} n */
+  breadcrumb(p, n) {
+    const box = this.crumbs;
+    box.textContent = '';
+    const chain = [];
+    for (let a = n; a; a = a.parent) chain.unshift(a);
+    chain.forEach((a, i) => {
+      if (i) box.append(el('span', '›', 'ws-crumb-sep'));
+      const b = el('button', a.depth <= 1 ? a.name : a.name.split('.').slice(-3).join('.'), 'ws-crumb');
+      b.title = a.name;
+      b.dataset.name = a.name;
+      if (a === n) b.setAttribute('aria-current', 'true');
+      else b.addEventListener('click', () => { this.selectFromList(p, a.name).catch(() => {}); });
+      box.append(b);
+    });
   }
 
   /** BEY-04: tell the page the view state moved (it rewrites the URL fragment, debounced). */
@@ -352,7 +493,7 @@ export class Workspace {
       if (m && this.panes[Number(m[1])]) {
         const p = this.panes[Number(m[1])];
         const n = await p.reveal(m[2]);
-        if (n) { p.render(); await this.select(p, n); }
+        if (n) { p.render(); await this.revealCounterpart(p, n); await this.select(p, n); }
       }
       this.panes.forEach((p, i) => {
         const t = String(s[`t${i}`] || '').split(',').map(Number);
@@ -441,9 +582,9 @@ export class Workspace {
       for (const k of ['medium', 'high', 'critical']) swatch(OVERFLOW[k], t(k));
     } else if (this.compare) {
       for (const c of this.colors) swatch(c.colour, `${c.level || ''} [${c.lo}, ${c.hi}]`);
-      swatch(UNMATCHED, t('unmatched'));
+      swatch(themed(UNMATCHED), t('unmatched'));
     } else {
-      swatch(WHITE, t('noPrecision'));
+      swatch(themed(WHITE), t('noPrecision'));
     }
     // GR-12 markers.
     box.append(el('span', `↗ ↙ ⇄ ${t('markerComm')}   ⊕ ${t('markerMerged')}   • ${t('markerModified')}`, 'ws-muted'));
@@ -468,6 +609,8 @@ export class Workspace {
       onSelect: (p, n) => this.select(p, n),
       onToggle: (p, n) => this.syncToggle(p, n),
       onMenu: (p, n, x, y) => showContextMenu(this, p, n, x, y),
+      onView: (p) => this.syncView(p),
+      onHover: (p, n, x, y) => this.card.hover(p, n, x, y),
     }));
     for (const p of this.panes) { p.mode = 'precision'; await p.load(); p.render(); }
     for (let i = 0; i < this.panes.length; ++i) {
@@ -479,6 +622,7 @@ export class Workspace {
     // click meanwhile waits for one chunk at most.
     this.names(0).then(() => (this.compare ? this.names(1) : null)).catch(() => {});
     this.detail.clear();
+    this.crumbs.textContent = '';
     this.search.reset();
     if (this.matching) {
       this.matching.reset();
@@ -492,13 +636,28 @@ export class Workspace {
   /** @param {Pane} p */
   other(p) { return this.panes.find((q) => q !== p) || null; }
 
-  /** GI-08: reveal, centre, select (a list only drives its own side's pane). @param {Pane} p @param {string} name */
+  /**
+   * GI-08 and issue 19: reveal, centre and select the node, and reveal and centre its matched
+   * node in the other pane (every jump: lists, navigator, search, strip, deep link, breadcrumb).
+   * @param {Pane} p @param {string} name
+   */
   async selectFromList(p, name) {
     const n = await p.reveal(name);
     if (!n) { toast(t('nodeNotFound', name), 'warn'); return; }
     p.render();
     p.centre(n);
+    await this.revealCounterpart(p, n);
     await this.select(p, n);
+  }
+
+  /** Issue 19: the matched node of `n` revealed and centred in the other pane. @param {Pane} p @param {any} n */
+  async revealCounterpart(p, n) {
+    const o = this.other(p);
+    if (!o || o.host.hidden || !n.link.length) return;
+    const c = await o.reveal(n.link[n.link.length - 1]);
+    if (!c) return;
+    o.render();
+    o.centre(c);
   }
 
   /** MAT-05: recolour without losing expansion or view; refresh lists and details. */
@@ -568,6 +727,7 @@ export class Workspace {
     p.highlight = null;
     if (o) { o.selected = null; o.highlight = counterpart; o.restyle(); }
     p.restyle();
+    this.breadcrumb(p, n);
     const debug = p.opts.side === 'NPU';
     if (this.matching) this.matching.onSelect(debug, n, counterpart);
     if (debug) { this.filter.sync(); this.navigator.sync(); }

@@ -27,6 +27,11 @@ const SINGLE_SPECIALS = [{ key: 'null', text: 'no data', fill: null }, { key: 'p
  *   view); detail: extra tooltip lines of cell i
  */
 
+/** Categories shown at once before the first window is cut to 30 %. */
+const FIRST_WINDOW = 64;
+/** @param {number} n */
+const firstWindow = (n) => Math.max(1, n <= FIRST_WINDOW ? n : Math.max(FIRST_WINDOW, Math.ceil(n * 0.3)));
+
 export class Heatmap {
   /** @param {HTMLElement} host @param {{onClick: (c: CellHit) => void}} opts */
   constructor(host, opts) {
@@ -65,8 +70,8 @@ export class Heatmap {
   }
 
   /**
-   * New data: windows back to the first 30 % (unless kept), filters cleared.
-   * @param {Cube} cube @param {{xName: string, yName: string, xText: (x: number) => string, byModule: boolean}} axes
+   * New data: windows back to every category, or the first 30 % of many (unless kept), filters cleared.
+   * @param {Cube} cube @param {{xName: string, yName: string, xText: (x: number) => string, xTick?: (x: number) => string, byModule: boolean}} axes
    * @param {HeatOptions} [opts]
    */
   setData(cube, axes, opts = {}) {
@@ -106,8 +111,10 @@ export class Heatmap {
       this.wx = clampWindow(this.wx, this.xShown.length);
       this.wy = clampWindow(this.wy, this.yShown.length);
     } else {
-      this.wx = [0, Math.max(1, Math.ceil(this.xShown.length * 0.3))];
-      this.wy = [0, Math.max(1, Math.ceil(this.yShown.length * 0.3))];
+      // Issue 19: every category while they fit readable cells (the first 30 % hid ranks and the
+      // +inf cell of small runs), else the first 30 % and at least FIRST_WINDOW of them.
+      this.wx = [0, firstWindow(this.xShown.length)];
+      this.wy = [0, firstWindow(this.yShown.length)];
     }
     this.layout();
   }
@@ -279,7 +286,7 @@ export class Heatmap {
     g.selectAll('text.tr-xt').data(xTicks, (/** @type {any} */ t) => t.d).join('text').attr('class', 'tr-xt')
       .attr('font-size', 10).attr('fill', th.fg).attr('text-anchor', 'end')
       .attr('transform', (t) => `translate(${p.x + (t.d - a + 0.5) * cw},${p.y + p.h + 8}) rotate(-45)`)
-      .text((t) => cutLabel(String(t.x), 20));
+      .text((t) => cutLabel(ax.xTick ? ax.xTick(t.x) : String(t.x), 20));
     const yt = g.selectAll('text.tr-yt').data(yTicks, (/** @type {any} */ t) => t.d).join('text').attr('class', 'tr-yt')
       .attr('font-size', 10).attr('fill', th.fg).attr('text-anchor', 'end').attr('dominant-baseline', 'middle')
       .attr('x', p.x - 6).attr('y', (t) => p.y + (t.d - ya + 0.5) * ch)
@@ -362,6 +369,11 @@ export class Heatmap {
     let drag = null;
     const local = (/** @type {MouseEvent} */ e) => { const r = this.body.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
     node.addEventListener('pointerdown', (e) => {
+      // Issue 19: only a press inside the plot pans it (a drag that began on the colour bar, a
+      // legend or an axis scrolled the rows).
+      const [px, py] = local(e);
+      const p = this.plot;
+      if (!p || px < p.x || px > p.x + p.w || py < p.y || py > p.y + p.h) return;
       node.setPointerCapture(e.pointerId);
       drag = { x: e.clientX, y: e.clientY, wx: [...this.wx], wy: [...this.wy], moved: false };
     });

@@ -9,6 +9,7 @@ import { copyColor } from './scales.js';
 import { el, field } from './widgets.js';
 import { standaloneSvg, saveSvg, savePng } from './export.js';
 import { t } from '../i18n.js';
+import { onTheme } from '../host/prefs.js';
 
 /**
  * @typedef {{world_size: number, num_layers: number, tp: number, pp: number, vpp: number, dp: number, order: string,
@@ -74,6 +75,9 @@ export class ParallelView {
     form.addEventListener('submit', (e) => { e.preventDefault(); this.run(); });
     /** @type {Layout|null} */
     this.layout = null;
+    // The chart follows the theme (until its host leaves the page).
+    const redraw = () => { if (!host.isConnected) return; if (this.layout) this.draw(this.layout); };
+    onTheme(redraw);
   }
 
   args() {
@@ -93,6 +97,9 @@ export class ParallelView {
     try {
       this.draw(await this.engine.parallelLayout(this.args()));
     } catch (e) {
+      // Issue 19: an invalid setting leaves no chart of the previous one behind.
+      this.layout = null;
+      this.chart.textContent = '';
       this.msg.textContent = String(/** @type {Error} */ (e).message || e);
       this.msg.className = 'tr-par-msg bad';
     }
@@ -112,12 +119,17 @@ export class ParallelView {
     const pw = cw * m;
     const ph = rh * n;
     const legendH = 36 + L.dp * 16;
-    const W = M.left + pw + M.right;
+    // Issue 19: wide enough for the title (14 px text, about 7.6 px a character), which is centred
+    // on the chart (it was centred on the cells and cut at 8 x 24).
+    const W = Math.max(M.left + pw + M.right, Math.ceil(L.title.length * 7.6) + 40);
+    // The page's theme (the chart was white in the dark theme).
+    const dark = document.documentElement.dataset.theme === 'dark';
+    const ink = dark ? '#e6e6e6' : '#222';
     const H = Math.max(M.top + ph + M.bottom, M.top + legendH);
     const svg = select(this.chart).selectAll('svg').data([0]).join('svg').attr('width', W).attr('height', H)
-      .attr('font-family', 'system-ui, sans-serif').attr('data-testid', 'parallel-svg');
+      .attr('font-family', 'system-ui, sans-serif').attr('data-testid', 'parallel-svg').attr('fill', ink);
     svg.selectAll('*').remove();
-    svg.append('rect').attr('width', W).attr('height', H).attr('fill', '#fff');
+    svg.append('rect').attr('class', 'tr-par-bg').attr('width', W).attr('height', H).attr('fill', dark ? '#1a1a1a' : '#fff');
     const xc = (/** @type {number} */ c) => M.left + (c + 0.5) * cw;
     const yc = (/** @type {number} */ r) => M.top + (n - 1 - r + 0.5) * rh;   // row 0 at the bottom
     const grid = svg.append('g').attr('stroke', '#888').attr('stroke-opacity', 0.3).attr('stroke-dasharray', '3 3');
@@ -135,7 +147,7 @@ export class ParallelView {
         const tw = text.length * 5.2 + 6;
         g.append('rect').attr('x', xc(c) - tw / 2).attr('y', yc(r) - 7).attr('width', tw).attr('height', 14).attr('fill', '#fff').attr('fill-opacity', 0.3);
         g.append('text').attr('x', xc(c)).attr('y', yc(r)).attr('text-anchor', 'middle').attr('dominant-baseline', 'central')
-          .attr('font-size', 9).text(text);
+          .attr('font-size', 9).attr('fill', '#222').text(text);
       }
     });
     const ticks = svg.append('g').attr('font-size', 10);
@@ -144,7 +156,7 @@ export class ParallelView {
     for (let c = 0; c < m; ++c) ticks.append('text').attr('x', xc(c)).attr('y', M.top + ph + 14).attr('text-anchor', 'middle').text(t('parStage', c));
     svg.append('text').attr('x', M.left + pw / 2).attr('y', M.top + ph + 40).attr('text-anchor', 'middle').attr('font-size', 12).text(t('parVppAxis'));
     svg.append('text').attr('transform', `translate(16,${M.top + ph / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text(t('parTpAxis'));
-    svg.append('text').attr('class', 'tr-par-title').attr('x', M.left + pw / 2).attr('y', 22).attr('text-anchor', 'middle')
+    svg.append('text').attr('class', 'tr-par-title').attr('x', W / 2).attr('y', 22).attr('text-anchor', 'middle')
       .attr('font-size', 14).text(L.title);
     const legend = svg.append('g').attr('class', 'tr-par-legend').attr('transform', `translate(${M.left + pw + 24},${M.top})`).attr('font-size', 10);
     legend.append('text').attr('font-size', 11).attr('font-weight', 'bold').text(t('parCopies'));

@@ -113,6 +113,12 @@ export class TrendQueries {
     return m ? `Step${step} (iter ${m.original}, µ${m.micro})` : `Step${step}`;
   }
 
+  /** Issue 19: the x tick of a step slot: its iteration (and micro step) when trend_step_map knows it. @param {number} step */
+  stepTick(step) {
+    const m = this.stepMap && this.stepMap.get(step);
+    return m ? `iter ${m.original}${m.micro !== undefined && m.micro !== null ? ` µ${m.micro}` : ''}` : String(step);
+  }
+
   /** Q3. @param {string} metric */
   async metricId(metric) {
     if (this.metricIds.has(metric)) return /** @type {number} */ (this.metricIds.get(metric));

@@ -428,7 +428,8 @@ export class TrendWorkspace {
     const axes = AXES[s.dimension];
     this.line.setAxes({ x: axisText(dimensionName(s.dimension)), y: s.stat });
     const xText = axes.x === 'Step' ? (/** @type {number} */ x) => this.q.stepText(x).replace(/^Step/, '') : (/** @type {number} */ x) => String(x);
-    const names = { xName: axisText(axes.x), yName: axisText(axes.y), xText, byModule: s.dimension !== 'module_name' };
+    const xTick = axes.x === 'Step' ? (/** @type {number} */ x) => this.q.stepTick(x) : (/** @type {number} */ x) => String(x);
+    const names = { xName: axisText(axes.x), yName: axisText(axes.y), xText, xTick, byModule: s.dimension !== 'module_name' };
     this.names = names;
     const empty = { xs: [], ys: [], xi: new Int32Array(0), yi: new Int32Array(0), v: new Float64Array(0), rows: 0 };
     const ab = this.ab;

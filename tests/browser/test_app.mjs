@@ -1,0 +1,330 @@
+// Issue 19 in real Chromium: the page as a full-window analysis app, on a generated compare whose
+// answers follow from how it was generated (scripts/gen_dump.py: the golden side drifts from one
+// layer on, the target overflows in one layer). At 1600 x 1000: after Compare nothing of the page
+// scrolls and the graph's first box is within the top 300 px; the intake is a drawer of the
+// toolbar; the detail panel is docked and resizable; every jump (search, navigator, First
+// divergence, Worst nodes, filter, breadcrumb) reveals the matched node in the Bench pane; expand
+// all / collapse all / expand to depth N; hover cards with both sides; one shortcut overlay;
+// middle-ellipsis labels; dark-mode fills from one table; the Build button and the scope bar in
+// Chinese. Screenshots of the main views, light and dark, go to build/screenshots.
+//   node --test tests/browser/test_app.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServer, launchChromium, root } from './harness.mjs';
+
+const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
+const native = resolve(root, process.env.VISPROBE_NATIVE || join('build', 'native', 'visprobe'));
+const shots = join(root, 'build', 'screenshots');
+const W = 1600, H = 1000;
+let server, origin, browser, tmp, db, manifest;
+
+const sql = (file, q) => JSON.parse(execFileSync('sqlite3', ['-json', file, q]).toString() || '[]');
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'visprobe_app_'));
+  mkdirSync(shots, { recursive: true });
+  const gen = join(tmp, 'gen');
+  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(gen, 't'), '--golden', join(gen, 'g'), '--layers', '6',
+                           '--hidden', '64', '--diverge-layer', '3', '--overflow-layer', '1', '--seed', '7'], { stdio: 'pipe' });
+  manifest = JSON.parse(readFileSync(join(gen, 't', 'manifest.json'), 'utf8'));
+  const out = join(tmp, 'out');
+  execFileSync(native, ['graph_visualize', '-tp', join(gen, 't'), '-gp', join(gen, 'g'), '-o', out, '-oc'], { stdio: 'pipe' });
+  db = join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
+  ({ server, origin } = await startServer(webDir));
+  browser = await launchChromium();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function openDb(opts = {}) {
+  const context = await browser.newContext({ viewport: { width: W, height: H }, ...opts });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/');
+  await page.setInputFiles('#pick-db', db);
+  await page.waitForSelector('[data-testid=pane-debug] g.node');
+  await page.waitForSelector('[data-testid=pane-bench] g.node');
+  await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.badgesReady)));
+  return { page, context, errors };
+}
+
+const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
+
+/** Nothing of the page scrolls: the document is no taller or wider than the window. */
+async function pageScrolls(page) {
+  return page.evaluate(() => {
+    const d = document.scrollingElement;
+    return { h: d.scrollHeight - window.innerHeight, w: d.scrollWidth - window.innerWidth, overflow: getComputedStyle(document.body).overflow };
+  });
+}
+
+/**
+ * After a jump to `name` in the Debug pane: it is selected and on screen there, and its matched node
+ * is highlighted and on screen in the Bench pane (revealed: its ancestors expanded).
+ */
+async function bothRevealed(page, name) {
+  await page.waitForFunction((n) => {
+    const [d, b] = window.visprobeGraph.panes;
+    return d.selected && d.selected.name === n && b.highlight && b.screenBox(b.highlight);
+  }, name);
+  return page.evaluate(() => {
+    const [d, b] = window.visprobeGraph.panes;
+    const inside = (p, name) => { const s = p.screenBox(name); return !!s && s.x + s.w > 0 && s.x < p.width && s.y + s.h > 0 && s.y < p.height; };
+    return { debug: inside(d, d.selected.name), bench: inside(b, b.highlight), counterpart: b.highlight,
+             link: d.selected.link[d.selected.link.length - 1] };
+  });
+}
+
+/** Collapses both panes back to the root's children (so the next jump has to reveal). */
+const collapseBoth = (page) => page.evaluate(async () => {
+  await window.visprobeGraph.expandDepth(1);
+  return window.visprobeGraph.panes.map((p) => p.laid.length);
+});
+
+test('full window: after Compare nothing scrolls, the first box is within the top 300 px, the detail dock resizes, the intake is a drawer', async () => {
+  const { page, context, errors } = await openDb();
+  const s = await pageScrolls(page);
+  assert.ok(s.h <= 0 && s.w <= 0, `the page scrolls: ${JSON.stringify(s)}`);
+  assert.equal(s.overflow, 'hidden');
+  const first = await page.$eval('[data-testid=pane-debug] g.node', (g) => g.getBoundingClientRect().top);
+  assert.ok(first >= 0 && first < 300, `first box at ${first} px`);
+  const rects = await page.evaluate(() => Object.fromEntries(['pane-debug', 'pane-bench', 'detail-dock', 'app-bar'].map((id) => {
+    const r = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+    return [id, { top: r.top, bottom: r.bottom, left: r.left, right: r.right, h: r.height }];
+  })));
+  for (const [id, r] of Object.entries(rects)) assert.ok(r.bottom <= H + 0.5 && r.h > 10, `${id} on screen: ${JSON.stringify(r)}`);
+  assert.ok(rects['pane-debug'].h > 400, `the graph has the window: ${rects['pane-debug'].h} px`);
+  assert.ok(rects['detail-dock'].top > rects['pane-debug'].bottom, 'the detail panel is docked under the graph');
+  assert.ok(rects['pane-bench'].left > rects['pane-debug'].right - 1, 'the two panes side by side');
+  // The dock: dragging its splitter up by 150 px gives it 150 px more and the graph 150 less.
+  const split = await page.locator('[data-testid=dock-splitter]').boundingBox();
+  await page.mouse.move(split.x + 200, split.y + 2);
+  await page.mouse.down();
+  await page.mouse.move(split.x + 200, split.y - 148, { steps: 4 });
+  await page.mouse.up();
+  const after = await page.evaluate(() => ({ dock: document.querySelector('[data-testid=detail-dock]').getBoundingClientRect().height,
+                                              pane: document.querySelector('[data-testid=pane-debug]').getBoundingClientRect().height }));
+  assert.ok(Math.abs(after.dock - rects['detail-dock'].h - 150) < 12, `dock ${rects['detail-dock'].h} -> ${after.dock}`);
+  assert.ok(Math.abs(rects['pane-debug'].h - after.pane - 150) < 12, `pane ${rects['pane-debug'].h} -> ${after.pane}`);
+  assert.ok((await pageScrolls(page)).h <= 0);
+  // The panes redraw at their new size (the layer follows the host).
+  await page.waitForFunction(() => window.visprobeGraph.panes.every((p) => p.layer && Math.abs(p.layer.h - p.host.clientHeight) < 2));
+  // Intake: hidden behind the toolbar, opened by its button and by I, closed by Escape.
+  assert.equal(await page.isVisible('#run'), false);
+  await page.click('[data-testid=toolbar-intake]');
+  assert.equal(await page.isVisible('#run'), true);
+  assert.equal(await page.getAttribute('[data-testid=toolbar-intake]', 'aria-expanded'), 'true');
+  assert.ok((await pageScrolls(page)).h <= 0, 'the drawer lies over the workspace');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isVisible('#run'), false);
+  await page.locator('[data-testid=pane-debug]').hover();
+  await page.keyboard.press('i');
+  assert.equal(await page.isVisible('[data-testid=drawer]'), true);
+  await page.keyboard.press('i');
+  assert.equal(await page.isVisible('[data-testid=drawer]'), false);
+  // Download from the toolbar (Ctrl+S too).
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Control+s')]);
+  assert.match(dl.suggestedFilename(), /\.vis\.db$/);
+  await page.screenshot({ path: join(shots, 'app_compare_light.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every jump reveals the node and its matched node in the Bench pane; breadcrumb (issue 19 point 2)', async () => {
+  const { page, context, errors } = await openDb();
+  const drift = manifest.anomalies.find((a) => a.type === 'diverge').first_node;
+  const deep = sql(db, `SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND sub_nodes = '' AND matched_node_link != '[]'
+                        AND node_name LIKE '%layers.4.%' ORDER BY node_order LIMIT 1`)[0].node_name;
+  const check = async (how, name) => {
+    const r = await bothRevealed(page, name);
+    assert.ok(r.debug, `${how}: ${name} on screen in the Debug pane`);
+    assert.ok(r.bench, `${how}: ${r.counterpart} on screen in the Bench pane`);
+    assert.equal(r.counterpart, r.link, how);
+  };
+  // Search.
+  let laid = await collapseBoth(page);
+  await page.click('[data-testid=rail-search]');
+  await page.fill('#ws-search', `"${deep}"`);
+  await page.waitForFunction((q) => document.querySelector('[data-testid=search-list]').dataset.query === q, `"${deep}"`);
+  await page.click('.ws-results li >> nth=0');
+  await check('search', deep);
+  assert.ok((await pane(page, 1, (p) => p.laid.length)) > laid[1], 'the Bench pane expanded to show it');
+  // Breadcrumb: root ... node; an ancestor is one click away and is revealed on both sides.
+  const crumbs = await page.$$eval('[data-testid=breadcrumb] .ws-crumb', (bs) => bs.map((b) => b.title));
+  assert.equal(crumbs[crumbs.length - 1], deep);
+  const chain = await pane(page, 0, (p) => { const c = []; for (let a = p.selected; a; a = a.parent) c.unshift(a.name); return c; });
+  assert.deepEqual(crumbs, chain);
+  await page.click(`[data-testid=breadcrumb] .ws-crumb >> nth=${crumbs.length - 2}`);
+  await check('breadcrumb', crumbs[crumbs.length - 2]);
+  // First divergence (toolbar and F).
+  await collapseBoth(page);
+  await page.click('[data-testid=bar-first]');
+  const first = await page.waitForFunction(() => window.visprobeGraph.panes[0].selected?.name).then((h) => h.jsonValue());
+  await check('first divergence', first);
+  await collapseBoth(page);
+  await page.locator('[data-testid=pane-debug]').hover();
+  await page.keyboard.press('f');
+  await check('F', first);
+  // Navigator list.
+  await collapseBoth(page);
+  await page.click('[data-testid=rail-navigator]');
+  await page.waitForSelector('[data-testid=nav-list] li');
+  const navName = await page.textContent('[data-testid=nav-list] li >> nth=1');
+  await page.click('[data-testid=nav-list] li >> nth=1');
+  await check('navigator', navName);
+  // Worst nodes.
+  await collapseBoth(page);
+  await page.click('[data-testid=worst] summary');
+  await page.waitForSelector('[data-testid=worst] tbody tr');
+  const worstName = await page.getAttribute('[data-testid=worst] tbody tr >> nth=0', 'data-name');
+  await page.click('[data-testid=worst] tbody tr >> nth=0 >> button');
+  await check('worst nodes', worstName);
+  // Filter list (errors).
+  await collapseBoth(page);
+  await page.click('[data-testid=rail-filter]');
+  await page.check('[data-testid=filter-error]');
+  await page.waitForSelector('[data-testid=filter-list] li');
+  const filterName = await page.getAttribute('[data-testid=filter-list] li >> nth=0', 'title');
+  await page.click('[data-testid=filter-list] li >> nth=0');
+  await check('filter', filterName);
+  assert.ok(drift, 'the fixture drifts');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('expand all / collapse all / expand to depth N, synced pan and zoom, hover cards, the shortcut overlay', async () => {
+  const { page, context, errors } = await openDb();
+  const total = sql(db, "SELECT count(*) AS n FROM tb_nodes WHERE data_source = 'NPU'")[0].n;
+  const benchTotal = sql(db, "SELECT count(*) AS n FROM tb_nodes WHERE data_source = 'Bench'")[0].n;
+  await page.click('[data-testid=expand-all]');
+  await page.waitForFunction((n) => window.visprobeGraph.host.dataset.depth === 'Infinity' && window.visprobeGraph.panes[0].laid.length === n, total);
+  assert.equal(await pane(page, 1, (p) => p.laid.length), benchTotal);
+  await page.click('[data-testid=collapse-all]');
+  await page.waitForFunction(() => window.visprobeGraph.panes.every((p) => p.laid.every((n) => n.depth <= 1)));
+  await page.selectOption('[data-testid=expand-depth]', '3');
+  await page.waitForFunction(() => window.visprobeGraph.host.dataset.depth === '3');
+  const d3 = await pane(page, 0, (p) => ({ max: Math.max(...p.laid.map((n) => n.depth)),
+                                          open: p.laid.filter((n) => n.expanded).every((n) => n.depth < 3),
+                                          closed: p.laid.filter((n) => n.depth < 3 && n.subNames.length).every((n) => n.expanded) }));
+  assert.deepEqual(d3, { max: 3, open: true, closed: true });
+  // Keys: 2 = depth 2, E = all, C = collapse all.
+  await page.locator('[data-testid=pane-debug]').hover();
+  await page.keyboard.press('2');
+  await page.waitForFunction(() => window.visprobeGraph.host.dataset.depth === '2');
+  assert.equal(await pane(page, 0, (p) => Math.max(...p.laid.map((n) => n.depth))), 2);
+  await page.keyboard.press('e');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].laid.length === n, total);
+  await page.keyboard.press('c');
+  await page.waitForFunction(() => window.visprobeGraph.panes[0].laid.every((n) => n.depth <= 1));
+  // Synced pan / zoom: off by default; on, a zoom in one pane moves the other with it.
+  assert.equal(await page.isChecked('#ws-sync-view'), false);
+  await page.keyboard.press('w');
+  let ts = await page.evaluate(() => window.visprobeGraph.panes.map((p) => p.t.k));
+  assert.notEqual(ts[0], ts[1]);
+  await page.keyboard.press('y');
+  assert.equal(await page.isChecked('#ws-sync-view'), true);
+  await page.keyboard.press('w');
+  await page.mouse.move(300, 500);
+  ts = await page.evaluate(() => window.visprobeGraph.panes.map((p) => `${p.t.x},${p.t.y},${p.t.k}`));
+  assert.equal(ts[0], ts[1]);
+  // Hover card: full name, shapes and dtypes, both sides.
+  await page.keyboard.press('e');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].laid.length === n, total);
+  await page.click('[data-testid=fit]');
+  const leaf = sql(db, `SELECT node_name, output_data FROM tb_nodes WHERE data_source = 'NPU' AND sub_nodes = '' AND matched_node_link != '[]'
+                        AND node_name LIKE '%linear%forward%' ORDER BY node_order LIMIT 1`)[0];
+  await page.evaluate(async (n) => { const g = window.visprobeGraph; await g.selectFromList(g.panes[0], n); }, leaf.node_name);
+  await page.hover(`[data-testid=pane-debug] g.node[data-name="${leaf.node_name}"]`);
+  await page.waitForSelector('[data-testid=hover-card]:not([hidden])');
+  const card = await page.textContent('[data-testid=hover-card]');
+  assert.ok(card.startsWith(leaf.node_name), card);
+  assert.match(card, /Debug/);
+  assert.match(card, /Bench/);
+  const out = JSON.parse(leaf.output_data);
+  const item = out[Object.keys(out)[0]];
+  const shape = Array.isArray(item.shape) ? `[${item.shape.join(', ')}]` : String(item.shape);
+  assert.ok(card.includes(shape), `shape ${shape} in ${card}`);
+  assert.ok(card.includes(String(item.dtype)), 'dtype');
+  assert.match(card, /Max /);
+  await page.mouse.move(5, 5);
+  await page.waitForSelector('[data-testid=hover-card]', { state: 'hidden' });
+  // One overlay lists every shortcut (? opens it).
+  await page.locator('[data-testid=pane-debug]').hover();
+  await page.keyboard.press('?');
+  assert.equal(await page.getAttribute('[data-testid=shortcuts]', 'open'), '');
+  const listed = await page.textContent('[data-testid=shortcuts] dl');
+  for (const k of ['Expand all', 'Collapse all', 'Expand to depth N', 'First divergence', 'Fit to screen', 'Sync pan / zoom', 'Build / open data', 'Ctrl+S', 'Alt+S'])
+    assert.ok(listed.includes(k), `${k} listed`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('labels keep the distinguishing end; dark fills from one table; Chinese Build button and scope bar; screenshots', async () => {
+  const { page, context, errors } = await openDb({ colorScheme: 'dark' });
+  await page.click('[data-testid=expand-all]');
+  const total = sql(db, "SELECT count(*) AS n FROM tb_nodes WHERE data_source = 'NPU'")[0].n;
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].laid.length === n, total);
+  // Leaves of one parent whose names differ keep different labels (the counter or the end survives the cut).
+  const labels = await page.$$eval('[data-testid=pane-debug] g.node', (gs) => gs.map((g) => [g.dataset.name, g.querySelector('text')?.textContent || '']));
+  const cut = labels.filter(([, t]) => t.includes('…'));
+  assert.ok(cut.length > 0, 'some labels are cut');
+  for (const [name, text] of cut) {
+    const tail = text.slice(text.indexOf('…') + 1);
+    const short = name.replace(/\.forward(?=\.|$)/g, '.fwd').replace(/\.backward(?=\.|$)/g, '.bwd');
+    assert.ok(short.endsWith(tail), `${text} keeps the end of ${name}`);
+  }
+  const byParent = await pane(page, 0, (p) => {
+    const dup = [];
+    for (const n of p.laid) {
+      const seen = new Map();
+      for (const c of n.children && n.expanded ? n.children : []) {
+        if (!c._fit) continue;
+        if (seen.has(c._fit) && c.name !== seen.get(c._fit)) dup.push([c._fit, c.name, seen.get(c._fit)]);
+        seen.set(c._fit, c.name);
+      }
+    }
+    return dup;
+  });
+  assert.deepEqual(byParent, [], 'siblings keep distinct labels');
+  // Dark: no-precision and unmatched fills come from the theme table, not white and light grey.
+  const fills = await page.evaluate(() => {
+    const [d, b] = window.visprobeGraph.panes;
+    return { benchFill: b.fill(b.root), pass: window.visprobeGraph.colors[0].colour, bg: getComputedStyle(document.body).backgroundColor };
+  });
+  assert.equal(fills.benchFill, '#303030');
+  assert.notEqual(fills.benchFill, fills.pass);
+  await page.screenshot({ path: join(shots, 'app_compare_dark.png') });
+  await page.click('[data-testid=theme-toggle]');
+  assert.equal(await pane(page, 1, (p) => p.fill(p.root)), '#FFFFFF');
+  // Chinese: the Build button (before any files), the toolbar and the scope bar.
+  await page.click('[data-testid=lang-toggle]');
+  assert.equal(await page.textContent('#run'), '构图');
+  assert.equal(await page.textContent('[data-testid=toolbar-intake]'), '构建 / 打开数据');
+  assert.match(await page.textContent('[data-testid=scope]'), /步 0 · 卡 0/);
+  assert.equal(await page.getAttribute('[data-testid=expand-all]', 'title'), '全部展开');
+  await page.click('[data-testid=lang-toggle]');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a fresh page in Chinese says Build in Chinese before anything is chosen', async () => {
+  const context = await browser.newContext({ viewport: { width: W, height: H }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  await page.goto(origin + '/');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.equal(await page.textContent('#run'), '构图');
+  assert.equal(await page.textContent('#load-sample'), '加载示例');
+  await page.screenshot({ path: join(shots, 'app_intake.png') });
+  await context.close();
+});

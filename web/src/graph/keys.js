@@ -1,0 +1,51 @@
+// @ts-check
+// Issue 19: the keyboard map of the graph workspace, in one place: the key handler reads it and
+// the shortcuts overlay lists it. W/A/S/D/0 and the wheel act on the pane under the pointer
+// (pane.js); the page's own keys (I: build / open data, Ctrl+S: download, T: theme, L: language)
+// are handled by host/app_shell.js and listed here too.
+
+/** keys: what the overlay shows (an i18n key unless literal); what: the action's i18n key. */
+export const KEYMAP = [
+  { keys: '?', what: 'helpShortcuts', literal: true },
+  { keys: 'I', what: 'buildOpenData', literal: true },
+  { keys: 'Ctrl+S', what: 'downloadDb', literal: true },
+  { keys: 'F', what: 'firstDivergence', literal: true },
+  { keys: 'N / P', what: 'nextPrevFlagged', literal: true },
+  { keys: '/', what: 'panelSearch', literal: true },
+  { keys: 'E', what: 'expandAll', literal: true },
+  { keys: 'C', what: 'collapseAll', literal: true },
+  { keys: '1 … 9', what: 'expandToDepth', literal: true },
+  { keys: 'V', what: 'fitToScreen', literal: true },
+  { keys: 'Y', what: 'syncView', literal: true },
+  { keys: 'B', what: 'collapseBench', literal: true },
+  { keys: 'W', what: 'zoomIn', literal: true },
+  { keys: 'S', what: 'zoomOut', literal: true },
+  { keys: 'A', what: 'moveLeft', literal: true },
+  { keys: 'D', what: 'moveRight', literal: true },
+  { keys: 'shortcutWheel', what: 'scroll', literal: false },
+  { keys: 'shortcutCtrlWheel', what: 'zoomAtPointer', literal: false },
+  { keys: '0', what: 'resetView', literal: true },
+  { keys: 'Alt+S', what: 'exportSvg', literal: true },
+  { keys: 'Alt+G', what: 'exportPng', literal: true },
+  { keys: 'Alt+C', what: 'exportCsv', literal: true },
+  { keys: 'Alt+K', what: 'copyLink', literal: true },
+  { keys: 'T', what: 'themeDark', literal: true },
+  { keys: 'L', what: 'language', literal: true },
+  { keys: 'Esc', what: 'closeOverlay', literal: true },
+];
+
+/**
+ * The workspace action of a key press, or '' (pane keys and the page's keys are not actions here).
+ * @param {KeyboardEvent} e
+ */
+export function actionOf(e) {
+  if (e.ctrlKey || e.metaKey) return '';
+  const code = e.code || '';
+  if (e.altKey) {
+    return { KeyS: 'exportSvg', KeyG: 'exportPng', KeyC: 'exportCsv', KeyK: 'copyLink' }[code] || '';
+  }
+  if (e.key === '?') return 'help';
+  if (e.key === '/') return 'search';
+  if (/^[1-9]$/.test(e.key)) return 'depth' + e.key;
+  return { f: 'first', n: 'next', p: 'prev', e: 'expandAll', c: 'collapseAll', v: 'fit', y: 'syncView', b: 'bench' }[e.key.toLowerCase()] || '';
+}
