@@ -75,7 +75,14 @@ async function bothRevealed(page, name) {
   await page.waitForFunction((n) => {
     const [d, b] = window.visprobeGraph.panes;
     return d.selected && d.selected.name === n && b.highlight && b.screenBox(b.highlight);
-  }, name);
+  }, name, { timeout: 10000 }).catch(async (e) => {
+    const st = await page.evaluate(() => {
+      const [d, b] = window.visprobeGraph.panes;
+      return { selected: d.selected && d.selected.name, link: d.selected && d.selected.link, highlight: b.highlight,
+               box: b.highlight && b.screenBox(b.highlight), laid: b.laid.length };
+    });
+    throw new Error(`${name}: ${e.message}: ${JSON.stringify(st)}`);
+  });
   return page.evaluate(() => {
     const [d, b] = window.visprobeGraph.panes;
     const inside = (p, name) => { const s = p.screenBox(name); return !!s && s.x + s.w > 0 && s.x < p.width && s.y + s.h > 0 && s.y < p.height; };
@@ -84,9 +91,10 @@ async function bothRevealed(page, name) {
   });
 }
 
-/** Collapses both panes back to the root's children (so the next jump has to reveal). */
+/** Collapses both panes back to the root's children and drops the selection (so the next jump has to reveal and select). */
 const collapseBoth = (page) => page.evaluate(async () => {
   await window.visprobeGraph.expandDepth(1);
+  for (const p of window.visprobeGraph.panes) { p.selected = null; p.highlight = null; p.restyle(); }
   return window.visprobeGraph.panes.map((p) => p.laid.length);
 });
 
@@ -178,8 +186,13 @@ test('every jump reveals the node and its matched node in the Bench pane; breadc
   await collapseBoth(page);
   await page.click('[data-testid=rail-navigator]');
   await page.waitForSelector('[data-testid=nav-list] li');
-  const navName = await page.textContent('[data-testid=nav-list] li >> nth=1');
-  await page.click('[data-testid=nav-list] li >> nth=1');
+  await page.waitForTimeout(300);   // the list fills in chunks
+  const before = await pane(page, 0, (p) => p.selected && p.selected.name);
+  const li = page.locator('[data-testid=nav-list] li').nth(2);
+  const navName = await li.textContent();
+  await li.click();
+  await page.waitForFunction((b) => window.visprobeGraph.panes[0].selected?.name !== b, before);
+  assert.equal(await pane(page, 0, (p) => p.selected.name), navName, 'the clicked row is selected');
   await check('navigator', navName);
   // Worst nodes.
   await collapseBoth(page);

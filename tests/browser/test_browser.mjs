@@ -85,7 +85,7 @@ test('compare of two folders, download and re-open', async () => {
   assert.equal(countRows(saved), countRows(db));
   await page.reload();
   await page.setInputFiles('#pick-db', saved);
-  await page.waitForSelector('[data-testid=rows]');
+  await page.waitForSelector('[data-testid=rows]', { state: 'attached' });   // in the app's drawer
   assert.equal(await rowsShown(page), countRows(db));
   assert.deepEqual(foreign, []);
   await context.close();
@@ -111,7 +111,7 @@ test('a database made by the native CLI opens in the page', async () => {
   const { page, context } = await openPage();
   const db = nativeDb(['-tp', join(samples, 'vis_multi_step_rank'), '-gp', join(samples, 'vis_multi_step_rank')]);
   await page.setInputFiles('#pick-db', db);
-  await page.waitForSelector('[data-testid=rows]');
+  await page.waitForSelector('[data-testid=rows]', { state: 'attached' });   // in the app's drawer
   assert.equal(await rowsShown(page), countRows(db));
   await context.close();
 });

@@ -316,7 +316,7 @@ test('Chinese / English and light / dark, persisted (X-01, X-02)', async () => {
   // Texts set after load follow too: the status line, the scope, the popover, the mode control,
   // the shortcut sheet, the panes' accessible names, the rail's tooltips.
   assert.equal(await page.textContent('#status'), '数据库已打开');
-  assert.match(await page.textContent('[data-testid=scope]'), /· Step 0 · Rank 0 · MicroStep ALL$/);
+  assert.match(await page.textContent('[data-testid=scope]'), /· 步 0 · 卡 0 · 微步 ALL$/);
   await page.click('[data-testid=rail-data]');
   assert.deepEqual(await page.$$eval('[data-testid=data-selection] .ws-field > label', (ls) => ls.map((l) => l.textContent)),
                    ['目录', '文件', 'Step', 'Rank', 'MicroStep']);
@@ -370,11 +370,12 @@ test('icon rail: data selection, panels, build / open data, theme, language, eac
   assert.equal(await page.evaluate(() => localStorage.getItem('visprobe.lang')), 'zh');
   await page.click('[data-testid=rail-language]');
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
-  // Build / open data brings the intake into view, with the target slot focused.
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  // Build / open data opens the intake drawer (issue 19), with the target slot focused; Escape closes it.
   await page.click('[data-testid=rail-intake]');
-  await page.waitForFunction(() => { const r = document.querySelector('.intake').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight; });
+  await page.waitForFunction(() => { const r = document.querySelector('.intake').getBoundingClientRect(); return r.height > 0 && r.top >= -1 && r.top < innerHeight; });
   assert.equal(await page.evaluate(() => document.activeElement.id), 'slot-target');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isVisible('.intake'), false);
   // Data selection: the icon opens and closes the popover; a click elsewhere closes it.
   await page.click('[data-testid=rail-data]');
   assert.equal(await page.getAttribute('[data-testid=rail-data]', 'aria-expanded'), 'true');

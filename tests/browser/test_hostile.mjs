@@ -139,6 +139,7 @@ test('page: hostile names build, render as written, are found by literal searche
   }
 
   // The graph workspace: expand both hostile modules, every name shows as written.
+  await page.keyboard.press('Escape');   // closes the drawer over the workspace
   await page.waitForSelector('[data-testid=pane-debug] g.node');
   for (const m of spec.modules) {
     const header = await page.evaluateHandle((name) => [...document.querySelectorAll('[data-testid=pane-debug] g.node')]

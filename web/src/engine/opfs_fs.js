@@ -12,6 +12,8 @@
 
 const E = { PERM: 63, NOENT: 44, IO: 29, EXIST: 20, ISDIR: 31, INVAL: 28, NOSPC: 51, NOTEMPTY: 55 };
 const DIR_MODE = 0o40777, S_IFMT = 0o170000, S_IFDIR = 0o40000;
+/** How much a file grows between two checks of its real size (see write). */
+const CHECK_BYTES = 64 * 1024 * 1024;
 export const RUNS_DIR = 'visprobe-runs';
 
 /** Whether this worker can write OPFS files synchronously. */
@@ -39,7 +41,7 @@ export async function runsDir() {
  */
 export async function createPool(name, count) {
   const dir = await (await runsDir()).getDirectoryHandle(name, { create: true });
-  /** @type {{file: string, handle: any, access: any, used: boolean}[]} */
+  /** @type {{file: string, handle: any, access: any, used: boolean, checkedTo?: number}[]} */
   const slots = [];
   for (let i = 0; i < count; ++i) {
     const file = `slot-${i}`;
@@ -97,7 +99,10 @@ export function opfsFilesystem(FS, pool) {
     setattr(/** @type {any} */ node, /** @type {any} */ attr) {
       if (attr.mode !== undefined) node.mode = attr.mode;
       if (attr.timestamp !== undefined) node.timestamp = attr.timestamp;
-      if (attr.size !== undefined && node.slot) guard('truncate', attr.size, () => node.slot.access.truncate(attr.size));
+      if (attr.size !== undefined && node.slot) {
+        guard('truncate', attr.size, () => node.slot.access.truncate(attr.size));
+        node.slot.checkedTo = Math.min(node.slot.checkedTo || 0, attr.size);
+      }
     },
     lookup() { throw FS.genericErrors[E.NOENT] || err(E.NOENT); },
     mknod(/** @type {any} */ parent, /** @type {string} */ name, /** @type {number} */ mode) {
@@ -105,6 +110,7 @@ export function opfsFilesystem(FS, pool) {
       const slot = pool.slots.find((s) => !s.used);
       if (!slot) throw err(E.NOSPC);
       slot.used = true;
+      slot.checkedTo = 0;
       slot.access.truncate(0);
       return createNode(parent, name, mode, slot);
     },
@@ -149,11 +155,27 @@ export function opfsFilesystem(FS, pool) {
       return n;
     },
     write(/** @type {any} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
-      return guard('write', position, () => {
-        const n = stream.node.slot.access.write(buffer.subarray(offset, offset + length), { at: position });
-        if (n < length) throw Object.assign(new Error(`wrote ${n} of ${length} bytes`), { name: 'QuotaExceededError' });
-        return n;
+      const slot = stream.node.slot;
+      const n = guard('write', position, () => {
+        const w = slot.access.write(buffer.subarray(offset, offset + length), { at: position });
+        if (w < length) throw Object.assign(new Error(`wrote ${w} of ${length} bytes`), { name: 'QuotaExceededError' });
+        // A private window's OPFS past its limit answers 2^32 - 8 (measured): nothing was written.
+        if (w > length) throw Object.assign(new Error(`the storage answered ${w} bytes written for ${length}`), { name: 'StorageLost' });
+        return w;
       });
+      // Every CHECK_BYTES of growth: the file really is that long. A private window's in-memory
+      // OPFS (Chromium 156, measured) stops growing a file at about 1.5 GB and reports every write
+      // as done; without this check SQLite found out later as "disk I/O error".
+      const end = position + n;
+      if (end > (slot.checkedTo || 0) + CHECK_BYTES) {
+        slot.checkedTo = end;
+        const total = guard('getSize', position, () => slot.access.getSize());
+        if (total < end) {
+          if (!pool.ioError) pool.ioError = Object.assign(new Error(`the file stayed at ${total} bytes after a write up to byte ${end}`), { name: 'StorageLost', op: 'write', at: position });
+          throw err(E.IO);
+        }
+      }
+      return n;
     },
     llseek(/** @type {any} */ stream, /** @type {number} */ offset, /** @type {number} */ whence) {
       let position = offset;

@@ -259,7 +259,8 @@ async function run(id, args) {
         // SQLite reports any storage failure as "disk I/O error": say what the browser's storage said.
         const e = /** @type {any} */ (pool.ioError);
         plain.message += `\nThe browser's storage (OPFS) failed: ${e.op} at byte ${e.at} of the database: ${e.name}: ${e.message}.` +
-          ' A private window keeps OPFS in memory with less room: use a normal window, or build with the CLI.';
+          ' A private window keeps OPFS in memory (in Chromium about 1.5 GB a file): open the page in a normal window,' +
+          ' or build with the CLI (visprobe graph_visualize) and open its database here.';
       }
       await sweepRuns(opfsKeep(args.keepRuns));
       reply(id, Ev.RESULT, result.ok ? { ...plain, ok: false, message: `The engine wrote no ${result.dbPath}.` } : plain);
