@@ -306,6 +306,7 @@ test('hostile names render as text and nothing executes', async () => {
   await page.click('[data-testid=toolbar-intake]');   // the node table is in the app's drawer
   await page.fill('#search', '<img');
   await page.waitForFunction(() => document.querySelector('#nodes tbody').textContent.includes('<img'));
+  await page.keyboard.press('Escape');   // the drawer closes
   await page.click('[data-testid=rail-search]');
   await page.fill('#ws-search', "'%_<");
   await page.fill('#ws-search', '<img src');
