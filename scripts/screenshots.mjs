@@ -1,5 +1,5 @@
 // The README's screenshots (issue 19): the main views at 1600 x 1000 CSS pixels, light and dark,
-// saved at half scale as JPEG into docs/img/ (small enough to commit). Inputs are generated here
+// saved at half scale as PNG into docs/img/ (small enough to commit). Inputs are generated here
 // (scripts/gen_dump.py, scripts/gen_trend_data.py) and built with the native CLI.
 //   node scripts/screenshots.mjs            (needs build/native and build/web)
 import { execFileSync } from 'node:child_process';
@@ -33,7 +33,7 @@ try {
     await page.goto(origin + '/');
     await page.evaluate(() => localStorage.clear());
     await page.reload();
-    const shot = (name) => page.screenshot({ path: join(outDir, `${name}_${scheme}.jpg`), type: 'jpeg', quality: 72 });
+    const shot = (name) => page.screenshot({ path: join(outDir, `${name}_${scheme}.png`) });
     await page.setInputFiles('#pick-db', db);
     await page.waitForSelector('[data-testid=pane-bench] g.node');
     await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.badgesReady)));
