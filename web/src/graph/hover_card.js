@@ -5,14 +5,13 @@
 // is set as text.
 import { el, tel } from './dom.js';
 import { isLeaf } from './layout.js';
+import { keysOf } from './panel_detail.js';
 import { t } from '../i18n.js';
 
 const REST_MS = 250;
 const ITEMS = 3;            // inputs and outputs shown per side
 const STATS = ['Max', 'Min', 'Mean', 'Norm'];
 
-/** @param {any} o */
-const keysOf = (o) => Object.keys(o || {}).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 
 export class HoverCard {
   /**

@@ -3,6 +3,7 @@
 // the shortcuts overlay lists it. W/A/S/D/0 and the wheel act on the pane under the pointer
 // (pane.js); the page's own keys (I: build / open data, Ctrl+S: download, T: theme, L: language)
 // are handled by host/app_shell.js and listed here too.
+import { toast } from './dom.js';
 
 /** keys: what the overlay shows (an i18n key unless literal); what: the action's i18n key. */
 export const KEYMAP = [
@@ -48,4 +49,47 @@ export function actionOf(e) {
   if (e.key === '/') return 'search';
   if (/^[1-9]$/.test(e.key)) return 'depth' + e.key;
   return { f: 'first', n: 'next', p: 'prev', e: 'expandAll', c: 'collapseAll', v: 'fit', y: 'syncView', b: 'bench' }[e.key.toLowerCase()] || '';
+}
+
+/**
+ * Runs one workspace action of actionOf() on the graph workspace `ws`; false when it is not one
+ * this workspace has (no Bench pane, no link to copy).
+ * @param {any} ws  graph/workspace.js Workspace
+ * @param {string} action @param {{svg: HTMLElement, png: HTMLElement, csv: HTMLElement}} exports  the toolbar's export buttons
+ */
+export function runAction(ws, action, exports) {
+  const fail = (/** @type {any} */ e) => toast(String((e && e.message) || e), 'error');
+  switch (action) {
+    case 'first': ws.navigator.first().catch(fail); return true;
+    case 'next': ws.navigator.step(1).catch(() => {}); return true;
+    case 'prev': ws.navigator.step(-1).catch(() => {}); return true;
+    case 'expandAll': ws.expandDepth(Infinity).catch(fail); return true;
+    case 'collapseAll': ws.expandDepth(1).catch(fail); return true;
+    case 'fit': ws.panes.forEach((/** @type {any} */ p) => p.fit()); return true;
+    case 'help': if (ws.shortcuts) ws.shortcuts.open = !ws.shortcuts.open; return true;
+    case 'search': {
+      ws.showPanel('search');
+      const box = /** @type {HTMLInputElement|null} */ (ws.search.el.querySelector('input[type=search], input'));
+      if (box) box.focus();
+      return true;
+    }
+    case 'syncView':
+      if (!ws.syncViewBox) return false;
+      ws.syncViewBox.checked = !ws.syncViewBox.checked;
+      ws.syncViewBox.dispatchEvent(new Event('change'));
+      return true;
+    case 'bench': {
+      const b = /** @type {HTMLElement|null} */ (ws.host.querySelector('[data-testid=collapse-bench]'));
+      if (!b) return false;
+      b.click();
+      return true;
+    }
+    case 'exportSvg': exports.svg.click(); return true;
+    case 'exportPng': exports.png.click(); return true;
+    case 'exportCsv': exports.csv.click(); return true;
+    case 'copyLink': if (!ws.opts.onCopyLink) return false; ws.opts.onCopyLink(); return true;
+    default:
+      if (action.startsWith('depth')) { ws.expandDepth(Number(action.slice(5))).catch(fail); return true; }
+      return false;
+  }
 }

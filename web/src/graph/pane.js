@@ -187,6 +187,28 @@ export class Pane {
   }
 
   /**
+   * The child rows (COLS) of the named nodes, by parent name, in node_order: along the
+   * (step, rank, data_source, up_node, node_order) index, 400 parents a query.
+   * @param {string[]} names @returns {Promise<Map<string, any[][]>>}
+   */
+  async childRows(names) {
+    /** @type {Map<string, any[][]>} */
+    const byParent = new Map();
+    for (let i = 0; i < names.length; i += 400) {
+      const part = names.slice(i, i + 400);
+      const rows = await this.engine.query(
+        `SELECT up_node, ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?
+         AND up_node IN (${part.map(() => '?').join(',')}) ORDER BY up_node, node_order`, [...this.scope, ...part]);
+      for (const row of rows.values) {
+        const up = String(row[0]);
+        if (!byParent.has(up)) byParent.set(up, []);
+        /** @type {any[][]} */ (byParent.get(up)).push(row.slice(1));
+      }
+    }
+    return byParent;
+  }
+
+  /**
    * Issue 19: the modules above depth `depth` expanded, the ones at and below it collapsed (1 =
    * collapse all, Infinity = expand all), loading each level's children in batched index lookups.
    * Stops before more than `cap` boxes are laid out (a 200,000-node side expanded at once is not
@@ -197,7 +219,6 @@ export class Pane {
   async expandToDepth(depth, cap = 6000) {
     if (!this.root) return { truncated: false, boxes: 0 };
     for (const c of this.root.children || []) this.collapse(c);
-    const [step, rank, side] = this.scope;
     const keep = this.keep();
     let level = [this.root];
     let boxes = 1;
@@ -205,20 +226,8 @@ export class Pane {
     for (let d = 0; d < depth && level.length && !truncated; ++d) {
       const parents = level.filter((n) => !isLeaf(n));
       const missing = parents.filter((n) => !n.children);
-      for (let i = 0; i < missing.length; i += 400) {
-        const part = missing.slice(i, i + 400);
-        const rows = await this.engine.query(
-          `SELECT up_node, ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?
-           AND up_node IN (${part.map(() => '?').join(',')}) ORDER BY up_node, node_order`, [step, rank, side, ...part.map((n) => n.name)]);
-        /** @type {Map<string, any[]>} */
-        const byParent = new Map();
-        for (const row of rows.values) {
-          const up = String(row[0]);
-          if (!byParent.has(up)) byParent.set(up, []);
-          /** @type {any[]} */ (byParent.get(up)).push(row.slice(1));
-        }
-        for (const n of part) if (!n.children) n.children = (byParent.get(n.name) || []).map((row) => this.makeNode(row, n));
-      }
+      const byParent = await this.childRows(missing.map((n) => n.name));
+      for (const n of missing) if (!n.children) n.children = (byParent.get(n.name) || []).map((row) => this.makeNode(row, n));
       const next = [];
       for (const n of parents) {
         const kids = (n.children || []).filter(n === this.root ? keep : () => true);
@@ -275,16 +284,7 @@ export class Pane {
     const ancestors = chain.slice(0, -1);
     const missing = ancestors.filter((a) => { const n = this.nodes.get(a); return !n || !n.children; });
     if (missing.length) {
-      const rows = await this.engine.query(
-        `SELECT up_node, ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?
-         AND up_node IN (${missing.map(() => '?').join(',')}) ORDER BY up_node, node_order`, [step, rank, side, ...missing]);
-      /** @type {Map<string, any[]>} */
-      const byParent = new Map();
-      for (const row of rows.values) {
-        const up = String(row[0]);
-        if (!byParent.has(up)) byParent.set(up, []);
-        /** @type {any[]} */ (byParent.get(up)).push(row.slice(1));
-      }
+      const byParent = await this.childRows(missing);
       // Top-down, so each parent exists before its children are made.
       for (const a of ancestors) {
         const n = this.nodes.get(a);

@@ -19,7 +19,7 @@ function parseJson(text, fallback) {
 }
 
 /** Own keys without prototype-pollution names. @param {any} o */
-const keysOf = (o) => Object.keys(o || {}).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
+export const keysOf = (o) => Object.keys(o || {}).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 
 export class DetailPanel {
   /** @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, toolTips: Record<string, string>}} ws */

@@ -17,7 +17,8 @@ import { SelectionPopover } from './panel_selection.js';
 import { exportGraph, exportCsv } from './export.js';
 import { showContextMenu } from './context_menu.js';
 import { HoverCard } from './hover_card.js';
-import { KEYMAP, actionOf } from './keys.js';
+import { drawBreadcrumb } from './breadcrumb.js';
+import { KEYMAP, actionOf, runAction } from './keys.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
 
@@ -336,54 +337,13 @@ export class Workspace {
       if (this.host.hidden) return;
       // Issue 19: the workspace's actions (keys.js); W/A/S/D/0 act on one pane below.
       const action = actionOf(e);
-      if (action && this.runAction(action, exportSvg, exportPng, exportCsvBtn)) { e.preventDefault(); return; }
+      if (action && runAction(this, action, { svg: exportSvg, png: exportPng, csv: exportCsvBtn })) { e.preventDefault(); return; }
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const p = this.panes.find((q) => q.hover && !q.host.hidden) || this.panes.find((q) => q.host.contains(target));
       if (p && p.key(e)) e.preventDefault();
     }, { signal });
     onLanguage(() => { this.legend(); }, signal);
     onTheme(() => { for (const p of this.panes) p.coloursChanged(); this.legend(); }, signal);   // fills and the canvas background follow the theme
-  }
-
-  /**
-   * Issue 19: one keyboard action (keys.js); false when it is not this workspace's.
-   * @param {string} action @param {HTMLElement} svg @param {HTMLElement} png @param {HTMLElement} csv
-   */
-  runAction(action, svg, png, csv) {
-    const fail = (/** @type {any} */ e) => toast(String(e && e.message || e), 'error');
-    switch (action) {
-      case 'first': this.navigator.first().catch(fail); return true;
-      case 'next': this.navigator.step(1).catch(() => {}); return true;
-      case 'prev': this.navigator.step(-1).catch(() => {}); return true;
-      case 'expandAll': this.expandDepth(Infinity).catch(fail); return true;
-      case 'collapseAll': this.expandDepth(1).catch(fail); return true;
-      case 'fit': this.panes.forEach((p) => p.fit()); return true;
-      case 'help': if (this.shortcuts) this.shortcuts.open = !this.shortcuts.open; return true;
-      case 'search': {
-        this.showPanel('search');
-        const box = /** @type {HTMLInputElement|null} */ (this.search.el.querySelector('input[type=search], input'));
-        if (box) box.focus();
-        return true;
-      }
-      case 'syncView':
-        if (!this.syncViewBox) return false;
-        this.syncViewBox.checked = !this.syncViewBox.checked;
-        this.syncViewBox.dispatchEvent(new Event('change'));
-        return true;
-      case 'bench': {
-        const b = /** @type {HTMLElement|null} */ (this.host.querySelector('[data-testid=collapse-bench]'));
-        if (!b) return false;
-        b.click();
-        return true;
-      }
-      case 'exportSvg': svg.click(); return true;
-      case 'exportPng': png.click(); return true;
-      case 'exportCsv': csv.click(); return true;
-      case 'copyLink': if (!this.opts.onCopyLink) return false; this.opts.onCopyLink(); return true;
-      default:
-        if (action.startsWith('depth')) { this.expandDepth(Number(action.slice(5))).catch(fail); return true; }
-        return false;
-    }
   }
 
   /**
@@ -411,23 +371,6 @@ export class Workspace {
     o.t = { ...p.t };
     o.syncing = true;
     try { o.schedule(); } finally { o.syncing = false; }
-  }
-
-  /** Issue 19: the breadcrumb of the selected node (root to node; each ancestor selects itself). @param {Pane} p @param {any} n */
-  breadcrumb(p, n) {
-    const box = this.crumbs;
-    box.textContent = '';
-    const chain = [];
-    for (let a = n; a; a = a.parent) chain.unshift(a);
-    chain.forEach((a, i) => {
-      if (i) box.append(el('span', '›', 'ws-crumb-sep'));
-      const b = el('button', a.depth <= 1 ? a.name : a.name.split('.').slice(-3).join('.'), 'ws-crumb');
-      b.title = a.name;
-      b.dataset.name = a.name;
-      if (a === n) b.setAttribute('aria-current', 'true');
-      else b.addEventListener('click', () => { this.selectFromList(p, a.name).catch(() => {}); });
-      box.append(b);
-    });
   }
 
   /** BEY-04: tell the page the view state moved (it rewrites the URL fragment, debounced). */
@@ -727,7 +670,7 @@ export class Workspace {
     p.highlight = null;
     if (o) { o.selected = null; o.highlight = counterpart; o.restyle(); }
     p.restyle();
-    this.breadcrumb(p, n);
+    drawBreadcrumb(this.crumbs, n, (name) => { this.selectFromList(p, name).catch(() => {}); });
     const debug = p.opts.side === 'NPU';
     if (this.matching) this.matching.onSelect(debug, n, counterpart);
     if (debug) { this.filter.sync(); this.navigator.sync(); }
