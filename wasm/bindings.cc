@@ -3,6 +3,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "app/session.h"
 #include "base/pyfmt.h"
 #include "compare/manual_match.h"
+#include "db/badges.h"
 #include "trend/parallel_layout.h"
 
 namespace {
@@ -163,6 +165,47 @@ std::string ParallelLayoutJson(std::string config_json) {
   return out;
 }
 
+// Problem badges of one graph's rows (the worker's msProbe-made files): the core's rules over the
+// typed arrays the worker filled (parent Int32Array, precision Float64Array, flags and overflow
+// Uint8Array; see ComputeBadgesFlat), the thresholds from the file's legend. Returns copies: index,
+// worst (-1: none), counts (error, warning, unmatched, overflow per row) and worstOverflow.
+val ComputeBadgesJs(val parent_js, val precision_js, val flags_js, val overflow_js, bool compare, std::string legend) {
+  const auto parent = emscripten::convertJSArrayToNumberVector<int32_t>(parent_js);
+  const auto precision = emscripten::convertJSArrayToNumberVector<double>(precision_js);
+  const auto flags = emscripten::convertJSArrayToNumberVector<uint8_t>(flags_js);
+  const auto overflow = emscripten::convertJSArrayToNumberVector<uint8_t>(overflow_js);
+  const size_t n = std::min({parent.size(), precision.size(), flags.size(), overflow.size()});
+  const auto rows = visprobe::ComputeBadgesFlat(n, parent.data(), precision.data(), flags.data(), overflow.data(), compare,
+                                                visprobe::BadgeThresholdsFromLegend(legend));
+  std::vector<uint32_t> index(rows.size()), counts(4 * rows.size());
+  std::vector<double> worst(rows.size());
+  std::vector<uint8_t> worst_ov(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    index[i] = rows[i].index;
+    worst[i] = rows[i].worst;
+    counts[4 * i] = rows[i].n_error;
+    counts[4 * i + 1] = rows[i].n_warning;
+    counts[4 * i + 2] = rows[i].n_unmatched;
+    counts[4 * i + 3] = rows[i].n_overflow;
+    worst_ov[i] = rows[i].worst_overflow;
+  }
+  val out = val::object();
+  out.set("index", val::global("Uint32Array").new_(emscripten::typed_memory_view(index.size(), index.data())));
+  out.set("worst", val::global("Float64Array").new_(emscripten::typed_memory_view(worst.size(), worst.data())));
+  out.set("counts", val::global("Uint32Array").new_(emscripten::typed_memory_view(counts.size(), counts.data())));
+  out.set("worstOverflow", val::global("Uint8Array").new_(emscripten::typed_memory_view(worst_ov.size(), worst_ov.data())));
+  return out;
+}
+
+// The legend's thresholds (tests; the page's colours use the legend directly).
+val BadgeThresholdsJs(std::string legend) {
+  auto t = visprobe::BadgeThresholdsFromLegend(legend);
+  val out = val::object();
+  out.set("warning", t.warning);
+  out.set("error", t.error);
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(visprobe) {
@@ -192,4 +235,6 @@ EMSCRIPTEN_BINDINGS(visprobe) {
   emscripten::function("stripFields", &StripFields);
   emscripten::function("help", &Help);
   emscripten::function("parallelLayout", &ParallelLayoutJson);
+  emscripten::function("computeBadges", &ComputeBadgesJs);
+  emscripten::function("badgeThresholds", &BadgeThresholdsJs);
 }

@@ -88,23 +88,23 @@ async function scope(page, step, rank) {
 }
 
 /** Badge rows recomputed independently: every leaf counted for every ancestor (recursive SQL). */
-function expectedBadges(file, step, rank, side) {
-  return sql(file, expectedBadgesSql(step, rank, side));
+function expectedBadges(file, step, rank, side, t = { warning: 0.3, error: 0.6 }) {
+  return sql(file, expectedBadgesSql(step, rank, side, t));
 }
 
-function expectedBadgesSql(step, rank, side) {
+function expectedBadgesSql(step, rank, side, { warning, error } = { warning: 0.3, error: 0.6 }) {
   return `WITH RECURSIVE up(name, p, unmatched, ov, a) AS (
       SELECT node_name, min(max(precision_index, 0.0), 1.0), (matched_node_link IS NULL OR matched_node_link IN ('', '[]')),
              CASE overflow_level WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 ELSE 0 END, up_node
       FROM tb_nodes WHERE step = ${step} AND rank = ${rank} AND data_source = '${side}' AND sub_nodes IN ('', '[]')
       UNION ALL SELECT node_name, min(precision_index, 1.0), 0, 0, node_name
       FROM tb_nodes WHERE step = ${step} AND rank = ${rank} AND data_source = '${side}' AND sub_nodes NOT IN ('', '[]')
-        AND precision_index >= 0.3
+        AND precision_index >= ${warning}
       UNION ALL SELECT up.name, up.p, up.unmatched, up.ov, t.up_node FROM up JOIN tb_nodes t
         ON t.step = ${step} AND t.rank = ${rank} AND t.data_source = '${side}' AND t.node_name = up.a WHERE up.a != '')
-    SELECT a AS name, max(p) AS worst, coalesce(sum(p >= 0.6), 0) AS e, coalesce(sum(p >= 0.3 AND p < 0.6), 0) AS w,
+    SELECT a AS name, max(p) AS worst, coalesce(sum(p >= ${error}), 0) AS e, coalesce(sum(p >= ${warning} AND p < ${error}), 0) AS w,
            sum(unmatched) AS u, sum(ov > 0) AS o, max(ov) AS wo
-    FROM up WHERE a != '' GROUP BY a HAVING coalesce(sum(p >= 0.3), 0) + sum(unmatched) + sum(ov > 0) > 0 ORDER BY a`;
+    FROM up WHERE a != '' GROUP BY a HAVING coalesce(sum(p >= ${warning}), 0) + sum(unmatched) + sum(ov > 0) > 0 ORDER BY a`;
 }
 
 const asRows = (list) => list.map((r) => [r.name, r.worst, r.e, r.w, r.u, r.o, r.wo]);
@@ -129,6 +129,30 @@ test('badges: stored by the engine and computed by the worker for msProbe files,
   const rootOv = sql(db, "SELECT step, rank, n_overflow FROM vp_badges WHERE data_source = 'NPU' AND node_name = 'DefaultModel' ORDER BY step, rank");
   assert.deepEqual(rootOv.map((r) => r.n_overflow > 0), [false, false, false, true]);
   for (const c of [stored.context, plain.context]) await c.close();
+});
+
+test("badges of an msProbe file follow its own legend: a five-bucket legend moves the bounds to 0.2 / 0.8 (engine rule)", async () => {
+  const five = join(tmp, 'msprobe_five.vis.db');
+  copyFileSync(dbNoBadges, five);
+  const legend = JSON.stringify({
+    '#FFFCF3': { value: [0, 0.2], accuracy_level: 'pass' }, '#FFEDBE': { value: [0.2, 0.4], accuracy_level: 'warning' },
+    '#FFDC7F': { value: [0.4, 0.6] }, '#FFC62E': { value: [0.6, 0.8] }, '#FF704D': { value: [0.8, 1], accuracy_level: 'error' },
+    '#C7C7C7': { value: [], accuracy_level: 'unmatched node' } });
+  // One leaf at 0.7: an error by the default bounds, a warning by this legend's.
+  execFileSync('sqlite3', [five, `UPDATE tb_config SET node_colors = '${legend}';
+    UPDATE tb_nodes SET precision_index = 0.7 WHERE rowid = (SELECT rowid FROM tb_nodes WHERE step = 0 AND rank = 0
+      AND data_source = 'NPU' AND sub_nodes IN ('', '[]') AND precision_index < 0.2 ORDER BY node_order LIMIT 1);`]);
+  const { page, context, errors } = await openDb(five);
+  assert.deepEqual(await page.evaluate(() => window.visprobeEngine.thresholds()), { warning: 0.2, error: 0.8 });
+  const t = { warning: 0.2, error: 0.8 };
+  const want = sortRows(asRows(expectedBadges(five, 0, 0, 'NPU', t)));
+  const got = await page.evaluate(() => window.visprobeEngine.badges({ step: 0, rank: 0, side: 'NPU' }));
+  assert.equal(got.source, 'computed');
+  assert.deepEqual(sortRows(got.rows), want);
+  // The bounds matter on this file: the default bounds give other rows.
+  assert.notDeepEqual(sortRows(asRows(expectedBadges(five, 0, 0, 'NPU'))), want);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('badges follow a manual unmatch: the stored rows of that step and rank are recomputed (BEY-08, MAT-04)', async () => {

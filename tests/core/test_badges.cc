@@ -2,9 +2,11 @@
 // table the writer fills, checked against an independent recursive SQL aggregate over tb_nodes.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <map>
 
 #include "app/session.h"
+#include "compare/compare.h"
 #include "db/badges.h"
 #include "db/schema.h"
 #include "db/vis_db.h"
@@ -133,6 +135,75 @@ TEST_CASE("badges: bucket bounds follow the legend, values clamp into [0, 1]", "
   auto rows5 = ByName(g, ComputeBadges(g, std::vector<char>(g.size(), 1), true, five));
   const bool e5 = p >= 0.8, w5 = !e5 && p >= 0.2;
   CHECK(rows5.count("Module.m") == ((e5 || w5) ? 1u : 0u));
+}
+
+TEST_CASE("badges: the thresholds come from the file's legend", "[badges]") {
+  // The engine's own legends (statistics, tensor, md5): 0.3 / 0.6, the defaults.
+  for (CompareMode m : {CompareMode::kSummary, CompareMode::kRealData, CompareMode::kMd5}) {
+    BadgeThresholds t = BadgeThresholdsFromLegend(NodeColorsJson(m));
+    CHECK(t.warning == 0.3);
+    CHECK(t.error == 0.6);
+  }
+  // msProbe's older five-bucket legend, keys in any order: warnings from the second bucket, errors
+  // from the one named error.
+  BadgeThresholds five = BadgeThresholdsFromLegend(
+      R"({"#FF704D": {"value": [0.8, 1], "accuracy_level": "error"}, "#FFFCF3": {"value": [0, 0.2], "accuracy_level": "pass"},)"
+      R"( "#FFEDBE": {"value": [0.2, 0.4], "accuracy_level": "warning"}, "#FFDC7F": {"value": [0.4, 0.6]},)"
+      R"( "#FFC62E": {"value": [0.6, 0.8]}, "#C7C7C7": {"value": [], "accuracy_level": "unmatched node"}})");
+  CHECK(five.warning == 0.2);
+  CHECK(five.error == 0.8);
+  // No bucket named error: the one starting highest.
+  BadgeThresholds unnamed = BadgeThresholdsFromLegend(R"({"a": {"value": [0, 0.5]}, "b": {"value": [0.5, 0.9]}, "c": {"value": [0.9, 1]}})");
+  CHECK(unnamed.warning == 0.5);
+  CHECK(unnamed.error == 0.9);
+  // Not a legend (structure mode's single bucket, null, broken text, a list): the defaults.
+  for (const char* bad : {R"({"#C7C7C7": {"value": []}})", "null", "", "{\"a\": ", "[1, 2]", R"({"a": {"value": [0, "x"]}})"}) {
+    CAPTURE(bad);
+    BadgeThresholds t = BadgeThresholdsFromLegend(bad);
+    CHECK(t.warning == 0.3);
+    CHECK(t.error == 0.6);
+  }
+}
+
+TEST_CASE("badges over flat arrays (the worker's msProbe files): the same rows as over the graph", "[badges]") {
+  Fixture f;
+  const size_t n = f.g.size();
+  std::vector<int32_t> parent(n, -1);
+  std::vector<double> precision(n, -1);
+  std::vector<uint8_t> flags(n, 0), overflow(n, 0);
+  for (NodeId id = 0; id < n; ++id) {
+    const Node& node = f.g.node(id);
+    parent[id] = node.up == kNoNode ? -1 : static_cast<int32_t>(node.up);
+    precision[id] = node.precision_index;
+    flags[id] = (node.subnodes.empty() ? kBadgeLeaf : 0) | (node.matched_link.empty() ? kBadgeUnmatched : 0);
+    overflow[id] = static_cast<uint8_t>(node.overflow);
+  }
+  auto graph_rows = ComputeBadges(f.g, f.all(), true);
+  auto flat = ComputeBadgesFlat(n, parent.data(), precision.data(), flags.data(), overflow.data(), true, BadgeThresholds());
+  REQUIRE(flat.size() == graph_rows.size());
+  for (size_t i = 0; i < flat.size(); ++i) {
+    CHECK(flat[i].index == graph_rows[i].node);
+    CHECK(flat[i].worst == graph_rows[i].worst);
+    CHECK(flat[i].n_error == graph_rows[i].n_error);
+    CHECK(flat[i].n_warning == graph_rows[i].n_warning);
+    CHECK(flat[i].n_unmatched == graph_rows[i].n_unmatched);
+    CHECK(flat[i].n_overflow == graph_rows[i].n_overflow);
+    CHECK(flat[i].worst_overflow == graph_rows[i].worst_overflow);
+  }
+  // NaN precision is no precision; an out-of-range overflow level is clamped to critical; a skipped
+  // node stops the chain (nothing above it counts what is below it).
+  precision[f.l[3]] = std::nan("");
+  overflow[f.l[6]] = 9;
+  flags[f.c] |= kBadgeSkip;
+  std::map<uint32_t, FlatBadge> by;
+  for (const FlatBadge& b : ComputeBadgesFlat(n, parent.data(), precision.data(), flags.data(), overflow.data(), true, BadgeThresholds()))
+    by[b.index] = b;
+  REQUIRE(by.count(f.b));
+  CHECK(by[f.b].n_error == 0);
+  CHECK(by[f.b].worst == 0.5);
+  REQUIRE(by.count(f.g.root()));
+  CHECK(by[f.g.root()].worst_overflow == 3);
+  CHECK_FALSE(by.count(f.c));
 }
 
 TEST_CASE("badges: nodes that are not exported neither count nor get rows", "[badges]") {

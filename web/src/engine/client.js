@@ -81,6 +81,8 @@ export class EngineClient {
   unmatch(args) { return this.request(Req.UNMATCH, args); }
   /** Problem badges of one graph (BEY-08). @param {{step: number, rank: number, side: string, db?: string}} args */
   badges(args) { return this.request(Req.BADGES, args); }
+  /** The warning and error bounds of the database's legend (engine rule). @param {{db?: string}} [args] */
+  thresholds(args) { return this.request(Req.THRESHOLDS, args || {}); }
   /** Megatron layout of a parallel configuration (trend-analyzer §11.7). @param {Record<string, any>} config */
   parallelLayout(config) { return this.request(Req.PARALLEL_LAYOUT, config); }
 

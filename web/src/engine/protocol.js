@@ -13,6 +13,7 @@ export const Req = Object.freeze({
   MATCH: 'MATCH',        // args: {step, rank, npu, bench, descendants} -> {pairs}
   UNMATCH: 'UNMATCH',    // args: {step, rank, npu, bench, descendants} -> {pairs}
   BADGES: 'BADGES',      // args: {step, rank, side, db?} -> {source: 'stored'|'computed', rows: [name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow][]} (BEY-08)
+  THRESHOLDS: 'THRESHOLDS', // args: {db?} -> {warning, error}: the bounds of the file's colour legend, by the engine's rule
   PARALLEL_LAYOUT: 'PARALLEL_LAYOUT',  // args: ParallelConfig (trend-analyzer §11.1) -> layout JSON (§11.7)
   TREND: 'TREND'         // args: {data: FileEntry[], options: {format, microStep, mapping}} -> {ok, ..., databases: [{name, bytes}]}
 });

@@ -3,7 +3,7 @@
 // with plain file I/O, runs graph_visualize, and keeps the finished database open in sql.js for
 // the views' queries. Nothing here decides anything the engine decides.
 import { Req, Ev } from './protocol.js';
-import { badgesOf, refreshBadges } from './badges.js';
+import { badgesOf, hasBadgeTable, refreshBadges, thresholdsOf } from './badges.js';
 import { blobSource, lazyDatabaseBytes, urlSource } from './lazy_file.js';
 import { createPool, opfsAvailable, opfsFilesystem, slotOf, sweepRuns } from './opfs_fs.js';
 
@@ -528,10 +528,16 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       if (!db) throw new Error('No database is open.');
       await loadEngine();
       const out = type === Req.MATCH ? manualMatch(args) : manualUnmatch(args);
-      refreshBadges(db, args.step, args.rank);
+      refreshBadges(engine, db, args.step, args.rank);
       reply(id, Ev.RESULT, out);
     } else if (type === Req.BADGES) {
-      reply(id, Ev.RESULT, badgesOf(databaseOf(args.db), args));
+      // The engine module only for files without stored badges (it computes them).
+      const d = databaseOf(args.db);
+      if (!hasBadgeTable(d)) await loadEngine();
+      reply(id, Ev.RESULT, badgesOf(engine, d, args));
+    } else if (type === Req.THRESHOLDS) {
+      await loadEngine();
+      reply(id, Ev.RESULT, thresholdsOf(engine, databaseOf(args && args.db)));
     } else if (type === Req.PARALLEL_LAYOUT) {
       await loadEngine();
       reply(id, Ev.RESULT, parallelLayout(args));

@@ -7,7 +7,6 @@
 import { el, tel, setText, setTitle } from './dom.js';
 import { VirtualList } from './virtual_list.js';
 import { bucketFill, OVERFLOW, UNMATCHED, WHITE } from './colours.js';
-import { badgeThresholds } from '../engine/badges.js';
 import { t } from '../i18n.js';
 import { scopeRowids, scopeTerms } from './scope_rows.js';
 
@@ -46,7 +45,8 @@ export class NavigatorPanel {
    */
   constructor(ws) {
     this.ws = ws;
-    this.thresholds = badgeThresholds(ws.colorsJson);
+    /** The legend's bounds, by the engine's rule (core/db/badges.cc), asked once. @type {{warning: number, error: number}|null} */
+    this.thresholds = null;
     this.el = el('div', undefined, 'ws-navigator ws-panel');
     this.el.dataset.testid = 'navigator';
     /** @type {Array<{name: string, order: number, colour: string, kind: string}>} */
@@ -70,8 +70,8 @@ export class NavigatorPanel {
       if (!ws.compare && k !== 'overflow') { cb.checked = false; cb.disabled = true; }
       cb.addEventListener('change', () => { this.invalidate(); this.ensure().catch(() => {}); });
       const chip = el('i');
-      chip.style.background = k === 'unmatched' ? UNMATCHED : k === 'overflow' ? OVERFLOW.high
-        : bucketFill(k === 'error' ? this.thresholds.error : this.thresholds.warning, ws.colors);
+      chip.dataset.kind = k;
+      if (k === 'unmatched' || k === 'overflow') chip.style.background = k === 'unmatched' ? UNMATCHED : OVERFLOW.high;
       lab.append(cb, chip, tel('span', k));
       this.checks.append(lab);
     }
@@ -161,6 +161,13 @@ export class NavigatorPanel {
     const p = this.pane;
     if (!p) return [];
     const kinds = new Set([...this.checks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value));
+    if (!this.thresholds) {
+      this.thresholds = await this.ws.engine.thresholds();
+      for (const chip of this.checks.querySelectorAll('i[data-kind=error], i[data-kind=warning]')) {
+        const c = /** @type {HTMLElement} */ (chip);
+        c.style.background = bucketFill(c.dataset.kind === 'error' ? this.thresholds.error : this.thresholds.warning, this.ws.colors);
+      }
+    }
     const { warning, error } = this.thresholds;
     // Errors and warnings at every level (a module whose own outputs diverge while its leaves pass
     // is where the divergence shows, issue 19); unmatched and overflow are leaf notions, as in the badges.
