@@ -255,8 +255,25 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
   await page.click('[data-testid=fit]');
   const leaf = sql(db, `SELECT node_name, output_data FROM tb_nodes WHERE data_source = 'NPU' AND sub_nodes = '' AND matched_node_link != '[]'
                         AND node_name LIKE '%linear%forward%' ORDER BY node_order LIMIT 1`)[0];
-  await page.evaluate(async (n) => { const g = window.visprobeGraph; await g.selectFromList(g.panes[0], n); }, leaf.node_name);
-  await page.hover(`[data-testid=pane-debug] g.node[data-name="${leaf.node_name}"]`);
+  // At the fitted zoom of the whole expanded graph a leaf is a few pixels wide: zoom to 1 on it.
+  await page.evaluate(async (n) => {
+    const g = window.visprobeGraph;
+    await g.selectFromList(g.panes[0], n);
+    g.panes[0].zoomTo(1, g.panes[0].width / 2, g.panes[0].height / 2);
+    g.panes[0].centre(g.panes[0].nodes.get(n));
+  }, leaf.node_name);
+  // The mouse on the centre of the leaf's box (at the fitted zoom a parent's header may cover the
+  // centre of the element's bounding box, labels included).
+  // Waits for the centring pan to settle: the point is on the leaf itself.
+  const at = await page.waitForFunction((n) => {
+    const p = window.visprobeGraph.panes[0];
+    const b = p.screenBox(n);
+    const r = p.host.getBoundingClientRect();
+    const pt = b && { x: r.left + b.x + b.w / 2, y: r.top + b.y + b.h / 2 };
+    const hit = pt && document.elementFromPoint(pt.x, pt.y);
+    return hit && hit.closest('g.node') && hit.closest('g.node').dataset.name === n ? pt : null;
+  }, leaf.node_name).then((h) => h.jsonValue());
+  await page.mouse.move(at.x, at.y);
   await page.waitForSelector('[data-testid=hover-card]:not([hidden])');
   const card = await page.textContent('[data-testid=hover-card]');
   assert.ok(card.startsWith(leaf.node_name), card);
@@ -325,6 +342,58 @@ test('labels keep the distinguishing end; dark fills from one table; Chinese Bui
   assert.match(await page.textContent('[data-testid=scope]'), /步 0 · 卡 0/);
   assert.equal(await page.getAttribute('[data-testid=expand-all]', 'title'), '全部展开');
   await page.click('[data-testid=lang-toggle]');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('search rows: every term highlighted in one run of text that stays inside its row; the detail table has a side column; the view controls are one line', async () => {
+  const { page, context, errors } = await openDb();
+  // The view controls and the scope fit one line at 1600 px (the bar is one button high).
+  const bar = await page.$eval('.workspace .ws-bar', (b) => {
+    // One line: every item's vertical middle lies within every other item's box.
+    const boxes = [...b.children].map((c) => c.getBoundingClientRect()).filter((r) => r.height > 0);
+    const oneLine = boxes.every((r) => boxes.every((q) => (r.top + r.bottom) / 2 > q.top && (r.top + r.bottom) / 2 < q.bottom));
+    return { h: b.getBoundingClientRect().height, oneLine, n: boxes.length };
+  });
+  assert.ok(bar.oneLine && bar.n >= 3, `view controls on one line: ${JSON.stringify(bar)}`);
+  assert.ok(bar.h < 40, `bar ${bar.h} px high`);
+  // Search with two terms: each row is one span with both terms marked, inside the row's box.
+  await page.click('[data-testid=rail-search]');
+  await page.fill('#ws-search', 'layers.2 linear');
+  await page.waitForFunction(() => document.querySelector('[data-testid=search-list]').dataset.query === 'layers.2 linear');
+  await page.waitForSelector('.ws-results li');
+  const rows = await page.$$eval('.ws-results li', (lis) => lis.filter((li) => li.offsetParent).map((li) => {
+    const r = li.getBoundingClientRect();
+    const sp = li.querySelector('.vl-text');
+    const s = sp ? sp.getBoundingClientRect() : null;
+    return { kids: li.childNodes.length, span: !!sp, marks: sp ? [...sp.querySelectorAll('mark')].map((m) => m.textContent.toLowerCase()) : [],
+             inside: !!s && s.top >= r.top - 1 && s.bottom <= r.bottom + 1 && s.right <= r.right + 1, title: li.title, text: sp ? sp.textContent : '' };
+  }));
+  assert.ok(rows.length > 3, 'several results');
+  for (const r of rows) {
+    assert.equal(r.kids, 1, `${r.title}: one child`);
+    assert.ok(r.span, r.title);
+    assert.ok(r.inside, `${r.title}: the text stays inside its row`);
+    assert.ok(r.marks.includes('linear'), `${r.title}: the second term is highlighted too (${r.marks})`);
+  }
+  assert.ok(rows.some((r) => r.marks.includes('layers.2')), 'the first term is highlighted');
+  const cut = rows.filter((r) => r.text !== r.title);
+  // A name cut to fit keeps its start and its end around one ellipsis (.forward / .backward shortened).
+  for (const r of cut) {
+    const short = r.title.replace(/\.forward(?=\.|$)/g, '.fwd').replace(/\.backward(?=\.|$)/g, '.bwd');
+    const [head, tail, more] = r.text.split('…');
+    if (tail === undefined) { assert.equal(r.text, short, r.title); continue; }
+    assert.equal(more, undefined, r.text);
+    assert.ok(short.startsWith(head) && short.endsWith(tail) && tail.length >= head.length, `${r.text} from ${r.title}`);
+  }
+  // Detail table: the first column names the side of every row.
+  await page.click('.ws-results li >> nth=0');
+  await page.waitForSelector('[data-testid=paired] tbody tr');
+  const table = await page.$$eval('[data-testid=paired] tr', (trs) => trs.map((tr) => [tr.dataset.side || '', tr.children[0].textContent]));
+  assert.equal(table[0][1], 'Side');
+  assert.ok(table.length > 2);
+  for (const [side, cell] of table.slice(1)) assert.equal(cell, side === 'Bench' ? 'Bench' : 'Debug');
+  assert.ok(table.slice(1).some(([side]) => side === 'Bench'), 'the matched node has rows');
   assert.deepEqual(errors, []);
   await context.close();
 });

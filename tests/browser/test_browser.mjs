@@ -234,11 +234,13 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   await page.click('.ws-menu li:has-text("Locate matched node")');
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Bench: Module.fc1.Linear.backward.0'));
   // Exports: SVG of each pane, CSV of the detail tables.
+  await page.click('[data-testid=export-menu] summary');
   const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("SVG")')]);
   assert.match(svgDownload.suggestedFilename(), /^graph_NPU_step0_rank0\.svg$/);
   const svgPath = join(tmp, 'g.svg');
   await svgDownload.saveAs(svgPath);
   assert.match(readFileSync(svgPath, 'utf8'), /Module\.fc1\.Linear\.forward\.0/);
+  await page.click('[data-testid=export-menu] summary');
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("CSV")')]);
   const csvPath = join(tmp, 'd.csv');
   await csvDownload.saveAs(csvPath);

@@ -104,7 +104,7 @@ const DICT = {
   file: ['File', '文件'],
   openedFiles: ['Opened files', '已打开的文件'],
   filterOptions: ['Filter…', '筛选…'],
-  scopeSummary: ['{0} · Step {1} · Rank {2} · MicroStep {3}', '{0} · 步 {1} · 卡 {2} · 微步 {3}'],
+  scopeWhere: ['Step {0} · Rank {1} · MicroStep {2}', '步 {0} · 卡 {1} · 微步 {2}'],
   // issue 19: the app workspace
   syncView: ['Sync pan / zoom', '同步平移 / 缩放'],
   expandAll: ['Expand all', '全部展开'],
@@ -228,6 +228,8 @@ const DICT = {
   unmatchedParams: ['Unmatched parameters', '未匹配参数'],
   debugSide: ['Debug', '调试侧'],
   benchSide: ['Bench', '标杆侧'],
+  sideColumn: ['Side', '侧'],
+  exportMenu: ['Export', '导出'],
   stackInfo: ['Stack information', '堆栈信息'],
   mergeDetails: ['Parallel-merge details', '并行合并详情'],
   copy: ['Copy', '复制'],

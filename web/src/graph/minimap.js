@@ -44,7 +44,8 @@ export class Minimap {
     this.image.height = Math.max(MH, total);
     const ctx = /** @type {CanvasRenderingContext2D} */ (this.image.getContext('2d'));
     ctx.clearRect(0, 0, MW, this.image.height);
-    ctx.strokeStyle = '#999';
+    // Outlines follow the theme (light grey lines read as light boxes on the dark panel).
+    ctx.strokeStyle = document.documentElement.dataset.theme === 'dark' ? '#555' : '#999';
     for (const n of laid) {
       ctx.fillStyle = fill(n);
       ctx.lineWidth = 1;

@@ -114,10 +114,10 @@ export class NameIndex {
     return out;
   }
 
-  /** The terms to highlight for a query (the first one). @param {string} query */
+  /** The terms to highlight for a query: every term (a quoted query is one). @param {string} query */
   static highlightOf(query) {
     const q = query.trim();
     const exact = /^"(.*)"$/.exec(q);
-    return exact ? exact[1] : q.split(/\s+/)[0] || '';
+    return exact ? [exact[1]] : q.split(/\s+/).filter(Boolean);
   }
 }

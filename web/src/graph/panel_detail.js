@@ -163,6 +163,8 @@ export class DetailPanel {
     const table = el('table');
     const tr0 = el('tr');
     const tips = this.ws.toolTips || {};
+    // Issue 19: which side a row is (a column, not only a row colour).
+    if (compare) tr0.append(tel('th', 'sideColumn'));
     tr0.append(el('th', 'name'), ...fields.map((f) => {
       const th = el('th', f);
       if (Object.prototype.hasOwnProperty.call(tips, f)) th.title = String(tips[f]);   // DET-04 tooltips
@@ -174,6 +176,8 @@ export class DetailPanel {
     const body = el('tbody');
     for (const r of all) {
       const tr = el('tr', undefined, r.side === 'Bench' ? 'bench-row' : 'debug-row');
+      tr.dataset.side = r.side;
+      if (compare) tr.append(tel('td', r.side === 'Bench' ? 'benchSide' : 'debugSide', 'ws-side-cell'));
       const nameCell = el('td');
       if (compare) nameCell.append(el('span', '● ', r.paired ? 'dot-green' : 'dot-red'));
       nameCell.append(r.key.startsWith(r.node + '.') ? r.key.slice(r.node.length + 1) : r.key);

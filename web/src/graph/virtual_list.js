@@ -3,6 +3,7 @@
 // view (plus a few) exist in the DOM, so 200,000 names cost one array, not 200,000 elements.
 
 import { t } from '../i18n.js';
+import { middleEllipsis } from './render_common.js';
 
 const OVERSCAN = 6;
 
@@ -109,13 +110,50 @@ export class VirtualList {
 }
 
 /**
- * Appends `text` with its first case-insensitive occurrence of `needle` in a <mark> (as text).
- * @param {HTMLElement} parent @param {string} text @param {string} needle
+ * Appends `text` as one inline run (a span, so a flex row never splits it into columns) with every
+ * case-insensitive occurrence of every needle in a <mark> (as text, never HTML). Overlapping or
+ * touching hits merge into one mark.
+ * @param {HTMLElement} parent @param {string} text @param {string|string[]} needles
  */
-export function appendHighlighted(parent, text, needle) {
-  const at = needle ? text.toLowerCase().indexOf(needle.toLowerCase()) : -1;
-  if (at < 0) { parent.append(text); return; }
-  const mark = document.createElement('mark');
-  mark.textContent = text.slice(at, at + needle.length);
-  parent.append(text.slice(0, at), mark, text.slice(at + needle.length));
+export function appendHighlighted(parent, text, needles) {
+  let span = highlighted(text, needles);
+  parent.append(span);
+  // Issue 19: a name longer than the row keeps its distinguishing end (middle ellipsis, the full
+  // name in the row's title) instead of spilling out of it. Measured only for a row in the page.
+  const room = parent.clientHeight - 4;
+  if (!parent.isConnected || room <= 0 || span.scrollHeight <= room + 1) return;
+  for (let max = Math.floor(text.length * (room / span.scrollHeight) * 0.95), k = 0; k < 4 && max > 8; ++k, max = Math.floor(max * 0.85)) {
+    const cut = highlighted(middleEllipsis(text, max), needles);
+    span.replaceWith(cut);
+    span = cut;
+    if (span.scrollHeight <= room + 1) break;
+  }
+}
+
+/** @param {string} text @param {string|string[]} needles */
+function highlighted(text, needles) {
+  const span = document.createElement('span');
+  span.className = 'vl-text';
+  const lower = text.toLowerCase();
+  /** @type {Array<[number, number]>} */
+  const hits = [];
+  for (const n of (Array.isArray(needles) ? needles : [needles]).map((x) => String(x || '').toLowerCase()).filter(Boolean))
+    for (let at = lower.indexOf(n); at >= 0; at = lower.indexOf(n, at + n.length)) hits.push([at, at + n.length]);
+  hits.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let pos = 0;
+  for (const [from, to] of hits) {
+    if (to <= pos) continue;
+    const start = Math.max(from, pos);
+    const last = span.lastChild;
+    if (start === pos && last && last.nodeName === 'MARK' && pos > 0) last.textContent += text.slice(start, to);
+    else {
+      if (start > pos) span.append(text.slice(pos, start));
+      const mark = document.createElement('mark');
+      mark.textContent = text.slice(start, to);
+      span.append(mark);
+    }
+    pos = to;
+  }
+  if (pos < text.length) span.append(text.slice(pos));
+  return span;
 }

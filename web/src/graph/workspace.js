@@ -175,7 +175,14 @@ export class Workspace {
     const exportCsvBtn = el('button', 'CSV');
     setTitle(exportCsvBtn, 'exportCsv');
     exportCsvBtn.addEventListener('click', () => exportCsv(this.detail.el));
-    controls.append(exportSvg, exportPng, exportCsvBtn);
+    // One menu for the three exports (the view controls fit one line at 1600 px, issue 19).
+    const exportMenu = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-export-menu'));
+    exportMenu.dataset.testid = 'export-menu';
+    const exportList = el('div', undefined, 'ws-export-list');
+    exportList.append(exportSvg, exportPng, exportCsvBtn);
+    for (const b of [exportSvg, exportPng, exportCsvBtn]) b.addEventListener('click', () => { exportMenu.open = false; });
+    exportMenu.append(tel('summary', 'exportMenu'), exportList);
+    controls.append(exportMenu);
     if (this.opts.onCopyLink) {
       const copyLink = el('button', '🔗');
       copyLink.dataset.testid = 'copy-link';
@@ -571,7 +578,12 @@ export class Workspace {
       this.matching.reset();
       if (this.panel === 'matching') this.matching.refresh();
     }
-    setText(this.scopeText, 'scopeSummary', this.sourceName, step, rank, micro < 0 ? 'ALL' : micro);
+    // The source name in its own span: the app's toolbar already shows it, so there it is hidden
+    // and the scope keeps to the step, rank and micro step (the view controls fit one line).
+    this.scopeText.textContent = '';
+    this.scopeText.append(el('span', `${this.sourceName} · `, 'ws-scope-src'),
+                          tel('span', 'scopeWhere', undefined, step, rank, micro < 0 ? 'ALL' : micro));
+    this.scopeText.title = this.sourceName;
     this.host.dataset.loaded = String((Number(this.host.dataset.loaded) || 0) + 1);
     this.stateChanged();
   }
