@@ -15,6 +15,8 @@ import { toast, setText } from './graph/dom.js';
 import { t as translate } from './i18n.js';
 import { initPrefs, toggleTheme, toggleLanguage } from './host/prefs.js';
 import { enterApp, setDrawer, inApp, wireAppShell } from './host/app_shell.js';
+import { engineText } from './engine_text.js';
+import { setError, setEngineError, appendLog as log } from './engine_messages.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -58,12 +60,6 @@ function cliCommand() {
   return `visprobe graph_visualize -tp ${t ? t.name || 'TARGET' : 'TARGET'}${g ? ` -gp ${g.name || 'GOLDEN'}` : ''} -o OUT`;
 }
 
-function setError(text) {
-  const el = $('error');
-  el.hidden = !text;
-  el.textContent = text || '';
-}
-
 /**
  * After a failed run the views still show the last database: say so above them and dim them, so
  * its graph is never taken for this run's (issue 18). Cleared when a database is shown.
@@ -84,12 +80,6 @@ function setNotice(text) {
   const el = $('notice');
   el.hidden = !text;
   el.textContent = text || '';
-}
-
-function log(line) {
-  const el = $('log');
-  el.textContent += line + '\n';
-  el.scrollTop = el.scrollHeight;
 }
 
 /**
@@ -165,7 +155,7 @@ async function openDbFile(file, name) {
     else await showDatabase(info.name, { file, source: addSource('', info.name, file) });
     setStatus('databaseOpened', 100);
   } catch (e) {
-    setError(String(/** @type {Error} */ (e).message));
+    setEngineError(String(/** @type {Error} */ (e).message));
   }
 }
 
@@ -195,7 +185,7 @@ async function openHostedDb(spec) {
     setStatus('databaseOpened', 100);
   } catch (e) {
     setStatus('statusFailed', 0);
-    setError(String(/** @type {Error} */ (e).message));
+    setEngineError(String(/** @type {Error} */ (e).message));
   }
 }
 
@@ -233,12 +223,13 @@ async function runEngine() {
           log(data.line);
           if (data.level === 'INFO') stage = data.message;
         } else if (type === 'PROGRESS') {
-          if (data.running) setStatus('statusRunningAt', data.percent, data.percent.toFixed(0), stage);
+          if (data.running) setStatus('statusRunningAt', data.percent, data.percent.toFixed(0), engineText(stage));
           else setStatus('statusFinishing', data.percent);
         }
       });
     if (!r.ok) {
-      setError(r.quota ? `${translate('quotaFull', r.quota.usageMB, r.quota.quotaMB, cliCommand())}\n${r.message}` : r.message);
+      const q = r.quota, command = cliCommand();
+      setError(() => (q ? `${translate('quotaFull', q.usageMB, q.quotaMB, command)}\n` : '') + engineText(r.message || ''));
       setStatus('statusFailed', 0);
       markPrevious(true);
     } else {
@@ -248,7 +239,7 @@ async function runEngine() {
   } catch (e) {
     const err = /** @type {Error} */ (e);
     setStatus(err.name === 'Cancelled' ? 'statusCancelled' : 'statusFailed', 0);
-    if (err.name !== 'Cancelled') setError(err.message);
+    if (err.name !== 'Cancelled') setEngineError(err.message);
     markPrevious(true);
   } finally {
     /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
@@ -276,7 +267,7 @@ async function runTrend() {
         log(data.line);
         if (data.level === 'INFO') stage = data.message;
       } else if (type === 'PROGRESS') {
-        if (data.running) setStatus('statusTrendAt', data.percent, data.percent.toFixed(0), stage);
+        if (data.running) setStatus('statusTrendAt', data.percent, data.percent.toFixed(0), engineText(stage));
         else setStatus('statusFinishing', data.percent);
       }
     });
@@ -293,7 +284,7 @@ async function runTrend() {
     }
     setStatus('statusTrendReady', 100, r.seconds.toFixed(1), r.rows);
   } catch (e) {
-    setError(String(/** @type {Error} */ (e).message));
+    setEngineError(String(/** @type {Error} */ (e).message));
     setStatus('statusFailed', 0);
     markPrevious(true);
   } finally {
@@ -365,7 +356,8 @@ async function restoreSession() {
     setStatus('statusRestored', 100);
     return true;
   } catch (e) {
-    setError(translate('restoreFailed', /** @type {Error} */ (e).message));
+    const m = /** @type {Error} */ (e).message;
+    setError(() => translate('restoreFailed', engineText(m)));
     return false;
   } finally {
     setNotice('');
@@ -497,7 +489,8 @@ async function showDatabase(name, opts = {}) {
     }
     urlState.changed();
   } catch (e) {
-    setError(translate('graphOpenFailed', /** @type {Error} */ (e).message));
+    const m = /** @type {Error} */ (e).message;
+    setError(() => translate('graphOpenFailed', engineText(m)));
   }
 }
 
@@ -506,7 +499,7 @@ let unregisterGraph = null;
 /** @type {Workspace|null} */
 let graph = null;
 /** BEY-03/04: the trend workspace and its kept session (trend/session.js). */
-const trendSession = new TrendSession($('trend'), engine, { onError: setError });
+const trendSession = new TrendSession($('trend'), engine, { onError: setEngineError });
 
 /**
  * A .trend.db the worker opened: the trend workspace (its own module). A restored session also
@@ -612,7 +605,7 @@ function initLanguage() {
   if (trendSample) trendSample.dataset.i18n = 'loadTrendSample';
   initPrefs();
   wireAppShell({
-    download: () => { download().catch((e) => setError(String(e.message || e))); },
+    download: () => { download().catch((e) => setEngineError(String(e.message || e))); },
     toggleTheme, toggleLanguage,
     help: () => {
       const d = /** @type {HTMLDetailsElement|null} */ (document.querySelector('#workspace:not([hidden]) .ws-shortcuts'));

@@ -1,0 +1,56 @@
+// @ts-check
+// Where the engine's messages reach the page: the error box and the log panel (issue 19, X-01).
+// Both keep what the engine said in English and show it in the page's language (engine_text.js),
+// again after each language toggle. A log line is a <span> whose title holds the original line.
+// Text only, never markup: messages name the user's own files.
+import { engineText, engineLogLine } from './engine_text.js';
+import { onLanguage } from './i18n.js';
+
+const $ = (/** @type {string} */ id) => document.getElementById(id);
+
+/** @type {string | (() => string)} */
+let errorSource = '';
+
+function renderError() {
+  const el = $('error');
+  if (!el) return;
+  const text = typeof errorSource === 'function' ? errorSource() : errorSource;
+  el.hidden = !text;
+  el.textContent = text || '';
+}
+
+/**
+ * The page's error box. A function is called again after a language toggle, so text built from
+ * dictionary keys and engine messages follows the language. @param {string | (() => string) | null | undefined} text
+ */
+export function setError(text) {
+  errorSource = text || '';
+  renderError();
+}
+
+/** An engine message (or a worker's) as the error, in the page's language. @param {string} message */
+export function setEngineError(message) {
+  setError(message ? () => engineText(String(message)) : '');
+}
+
+/** @param {HTMLElement} span  a log line: the engine's line is in its title */
+function renderLogLine(span) {
+  span.textContent = engineLogLine(span.title) + '\n';
+}
+
+/** Appends one line the engine logged ("YYYY-mm-dd HH:MM:SS (pid) [LEVEL] message"). @param {string} line */
+export function appendLog(line) {
+  const el = $('log');
+  if (!el) return;
+  const span = document.createElement('span');
+  span.title = line;
+  renderLogLine(span);
+  el.append(span);
+  el.scrollTop = el.scrollHeight;
+}
+
+onLanguage(() => {
+  renderError();
+  const el = $('log');
+  if (el) for (const s of el.children) renderLogLine(/** @type {HTMLElement} */ (s));
+});
