@@ -53,11 +53,54 @@ struct RunResult {
   double dumpBytes = 0;
 };
 
-// graph_visualize with the CLI's arguments, e.g. ["-tp", "/in/npu", "-o", "/out", "-oc"].
-RunResult GraphVisualize(val js_args, std::string timestamp, val on_event) {
-  std::vector<std::string> argv = emscripten::vecFromJSArray<std::string>(js_args);
+// Fields of a typed request (a JS object): absent or undefined fields keep their defaults.
+bool Has(const val& o, const char* k) { return o.hasOwnProperty(k) && !o[k].isUndefined() && !o[k].isNull(); }
+std::string Str(const val& o, const char* k) { return Has(o, k) ? o[k].as<std::string>() : std::string(); }
+bool Flag(const val& o, const char* k) { return Has(o, k) && o[k].as<bool>(); }
+// A list field: an array of strings (the tokens the user typed) or numbers.
+std::vector<std::string> Tokens(const val& o, const char* k) {
+  std::vector<std::string> out;
+  if (!Has(o, k)) return out;
+  val arr = o[k];
+  const unsigned n = arr["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    val x = arr[i];
+    if (x.isNumber()) {
+      double d = x.as<double>();
+      out.push_back(d == static_cast<double>(static_cast<long long>(d)) ? std::to_string(static_cast<long long>(d)) : std::to_string(d));
+    } else {
+      out.push_back(x.as<std::string>());
+    }
+  }
+  return out;
+}
+
+// The typed request of a graph_visualize run (core's GraphVisualizeArgs, field by field):
+// {targetPath, outputPath, goldenPath?, overflowCheck?, fuzzyMatch?, tensorLog?, layerMapping?,
+//  layerMappingFile?, rankSize?, tp?, pp?, vpp?, order? (arrays), fileType?}. No command line.
+visprobe::Result<visprobe::GraphVisualizeArgs> GraphRequest(const val& r) {
+  visprobe::GraphVisualizeArgs a;
+  a.target_path = Str(r, "targetPath");
+  a.output_path = Str(r, "outputPath");
+  if (Has(r, "goldenPath")) { a.golden_path = Str(r, "goldenPath"); a.has_golden = true; }
+  a.overflow_check = Flag(r, "overflowCheck");
+  a.fuzzy_match = Flag(r, "fuzzyMatch");
+  a.print_compare_log = Flag(r, "tensorLog");
+  a.layer_mapping = Flag(r, "layerMapping") || Has(r, "layerMappingFile");
+  a.layer_mapping_file = Str(r, "layerMappingFile");
+  if (Has(r, "fileType")) a.file_type = Str(r, "fileType");
+  for (const auto& [key, flag] : {std::pair<const char*, const char*>{"rankSize", "--rank_size"}, {"tp", "--tp"}, {"pp", "--pp"},
+                                  {"vpp", "--vpp"}, {"order", "--order"}}) {
+    std::vector<std::string> v = Tokens(r, key);
+    if (!v.empty()) RETURN_IF_ERROR(visprobe::SetListOption(a, flag, v));
+  }
+  RETURN_IF_ERROR(visprobe::CheckRequiredArgs(a, !a.target_path.empty(), !a.output_path.empty()));
+  return a;
+}
+
+RunResult GraphVisualize(val request, std::string timestamp, val on_event) {
   RunResult out;
-  auto parsed = visprobe::ParseGraphVisualizeArgs(argv);
+  auto parsed = GraphRequest(request);
   if (!parsed.ok()) {
     out.code = parsed.status().code_name();
     out.message = parsed.status().message();
@@ -93,18 +136,26 @@ struct TrendResult {
   double inputBytes = 0;
 };
 
-// data2db with the CLI's arguments, e.g. ["--data", "/in", "--db", "/out"]. Single-threaded.
-TrendResult Data2Db(val js_args, std::string created_utc, val on_event) {
-  std::vector<std::string> argv = emscripten::vecFromJSArray<std::string>(js_args);
+// The typed request of a data2db run (core's Data2DbArgs): {data, db, format?, mapping?, microStep?}.
+// Single-threaded.
+TrendResult Data2Db(val request, std::string created_utc, val on_event) {
   TrendResult out;
-  auto parsed = visprobe::ParseData2DbArgs(argv);
-  if (!parsed.ok()) {
-    out.code = parsed.status().code_name();
-    out.message = parsed.status().message();
+  visprobe::Data2DbArgs a;
+  a.data = Str(request, "data");
+  a.db = Str(request, "db");
+  if (Has(request, "format")) a.format = Str(request, "format");
+  a.mapping = Str(request, "mapping");
+  if (Has(request, "microStep")) a.micro_step = request["microStep"].as<bool>();
+  visprobe::Status checked = visprobe::CheckData2DbArgs(a);
+  if (checked.ok() && (a.data.empty() || a.db.empty()))
+    checked = visprobe::InvalidInput("the following arguments are required: --db, --data");
+  if (!checked.ok()) {
+    out.code = checked.code_name();
+    out.message = checked.message();
     return out;
   }
   JsReporter rep(on_event);
-  auto r = visprobe::RunData2Db(parsed.value(), rep, 1, created_utc);
+  auto r = visprobe::RunData2Db(a, rep, 1, created_utc);
   if (!r.ok()) {
     out.code = r.status().code_name();
     out.message = r.status().message();

@@ -73,6 +73,35 @@ std::string GraphVisualizeHelp() {
   return s;
 }
 
+Status SetListOption(GraphVisualizeArgs& a, const std::string& long_name, const std::vector<std::string>& values) {
+  const Opt* o = FindOpt(long_name);
+  if (!o || (o->kind != Kind::kInts && o->kind != Kind::kStrings)) return InvalidInput("unrecognized arguments: " + long_name);
+  if (values.empty()) return InvalidInput("argument " + OptTitle(*o) + ": expected at least one argument");
+  if (o->kind == Kind::kStrings) { a.order = values; return Status::Ok(); }
+  std::vector<int> ints;
+  for (const auto& v : values) {
+    char* end = nullptr;
+    long x = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0') return InvalidInput("argument " + OptTitle(*o) + ": invalid int value: '" + v + "'");
+    ints.push_back(static_cast<int>(x));
+  }
+  if (long_name == "--rank_size") { a.rank_size = ints; a.has_rank_size = true; }
+  else if (long_name == "--tp") { a.tp = ints; a.has_tp = true; }
+  else if (long_name == "--pp") { a.pp = ints; a.has_pp = true; }
+  else a.vpp = ints;
+  return Status::Ok();
+}
+
+Status CheckRequiredArgs(const GraphVisualizeArgs& a, bool has_target, bool has_output) {
+  std::string missing;
+  if (!has_target) missing += "-tp/--target_path";
+  if (!has_output) missing += std::string(missing.empty() ? "" : ", ") + "-o/--output_path";
+  if (!missing.empty()) return InvalidInput("the following arguments are required: " + missing);
+  if (a.file_type != "db" && a.file_type != "json")
+    return InvalidInput("argument --file_type: invalid choice: '" + a.file_type + "' (choose from 'db', 'json')");
+  return Status::Ok();
+}
+
 Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string>& argv) {
   GraphVisualizeArgs a;
   bool has_tp = false, has_o = false;
@@ -126,17 +155,7 @@ Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string
       case Kind::kInts: {
         std::vector<std::string> vs;
         RETURN_IF_ERROR(take_many(&vs));
-        std::vector<int> ints;
-        for (const auto& v : vs) {
-          char* end = nullptr;
-          long x = std::strtol(v.c_str(), &end, 10);
-          if (v.empty() || *end != '\0') return InvalidInput("argument " + OptTitle(*o) + ": invalid int value: '" + v + "'");
-          ints.push_back(static_cast<int>(x));
-        }
-        if (name == "--rank_size") { a.rank_size = ints; a.has_rank_size = true; }
-        else if (name == "--tp") { a.tp = ints; a.has_tp = true; }
-        else if (name == "--pp") { a.pp = ints; a.has_pp = true; }
-        else if (name == "--vpp") a.vpp = ints;
+        RETURN_IF_ERROR(SetListOption(a, name, vs));
         break;
       }
       case Kind::kStrings: {
@@ -155,16 +174,48 @@ Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string
       }
     }
   }
-  std::string missing;
-  if (!has_tp) missing += "-tp/--target_path";
-  if (!has_o) missing += std::string(missing.empty() ? "" : ", ") + "-o/--output_path";
-  if (!missing.empty()) return InvalidInput("the following arguments are required: " + missing);
+  if (!has_tp || !has_o) return CheckRequiredArgs(a, has_tp, has_o);
   if (!unknown.empty()) {
     std::string u;
     for (auto& s : unknown) u += (u.empty() ? "" : " ") + s;
     return InvalidInput("unrecognized arguments: " + u);
   }
   return a;
+}
+
+Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& a) {
+  if (!a.has_rank_size || !a.has_tp || !a.has_pp || a.rank_size.empty() || a.tp.empty() || a.pp.empty())
+    return InvalidInput("In the graph merge task, parameters \"tp/pp/rank_size\" is required!");
+  if (!a.has_golden && a.rank_size.size() != 1)
+    return InvalidInput("In the graph merge build task, the number of parameters \"rank_size\" to be filled in is either 1!");
+  if (a.has_golden && a.rank_size.size() != 2)
+    return InvalidInput("In the graph merge compare task, the number of parameters \"rank_size\" to be filled in is either 2!");
+  std::vector<ParallelParam> out;
+  if (a.rank_size.size() == 1) {
+    if (a.tp.size() != 1 || a.pp.size() != 1)
+      return InvalidInput("In the graph merge build task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 1!");
+    ParallelParam p;
+    p.rank_size = a.rank_size[0];
+    p.tp = a.tp[0];
+    p.pp = a.pp[0];
+    p.vpp = a.vpp.empty() ? 1 : a.vpp[0];
+    if (!a.order.empty()) p.order = a.order[0];
+    out.push_back(p);
+    return out;
+  }
+  if (a.tp.size() != 2 || a.pp.size() != 2)
+    return InvalidInput("In the graph merge compare task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 2!");
+  for (size_t i = 0; i < 2; ++i) {
+    ParallelParam p;
+    p.rank_size = a.rank_size[i];
+    p.tp = a.tp[i];
+    p.pp = a.pp[i];
+    // Reference quirk (§19.2 item 18): a single --vpp / --order value is ignored in compare mode.
+    p.vpp = a.vpp.size() == 2 ? a.vpp[i] : 1;
+    if (a.order.size() == 2) p.order = a.order[i];
+    out.push_back(p);
+  }
+  return out;
 }
 
 }  // namespace visprobe

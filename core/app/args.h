@@ -7,6 +7,7 @@
 
 #include "base/status.h"
 #include "db/shard_part.h"
+#include "merge/parallel_params.h"
 
 namespace visprobe {
 
@@ -26,11 +27,24 @@ struct GraphVisualizeArgs {
   ShardSpec shard;                      // --shard I/N: write part I of N (db/shard_part.h)
 };
 
+// GraphVisualizeArgs is the typed request of a run: the CLI parses argv into it, the browser worker
+// fills it field by field (wasm/bindings.cc). Both go through these two for what argparse checks.
+// Sets a list option given as text (--rank_size, --tp, --pp, --vpp: integers; --order), with
+// argparse's messages ("argument --tp: invalid int value: 'x'").
+Status SetListOption(GraphVisualizeArgs& a, const std::string& long_name, const std::vector<std::string>& values);
+// -tp and -o are required ("the following arguments are required: ..."); --file_type is db or json.
+Status CheckRequiredArgs(const GraphVisualizeArgs& a, bool has_target, bool has_output);
+
 // Parses the arguments after the command name. On error the message is argparse's text
 // ("the following arguments are required: ...", "unrecognized arguments: ...").
 Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string>& argv);
 
 std::string GraphVisualizeUsage();
+
+// §16.2 step 2: one ParallelParam (build) or two (target, golden) from --rank_size / --tp / --pp /
+// --vpp / --order. In compare mode --vpp and --order count only with exactly two values. The merge
+// layer (merge/) takes the parameters, never the command line.
+Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& args);
 
 // argparse's rule for the word after an option: "-x" is the next option unless it parses as a
 // number (negative numbers are values). Shared by every command's parser.

@@ -49,6 +49,15 @@ std::string Data2DbHelp() {
   return s;
 }
 
+Status CheckData2DbArgs(const Data2DbArgs& a) {
+  if (!IsChoice(a.format, {"auto", "dump", "monitor"}))
+    return InvalidInput("argument --format: invalid choice: '" + a.format + "' (choose from 'auto', 'dump', 'monitor')");
+  char* end = nullptr;
+  std::strtol(a.process_num.c_str(), &end, 10);
+  if (a.process_num.empty() || *end != '\0') return InvalidInput("argument --process_num: invalid int value: '" + a.process_num + "'");
+  return Status::Ok();
+}
+
 Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv) {
   Data2DbArgs a;
   bool has_db = false, has_data = false;
@@ -73,18 +82,15 @@ Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv) {
     else if (name == "--data") { a.data = value; has_data = true; }
     else if (name == "--mapping") a.mapping = value;
     else if (name == "--format") {
-      if (!IsChoice(value, {"auto", "dump", "monitor"}))
-        return InvalidInput("argument --format: invalid choice: '" + value + "' (choose from 'auto', 'dump', 'monitor')");
       a.format = value;
+      RETURN_IF_ERROR(CheckData2DbArgs(a));
     } else if (name == "--micro_step") {
       if (!IsChoice(value, {"true", "false", "True", "False"}))
         return InvalidInput("argument --micro_step: invalid choice: '" + value + "' (choose from 'true', 'false', 'True', 'False')");
       a.micro_step = value == "true" || value == "True";
     } else if (name == "--process_num") {
-      char* end = nullptr;
-      std::strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0') return InvalidInput("argument --process_num: invalid int value: '" + value + "'");
       a.process_num = value;
+      RETURN_IF_ERROR(CheckData2DbArgs(a));
     } else if (name == "--shard") {
       ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", value));
     }

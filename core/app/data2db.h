@@ -18,6 +18,10 @@ struct Data2DbArgs {
   ShardSpec shard;                 // --shard I/N (db/shard_part.h)
 };
 
+// Data2DbArgs is the typed request of a run (the CLI parses argv into it; the browser worker fills it
+// field by field). What argparse checks of the values (--format's choices, --process_num an int):
+Status CheckData2DbArgs(const Data2DbArgs& a);
+
 // Usage errors (exit status 2) carry argparse's text.
 Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv);
 std::string Data2DbUsage();

@@ -10,16 +10,6 @@
 
 namespace visprobe {
 
-const char* LogLevelName(LogLevel l) {
-  switch (l) {
-    case LogLevel::kDebug: return "DEBUG";
-    case LogLevel::kInfo: return "INFO";
-    case LogLevel::kWarning: return "WARNING";
-    case LogLevel::kError: return "ERROR";
-  }
-  return "INFO";
-}
-
 int LogThreshold(const char* v) {
   if (!v) return 1;
   std::string s(v);

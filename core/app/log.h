@@ -6,10 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace visprobe {
+#include "base/reporter.h"
 
-enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
-const char* LogLevelName(LogLevel l);
+namespace visprobe {
 
 // Threshold from MSPROBE_LOG_LEVEL's text: 0 DEBUG, 1 INFO (default, also unknown), 2, 3, 4 nothing.
 int LogThreshold(const char* env_value);
@@ -19,16 +18,6 @@ std::string SanitizeLogMessage(const std::string& msg);
 
 // "YYYY-mm-dd HH:MM:SS (<pid>) [LEVEL] <message>" with the local time now.
 std::string FormatLogLine(LogLevel level, const std::string& msg);
-
-// Receives what a run says. Implementations must be thread-safe only if the run uses threads;
-// Session serialises its calls.
-class Reporter {
- public:
-  virtual ~Reporter() = default;
-  virtual void Log(LogLevel level, const std::string& msg) = 0;
-  // Overall progress 0..100, non-decreasing; `running` false exactly once at the end.
-  virtual void Progress(double percent, bool running) = 0;
-};
 
 // The CLI's reporter: log lines on stdout, the PROGRESS protocol with -progress_log, and a
 // progress bar on stderr when it is a terminal.

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "app/run_stages.h"
 #include "base/fs.h"
 #include "base/strings.h"
 #include "compare/compare.h"
@@ -46,12 +47,6 @@ Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& f
     });
   for (auto& t : pool) t.join();
   return first;
-}
-
-std::string JsonIntList(const std::vector<int>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) { if (i) s += ", "; s += std::to_string(v[i]); }
-  return s + "]";
 }
 
 struct StepPlan {
@@ -274,11 +269,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
   ASSIGN_OR_RETURN(CompareMode mode, DetectCompareMode(gn, gb));
   *mode_out = mode;
-  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn));
-  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb));
-  if (tdet != gdet && !args_.layer_mapping)
-    return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
-                        "cross_frame graph comparison.");
+  RETURN_IF_ERROR(CheckFrameworks(gn, gb, args_.layer_mapping, [this](LogLevel l, const std::string& m) { Log(l, m); }));
   // A parallel-merge comparison always matches fuzzily (§8.2), whatever -lm says.
   auto pairs = MatchGraphs(gn, gb, MatchKind::kFuzzy, {});
   CompareSettings settings;
@@ -298,22 +289,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
     gn.node(pairs[k].first).precision_index = results[k].precision_index;
     result_of[pairs[k].first] = static_cast<int32_t>(k);
   }
-  if (mode != CompareMode::kStructure) {
-    // §9.7: collections take the largest index of their children (0 in tensor mode); the
-    // _Rank<r> collections inside an _All_Ranks one first.
-    auto largest = [&](NodeId c) {
-      double m = 0;
-      if (mode != CompareMode::kRealData)
-        for (NodeId k : gn.node(c).subnodes) m = std::max(m, std::max(0.0, gn.node(k).precision_index));
-      return m;
-    };
-    for (NodeId c : gn.node(gn.root()).subnodes) {
-      if (gn.node(c).op != NodeOp::kApiCollection) continue;
-      for (NodeId k : gn.node(c).subnodes)
-        if (gn.node(k).op == NodeOp::kApiCollection) gn.node(k).precision_index = largest(k);
-      gn.node(c).precision_index = largest(c);
-    }
-  }
+  ApplyCollectionRule(gn, mode);   // §9.7, the _Rank<r> collections inside an _All_Ranks one first
   *micro_out = PageMicroStepsPair(gn, gb);
   // §15.2: the overflow check runs again on the merged pair, over each main rank's dump.
   if (args_.overflow_check) {
@@ -369,8 +345,17 @@ Result<RunSummary> MergeRun::Run() {
     ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_, args_.shard));
     file_ = BaseName(db_path);
     where_ = RealPath(args_.output_path) + "/" + file_;
-    DbOptions dbo;
-    ASSIGN_OR_RETURN(db, VisDbWriter::Open(db_path, dbo));
+    // The writer's page cache follows the largest rank dump.json (app/run_stages.h); rows are
+    // written from memory on this thread, with nothing parsing beside them.
+    uint64_t largest = 0;
+    for (const auto& sp : steps)
+      for (const std::string& dir : {sp.target_dir, sp.golden_dir}) {
+        if (dir.empty()) continue;
+        auto ranks = ListNamed(dir, "rank", false);   // a listing error is reported later, in its order
+        if (ranks.ok())
+          for (const auto& r : ranks.value()) largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
+      }
+    ASSIGN_OR_RETURN(db, VisDbWriter::Open(db_path, WriterOptions(largest, false)));
     sum.db_path = db_path;
   }
   std::vector<int> step_list;
@@ -457,18 +442,7 @@ Result<RunSummary> MergeRun::Run() {
         RETURN_IF_ERROR(WriteBuild(r, *db, sum));
       }
       if (!json() && !config_written) {
-        ConfigRow cfg;
-        cfg.micro_steps = micro;
-        cfg.overflow_check = args_.overflow_check;
-        if (compare()) {
-          cfg.graph_type = "compare";
-          cfg.task = CompareTask(mode);
-          cfg.has_tool_tip = true;
-          cfg.tool_tip = ToolTipJson(mode);
-          cfg.node_colors = NodeColorsJson(mode);
-        }
-        cfg.rank_list = JsonIntList(rank_list);
-        cfg.step_list = JsonIntList(step_list);
+        const ConfigRow cfg = MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list);
         RETURN_IF_ERROR(db->WriteConfig(cfg));
         config_written = true;
       }

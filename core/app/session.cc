@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/merge_run.h"
+#include "app/run_stages.h"
 #include "base/bounded_queue.h"
 #include "base/fs.h"
 #include "db/distributed.h"
@@ -51,12 +52,6 @@ namespace {
 
 double Seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-std::string JsonIntList(const std::vector<int>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) { if (i) s += ", "; s += std::to_string(v[i]); }
-  return s + "]";
 }
 
 // Serialises reporter calls from worker threads and turns stage progress into one
@@ -302,21 +297,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
                      "The layer mapping file parsing failed, please check file format, mapping is not effective.");
   }
   // §8.5: cross-framework comparison needs -lm; the pair of framework fields must be supported.
-  ASSIGN_OR_RETURN(std::string tdet, DetectFramework(gn));
-  ASSIGN_OR_RETURN(std::string gdet, DetectFramework(gb));
-  if (tdet != gdet && !args_.layer_mapping)
-    return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
-                        "cross_frame graph comparison.");
-  if (!gn.framework_given)
-    progress_->Log(LogLevel::kWarning, "Unable to get framework information from target dump.json, default setting is pytorch.");
-  if (!gb.framework_given)
-    progress_->Log(LogLevel::kWarning, "Unable to get framework information from golden dump.json, default setting is pytorch.");
-  const std::string& tf = gn.framework;
-  const std::string& gf = gb.framework;
-  bool pair_ok = (tf == "pytorch" && gf == "pytorch") ||
-                 ((tf == "mindspore" || tf == "mindtorch") && (gf == "pytorch" || gf == "mindspore"));
-  if (!pair_ok)
-    return InvalidInput("Unrecognized framework, target now is " + tf + ", golden now is " + gf + ", please check dump.json.");
+  RETURN_IF_ERROR(CheckFrameworks(gn, gb, args_.layer_mapping, [this](LogLevel l, const std::string& m) { progress_->Log(l, m); }));
   auto pairs = MatchGraphs(gn, gb, kind, mapping);
   b.micro_steps = PageMicroStepsPair(gn, gb);
   progress_->Stage(5 * i + 2, 1.0);
@@ -376,18 +357,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
       *ie = std::move(c.input_extra);
       *oe = std::move(c.output_extra);
     });
-  if (ws.ok() && mode != CompareMode::kStructure) {
-    // §9.7: API collections take the largest index of their direct children (0 in tensor mode,
-    // where the reference computes them before the tensor metrics exist).
-    for (NodeId c : gn.node(gn.root()).subnodes) {
-      Node& coll = gn.node(c);
-      if (coll.op != NodeOp::kApiCollection) continue;
-      double m = 0;
-      if (mode != CompareMode::kRealData)
-        for (NodeId k : coll.subnodes) m = std::max(m, std::max(0.0, gn.node(k).precision_index));
-      coll.precision_index = m;
-    }
-  }
+  if (ws.ok()) ApplyCollectionRule(gn, mode);   // §9.7
   Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!nrows.ok()) return ExportError(nrows.status(), file_, job.target_dir, true);
   progress_->Log(LogLevel::kDebug, "Rows of " + gn.dump_path + ", compared: " + std::to_string(Seconds() - t_golden) + " s");
@@ -421,19 +391,11 @@ Result<RunSummary> GraphRun::Run() {
   RETURN_IF_ERROR(MakeDirs(args_.output_path));
   ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_, args_.shard));
   file_ = BaseName(db_path);
-  DbOptions dbo;
-  // With a writer thread of its own, index maintenance during the inserts hides behind the parsing
-  // (measured: 4.2 s instead of 4.9 s on a 250 MB dump); single-threaded, one pass at the end is cheaper.
-  dbo.indexes_first = opts_.threads > 1;
-  // The primary-key and node-name indexes take inserts in random order: once they outgrow the
-  // page cache every insert reads and writes pages. A cache of a quarter of the dump bytes (at
-  // most 256 MiB) keeps them resident (measured on a 1.1 GB dump: rows streamed in 15.8 s
-  // instead of 27.7 s, same peak RSS, which is reached while construct.json loads).
   uint64_t dump_bytes = 0;
   for (const GraphJob& j : plan_.jobs)
     for (const std::string& d : {j.target_dir, j.golden_dir})
       if (!d.empty()) dump_bytes = std::max<uint64_t>(dump_bytes, FileSize(JoinPath(d, "dump.json")));
-  dbo.cache_kib = std::max<int64_t>(16384, std::min<int64_t>(262144, static_cast<int64_t>(dump_bytes / 4096)));
+  const DbOptions dbo = WriterOptions(dump_bytes, opts_.threads > 1);
 
   ASSIGN_OR_RETURN(std::unique_ptr<VisDbWriter> db, VisDbWriter::Open(db_path, dbo));
   UnitMarks marks(PartTables());
@@ -486,20 +448,10 @@ Result<RunSummary> GraphRun::Run() {
     Status ws = compare() ? WriteCompare(i, b, *db, sum, &mode) : WriteBuild(i, b, *db, sum);
     if (!ws.ok()) { join_all(); return ws; }
     if (!config_written) {
-      ConfigRow cfg;
-      cfg.micro_steps = b.micro_steps;
-      cfg.overflow_check = args_.overflow_check;
-      if (compare()) {
-        cfg.graph_type = "compare";
-        cfg.task = CompareTask(mode);
-        cfg.has_tool_tip = true;
-        cfg.tool_tip = ToolTipJson(mode);
-        cfg.node_colors = NodeColorsJson(mode);
-      }
       size_t si = 0;
       for (; si < plan_.step_list.size() && plan_.step_list[si] != job.step; ++si) {}
-      cfg.rank_list = JsonIntList(si < plan_.rank_lists.size() ? plan_.rank_lists[si] : std::vector<int>{0});
-      cfg.step_list = JsonIntList(plan_.step_list.empty() ? std::vector<int>{0} : plan_.step_list);
+      const ConfigRow cfg = MakeConfigRow(compare(), mode, b.micro_steps, args_.overflow_check,
+                                          si < plan_.rank_lists.size() ? plan_.rank_lists[si] : std::vector<int>{0}, plan_.step_list);
       Status cs = db->WriteConfig(cfg);
       if (!cs.ok()) { join_all(); return cs; }
       config_written = true;

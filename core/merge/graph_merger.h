@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/log.h"
+#include "base/reporter.h"
 #include "base/status.h"
 #include "graph/graph.h"
 #include "merge/parallel_params.h"

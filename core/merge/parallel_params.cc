@@ -3,45 +3,9 @@
 #include <algorithm>
 #include <map>
 
-#include "app/args.h"
 #include "layout/layout.h"
 
 namespace visprobe {
-
-Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& a) {
-  if (!a.has_rank_size || !a.has_tp || !a.has_pp || a.rank_size.empty() || a.tp.empty() || a.pp.empty())
-    return InvalidInput("In the graph merge task, parameters \"tp/pp/rank_size\" is required!");
-  if (!a.has_golden && a.rank_size.size() != 1)
-    return InvalidInput("In the graph merge build task, the number of parameters \"rank_size\" to be filled in is either 1!");
-  if (a.has_golden && a.rank_size.size() != 2)
-    return InvalidInput("In the graph merge compare task, the number of parameters \"rank_size\" to be filled in is either 2!");
-  std::vector<ParallelParam> out;
-  if (a.rank_size.size() == 1) {
-    if (a.tp.size() != 1 || a.pp.size() != 1)
-      return InvalidInput("In the graph merge build task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 1!");
-    ParallelParam p;
-    p.rank_size = a.rank_size[0];
-    p.tp = a.tp[0];
-    p.pp = a.pp[0];
-    p.vpp = a.vpp.empty() ? 1 : a.vpp[0];
-    if (!a.order.empty()) p.order = a.order[0];
-    out.push_back(p);
-    return out;
-  }
-  if (a.tp.size() != 2 || a.pp.size() != 2)
-    return InvalidInput("In the graph merge compare task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 2!");
-  for (size_t i = 0; i < 2; ++i) {
-    ParallelParam p;
-    p.rank_size = a.rank_size[i];
-    p.tp = a.tp[i];
-    p.pp = a.pp[i];
-    // Reference quirk (§19.2 item 18): a single --vpp / --order value is ignored in compare mode.
-    p.vpp = a.vpp.size() == 2 ? a.vpp[i] : 1;
-    if (a.order.size() == 2) p.order = a.order[i];
-    out.push_back(p);
-  }
-  return out;
-}
 
 Status ValidateParallelParam(const ParallelParam& p, size_t ranks_found, const std::string& prefix) {
   auto fail = [&](const std::string& m) { return InvalidInput(prefix + " " + m); };

@@ -9,16 +9,10 @@
 
 namespace visprobe {
 
-struct GraphVisualizeArgs;
-
 struct ParallelParam {
   int rank_size = 1, tp = 1, pp = 1, vpp = 1;
   std::string order = "tp-cp-ep-dp-pp";
 };
-
-// §16.2 step 2: one ParallelParam (build) or two (target, golden) from --rank_size / --tp / --pp /
-// --vpp / --order. In compare mode --vpp and --order count only with exactly two values.
-Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& args);
 
 // §15.1 validation of one side; `prefix` is "[NPU]" or "[Bench]". `ranks_found` is the number of
 // entries a strict rank enumeration of the side's folder gave.

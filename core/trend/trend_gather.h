@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/log.h"
+#include "base/reporter.h"
 #include "base/status.h"
 #include "db/shard_part.h"
 

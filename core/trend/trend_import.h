@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/log.h"
+#include "base/reporter.h"
 #include "base/status.h"
 #include "db/shard_part.h"
 

@@ -445,6 +445,34 @@ class MergedComparisons(MergeCase):
         failed = [n for (n,) in query(db, "SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND precision_index > 0")]
         self.assertEqual(failed, ["Torch._fused_adamw_.0.forward"])
 
+    def test_framework_checks_of_a_merged_compare(self):
+        """The merge path runs the compare's framework checks (§8.5) as the per-rank path does."""
+        src = gen("tp2", "--ranks", "2", "--tp", "2")
+
+        def edited(name, old, new):
+            dst = os.path.join(self.tmp, name)
+            shutil.copytree(src, dst)
+            for dump in glob.glob(os.path.join(dst, "rank*", "dump.json")):
+                with open(dump) as f:
+                    text = f.read()
+                self.assertIn(old, text)
+                with open(dump, "w") as f:
+                    f.write(text.replace(old, new, 1))
+            return dst
+
+        merge = ("--rank_size", "2", "2", "--tp", "2", "2", "--pp", "1", "1")
+        # No framework field on the target side: a warning, and pytorch is assumed.
+        bare = edited("bare", '"framework": "pytorch",', "")
+        _, r = self.visualize(bare, *merge, golden=src)
+        warnings = [m for lvl, m in log_lines(r.stdout) if lvl == "WARNING"]
+        self.assertIn("Unable to get framework information from target dump.json, default setting is pytorch.", warnings)
+        self.assertNotIn("Unable to get framework information from golden dump.json, default setting is pytorch.", warnings)
+        shutil.rmtree(os.path.join(self.tmp, "out"))
+        # A framework field msProbe does not pair: refused, nothing written.
+        other = edited("other", '"framework": "pytorch"', '"framework": "tensorflow"')
+        self.refuse(other, "Unrecognized framework, target now is tensorflow, golden now is pytorch, please check dump.json.",
+                    *merge, golden=src)
+
     def test_dp_mismatch(self):
         t = gen("tp2dp2", "--ranks", "4", "--tp", "2")
         g = gen("tp2", "--ranks", "2", "--tp", "2")

@@ -222,24 +222,25 @@ async function run(id, args) {
     pool = await createPool(`${tabId}-${n}`, 3);
     FS.mount(opfsFilesystem(FS, pool), {}, out);
   }
-  const argv = ['-tp', target + (o.targetSub ? '/' + o.targetSub : ''), '-o', out];
-  // Graph-merge parameters go to the engine exactly as the CLI's flags (spec §15).
-  for (const [flag, value] of [['--rank_size', o.rankSize], ['--tp', o.tp], ['--pp', o.pp], ['--vpp', o.vpp], ['--order', o.order]])
-    if (value && String(value).trim()) argv.push(flag, ...String(value).trim().split(/\s+/));
-  if (args.golden) argv.push('-gp', golden + (o.goldenSub ? '/' + o.goldenSub : ''));
-  if (o.overflowCheck) argv.push('-oc');
-  if (o.fuzzyMatch) argv.push('-fm');
+  // The engine's typed request (wasm/bindings.cc GraphRequest; core's GraphVisualizeArgs), no command
+  // line. Graph-merge values go as the tokens typed (spec §15); the engine checks them as the CLI does.
+  const tokens = (/** @type {any} */ v) => (v && String(v).trim() ? String(v).trim().split(/\s+/) : undefined);
+  /** @type {Record<string, any>} */
+  const request = { targetPath: target + (o.targetSub ? '/' + o.targetSub : ''), outputPath: out,
+                    rankSize: tokens(o.rankSize), tp: tokens(o.tp), pp: tokens(o.pp), vpp: tokens(o.vpp), order: tokens(o.order),
+                    overflowCheck: !!o.overflowCheck, fuzzyMatch: !!o.fuzzyMatch };
+  if (args.golden) request.goldenPath = golden + (o.goldenSub ? '/' + o.goldenSub : '');
   if (o.mapping) {
     const mapDir = `${root}/mapping`;
     mount([{ path: o.mapping.name, file: o.mapping }], mapDir);
-    argv.push('-lm', `${mapDir}/${o.mapping.name}`);
+    request.layerMappingFile = `${mapDir}/${o.mapping.name}`;
   } else if (o.layerMapping) {
-    argv.push('-lm');
+    request.layerMapping = true;
   }
   const named = userPaths([[target, args.targetName || 'target'], [golden, args.goldenName || 'golden'],
                            [`${root}/mapping`, ''], [out, '']]);
   const t0 = performance.now();
-  const result = engine.graphVisualize(argv, '', (/** @type {any} */ e) => {
+  const result = engine.graphVisualize(request, '', (/** @type {any} */ e) => {
     if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
@@ -302,15 +303,16 @@ async function trend(id, args) {
   mount(args.data, data);
   FS.mkdirTree(out);
   const o = args.options || {};
-  const argv = ['--data', data + (o.dataSub ? '/' + o.dataSub : ''), '--db', out, '--format', o.format || 'auto',
-                '--micro_step', o.microStep === false ? 'false' : 'true'];
+  // The engine's typed request (wasm/bindings.cc Data2Db; core's Data2DbArgs).
+  /** @type {Record<string, any>} */
+  const request = { data: data + (o.dataSub ? '/' + o.dataSub : ''), db: out, format: o.format || 'auto', microStep: o.microStep !== false };
   if (o.mapping) {
     mount([{ path: o.mapping.name, file: o.mapping }], `${root}/mapping`);
-    argv.push('--mapping', `${root}/mapping/${o.mapping.name}`);
+    request.mapping = `${root}/mapping/${o.mapping.name}`;
   }
   const named = userPaths([[data, args.dataName || 'data'], [`${root}/mapping`, ''], [out, '']]);
   const t0 = performance.now();
-  const result = engine.data2db(argv, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (/** @type {any} */ e) => {
+  const result = engine.data2db(request, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (/** @type {any} */ e) => {
     if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
