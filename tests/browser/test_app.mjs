@@ -285,8 +285,22 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
   assert.ok(card.includes(shape), `shape ${shape} in ${card}`);
   assert.ok(card.includes(String(item.dtype)), 'dtype');
   assert.match(card, /Max /);
+  const precision = await pane(page, 0, (p, n) => p.nodes.get(n).precision, leaf.node_name);
+  assert.equal(typeof precision, 'number');
+  assert.ok(card.includes(` · precision_index ${precision}`), `the leaf's precision in ${card}`);
   await page.mouse.move(5, 5);
   await page.waitForSelector('[data-testid=hover-card]', { state: 'hidden' });
+  // In Chinese the card's labels follow (the node name stays as written).
+  await page.click('[data-testid=lang-toggle]');
+  await page.mouse.move(at.x, at.y);
+  await page.waitForSelector('[data-testid=hover-card]:not([hidden])');
+  const zh = await page.textContent('[data-testid=hover-card]');
+  assert.ok(zh.startsWith(leaf.node_name), zh);
+  assert.ok(zh.includes(` · 精度指标 ${precision}`), zh);
+  assert.doesNotMatch(zh, /precision_index|overflow|Non-expandable/);
+  await page.mouse.move(5, 5);
+  await page.waitForSelector('[data-testid=hover-card]', { state: 'hidden' });
+  await page.click('[data-testid=lang-toggle]');
   // One overlay lists every shortcut (? opens it).
   await page.locator('[data-testid=pane-debug]').hover();
   await page.keyboard.press('?');
@@ -294,6 +308,95 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
   const listed = await page.textContent('[data-testid=shortcuts] dl');
   for (const k of ['Expand all', 'Collapse all', 'Expand to depth N', 'First divergence', 'Fit to screen', 'Sync pan / zoom', 'Build / open data', 'Ctrl+S', 'Alt+S'])
     assert.ok(listed.includes(k), `${k} listed`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Fit to screen fits the graph beside the minimap, inside the pane (issue 19)', async () => {
+  const { page, context, errors } = await openDb();
+  // The boxes' bounding box (headers, outlines, leaves) and the minimap's rectangle of each pane.
+  const geometry = () => page.evaluate(() => ['debug', 'bench'].map((side) => {
+    const host = document.querySelector(`[data-testid=pane-${side}]`);
+    const h = host.getBoundingClientRect();
+    const box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    for (const e of host.querySelectorAll('g.node rect.header, g.node rect.outline:not([display]), g.node ellipse')) {
+      const r = e.getBoundingClientRect();
+      if (!r.width) continue;
+      box.left = Math.min(box.left, r.left); box.top = Math.min(box.top, r.top);
+      box.right = Math.max(box.right, r.right); box.bottom = Math.max(box.bottom, r.bottom);
+    }
+    const mm = host.querySelector('[data-testid=minimap]');
+    const m = mm.hidden ? null : mm.getBoundingClientRect();
+    return { pane: { left: h.left, top: h.top, right: h.right, bottom: h.bottom }, box,
+             minimap: m && { left: m.left, top: m.top, right: m.right, bottom: m.bottom } };
+  }));
+  const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const fitted = async () => {
+    await page.click('[data-testid=fit]');
+    await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.settled())));
+    return geometry();
+  };
+  // The graph as loaded (the root's children, collapsed) is wider than tall: Fit is bounded by the width.
+  for (const [i, g] of (await fitted()).entries()) {
+    const { pane: p, box, minimap: m } = g;
+    const where = `pane ${i}: ${JSON.stringify(g)}`;
+    assert.ok(m, where);
+    assert.ok(box.left >= p.left && box.right <= p.right && box.top >= p.top && box.bottom <= p.bottom, `inside the pane: ${where}`);
+    assert.ok(!overlaps(box, m), `clear of the minimap: ${where}`);
+    // Width-bound: the picture reaches (within the 16 px padding) the minimap's left edge.
+    assert.ok(box.right > m.left - 40, `fitted to the width beside the minimap: ${where}`);
+  }
+  // Without the minimap Fit uses the whole width, past where the minimap was.
+  const before = await geometry();
+  await page.uncheck('#ws-minimap-0');
+  const [d] = await fitted();
+  assert.equal(d.minimap, null);
+  assert.ok(d.box.right > before[0].minimap.left + 40 && d.box.right <= d.pane.right, `whole width: ${JSON.stringify(d)}`);
+  // Expanded to depth 3 the picture is taller than wide: still inside the pane and clear of the minimap.
+  await page.check('#ws-minimap-0');
+  await page.selectOption('[data-testid=expand-depth]', '3');
+  await page.waitForFunction(() => window.visprobeGraph.host.dataset.depth === '3');
+  for (const [i, g] of (await fitted()).entries()) {
+    const { pane: p, box, minimap: m } = g;
+    const where = `depth 3, pane ${i}: ${JSON.stringify(g)}`;
+    assert.ok(box.left >= p.left && box.right <= p.right && box.top >= p.top && box.bottom <= p.bottom, `inside the pane: ${where}`);
+    assert.ok(!overlaps(box, m), `clear of the minimap: ${where}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the canvas layer keeps its backing store bounded on a dense screen and draws at the scale it has (issue 19 point 5)', async () => {
+  // devicePixelRatio 3: the layer (two panes wide, three high) would need 6 x 9 x the pane's area.
+  const { page, context, errors } = await openDb({ deviceScaleFactor: 3 });
+  const MAX_PIXELS = 16 * 1024 * 1024, MAX_SIDE = 8192;   // render_canvas.js
+  const layers = await page.evaluate(() => window.visprobeGraph.panes.map((p) => {
+    p.threshold = 0;   // draw on the canvas
+    p.draw(true);
+    const c = p.canvas;
+    // A collapsed module whose fill stands out from the background (the Debug side's precision colours).
+    const bg = (p.bg || '').toUpperCase();
+    const n = p.laid.find((m) => m.depth === 1 && m.subNames.length && !m.expanded && p.fill(m).toUpperCase() !== bg && p.fill(m).toUpperCase() !== '#FFFFFF');
+    if (!n) return { renderer: p.renderer, w: c.width, h: c.height, pane: [p.width, p.height], dpr: devicePixelRatio, sy: c.height / (3 * p.height) };
+    // The layer pixel inside the left end of the node's header: (world * k + t + (w/2, h)) * scale.
+    const s = c.width / (2 * p.width);
+    const px = Math.floor(((n.x + 3) * p.t.k + p.t.x + p.width / 2) * s);
+    const py = Math.floor(((n.y + 7.5) * p.t.k + p.t.y + p.height) * s);
+    const d = c.getContext('2d').getImageData(px, py, 1, 1).data;
+    const hex = '#' + [...d.slice(0, 3)].map((v) => v.toString(16).padStart(2, '0')).join('').toUpperCase();
+    return { renderer: p.renderer, w: c.width, h: c.height, pane: [p.width, p.height], dpr: devicePixelRatio, name: n.name, hex,
+             fill: p.fill(n).toUpperCase(), sy: c.height / (3 * p.height) };
+  }));
+  for (const l of layers) {
+    const where = JSON.stringify(l);
+    assert.equal(l.renderer, 'canvas', where);
+    assert.equal(l.dpr, 3);
+    assert.ok(6 * l.pane[0] * l.pane[1] * 9 > MAX_PIXELS, `at the device's scale the layer would exceed the bound: ${where}`);
+    assert.ok(l.w * l.h <= MAX_PIXELS && l.w <= MAX_SIDE && l.h <= MAX_SIDE && l.w > 2 * l.pane[0], `bounded backing store: ${where}`);
+    assert.ok(Math.abs(l.w / (2 * l.pane[0]) - l.sy) < 0.01, `one scale both ways: ${where}`);
+    if (l.name) assert.equal(l.hex, l.fill, `the header is drawn where the scale puts it: ${where}`);
+  }
+  assert.ok(layers[0].name, 'a coloured header in the Debug pane to read back');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -335,8 +438,21 @@ test('labels keep the distinguishing end; dark fills from one table; Chinese Bui
   await page.screenshot({ path: join(shots, 'app_compare_dark.png') });
   await page.click('[data-testid=theme-toggle]');
   assert.equal(await pane(page, 1, (p) => p.fill(p.root)), '#FFFFFF');
-  // Chinese: the Build button (before any files), the toolbar and the scope bar.
+  // Chinese: the Build button (before any files), the toolbar and the scope bar; the detail
+  // panel's column head and precision line (drawn in English, re-translated by the toggle).
+  const picked = await pane(page, 0, async (p) => {
+    const n = p.laid.find((m) => m.subNames.length === 0 && m.precision !== null && !m.overflow && m.link.length);
+    await window.visprobeGraph.select(p, n);
+    return { name: n.name, precision: n.precision };
+  });
+  await page.waitForSelector('[data-testid=paired] thead th');
+  const heads = () => page.$$eval('[data-testid=paired] thead th', (ths) => ths.slice(0, 2).map((th) => th.textContent));
+  assert.deepEqual(await heads(), ['Side', 'name']);
+  assert.equal(await page.textContent('[data-testid=detail-precision]'), `precision_index: ${picked.precision}   overflow: -`);
   await page.click('[data-testid=lang-toggle]');
+  assert.deepEqual(await heads(), ['侧', '名称']);
+  assert.equal(await page.textContent('[data-testid=detail-precision]'), `精度指标：${picked.precision}   溢出：-`);
+  assert.ok((await page.textContent('[data-testid=paired] .ws-paired-head')).includes(picked.name), 'the node name stays as written');
   assert.equal(await page.textContent('#run'), '构图');
   assert.equal(await page.textContent('[data-testid=toolbar-intake]'), '构建 / 打开数据');
   assert.match(await page.textContent('[data-testid=scope]'), /步 0 · 卡 0/);

@@ -73,6 +73,21 @@ async function openDb(file, context) {
 }
 
 const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
+/**
+ * Issue 19: after a jump, the Debug pane's selection and its matched node in the Bench pane (the
+ * highlight), each on screen in its pane (laid out, i.e. revealed, and inside the pane's box).
+ */
+async function matchedShown(page) {
+  await page.waitForFunction(() => {
+    const [d, b] = window.visprobeGraph.panes;
+    return d.selected && b.highlight && b.screenBox(b.highlight);
+  }, null, { timeout: 10000 }).catch(() => {});
+  return page.evaluate(() => {
+    const [d, b] = window.visprobeGraph.panes;
+    const inside = (p, name) => { const s = p.screenBox(name); return !!s && s.x + s.w > 0 && s.x < p.width && s.y + s.h > 0 && s.y < p.height; };
+    return { highlight: b.highlight, debug: !!d.selected && inside(d, d.selected.name), bench: !!b.highlight && inside(b, b.highlight) };
+  });
+}
 const loads = (page) => page.evaluate(() => Number(document.querySelector('[data-testid=workspace]').dataset.loaded));
 async function scope(page, step, rank) {
   // SEL-01: step and rank are in the data-selection popover of the rail.
@@ -224,6 +239,24 @@ test('first divergence in one action = the first error in execution order, at an
   assert.ok(firstError >= 0, 'the fixture has an error');
   const first = flagged[firstError].node_name;
   assert.equal(flagged[0].node_name, drift, 'the walk starts where the drift starts');
+  // Issue 19 point 3 (the issue's diverging module): in this fixture the first error is a module
+  // whose own precision is an error while no leaf below it is one, and more errors follow it.
+  const below = (top) => sql(db, `WITH RECURSIVE sub(name) AS (SELECT '${top}' UNION ALL
+      SELECT t.node_name FROM sub JOIN tb_nodes t ON t.step = 0 AND t.rank = 0 AND t.data_source = 'NPU' AND t.up_node = sub.name)
+    SELECT coalesce(sum(t.precision_index >= 0.6), 0) AS e, coalesce(sum(t.sub_nodes IN ('', '[]') AND t.precision_index >= 0.6), 0) AS leaves
+    FROM sub JOIN tb_nodes t ON t.step = 0 AND t.rank = 0 AND t.data_source = 'NPU' AND t.node_name = sub.name`)[0];
+  assert.deepEqual(below(first), { e: 1, leaves: 0 }, `${first}: an error module over passing leaves`);
+  assert.ok(flagged.slice(firstError + 1).some((r) => r.p !== null && r.p >= 0.6), 'a later error (a leaf) follows it');
+  // Its collapsed ancestor among the root's children counts the module's own error in its pill.
+  const chain = sql(db, `WITH RECURSIVE up(name, a) AS (SELECT node_name, up_node FROM tb_nodes WHERE ${where} AND node_name = '${first}'
+      UNION ALL SELECT t.node_name, t.up_node FROM up JOIN tb_nodes t ON t.step = 0 AND t.rank = 0 AND t.data_source = 'NPU' AND t.node_name = up.a)
+    SELECT name FROM up`).map((r) => r.name);
+  const top = chain[chain.length - 2];   // the last is the root
+  const pillOf = (n) => page.$eval(`[data-testid=pane-debug] g.node[data-name="${n}"]`, (g) => g.querySelector('g.badge')?.dataset.text || '');
+  const topErrors = below(top);
+  assert.equal(topErrors.leaves, 0, 'no error leaf below the ancestor either');
+  assert.ok(topErrors.e >= 1);
+  assert.match(await pillOf(top), new RegExp(`^E ${topErrors.e}( |$)`), `${top} is badged with its modules' own errors`);
   await page.click('[data-testid=bar-first]');
   await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
   const sel = await pane(page, 0, (p) => {
@@ -232,6 +265,9 @@ test('first divergence in one action = the first error in execution order, at an
   });
   assert.equal(sel.name, first);
   assert.ok(sel.box && sel.box.x >= 0 && sel.box.x < sel.w && sel.box.y >= 0 && sel.box.y < sel.h, 'revealed and centred');
+  // The module itself, collapsed, carries a pill with its own error (E 1: none of its leaves is one).
+  await page.waitForFunction((n) => document.querySelector(`[data-testid=pane-debug] g.node[data-name="${n}"] g.badge`), first);
+  assert.match(await pillOf(first), /^E 1( |$)/, `${first}'s own error in its pill`);
   // No error before it in execution order, at any level.
   const firstOrder = sql(db, `SELECT node_order FROM tb_nodes WHERE ${where} AND node_name = '${first}'`)[0].node_order;
   assert.equal(sql(db, `SELECT count(*) AS n FROM tb_nodes WHERE ${where} AND node_order < ${firstOrder} AND precision_index >= 0.6`)[0].n, 0);
@@ -349,6 +385,11 @@ test('one node across ranks and steps: the overflow shows on the injected rank a
   }, [name, OVERFLOW.step, OVERFLOW.rank]);
   assert.equal(await page.inputValue('#ws-step'), String(OVERFLOW.step));
   assert.equal(await page.inputValue('#ws-rank'), String(OVERFLOW.rank));
+  // Issue 19: the jump reveals and centres the matched node in the (freshly loaded) Bench pane too.
+  const link = JSON.parse(sql(db, `SELECT matched_node_link AS l FROM tb_nodes WHERE step = ${OVERFLOW.step} AND rank = ${OVERFLOW.rank}
+                                    AND data_source = 'NPU' AND node_name = '${name}'`)[0].l);
+  assert.ok(link.length, `${name} is matched`);
+  assert.deepEqual(await matchedShown(page), { highlight: link[link.length - 1], debug: true, bench: true });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -400,6 +441,21 @@ test('deep link and session: a reload restores the view from browser storage; a 
   await other.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
   assert.deepEqual(await other.evaluate(() => window.visprobeGraph.viewState()), want);
   await other.close();
+  // Issue 19: a hand-written link that names only the scope and the node (no expansion, no view)
+  // reveals and centres the node and its matched node in the Bench pane.
+  const key = new URLSearchParams(new URL(url).hash.slice(1)).get('db');
+  const name = want.sel.replace(/^0:/, '');
+  const link = JSON.parse(sql(db, `SELECT matched_node_link AS l FROM tb_nodes WHERE step = ${OVERFLOW.step} AND rank = ${OVERFLOW.rank}
+                                    AND data_source = 'NPU' AND node_name = '${name}'`)[0].l);
+  assert.ok(link.length, `${name} is matched`);
+  const bare = new URLSearchParams({ db: key, 'graph.step': want.step, 'graph.rank': want.rank, 'graph.sel': want.sel });
+  const linked = await context.newPage();
+  await linked.setViewportSize({ width: 1500, height: 1100 });
+  await linked.goto(`${origin}/#${bare}`);
+  await linked.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  assert.equal(await linked.evaluate(() => window.visprobeGraph.panes[0].selected?.name), name);
+  assert.deepEqual(await matchedShown(linked), { highlight: link[link.length - 1], debug: true, bench: true });
+  await linked.close();
   // Forget: nothing is restored any more.
   await page.click('[data-testid=forget-stored]');
   await page.waitForFunction(() => !location.hash.includes('db='));

@@ -157,20 +157,59 @@ test('hovering and double-clicking through the boxes of a freshly built graph ke
   await page.check('#opt-oc');
   assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
   await page.waitForSelector('[data-testid=pane-debug] g.node');
-  let visited = 0;
-  for (let round = 0; round < 3; ++round) {
-    const boxes = await page.$$('[data-testid=pane-debug] g.node rect.header, [data-testid=pane-bench] g.node rect.header');
-    for (const b of boxes.slice(0, 12)) {
-      if (!(await b.isVisible().catch(() => false))) continue;   // redrawn away by the previous expand
-      await b.hover({ force: true }).catch(() => {});
-      await page.waitForTimeout(150);
-      await b.dblclick({ force: true }).catch(() => {});
-      ++visited;
+  await page.waitForSelector('[data-testid=pane-bench] g.node');
+  // Boxes of both panes in turn (document order within each pane), resting on each one until its
+  // hover card is up (hover_card.js shows it 250 ms after the pointer rests, then queries both sides)
+  // before the double-click, so each expand / collapse races the card's queries and redraw.
+  const visited = { debug: 0, bench: 0 };
+  const cards = { debug: 0, bench: 0 };
+  const seen = new Set();
+  // The i-th box of a pane, in document order, whose header is on screen and not covered (by the
+  // minimap, a badge of another node, the dock): the point to hover there, inside its left end.
+  const target = (side, i) => page.evaluate(([s, k]) => {
+    const host = document.querySelector(`[data-testid=pane-${s}]`).getBoundingClientRect();
+    let seen = 0;
+    for (const r of document.querySelectorAll(`[data-testid=pane-${s}] g.node rect.header`)) {
+      const b = r.getBoundingClientRect();
+      const name = r.closest('g.node').dataset.name;
+      const pt = { x: b.left + Math.min(12, b.width / 2), y: b.top + b.height / 2 };
+      if (pt.x < host.left || pt.x > host.right || pt.y < host.top || pt.y > host.bottom) continue;
+      if (document.elementFromPoint(pt.x, pt.y)?.closest('g.node')?.dataset.name !== name) continue;
+      if (seen++ === k) return { name, ...pt };
     }
-  }
-  assert.ok(visited >= 12, `hovered and double-clicked ${visited} boxes`);
+    return null;
+  }, [side, i]);
+  let failure = null;   // a crash makes the page's calls throw: reported below as the crash
+  try {
+    for (let round = 0; round < 2; ++round) {
+      for (let i = 0; i < 6; ++i) {
+        for (const side of ['debug', 'bench']) {
+          // The previous double-click's expand (and its synced twin) has finished gliding.
+          await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.settled())));
+          // The Bench pane three boxes ahead: its twin of the Debug box was just toggled with it
+          // (synced expansion), and a second double-click there would only undo that.
+          const at = await target(side, side === 'bench' ? (i + 3) % 6 : i);
+          if (!at) continue;
+          await page.mouse.move(5, 5);   // off the panes: the card of the previous box goes
+          await page.mouse.move(at.x, at.y);
+          const card = await page.waitForFunction((n) => {
+            const c = document.querySelector('[data-testid=hover-card]');
+            return c && !c.hidden && c.querySelector('.ws-card-name')?.textContent === n;
+          }, at.name, { timeout: 2000 }).then(() => true, () => false);
+          if (card) { ++cards[side]; seen.add(at.name); }
+          await page.mouse.dblclick(at.x, at.y);
+          ++visited[side];
+        }
+      }
+    }
+  } catch (e) { failure = e; }
   assert.equal(crashed, false, 'the page crashed');
   assert.equal(disconnected, false, 'the browser went away');
+  if (failure) throw failure;
+  assert.ok(visited.debug >= 6 && visited.bench >= 6, `hovered and double-clicked boxes in both panes: ${JSON.stringify(visited)}`);
+  // The hover card came up, named the hovered box, in both panes (the rest was long enough).
+  assert.ok(cards.debug >= 3 && cards.bench >= 3, `hover cards shown: ${JSON.stringify(cards)}`);
+  assert.ok(seen.size >= 4, `hover cards for ${seen.size} distinct boxes`);
   assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=pane-debug] g.node').length > 0), true);
   assert.deepEqual(errors, []);
   browser.off('disconnected', onGone);

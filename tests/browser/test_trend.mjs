@@ -44,8 +44,13 @@ after(async () => {
 });
 
 /** A page with the given .trend.db files opened; waits for the first heat map. */
-async function openTrend(...files) {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1200 } });
+function openTrend(...files) {
+  return openTrendAt({ width: 1600, height: 1200 }, ...files);
+}
+
+/** openTrend in a window of the given size. @param {{width: number, height: number}} viewport */
+async function openTrendAt(viewport, ...files) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport });
   const page = await context.newPage();
   const foreign = [];
   const errors = [];
@@ -178,6 +183,36 @@ test('Chinese / English in the trend views: toolbar, help, options, titles, tool
   assert.equal(await page.textContent('[data-testid=parallel-draw]'), 'Draw');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('trend messages through i18n: invalid parameters, iteration ticks and step texts in both languages (X-01)', async () => {
+  process.removeAllListeners('warning');   // web/src is ESM without a package.json "type"
+  const i18n = await import('../../web/src/i18n.js');
+  const { TrendQueries } = await import('../../web/src/trend/queries.js');
+  const stub = typeof globalThis.document === 'undefined';   // setLanguage re-translates the page
+  if (stub) globalThis.document = { documentElement: {}, querySelectorAll: () => [] };
+  try {
+    const q = new TrendQueries({ query: async () => ({ columns: [], values: [] }) });
+    q.statColumns = new Set(['norm']);
+    q.metricIds.set('forward', 1);
+    q.stepMap = new Map([[3, { original: 1, micro: 1 }], [4, { original: 2, micro: NaN }]]);
+    for (const [lang, bad, tick, tickNoMicro, text, noMetric] of [
+      ['en', 'Invalid parameters', 'iter 1 µ1', 'iter 2', 'Step3 (iter 1, µ1)', 'No metric found with name: fw<d>'],
+      ['zh', '参数无效', '迭代 1 µ1', '迭代 2', 'Step3（迭代 1，µ1）', '没有名为 fw<d> 的指标']]) {
+      i18n.setLanguage(lang);
+      const sel = { metric: 'forward', stat: 'norm', tags: [] };
+      await assert.rejects(q.heatmapRows({ ...sel, dimension: 'step' }), { message: bad, code: 'params' });
+      await assert.rejects(q.heatmapRows({ ...sel, dimension: 'x', value: 0 }), { message: bad });
+      await assert.rejects(q.trend({ ...sel, dimension: 'x', x: 0, yId: 1 }), { message: bad });
+      await assert.rejects(q.heatmapRows({ ...sel, metric: 'fw<d>', dimension: 'step', value: 0 }), { message: noMetric, code: 'missing' });
+      assert.equal(q.stepTick(3), tick);
+      assert.equal(q.stepTick(4), tickNoMicro);
+      assert.equal(q.stepTick(7), '7', 'a slot trend_step_map does not know stays a number');
+      assert.equal(q.stepText(3), text);
+    }
+  } finally {
+    if (stub) delete globalThis.document;
+  }
 });
 
 test('tags: module values carry all selected tags, reload per metric (U-3), Step value kept (U-8)', async () => {
@@ -328,6 +363,139 @@ test('colour bar: dragging a handle keeps the cells in range and recomputes both
   await context.close();
 });
 
+/** Canvas pixel [r, g, b] under a client point (the heat-map cells are drawn on the canvas). */
+function canvasPixel(page, p) {
+  return page.evaluate(([x, y]) => {
+    const c = document.querySelector('.tr-heat-canvas');
+    const r = c.getBoundingClientRect();
+    const k = c.width / r.width;
+    const d = c.getContext('2d').getImageData(Math.floor((x - r.left) * k), Math.floor((y - r.top) * k), 1, 1).data;
+    return [d[0], d[1], d[2]];
+  }, [p.x, p.y]);
+}
+const noPageScroll = (page) => page.evaluate(() => {
+  const s = document.scrollingElement;
+  return { h: s.scrollHeight, w: s.scrollWidth, ih: innerHeight, iw: innerWidth, ok: s.scrollHeight <= innerHeight && s.scrollWidth <= innerWidth };
+});
+
+test('issue 19 at 1600 x 1000: a small run whole in the first window (+inf cell on screen), iteration ticks, a colour-bar drag never pans, line chart >= 220 px, no page scroll', async () => {
+  const db = dbs.dump;
+  const { page, context, errors } = await openTrendAt({ width: 1600, height: 1000 }, db);
+  const fwd = metricId(db, 'forward');
+  const heat = () => T(page, () => window.__visprobeTrend.heat());
+  // The first window holds every rank and module of a run with up to 64 of them (the first 30 %
+  // hid ranks and outliers): the Step value holding the first +inf sentinel shows it on screen.
+  const inf = sql(db, `SELECT step, rank, target_id FROM trend_data WHERE metric_id = ${fwd} AND norm = ${POS_INF} ORDER BY step, rank, target_id LIMIT 1`)[0];
+  assert.ok(inf, 'the generator writes +inf sentinels');
+  await page.selectOption('#tr-value', String(inf.step));
+  await settle(page);
+  let h = await heat();
+  const modules = sql(db, `SELECT DISTINCT target_id AS t FROM trend_data WHERE metric_id = ${fwd} AND step = ${inf.step} ORDER BY t`).map((r) => r.t);
+  const ranks = sql(db, `SELECT DISTINCT rank AS r FROM trend_data WHERE metric_id = ${fwd} AND step = ${inf.step} ORDER BY r`).map((r) => r.r);
+  assert.ok(modules.length > 30 && modules.length <= 64, `${modules.length} modules: a run the 30 % window cut`);
+  assert.deepEqual(h.yIds, modules);
+  assert.deepEqual(h.xValues, ranks);
+  assert.deepEqual([h.wx, h.wy], [[0, ranks.length], [0, modules.length]], 'the first window is every category');
+  assert.equal(h.drawn, h.cells, 'every cell of the selection is drawn');
+  const at = await cellPoint(page, h.xValues.indexOf(inf.rank), h.yIds.indexOf(inf.target_id));
+  const canvasBox = await page.locator('.tr-heat-canvas').boundingBox();
+  assert.ok(at.y > canvasBox.y && at.y < canvasBox.y + canvasBox.height && at.y < 1000, `+inf cell at y ${at.y}`);
+  assert.deepEqual(await canvasPixel(page, at), [0xff, 0x3d, 0xbb], 'the +inf cell is painted in its colour where it is shown');
+  assert.match(await page.textContent('[data-testid=special-pos]'), /^\+inf \(\d+\)$/);
+  // The line chart keeps a readable height; nothing of the page scrolls in the heat-map view.
+  const lineBox = await page.locator('[data-testid=linechart]').boundingBox();
+  assert.ok(lineBox.height >= 220, `line chart ${lineBox.height} px tall`);
+  assert.ok(lineBox.y + lineBox.height <= 1000, `line chart ends at ${lineBox.y + lineBox.height}`);
+  let scroll = await noPageScroll(page);
+  assert.ok(scroll.ok, `the heat-map view scrolls: ${JSON.stringify(scroll)}`);
+
+  // Zoomed in, a drag of a colour-bar handle (through the plot) changes the colour range but not
+  // the row / column window; a drag inside the plot pans it.
+  const plot = await page.locator('[data-testid=heat-hit]').boundingBox();
+  await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+  await page.mouse.wheel(0, -600);
+  await page.waitForFunction(() => window.__visprobeTrend.heat().wy[1] - window.__visprobeTrend.heat().wy[0] < window.__visprobeTrend.heat().y);
+  const view = () => page.evaluate(() => {
+    const x = window.__visprobeTrend.heat();
+    const top = [...document.querySelectorAll('.tr-yt')].sort((a, b) => Number(a.getAttribute('y')) - Number(b.getAttribute('y')))[0];
+    return { wx: x.wx, wy: x.wy, x: x.x, y: x.y, top: top ? top.textContent : '' };
+  });
+  const before = await view();
+  assert.ok(before.wy[0] > 0 && before.wy[1] < before.y, `zoomed: ${before.wy}`);
+  const bar = page.locator('[data-testid=colorbar]');
+  const min = Number(await bar.getAttribute('data-min'));
+  const loBox = await page.locator('[data-testid=colorbar-lo]').boundingBox();
+  const hiBox = await page.locator('[data-testid=colorbar-hi]').boundingBox();
+  await page.mouse.move(loBox.x + loBox.width / 2, loBox.y + loBox.height / 2);
+  await page.mouse.down();
+  const dragX = loBox.x + (hiBox.x - loBox.x) * 0.4;
+  await page.mouse.move(dragX, plot.y + plot.height / 2, { steps: 6 });
+  await page.mouse.move(dragX, plot.y + plot.height * 0.2, { steps: 6 });
+  assert.ok((await page.locator('[data-testid=colorbar-lo]').boundingBox()).x > loBox.x + 20, 'the handle follows the pointer');
+  assert.deepEqual(await view(), before, 'the window moved while a colour-bar handle was dragged');
+  await page.mouse.up();
+  await settle(page);
+  const lo = Number(await bar.getAttribute('data-lo'));
+  assert.ok(lo > min, `the range was applied: ${min} -> ${lo}`);
+  // the cells below the new minimum are gone; no rank or module lost all its cells here
+  const gone = sql(db, `SELECT count(*) AS n FROM trend_data WHERE metric_id = ${fwd} AND step = ${inf.step} AND norm IS NOT NULL AND abs(norm) != ${POS_INF} AND norm < ${lo}`)[0].n;
+  assert.ok(gone > 0);
+  h = await heat();
+  assert.equal(h.shown, h.cells - gone);
+  assert.deepEqual([h.x, h.y], [before.x, before.y], 'the filter left every rank and module on the axes (else the window may move)');
+  assert.deepEqual(await view(), before, 'a colour-bar drag moved the row / column window');
+  const c = { x: plot.x + plot.width / 2, y: plot.y + plot.height / 2 };
+  await page.mouse.move(c.x, c.y);
+  await page.mouse.down();
+  await page.mouse.move(c.x - 40, c.y - 60, { steps: 6 });
+  await page.mouse.up();
+  const panned = await view();
+  assert.ok(panned.wy[0] > before.wy[0], `a drag in the plot pans the rows: ${before.wy} -> ${panned.wy}`);
+  assert.notEqual(panned.top, before.top, 'the first visible row changed');
+
+  // Dimension Rank: the x axis (steps) shows the iteration and micro step of trend_step_map.
+  await page.selectOption('#tr-dimension', 'rank');
+  await settle(page);
+  h = await heat();
+  const map = new Map(sql(db, 'SELECT step, original_step, micro_step FROM trend_step_map ORDER BY step').map((r) => [r.step, r]));
+  assert.ok(h.xValues.length > 1 && h.xValues.every((s) => map.has(s)), h.xValues.join());
+  const ticks = () => page.$$eval('.tr-xt', (ts) => ts.map((t) => ({ text: t.textContent, x: Number(/translate\(([-\d.]+)/.exec(t.getAttribute('transform'))[1]) }))
+    .sort((a, b) => a.x - b.x).map((t) => t.text));
+  assert.deepEqual(await ticks(), h.xValues.map((s) => `iter ${map.get(s).original_step} µ${map.get(s).micro_step}`));
+  await page.click('[data-testid=lang-toggle]');
+  assert.deepEqual(await ticks(), h.xValues.map((s) => `迭代 ${map.get(s).original_step} µ${map.get(s).micro_step}`));
+  await page.selectOption('#tr-dimension', 'step');
+  await settle(page);
+  assert.deepEqual((await options(page, '#tr-value')).map((o) => o.text).slice(0, 2),
+                   [...map.values()].slice(0, 2).map((r) => `Step${r.step}（迭代 ${r.original_step}，µ${r.micro_step}）`));
+  await page.click('[data-testid=lang-toggle]');
+  assert.deepEqual((await options(page, '#tr-value')).map((o) => o.text).slice(0, 2),
+                   [...map.values()].slice(0, 2).map((r) => `Step${r.step} (iter ${r.original_step}, µ${r.micro_step})`));
+  scroll = await noPageScroll(page);
+  assert.ok(scroll.ok, `the heat-map view scrolls: ${JSON.stringify(scroll)}`);
+
+  // The parallelism view with a layout taller than the window (128 ranks in 64 TP groups): the
+  // chart scrolls inside its panel, the page does not.
+  await page.click('[data-testid=tab-parallel]');
+  for (const [k, x] of Object.entries({ world_size: 128, num_layers: 48, tensor_parallel_size: 2, pipeline_parallel_size: 4, num_layers_per_virtual_pipeline_stage: 3 }))
+    await page.fill(`#par-${k}`, String(x));
+  await page.click('[data-testid=parallel-draw]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=parallel-svg]') || document.querySelector('[data-testid=parallel-msg]').textContent);
+  if (!(await page.$('[data-testid=parallel-svg]'))) {
+    // an engine built before parallelLayout: draw a layout of that size directly
+    await T(page, () => window.__visprobeTrend.drawParallel({ world_size: 128, num_layers: 48, tp: 2, pp: 4, vpp: 4, dp: 16, order: 'tp-cp-ep-dp-pp', title: 'Model Parallelism',
+      rows: Array.from({ length: 64 }, (_, r) => ({ index: r, label: `Group${r}: Ranks${2 * r}-${2 * r + 1}`, ranks: [2 * r, 2 * r + 1],
+                                                  model_copy: r % 16, cells: ['L1-3', 'L13-15', 'L25-27', 'L37-39'] })) }));
+  }
+  assert.equal(await page.locator('.tr-par-ylabel').count(), 64);
+  const par = await page.$eval('[data-testid=parallel-svg]', (svg) => ({ svg: Number(svg.getAttribute('height')), ih: innerHeight }));
+  assert.ok(par.svg > par.ih, `the chart (${par.svg} px) is taller than the window (${par.ih} px)`);
+  scroll = await noPageScroll(page);
+  assert.ok(scroll.ok, `the parallelism view scrolls: ${JSON.stringify(scroll)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('hostile module names stay text: tag list, axis, tooltip', async () => {
   const db = dbs.dump;
   const { page, context, errors, dialogs } = await openTrend(db);
@@ -411,6 +579,21 @@ test('exports: heat-map CSV and SVG, line-chart PNG', async () => {
   await clickCell(page, 0, 0);
   const png = readFileSync((await save('line-export-png')).path);
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  // X-01: an export that fails says so in the page's language (toBlob without a blob, an image
+  // that does not load)
+  await page.evaluate(() => { HTMLCanvasElement.prototype.toBlob = function (cb) { cb(null); }; });
+  const shown = (text) => page.waitForFunction((x) => document.getElementById('error').textContent === x, text, { timeout: 10000 });
+  await page.click('[data-testid=line-export-png]');
+  await shown('PNG export failed');
+  await page.click('[data-testid=lang-toggle]');
+  await page.click('[data-testid=heat-export-png]');
+  await shown('PNG 导出失败');
+  await page.evaluate(() => { URL.createObjectURL = () => `blob:${location.origin}/00000000-0000-0000-0000-000000000000`; });
+  await page.click('[data-testid=heat-export-png]');
+  await shown('图表无法转换为图片');
+  await page.click('[data-testid=lang-toggle]');
+  await page.click('[data-testid=line-export-png]');
+  await shown('the chart could not be rasterised');
   await context.close();
 });
 
@@ -555,6 +738,37 @@ test('data2db in the page: a dropped monitor run and dump run give the CLI\'s da
       await page.click('#run-trend');
       await page.waitForFunction(() => document.querySelectorAll('#tr-db option').length === 2, null, { timeout: 120000 });
       assert.deepEqual((await page.$$eval('#tr-db option', (os) => os.map((o) => o.value))).sort(), ['dump_data.trend.db', 'dump_data_1.trend.db']);
+      // Both runs can be compared A/B: run B is the other one, and the view shows both. The same
+      // input twice: every cell is in both, A − B is 0, and a tooltip gives both with the CLI's value.
+      await page.waitForFunction(() => /trend database ready/.test(document.getElementById('status').textContent) && window.__visprobeTrend.idle(),
+                                 null, { timeout: 120000 });
+      const cur = (await T(page, () => window.__visprobeTrend.state())).db;
+      const other = cur === 'dump_data.trend.db' ? 'dump_data_1.trend.db' : 'dump_data.trend.db';
+      assert.deepEqual((await options(page, '#tr-compare')).map((o) => o.value), ['', other]);
+      await page.selectOption('#tr-compare', other);
+      await settle(page);
+      const st = await T(page, () => window.__visprobeTrend.state());
+      assert.deepEqual([st.db, st.compare, st.view], [cur, other, 'diff']);
+      assert.ok((await page.textContent('.tr-heat-pane .tr-pane-title')).includes(`A − B (A: ${cur}, B: ${other})`),
+                await page.textContent('.tr-heat-pane .tr-pane-title'));
+      const mid = sql(cliDb, `SELECT metric_id AS id FROM monitoring_metrics WHERE metric_name = '${st.metric}'`)[0].id;
+      const rows = sql(cliDb, `SELECT t.rank, m.target_name AS name, m.micro_step AS micro, t.${st.stat} AS v FROM trend_data t
+        JOIN monitoring_targets m ON m.target_id = t.target_id WHERE t.metric_id = ${mid} AND t.step = ${Number(st.value)}`);
+      const got = await T(page, () => window.__visprobeTrend.cells());
+      assert.equal(got.length, rows.length, 'one cell per row of the run');
+      assert.deepEqual(got.filter((c) => c.kind === 'onlyA' || c.kind === 'onlyB').map((c) => c.label), [], 'a cell of one run only');
+      const same = got.filter((c) => c.kind === '');
+      assert.ok(same.length > 0);
+      assert.deepEqual(same.filter((c) => c.v !== 0).map((c) => c.v), [], 'A − B of the same input');
+      await T(page, () => window.__visprobeTrend.showAll());
+      const hm = await T(page, () => window.__visprobeTrend.heat());
+      const cell = same[0];
+      const want = rows.find((r) => r.rank === cell.x && r.name === cell.name && String(r.micro) === cell.label.split('_').at(-1));
+      const pt = await cellPoint(page, hm.xValues.indexOf(cell.x), hm.yIds.indexOf(cell.yId));
+      await page.mouse.move(pt.x, pt.y);
+      await page.waitForSelector('[data-testid=heat-tip]:not([hidden])');
+      const tip = await page.textContent('[data-testid=heat-tip]');
+      assert.ok(tip.includes(`A (${cur}): ${want.v}`) && tip.includes(`B (${other}): ${want.v}`) && tip.includes('A − B: 0'), tip);
     }
     assert.deepEqual(errors, []);
     await context.close();

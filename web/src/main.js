@@ -17,6 +17,7 @@ import { initPrefs, toggleTheme, toggleLanguage } from './host/prefs.js';
 import { enterApp, setDrawer, inApp, wireAppShell } from './host/app_shell.js';
 import { engineText } from './engine_text.js';
 import { setError, setEngineError, appendLog as log } from './engine_messages.js';
+import { fillSummary, listNodes as listNodesOf } from './host/db_summary.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -414,42 +415,7 @@ async function showDatabase(name, opts = {}) {
   trendSession.leave();   // the graph's database replaces a kept trend session
   document.querySelector('main')?.classList.add('wide');   // the graph panes use the whole width
   $('db-name').textContent = name;
-  const summary = $('summary');
-  summary.textContent = '';
-  // Table and column names stay as they are; the labels of this page follow the language.
-  const add = (k, v, key = '') => {
-    const dt = document.createElement('dt');
-    if (key) setText(dt, key); else dt.textContent = k;
-    const dd = document.createElement('dd');
-    dd.textContent = String(v);
-    if (k === 'tb_nodes rows') dd.dataset.testid = 'rows';
-    summary.append(dt, dd);
-  };
-  // The largest rowid is the row count of these files (rows are only ever added): one seek, where
-  // count(*) read 176 MB of a 3.3 GB file opened lazily.
-  const count = await engine.query('SELECT coalesce(max(rowid), 0) FROM tb_nodes');
-  add('tb_nodes rows', count.values[0][0], 'summaryRows');
-  const cfg = await engine.query('SELECT graph_type, task, micro_steps, overflow_check, rank_list, step_list FROM tb_config');
-  if (cfg.values.length) cfg.columns.forEach((c, i) => add(c, cfg.values[0][i] ?? 'NULL'));
-  // Distinct (step, rank, side): index seeks along index3, where DISTINCT over the table read
-  // 379 MB of a 3.3 GB file opened lazily. Each seek is a strict `>` on one column after equal
-  // ones: a row-value `(step, rank, data_source) > (?, ?, ?)` walks every index entry of the
-  // current graph before it reaches the next (22 MB per graph of a 2 GB file over HTTP).
-  const nextGraph = async (/** @type {any[]|null} */ at) => {
-    const seeks = at ? [['step = ? AND rank = ? AND data_source > ?', at],
-                        ['step = ? AND rank > ?', at.slice(0, 2)],
-                        ['step > ?', at.slice(0, 1)]]
-                     : [['step >= ?', [-1e18]]];
-    for (const [where, params] of seeks) {
-      const r = await engine.query(`SELECT step, rank, data_source FROM tb_nodes WHERE ${where} ` +
-                                   'ORDER BY step, rank, data_source LIMIT 1', params);
-      if (r.values.length) return r.values[0];
-    }
-    return null;
-  };
-  let graphCount = 0;
-  for (let at = await nextGraph(null); at; at = await nextGraph(at)) graphCount++;
-  add('graphs', graphCount, 'summaryGraphs');
+  await fillSummary(engine, $('summary'));
   /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
   // The all-graphs name table is a LIKE over every row (a full scan): on a large database read
   // lazily (a dropped file, OPFS, a URL) that reads the whole file, so it is offered only below
@@ -518,26 +484,6 @@ async function showTrendDatabase(name, file, opts = {}) {
   document.querySelector('main')?.classList.add('wide');
   if (unregisterGraph) { unregisterGraph(); unregisterGraph = null; }
   await trendSession.show(name, file, opts);
-}
-
-/** @param {string} needle */
-async function listNodes(needle) {
-  const res = await engine.query(
-    `SELECT data_source, step, rank, node_name, node_type, precision_index, overflow_level FROM tb_nodes
-     WHERE node_name LIKE ? ESCAPE '\\' ORDER BY (precision_index IS NULL), precision_index DESC, (overflow_level IS NULL), step, rank, node_order LIMIT 200`,
-    ['%' + needle.replace(/[\\%_]/g, '\\$&') + '%']);   // "%" and "_" in a name are text, not wildcards
-  const body = /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody'));
-  body.textContent = '';
-  for (const row of res.values) {
-    const tr = document.createElement('tr');
-    row.forEach((v, i) => {
-      const td = document.createElement('td');
-      td.textContent = v === null ? '' : String(v);
-      if (i === 1 || i === 2 || i === 5) td.className = 'num';
-      tr.append(td);
-    });
-    body.append(tr);
-  }
 }
 
 async function download() {
@@ -674,7 +620,7 @@ function init() {
   $('search').addEventListener('input', (e) => {
     clearTimeout(timer);
     const v = /** @type {HTMLInputElement} */ (e.target).value;
-    timer = window.setTimeout(() => (v ? listNodes(v) : undefined), 150);
+    timer = window.setTimeout(() => (v ? listNodesOf(engine, v, /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody'))) : undefined), 150);
   });
 }
 

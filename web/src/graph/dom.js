@@ -1,6 +1,7 @@
 // @ts-check
 // Small DOM helpers of the graph workspace. Text always goes in as text, never as HTML.
 import { t } from '../i18n.js';
+import { engineText } from '../engine_text.js';
 
 /** @param {string} tag @param {string} [text] @param {string} [cls] @returns {HTMLElement} */
 export function el(tag, text, cls) {
@@ -51,7 +52,8 @@ export function toast(text, kind = 'info') {
     box.setAttribute('role', 'status');
     document.body.append(box);
   }
-  const item = el('div', text, 'toast ' + kind);
+  // An error may be the engine's (English) message: in the page's language (engine_text.js).
+  const item = el('div', kind === 'error' ? engineText(String(text)) : text, 'toast ' + kind);
   item.dataset.testid = 'toast';
   box.append(item);
   const remove = () => item.remove();

@@ -72,8 +72,9 @@ export class HoverCard {
     box.append(el('div', n.name, 'ws-card-name'));
     const kind = isLeaf(n) ? 'kindLeaf' : 'kindModule';
     const head = el('div', undefined, 'ws-muted');
-    head.append(tel('span', kind), n.precision === null || n.precision === undefined ? '' : ` · precision_index ${n.precision}`,
-                n.overflow ? ` · overflow ${n.overflow}` : '');
+    head.append(tel('span', kind));
+    if (n.precision !== null && n.precision !== undefined) head.append(tel('span', 'cardPrecision', undefined, String(n.precision)));
+    if (n.overflow) head.append(tel('span', 'cardOverflow', undefined, String(n.overflow)));
     box.append(head);
     for (const row of rows) {
       if (!row) continue;

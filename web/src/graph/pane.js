@@ -11,6 +11,7 @@ import { CanvasRenderer, hitTest } from './render_canvas.js';
 import { Minimap } from './minimap.js';
 import { loadBadges, pillOf } from './badges.js';
 import { t } from '../i18n.js';
+import { wirePane } from './pane_events.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** GR-11: boxes in the extended window above which the pane draws on a canvas. */
@@ -537,71 +538,8 @@ export class Pane {
     return true;
   }
 
-  wire() {
-    /** @type {{x: number, y: number, tx: number, ty: number, moved: boolean, id: number}|null} */
-    let drag = null;
-    this.host.addEventListener('pointerenter', () => { this.hover = true; });
-    this.host.addEventListener('pointerleave', () => { this.hover = false; if (this.opts.onHover) this.opts.onHover(this, null, 0, 0); });
-    this.svg.addEventListener('pointerdown', (e) => {
-      drag = { x: e.clientX, y: e.clientY, tx: this.t.x, ty: this.t.y, moved: false, id: e.pointerId };
-    });
-    this.svg.addEventListener('pointermove', (e) => {
-      if (this.opts.onHover && !(drag && drag.moved)) this.opts.onHover(this, this.nodeOf(e), e.clientX, e.clientY);
-      if (!drag) return;
-      const dx = e.clientX - drag.x;
-      const dy = e.clientY - drag.y;
-      if (!drag.moved && Math.abs(dx) + Math.abs(dy) > 2) {
-        // Capture only once it is a drag, so clicks keep their node as target.
-        drag.moved = true;
-        this.svg.setPointerCapture(drag.id);
-      }
-      if (!drag.moved) return;
-      this.t.x = drag.tx + dx;
-      this.t.y = drag.ty + dy;
-      this.schedule();
-    });
-    this.svg.addEventListener('pointerup', () => { drag = null; });
-    this.svg.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      if (e.ctrlKey || e.metaKey) {
-        const r = this.host.getBoundingClientRect();
-        this.zoomTo(this.t.k * (e.deltaY < 0 ? 1.1 : 1 / 1.1), e.clientX - r.left, e.clientY - r.top);
-      } else {
-        this.t.y -= Math.sign(e.deltaY) * 40;   // GI-04: 40 units per notch
-        this.schedule();
-      }
-    }, { passive: false });
-    this.svg.addEventListener('click', (e) => {
-      const n = this.nodeOf(e);
-      if (n) this.opts.onSelect(this, n);
-    });
-    this.svg.addEventListener('contextmenu', (e) => {
-      const n = this.nodeOf(e);
-      if (!n) return;
-      e.preventDefault();
-      this.opts.onSelect(this, n);
-      if (this.opts.onMenu) this.opts.onMenu(this, n, e.clientX, e.clientY);
-    });
-    this.svg.addEventListener('dblclick', async (e) => {
-      e.preventDefault();
-      const n = this.nodeOf(e);
-      if (!n) return;
-      this.opts.onSelect(this, n);
-      if (isLeaf(n) || n === this.root) return;
-      // GI-02: toggle, lay out once, then centre on the node.
-      await this.toggleState(n);
-      this.laid = layout(this.root, this.keep());
-      this.layoutVersion = (this.layoutVersion || 0) + 1;
-      this.t.x = this.width / 2 - (n.x + n.w / 2) * this.t.k;
-      this.t.y = this.height / 2 - 100 - n.y * this.t.k;
-      this.draw(true, true);
-      this.opts.onToggle(this, n);
-    });
-    this.svg.tabIndex = 0;
-    const key = this.opts.side === 'NPU' ? 'debugGraph' : 'benchGraph';
-    this.svg.dataset.i18nAria = key;
-    this.svg.setAttribute('aria-label', t(key));
-  }
+  /** GI-02..GI-04: pointer, wheel and key events (pane_events.js). */
+  wire() { wirePane(this); }
 
   /** One update per animation frame (GI-04). */
   schedule() {

@@ -147,7 +147,11 @@ export class DetailPanel {
     if (dbg) head.append(title('debugNode', dbg));
     if (bch) head.append(title('benchNode', bch));
     const primary = dbg || bch;
-    if (primary) head.append(el('span', `precision_index: ${primary.precision ?? '-'}   overflow: ${primary.overflow ?? '-'}`, 'ws-muted'));
+    if (primary) {
+      const stats = tel('span', 'detailPrecision', 'ws-muted', String(primary.precision ?? '-'), String(primary.overflow ?? '-'));
+      stats.dataset.testid = 'detail-precision';
+      head.append(stats);
+    }
     if (compare) {
       // DET-02 legend.
       const legend = el('span', undefined, 'ws-paired-legend');
@@ -165,7 +169,7 @@ export class DetailPanel {
     const tips = this.ws.toolTips || {};
     // Issue 19: which side a row is (a column, not only a row colour).
     if (compare) tr0.append(tel('th', 'sideColumn'));
-    tr0.append(el('th', 'name'), ...fields.map((f) => {
+    tr0.append(tel('th', 'nameColumn'), ...fields.map((f) => {
       const th = el('th', f);
       if (Object.prototype.hasOwnProperty.call(tips, f)) th.title = String(tips[f]);   // DET-04 tooltips
       return th;

@@ -6,6 +6,7 @@ import { el, tel, setText, setTitle, setPlaceholder, toast, checkbox } from './d
 import { VirtualList, appendHighlighted } from './virtual_list.js';
 import { saveBlob as save } from '../host/download.js';
 import { t } from '../i18n.js';
+import { engineText } from '../engine_text.js';
 
 /** A searchable select over a long list of names: an input, ▲ ▼, and a virtualised dropdown. */
 export class NodePicker {
@@ -275,7 +276,7 @@ export class MatchingPanel {
       if (!match && (!npu || !bench)) throw new Error(t('selectToUnmatch'));
       if (match) await this.ws.engine.match(args); else await this.ws.engine.unmatch(args);
     } catch (e) {
-      this.say(/** @type {Error} */ (e).message, false);
+      this.say(engineText(/** @type {Error} */ (e).message), false);
       return;
     }
     this.ws.invalidateNames();

@@ -61,7 +61,7 @@ export async function crossStrip(ws, pane, name, sideIndex, mode) {
           what = t('unmatched');
         } else {
           fill = bench || !ws.compare ? WHITE : bucketFill(precision, ws.colors);
-          what = precision === null ? '-' : `precision ${precision}`;
+          what = precision === null ? '-' : `${t('precision')} ${precision}`;
         }
         cell.style.background = fill;
         cell.dataset.fill = fill;

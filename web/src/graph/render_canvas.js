@@ -7,6 +7,25 @@ import { isLeaf, H, LW } from './layout.js';
 import { fitLabel, markerOf } from './render_common.js';
 import { pillBox, PILL_H, PILL_FONT } from './badges.js';
 
+/**
+ * Bounds of the layer's backing store. The layer is two pane widths by three pane heights, so at
+ * devicePixelRatio r it would hold 6 r^2 times the pane's area: 36 Mpx (144 MB) for one pane of a
+ * 4K window, more than Chromium's canvas limits (side 32,767, area 268 Mpx) on larger or denser
+ * screens, and an accelerated canvas of that size is one GPU allocation. Above these bounds the
+ * layer is drawn at a lower scale than the device's (slightly soft text), never larger.
+ */
+export const MAX_LAYER_PIXELS = 16 * 1024 * 1024;
+export const MAX_LAYER_SIDE = 8192;
+
+/**
+ * Device pixels per CSS pixel for a (2w x 3h) layer: devicePixelRatio, lowered to keep the
+ * backing store within MAX_LAYER_PIXELS and MAX_LAYER_SIDE. @param {number} w @param {number} h @param {number} dpr
+ */
+export function layerScale(w, h, dpr) {
+  const area = 6 * Math.max(1, w) * Math.max(1, h);
+  return Math.min(dpr, Math.sqrt(MAX_LAYER_PIXELS / area), MAX_LAYER_SIDE / (2 * Math.max(1, w)), MAX_LAYER_SIDE / (3 * Math.max(1, h)));
+}
+
 export class CanvasRenderer {
   /** @param {HTMLCanvasElement} canvas  the layer: two pane widths by three pane heights */
   constructor(canvas) {
@@ -15,15 +34,15 @@ export class CanvasRenderer {
 
   /**
    * Draws `nodes` for transform t into the layer of a (w, h) pane; layer pixel =
-   * (world * k + t + (w/2, h)) * devicePixelRatio.
+   * (world * k + t + (w/2, h)) * layerScale(w, h, devicePixelRatio).
    * @param {any[]} nodes @param {{x: number, y: number, k: number}} t @param {number} w @param {number} h
    * @param {(n: any) => import('./render_svg.js').BoxStyle} style @param {string} bg
    * @returns {number} problem badges drawn (BEY-08)
    */
   draw(nodes, t, w, h, style, bg) {
-    const dpr = window.devicePixelRatio || 1;
-    const bw = Math.ceil(2 * w * dpr);
-    const bh = Math.ceil(3 * h * dpr);
+    const dpr = layerScale(w, h, window.devicePixelRatio || 1);
+    const bw = Math.floor(2 * w * dpr);
+    const bh = Math.floor(3 * h * dpr);
     if (this.canvas.width !== bw) this.canvas.width = bw;
     if (this.canvas.height !== bh) this.canvas.height = bh;
     const ctx = /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext('2d'));

@@ -106,6 +106,7 @@ export class VirtualList {
       this.opts.render(li, this.items[i], i);
     }
     for (let j = Math.max(0, last - first); j < rows.length; ++j) rows[j].remove();
+    fitHighlighted(this.ul);
   }
 }
 
@@ -116,17 +117,35 @@ export class VirtualList {
  * @param {HTMLElement} parent @param {string} text @param {string|string[]} needles
  */
 export function appendHighlighted(parent, text, needles) {
-  let span = highlighted(text, needles);
+  const span = highlighted(text, needles);
+  /** @type {any} */ (span).fit = { text, needles };
   parent.append(span);
-  // Issue 19: a name longer than the row keeps its distinguishing end (middle ellipsis, the full
-  // name in the row's title) instead of spilling out of it. Measured only for a row in the page.
-  const room = parent.clientHeight - 4;
-  if (!parent.isConnected || room <= 0 || span.scrollHeight <= room + 1) return;
-  for (let max = Math.floor(text.length * (room / span.scrollHeight) * 0.95), k = 0; k < 4 && max > 8; ++k, max = Math.floor(max * 0.85)) {
-    const cut = highlighted(middleEllipsis(text, max), needles);
-    span.replaceWith(cut);
-    span = cut;
-    if (span.scrollHeight <= room + 1) break;
+}
+
+/**
+ * Issue 19: a name longer than its row keeps its distinguishing end (middle ellipsis; the full
+ * name is in the row's title) instead of spilling out of it. All rows are measured in one read,
+ * the long ones cut, then measured once more (two layouts per redraw, not one per row).
+ * @param {HTMLElement} container
+ */
+export function fitHighlighted(container) {
+  /** @type {Array<{span: any, room: number, max: number}>} */
+  let long = [];
+  for (const span of /** @type {NodeListOf<any>} */ (container.querySelectorAll('.vl-text'))) {
+    if (!span.fit) continue;
+    const room = span.parentElement.clientHeight - 4;
+    if (room > 0 && span.scrollHeight > room + 1)
+      long.push({ span, room, max: Math.floor(span.fit.text.length * (room / span.scrollHeight) * 0.95) });
+  }
+  for (let k = 0; k < 4 && long.length; ++k) {
+    for (const r of long) {
+      const cut = highlighted(middleEllipsis(r.span.fit.text, r.max), r.span.fit.needles);
+      /** @type {any} */ (cut).fit = r.span.fit;
+      r.span.replaceWith(cut);
+      r.span = cut;
+    }
+    long = long.filter((r) => r.span.scrollHeight > r.room + 1 && r.max > 8);
+    for (const r of long) r.max = Math.floor(r.max * 0.85);
   }
 }
 

@@ -5,8 +5,8 @@
 // The panels, the data-selection popover and the context menu live in their own modules; this file wires
 // them to the panes.
 import { Pane } from './pane.js';
-import { parseColourTable, WHITE, UNMATCHED, OVERFLOW, themed } from './colours.js';
-import { el, tel, setText, setTitle, toast, checkbox } from './dom.js';
+import { parseColourTable } from './colours.js';
+import { el, tel, setTitle, toast } from './dom.js';
 import { NameIndex } from './name_index.js';
 import { FilterPanel } from './panel_filter.js';
 import { SearchPanel } from './panel_search.js';
@@ -14,11 +14,11 @@ import { MatchingPanel } from './panel_matching.js';
 import { DetailPanel } from './panel_detail.js';
 import { NavigatorPanel } from './panel_navigator.js';
 import { SelectionPopover } from './panel_selection.js';
-import { exportGraph, exportCsv } from './export.js';
 import { showContextMenu } from './context_menu.js';
 import { HoverCard } from './hover_card.js';
 import { drawBreadcrumb } from './breadcrumb.js';
-import { KEYMAP, actionOf, runAction } from './keys.js';
+import { actionOf, runAction } from './keys.js';
+import { buildViewControls, drawLegend } from './view_controls.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
 
@@ -100,97 +100,7 @@ export class Workspace {
     this.scopeText = el('span', '', 'ws-scope');
     this.scopeText.dataset.testid = 'scope';
     bar.append(this.scopeText);
-    // BEY-09: the first divergence and the flagged leaves around it, one action each.
-    const nav = el('span', undefined, 'ws-nav-buttons');
-    const navButton = (/** @type {string} */ text, /** @type {string} */ id, /** @type {string} */ tip, /** @type {() => any} */ fn) => {
-      const b = text ? el('button', text) : tel('button', tip);
-      b.dataset.testid = id;
-      if (text) setTitle(b, tip);
-      b.addEventListener('click', () => { Promise.resolve(fn()).catch((e) => toast(String(e.message || e), 'error')); });
-      nav.append(b);
-    };
-    navButton('', 'bar-first', 'firstDivergence', () => this.navigator.first());
-    navButton('◀', 'bar-prev', 'prevFlagged', () => this.navigator.step(-1));
-    navButton('▶', 'bar-next', 'nextFlagged', () => this.navigator.step(1));
-    bar.append(nav);
-    // GR-09 view controls.
-    const controls = el('span', undefined, 'ws-controls');
-    const toggle = (/** @type {string} */ key, /** @type {string} */ id, /** @type {(on: boolean) => void} */ fn) => {
-      const c = checkbox(key, true);
-      c.input.id = id;
-      c.label.classList.add('ws-toggle');
-      c.input.addEventListener('change', () => fn(c.input.checked));
-      controls.append(c.label);
-      return c.input;
-    };
-    toggle(this.compare ? 'debugMinimap' : 'minimap', 'ws-minimap-0', (on) => this.setMinimap(0, on));
-    if (this.compare) {
-      toggle('benchMinimap', 'ws-minimap-1', (on) => this.setMinimap(1, on));
-      this.syncBox = toggle('syncExpansion', 'ws-sync', () => {});
-      // Issue 19: optional synced pan / zoom (off by default: the two graphs need not align).
-      this.syncViewBox = toggle('syncView', 'ws-sync-view', (on) => { if (on && this.panes[0]) this.syncView(this.panes[0]); });
-      this.syncViewBox.checked = false;
-    }
-    // Issue 19: every action of the toolbar has a key, all listed in this one overlay (keys.js).
-    const shortcuts = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-shortcuts'));
-    shortcuts.dataset.testid = 'shortcuts';
-    const sum = tel('summary', 'shortcuts');
-    const keys = el('dl');
-    for (const { keys: k, what, literal } of KEYMAP) keys.append(literal ? el('dt', k) : tel('dt', k), tel('dd', what));
-    shortcuts.append(sum, keys);
-    this.shortcuts = shortcuts;
-    // Issue 19: expand all / collapse all / expand to depth N, on both panes.
-    const depthBox = el('span', undefined, 'ws-depth');
-    const expandAll = el('button', '⊞');
-    expandAll.dataset.testid = 'expand-all';
-    setTitle(expandAll, 'expandAll');
-    expandAll.addEventListener('click', () => { this.expandDepth(Infinity).catch((e) => toast(String(e.message || e), 'error')); });
-    const collapseAll = el('button', '⊟');
-    collapseAll.dataset.testid = 'collapse-all';
-    setTitle(collapseAll, 'collapseAll');
-    collapseAll.addEventListener('click', () => { this.expandDepth(1).catch((e) => toast(String(e.message || e), 'error')); });
-    const depthSel = /** @type {HTMLSelectElement} */ (el('select'));
-    depthSel.dataset.testid = 'expand-depth';
-    depthSel.dataset.i18nAria = 'expandToDepth';
-    depthSel.setAttribute('aria-label', t('expandToDepth'));
-    setTitle(depthSel, 'expandToDepth');
-    depthSel.append(tel('option', 'depthN'));
-    for (let d = 1; d <= 9; ++d) { const o = el('option', String(d)); /** @type {HTMLOptionElement} */ (o).value = String(d); depthSel.append(o); }
-    depthSel.addEventListener('change', () => {
-      const d = Number(depthSel.value);
-      depthSel.selectedIndex = 0;
-      if (d > 0) this.expandDepth(d).catch((e) => toast(String(e.message || e), 'error'));
-    });
-    depthBox.append(expandAll, collapseAll, depthSel);
-    const fit = tel('button', 'fitToScreen');
-    fit.dataset.testid = 'fit';
-    fit.addEventListener('click', () => this.panes.forEach((p) => p.fit()));
-    controls.append(depthBox, shortcuts, fit);
-    const exportSvg = el('button', 'SVG');
-    setTitle(exportSvg, 'exportSvg');
-    exportSvg.addEventListener('click', () => exportGraph(this.panes, 'svg'));
-    const exportPng = el('button', 'PNG');
-    setTitle(exportPng, 'exportPng');
-    exportPng.addEventListener('click', () => exportGraph(this.panes, 'png'));
-    const exportCsvBtn = el('button', 'CSV');
-    setTitle(exportCsvBtn, 'exportCsv');
-    exportCsvBtn.addEventListener('click', () => exportCsv(this.detail.el));
-    // One menu for the three exports (the view controls fit one line at 1600 px, issue 19).
-    const exportMenu = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-export-menu'));
-    exportMenu.dataset.testid = 'export-menu';
-    const exportList = el('div', undefined, 'ws-export-list');
-    exportList.append(exportSvg, exportPng, exportCsvBtn);
-    for (const b of [exportSvg, exportPng, exportCsvBtn]) b.addEventListener('click', () => { exportMenu.open = false; });
-    exportMenu.append(tel('summary', 'exportMenu'), exportList);
-    controls.append(exportMenu);
-    if (this.opts.onCopyLink) {
-      const copyLink = el('button', '🔗');
-      copyLink.dataset.testid = 'copy-link';
-      setTitle(copyLink, 'copyLink');
-      copyLink.addEventListener('click', () => this.opts.onCopyLink && this.opts.onCopyLink());
-      controls.append(copyLink);
-    }
-    bar.append(controls);
+    buildViewControls(this, bar);
     this.legendBox = el('div', undefined, 'ws-legend');
     this.legendBox.dataset.testid = 'legend';
     // Issue 19: the selected node's ancestors, each one click away.
@@ -344,7 +254,7 @@ export class Workspace {
       if (this.host.hidden) return;
       // Issue 19: the workspace's actions (keys.js); W/A/S/D/0 act on one pane below.
       const action = actionOf(e);
-      if (action && runAction(this, action, { svg: exportSvg, png: exportPng, csv: exportCsvBtn })) { e.preventDefault(); return; }
+      if (action && runAction(this, action, this.exportButtons)) { e.preventDefault(); return; }
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const p = this.panes.find((q) => q.hover && !q.host.hidden) || this.panes.find((q) => q.host.contains(target));
       if (p && p.key(e)) e.preventDefault();
@@ -443,7 +353,8 @@ export class Workspace {
       if (m && this.panes[Number(m[1])]) {
         const p = this.panes[Number(m[1])];
         const n = await p.reveal(m[2]);
-        if (n) { p.render(); await this.revealCounterpart(p, n); await this.select(p, n); }
+        // Centred on both sides (a link without a view, t0 / t1, shows them; one with a view moves there below).
+        if (n) { p.render(); p.centre(n); await this.revealCounterpart(p, n); await this.select(p, n); }
       }
       this.panes.forEach((p, i) => {
         const t = String(s[`t${i}`] || '').split(',').map(Number);
@@ -511,34 +422,7 @@ export class Workspace {
   }
 
   /** GR-08: node kinds and the active colour scale. */
-  legend() {
-    const box = this.legendBox;
-    box.textContent = '';
-    for (const [cls, key, tip] of [['shape-module', 'kindModule', ''], ['shape-leaf', 'kindLeaf', 'kindLeafHelp'],
-                                   ['shape-apis', 'kindApis', 'kindApisHelp'], ['shape-fused', 'kindFused', 'kindFusedHelp']]) {
-      const item = el('span', undefined, 'ws-kind');
-      item.append(el('i', undefined, cls), tel('span', key));
-      if (tip) setTitle(item, tip);
-      box.append(item);
-    }
-    const swatch = (/** @type {string} */ colour, /** @type {string} */ text) => {
-      const item = el('span', undefined, 'ws-swatch');
-      const chip = el('i');
-      chip.style.background = colour;
-      item.append(chip, text);
-      box.append(item);
-    };
-    if (this.filter && this.filter.mode.value === 'overflow') {
-      for (const k of ['medium', 'high', 'critical']) swatch(OVERFLOW[k], t(k));
-    } else if (this.compare) {
-      for (const c of this.colors) swatch(c.colour, `${c.level || ''} [${c.lo}, ${c.hi}]`);
-      swatch(themed(UNMATCHED), t('unmatched'));
-    } else {
-      swatch(themed(WHITE), t('noPrecision'));
-    }
-    // GR-12 markers.
-    box.append(el('span', `↗ ↙ ⇄ ${t('markerComm')}   ⊕ ${t('markerMerged')}   • ${t('markerModified')}`, 'ws-muted'));
-  }
+  legend() { drawLegend(this.legendBox, { overflow: !!(this.filter && this.filter.mode.value === 'overflow'), compare: this.compare, colors: this.colors }); }
 
   /** The step / rank / micro-step the selectors show. */
   scopeKey() { return `${this.stepSel.value}/${this.rankSel.value}/${this.microSel.value}`; }

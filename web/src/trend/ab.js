@@ -11,7 +11,7 @@ import { specialText } from './colorbar.js';
 import { t } from '../i18n.js';
 
 /** A file without the metric or the statistic has no cells there: shown as "only in A", not as an error. */
-const MISSING = /^(No metric found with name|Invalid stat)/;
+const missing = (/** @type {any} */ e) => !!e && e.code === 'missing';
 
 /** @typedef {import('./queries.js').TrendQueries} TrendQueries */
 /** @typedef {{metric: string, stat: string, dimension: import('./queries.js').Dimension, value: number, tags: string[]}} Selection */
@@ -44,7 +44,7 @@ export class AbComparison {
       try {
         rowsB = await this.qb.heatmapRows({ ...s, value: valueB });
       } catch (e) {
-        if (!MISSING.test(/** @type {Error} */ (e).message)) throw e;
+        if (!missing(e)) throw e;
         this.note = `B: ${/** @type {Error} */ (e).message}`;
       }
     }
@@ -84,7 +84,7 @@ export class AbComparison {
     const key = `${hit.x}|${y.key}`;
     const q = (/** @type {TrendQueries} */ t, /** @type {number|null} */ yId) =>
       (yId === null ? Promise.resolve(null) : t.trend({ ...s, x: hit.x, yId }).catch((e) => {
-        if (MISSING.test(e.message)) return null;
+        if (missing(e)) return null;
         throw e;
       }));
     const a = await q(this.qa, y.idA);

@@ -3,6 +3,7 @@
 // host/download.js. Charts are cloned without their interaction layers (sliders, hover marks).
 import { saveBlob } from '../host/download.js';
 import { toCsv } from './scales.js';
+import { t } from '../i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -76,14 +77,14 @@ export async function savePng(name, svg, opts = {}) {
   const url = URL.createObjectURL(new Blob([svg.text], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
-    await new Promise((res, rej) => { img.onload = res; img.onerror = () => rej(new Error('the chart could not be rasterised')); img.src = url; });
+    await new Promise((res, rej) => { img.onload = res; img.onerror = () => rej(new Error(t('trRasterFailed'))); img.src = url; });
     ctx.drawImage(img, 0, 0, svg.width, svg.height);
     if (opts.canvas) ctx.drawImage(opts.canvas, 0, opts.top || 0, svg.width, svg.height - (opts.top || 0));
   } finally {
     URL.revokeObjectURL(url);
   }
   const blob = await new Promise((res) => c.toBlob(res, 'image/png'));
-  if (!blob) throw new Error('PNG export failed');
+  if (!blob) throw new Error(t('trPngFailed'));
   saveBlob(/** @type {Blob} */ (blob), name);
 }
 

@@ -2,6 +2,7 @@
 // The trend queries Q1-Q8 (trend-analyzer.md §9) over one database the worker holds, named per
 // instance (the A/B comparison keeps two open, BEY-11). Every value is a bound parameter; the one interpolated identifier, the statistic column, is checked against
 // PRAGMA table_info(trend_data) and the supported list first (§8.6).
+import { t } from '../i18n.js';
 
 export const SUPPORTED_STATS = Object.freeze(['norm', 'min', 'max', 'zeros', 'nans', 'mean', 'entropy', 'softmax_max', 'sr',
   'kernel_norm', 'std_x', 'jacobian', 'proxy', 'token_similarity']);
@@ -31,6 +32,17 @@ export const targetKey = (name, vpp, micro) => `${vpp}\u0000${micro}\u0000${name
  */
 
 /** @typedef {{query: (sql: string, params?: any[], db?: string) => Promise<{columns: string[], values: any[][]}>}} QueryEngine */
+
+/**
+ * A failure shown to the user, in the page's language (X-01); `code` tells callers what failed
+ * without reading the text ('missing': the file has no such metric or statistic).
+ * @param {string} code @param {string} key @param {...any} args
+ */
+function trendError(code, key, ...args) {
+  const e = /** @type {Error & {code: string}} */ (new Error(t(key, ...args)));
+  e.code = code;
+  return e;
+}
 
 export class TrendQueries {
   /**
@@ -110,27 +122,28 @@ export class TrendQueries {
   /** `Step 4 (iter 1, µ1)` when trend_step_map knows the slot (§10.9). @param {number} step */
   stepText(step) {
     const m = this.stepMap && this.stepMap.get(step);
-    return m ? `Step${step} (iter ${m.original}, µ${m.micro})` : `Step${step}`;
+    return m ? t('trStepText', step, m.original, m.micro) : `Step${step}`;
   }
 
   /** Issue 19: the x tick of a step slot: its iteration (and micro step) when trend_step_map knows it. @param {number} step */
   stepTick(step) {
     const m = this.stepMap && this.stepMap.get(step);
-    return m ? `iter ${m.original}${m.micro !== undefined && m.micro !== null ? ` µ${m.micro}` : ''}` : String(step);
+    if (!m) return String(step);
+    return Number.isFinite(m.micro) ? t('trIterTick', m.original, m.micro) : t('trIterOnly', m.original);
   }
 
   /** Q3. @param {string} metric */
   async metricId(metric) {
     if (this.metricIds.has(metric)) return /** @type {number} */ (this.metricIds.get(metric));
     const r = await this.rows('SELECT metric_id FROM monitoring_metrics WHERE metric_name = ?', [metric]);
-    if (!r.length) throw new Error(`No metric found with name: ${metric}`);
+    if (!r.length) throw trendError('missing', 'trNoSuchMetric', metric);
     this.metricIds.set(metric, Number(r[0][0]));
     return Number(r[0][0]);
   }
 
   /** The validated column identifier (§8.6). @param {string} stat */
   statColumn(stat) {
-    if (!SUPPORTED_STATS.includes(stat) || !this.statColumns.has(stat)) throw new Error(`Invalid stat: ${stat}`);
+    if (!SUPPORTED_STATS.includes(stat) || !this.statColumns.has(stat)) throw trendError('missing', 'trInvalidStat', stat);
     return `"${stat}"`;
   }
 
@@ -185,11 +198,11 @@ export class TrendQueries {
    * @returns {Promise<any[][]>}
    */
   async heatmapRows(s) {
-    if (!s.metric || !s.stat || !s.dimension || s.value === null || s.value === undefined) throw new Error('Invalid parameters');
+    if (!s.metric || !s.stat || !s.dimension || s.value === null || s.value === undefined) throw trendError('params', 'trInvalidParams');
     const col = this.statColumn(s.stat);
     const id = await this.metricId(s.metric);
     const cond = { step: 't.step = ?', rank: 't.rank = ?', module_name: 'm.target_id = ?' }[s.dimension];
-    if (!cond) throw new Error('Invalid parameters');
+    if (!cond) throw trendError('params', 'trInvalidParams');
     const g = this.tagGroup('t.target_id', s.tags);
     const sql = `SELECT t.rank, t.step, t.target_id, t.${col}, m.target_name, m.vpp_stage, m.micro_step
       FROM trend_data t JOIN monitoring_targets m ON t.target_id = m.target_id
@@ -234,7 +247,7 @@ export class TrendQueries {
       rank: { cond: 't.step = ? AND t.target_id = ?', order: 't.rank', x: 1 },
       module_name: { cond: 't.step = ? AND t.rank = ?', order: 't.target_id', x: 2 },
     }[s.dimension];
-    if (!spec) throw new Error('Invalid parameters');
+    if (!spec) throw trendError('params', 'trInvalidParams');
     const g = s.dimension === 'module_name' ? this.tagGroup('t.target_id', s.tags) : { sql: '', params: [] };
     const sql = `SELECT t.step, t.rank, t.target_id, t.${col}, m.target_name, m.vpp_stage, m.micro_step
       FROM trend_data t JOIN monitoring_targets m ON t.target_id = m.target_id

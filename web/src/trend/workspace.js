@@ -158,6 +158,8 @@ export class TrendWorkspace {
       this.names.yName = axisText(axes.y);
       this.heat.draw(true);
     }
+    if (this.state.dimension === 'step' && this.valueSel.options.length)   // `Step4 (iter 1, µ1)` in the new language
+      this.valueSel.set(this.valueSel.options.map((o) => ({ value: o.value, text: this.q.stepText(Number(o.value)) })), this.valueSel.value);
     if (this.state.stat) this.line.setAxes({ x: axisText(dimensionName(this.state.dimension)), y: this.state.stat });
     this.line.render();
   }
@@ -246,7 +248,7 @@ export class TrendWorkspace {
   queriesFor(name) {
     return new TrendQueries(this.engine, name, async () => {
       const file = this.files.get(name);
-      if (!file) throw new Error(`${name} is no longer open.`);
+      if (!file) throw new Error(t('trNoLongerOpen', name));
       await this.engine.openDb(name, file, { current: false });   // a Blob: read lazily by the worker
     });
   }
