@@ -306,8 +306,26 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
   await page.keyboard.press('?');
   assert.equal(await page.getAttribute('[data-testid=shortcuts]', 'open'), '');
   const listed = await page.textContent('[data-testid=shortcuts] dl');
-  for (const k of ['Expand all', 'Collapse all', 'Expand to depth N', 'First divergence', 'Fit to screen', 'Sync pan / zoom', 'Build / open data', 'Ctrl+S', 'Alt+S'])
+  for (const k of ['Expand all', 'Collapse all', 'Expand to depth N', 'First divergence', 'Fit to screen', 'Sync pan / zoom', 'Build / open data', 'Ctrl+S', 'Alt+S',
+                   'Next / previous warning', 'Minimaps on / off', 'Sync expansion'])
     assert.ok(listed.includes(k), `${k} listed`);
+  await page.keyboard.press('Escape');
+  // The toolbar's toggles have keys too: M turns both minimaps off and on, X the expansion sync.
+  const toggles = () => page.evaluate(() => ['ws-minimap-0', 'ws-minimap-1', 'ws-sync'].map((id) => document.getElementById(id).checked));
+  const minimapShown = () => page.$$eval('.ws-minimap', (m) => m.map((x) => x.checkVisibility()));
+  const [m0, m1, sync0] = await toggles();
+  assert.ok(m0 && m1, 'both minimaps start on');
+  await page.locator('[data-testid=pane-debug]').hover();
+  await page.keyboard.press('m');
+  assert.deepEqual((await toggles()).slice(0, 2), [false, false]);
+  assert.ok((await minimapShown()).every((shown) => !shown), 'M hid the minimaps');
+  await page.keyboard.press('m');
+  assert.deepEqual((await toggles()).slice(0, 2), [true, true]);
+  assert.deepEqual(await minimapShown(), [true, true], 'M showed both minimaps again');
+  await page.keyboard.press('x');
+  assert.equal((await toggles())[2], !sync0);
+  await page.keyboard.press('x');
+  assert.equal((await toggles())[2], sync0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -280,6 +280,39 @@ test('first divergence in one action = the first error in execution order, at an
     await page.keyboard.press('n');
     await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, first);
   }
+  // Warnings have a navigator of their own (issue 19): Shift+P from the first divergence goes to the
+  // warning before it in execution order, Shift+N to the next warning (errors between are skipped).
+  const warnings = flagged.map((r, i) => ({ ...r, i })).filter((r) => r.p !== null && r.p >= 0.3 && r.p < 0.6);
+  const warnAfter = warnings.find((r) => r.i > firstError);
+  const warnBefore = [...warnings].reverse().find((r) => r.i < firstError);
+  assert.ok(warnBefore, 'the fixture has a warning before the first divergence');
+  assert.ok(warnings.length >= 2, `two warnings at least: ${JSON.stringify(warnings.map((w) => w.i))} (first error ${firstError})`);
+  await page.locator('[data-testid=pane-debug]').hover();
+  await page.keyboard.press('Shift+P');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, warnBefore.node_name);
+  // Shift+P again: the warning before that one; Shift+N back (flagged nodes of other kinds between
+  // them are skipped).
+  const k = warnings.indexOf(warnBefore);
+  const earlier = k > 0 ? warnings[k - 1] : warnings[k + 1];
+  await page.keyboard.press(k > 0 ? 'Shift+P' : 'Shift+N');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, earlier.node_name);
+  assert.equal((await page.textContent('[data-testid=nav-pos]')).trim(), `${earlier.i + 1} / ${flagged.length}`);
+  await page.keyboard.press(k > 0 ? 'Shift+N' : 'Shift+P');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, warnBefore.node_name);
+  // The toolbar's buttons do the same; past the last warning the position says there is none.
+  await page.click('[data-testid=bar-first]');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, first);
+  await page.click('[data-testid=bar-prev-warning]');
+  await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, warnBefore.node_name);
+  if (warnAfter) {
+    await page.click('[data-testid=bar-next-warning]');
+    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, warnAfter.node_name);
+  } else {
+    await page.click('[data-testid=bar-first]');
+    await page.waitForFunction((n) => window.visprobeGraph.panes[0].selected?.name === n, first);
+    await page.click('[data-testid=bar-next-warning]');
+    await page.waitForFunction(() => /No warning/.test(document.querySelector('[data-testid=nav-pos]')?.textContent || ''));
+  }
   // The panel lists every flagged node in the same order, the drift's first warning first.
   await page.click('[data-testid=rail-navigator]');
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=nav-list] li').length >= Math.min(n, 10), flagged.length);

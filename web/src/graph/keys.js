@@ -12,6 +12,9 @@ export const KEYMAP = [
   { keys: 'Ctrl+S', what: 'downloadDb', literal: true },
   { keys: 'F', what: 'firstDivergence', literal: true },
   { keys: 'N / P', what: 'nextPrevFlagged', literal: true },
+  { keys: 'Shift+N / Shift+P', what: 'nextPrevWarning', literal: true },
+  { keys: 'M', what: 'toggleMinimaps', literal: true },
+  { keys: 'X', what: 'syncExpansion', literal: true },
   { keys: '/', what: 'panelSearch', literal: true },
   { keys: 'E', what: 'expandAll', literal: true },
   { keys: 'C', what: 'collapseAll', literal: true },
@@ -48,7 +51,9 @@ export function actionOf(e) {
   if (e.key === '?') return 'help';
   if (e.key === '/') return 'search';
   if (/^[1-9]$/.test(e.key)) return 'depth' + e.key;
-  return { f: 'first', n: 'next', p: 'prev', e: 'expandAll', c: 'collapseAll', v: 'fit', y: 'syncView', b: 'bench' }[e.key.toLowerCase()] || '';
+  if (e.shiftKey && (e.key === 'N' || e.key === 'P')) return e.key === 'N' ? 'nextWarning' : 'prevWarning';
+  return { f: 'first', n: 'next', p: 'prev', e: 'expandAll', c: 'collapseAll', v: 'fit', y: 'syncView', b: 'bench', m: 'minimaps',
+           x: 'syncExpansion' }[e.key.toLowerCase()] || '';
 }
 
 /**
@@ -63,6 +68,21 @@ export function runAction(ws, action, exports) {
     case 'first': ws.navigator.first().catch(fail); return true;
     case 'next': ws.navigator.step(1).catch(() => {}); return true;
     case 'prev': ws.navigator.step(-1).catch(() => {}); return true;
+    case 'nextWarning': ws.navigator.stepKind(1, 'warning').catch(fail); return true;
+    case 'prevWarning': ws.navigator.stepKind(-1, 'warning').catch(fail); return true;
+    case 'minimaps': {
+      // Both minimap boxes follow the first: all on, or all off.
+      const boxes = /** @type {HTMLInputElement[]} */ ([...ws.host.querySelectorAll('#ws-minimap-0, #ws-minimap-1')]);
+      if (!boxes.length) return false;
+      const on = !boxes[0].checked;
+      for (const b of boxes) if (b.checked !== on) { b.checked = on; b.dispatchEvent(new Event('change')); }
+      return true;
+    }
+    case 'syncExpansion':
+      if (!ws.syncBox) return false;
+      ws.syncBox.checked = !ws.syncBox.checked;
+      ws.syncBox.dispatchEvent(new Event('change'));
+      return true;
     case 'expandAll': ws.expandDepth(Infinity).catch(fail); return true;
     case 'collapseAll': ws.expandDepth(1).catch(fail); return true;
     case 'fit': ws.panes.forEach((/** @type {any} */ p) => p.fit()); return true;

@@ -87,9 +87,18 @@ export class NavigatorPanel {
     next.dataset.testid = 'nav-next';
     setTitle(next, 'nextFlagged');
     next.addEventListener('click', () => this.step(1));
+    // Issue 19: warnings have a navigator of their own (First divergence and errors come first).
+    const prevWarn = el('button', '⚠◀');
+    prevWarn.dataset.testid = 'nav-prev-warning';
+    setTitle(prevWarn, 'prevWarning');
+    prevWarn.addEventListener('click', () => this.stepKind(-1, 'warning'));
+    const nextWarn = el('button', '⚠▶');
+    nextWarn.dataset.testid = 'nav-next-warning';
+    setTitle(nextWarn, 'nextWarning');
+    nextWarn.addEventListener('click', () => this.stepKind(1, 'warning'));
     this.pos = el('span', '', 'ws-nav-pos');
     this.pos.dataset.testid = 'nav-pos';
-    bar.append(first, prev, next, this.pos);
+    bar.append(first, prev, next, prevWarn, nextWarn, this.pos);
     this.count = tel('h4', 'flaggedNodes', 'ws-count', 0);
     this.list = new VirtualList({
       className: 'ws-list ws-nav-list', testid: 'nav-list', rowHeight: 28,
@@ -221,6 +230,28 @@ export class NavigatorPanel {
       }
     } else i = cur + dir;
     await this.go(Math.max(0, Math.min(this.rows.length - 1, i)));
+  }
+
+  /**
+   * The next / previous flagged node of one kind (warnings: Shift+N / Shift+P) after the current
+   * row, or after the selected node in execution order when it is not in the list.
+   * @param {number} dir @param {string} kind
+   */
+  async stepKind(dir, kind) {
+    await this.ensure();
+    const cur = this.list.current;
+    let order = cur >= 0 && this.rows[cur] ? this.rows[cur].order : null;
+    const p = this.pane;
+    if (order === null && p && p.selected) {
+      const r = await this.ws.engine.query('SELECT node_order FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
+                                           [p.opts.step, p.opts.rank, 'NPU', p.selected.name]);
+      if (r.values.length) order = Number(r.values[0][0]);
+    }
+    let i = -1;
+    if (dir > 0) i = this.rows.findIndex((r) => r.kind === kind && (order === null || r.order > order));
+    else for (let k = this.rows.length - 1; k >= 0; --k) if (this.rows[k].kind === kind && (order === null || this.rows[k].order < order)) { i = k; break; }
+    if (i < 0) { setText(this.pos, kind === 'warning' ? 'noWarningThere' : 'noFlagged'); return; }
+    await this.go(i);
   }
 
   /** @param {string} name */

@@ -26,6 +26,8 @@ export function buildViewControls(ws, bar) {
   navButton('', 'bar-first', 'firstDivergence', () => ws.navigator.first());
   navButton('◀', 'bar-prev', 'prevFlagged', () => ws.navigator.step(-1));
   navButton('▶', 'bar-next', 'nextFlagged', () => ws.navigator.step(1));
+  navButton('⚠◀', 'bar-prev-warning', 'prevWarning', () => ws.navigator.stepKind(-1, 'warning'));
+  navButton('⚠▶', 'bar-next-warning', 'nextWarning', () => ws.navigator.stepKind(1, 'warning'));
   bar.append(nav);
   // GR-09 view controls.
   const controls = el('span', undefined, 'ws-controls');
