@@ -1,5 +1,7 @@
 #include "app/args.h"
 
+#include "app/argparse.h"
+
 #include <cstdlib>
 
 namespace visprobe {
@@ -43,14 +45,6 @@ std::string OptTitle(const Opt& o) {
 }
 
 }  // namespace
-
-bool LooksLikeOption(const std::string& s) {
-  if (s.size() < 2 || s[0] != '-') return false;
-  // argparse treats negative numbers as values.
-  char* end = nullptr;
-  std::strtod(s.c_str(), &end);
-  return !(end && *end == '\0');
-}
 
 std::string GraphVisualizeUsage() {
   return "usage: visprobe graph_visualize [-h] -tp TARGET_PATH [-gp GOLDEN_PATH] -o OUTPUT_PATH [-lm [LAYER_MAPPING]]\n"
@@ -103,83 +97,36 @@ Status CheckRequiredArgs(const GraphVisualizeArgs& a, bool has_target, bool has_
 }
 
 Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string>& argv) {
+  std::vector<OptSpec> specs;
+  for (const Opt& o : kOpts) {
+    OptSpec sp;
+    sp.short_name = o.short_name ? o.short_name : "";
+    sp.long_name = o.long_name;
+    sp.arity = o.kind == Kind::kFlag ? OptSpec::Arity::kFlag
+             : o.kind == Kind::kOptionalValue ? OptSpec::Arity::kOptional
+             : (o.kind == Kind::kInts || o.kind == Kind::kStrings) ? OptSpec::Arity::kMany : OptSpec::Arity::kOne;
+    sp.required = sp.long_name == "--target_path" || sp.long_name == "--output_path";
+    specs.push_back(sp);
+  }
   GraphVisualizeArgs a;
-  bool has_tp = false, has_o = false;
-  std::vector<std::string> unknown;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    std::string arg = argv[i], value;
-    bool has_inline = false;
-    if (arg.size() > 1 && arg[0] == '-') {
-      auto eq = arg.find('=');
-      if (eq != std::string::npos) { value = arg.substr(eq + 1); arg = arg.substr(0, eq); has_inline = true; }
-    }
-    const Opt* o = FindOpt(arg);
-    if (!o) { unknown.push_back(argv[i]); continue; }
-    auto take_one = [&](std::string* out) -> Status {
-      if (has_inline) { *out = value; return Status::Ok(); }
-      if (i + 1 >= argv.size() || LooksLikeOption(argv[i + 1]))
-        return InvalidInput("argument " + OptTitle(*o) + ": expected one argument");
-      *out = argv[++i];
-      return Status::Ok();
-    };
-    auto take_many = [&](std::vector<std::string>* out) -> Status {
-      out->clear();
-      if (has_inline) out->push_back(value);
-      while (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1])) out->push_back(argv[++i]);
-      if (out->empty()) return InvalidInput("argument " + OptTitle(*o) + ": expected at least one argument");
-      return Status::Ok();
-    };
-    std::string name = o->long_name;
-    switch (o->kind) {
-      case Kind::kString: {
-        std::string v;
-        RETURN_IF_ERROR(take_one(&v));
-        if (name == "--target_path") { a.target_path = v; has_tp = true; }
-        else if (name == "--golden_path") { a.golden_path = v; a.has_golden = true; }
-        else if (name == "--output_path") { a.output_path = v; has_o = true; }
-        else if (name == "--shard") { ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", v)); }
-        break;
-      }
-      case Kind::kFlag:
-        if (has_inline) return InvalidInput("argument " + OptTitle(*o) + ": ignored explicit argument '" + value + "'");
-        if (name == "--overflow_check") a.overflow_check = true;
-        else if (name == "--fuzzy_match") a.fuzzy_match = true;
-        else if (name == "--is_print_compare_log") a.print_compare_log = true;
-        else if (name == "--is_print_progress_log") a.progress_log = true;
-        break;
-      case Kind::kOptionalValue:
-        a.layer_mapping = true;
-        if (has_inline) a.layer_mapping_file = value;
-        else if (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1])) a.layer_mapping_file = argv[++i];
-        break;
-      case Kind::kInts: {
-        std::vector<std::string> vs;
-        RETURN_IF_ERROR(take_many(&vs));
-        RETURN_IF_ERROR(SetListOption(a, name, vs));
-        break;
-      }
-      case Kind::kStrings: {
-        std::vector<std::string> vs;
-        RETURN_IF_ERROR(take_many(&vs));
-        a.order = vs;
-        break;
-      }
-      case Kind::kChoice: {
-        std::string v;
-        RETURN_IF_ERROR(take_one(&v));
-        if (v != "db" && v != "json")
-          return InvalidInput("argument --file_type: invalid choice: '" + v + "' (choose from 'db', 'json')");
-        a.file_type = v;
-        break;
-      }
-    }
-  }
-  if (!has_tp || !has_o) return CheckRequiredArgs(a, has_tp, has_o);
-  if (!unknown.empty()) {
-    std::string u;
-    for (auto& s : unknown) u += (u.empty() ? "" : " ") + s;
-    return InvalidInput("unrecognized arguments: " + u);
-  }
+  RETURN_IF_ERROR(ReadArgs(specs, argv, [&a](const OptSpec& o, const std::vector<std::string>& v) -> Status {
+    const std::string& name = o.long_name;
+    if (name == "--target_path") a.target_path = v[0];
+    else if (name == "--golden_path") { a.golden_path = v[0]; a.has_golden = true; }
+    else if (name == "--output_path") a.output_path = v[0];
+    else if (name == "--shard") { ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", v[0])); }
+    else if (name == "--overflow_check") a.overflow_check = true;
+    else if (name == "--fuzzy_match") a.fuzzy_match = true;
+    else if (name == "--is_print_compare_log") a.print_compare_log = true;
+    else if (name == "--is_print_progress_log") a.progress_log = true;
+    else if (name == "--layer_mapping") { a.layer_mapping = true; if (!v.empty()) a.layer_mapping_file = v[0]; }
+    else if (name == "--file_type") {
+      if (v[0] != "db" && v[0] != "json")
+        return InvalidInput("argument --file_type: invalid choice: '" + v[0] + "' (choose from 'db', 'json')");
+      a.file_type = v[0];
+    } else return SetListOption(a, name, v);
+    return Status::Ok();
+  }));
   return a;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/argparse.h"
 #include "base/status.h"
 #include "db/shard_part.h"
 #include "merge/parallel_params.h"
@@ -46,9 +47,6 @@ std::string GraphVisualizeUsage();
 // layer (merge/) takes the parameters, never the command line.
 Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& args);
 
-// argparse's rule for the word after an option: "-x" is the next option unless it parses as a
-// number (negative numbers are values). Shared by every command's parser.
-bool LooksLikeOption(const std::string& s);
 std::string GraphVisualizeHelp();
 
 }  // namespace visprobe

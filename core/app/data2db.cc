@@ -1,5 +1,6 @@
 #include "app/data2db.h"
 
+#include "app/argparse.h"
 #include "app/args.h"
 
 #include <cstdlib>
@@ -59,55 +60,29 @@ Status CheckData2DbArgs(const Data2DbArgs& a) {
 }
 
 Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv) {
+  std::vector<OptSpec> specs;
+  for (const Flag& f : kFlags) {
+    OptSpec sp;
+    sp.long_name = f.name;
+    sp.required = sp.long_name == "--db" || sp.long_name == "--data";
+    specs.push_back(sp);
+  }
   Data2DbArgs a;
-  bool has_db = false, has_data = false;
-  std::vector<std::string> unknown;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    std::string arg = argv[i], value;
-    bool inline_value = false;
-    if (arg.rfind("--", 0) == 0) {
-      auto eq = arg.find('=');
-      if (eq != std::string::npos) { value = arg.substr(eq + 1); arg = arg.substr(0, eq); inline_value = true; }
-    }
-    const Flag* flag = nullptr;
-    for (const Flag& f : kFlags) if (arg == f.name) flag = &f;
-    if (!flag) { unknown.push_back(argv[i]); continue; }
-    if (!inline_value) {
-      if (i + 1 >= argv.size() || LooksLikeOption(argv[i + 1]))
-        return InvalidInput(std::string("argument ") + flag->name + ": expected one argument");
-      value = argv[++i];
-    }
-    std::string name = flag->name;
-    if (name == "--db") { a.db = value; has_db = true; }
-    else if (name == "--data") { a.data = value; has_data = true; }
+  RETURN_IF_ERROR(ReadArgs(specs, argv, [&a](const OptSpec& o, const std::vector<std::string>& v) -> Status {
+    const std::string& name = o.long_name;
+    const std::string& value = v[0];
+    if (name == "--db") a.db = value;
+    else if (name == "--data") a.data = value;
     else if (name == "--mapping") a.mapping = value;
-    else if (name == "--format") {
-      a.format = value;
-      RETURN_IF_ERROR(CheckData2DbArgs(a));
-    } else if (name == "--micro_step") {
+    else if (name == "--format") { a.format = value; return CheckData2DbArgs(a); }
+    else if (name == "--micro_step") {
       if (!IsChoice(value, {"true", "false", "True", "False"}))
         return InvalidInput("argument --micro_step: invalid choice: '" + value + "' (choose from 'true', 'false', 'True', 'False')");
       a.micro_step = value == "true" || value == "True";
-    } else if (name == "--process_num") {
-      a.process_num = value;
-      RETURN_IF_ERROR(CheckData2DbArgs(a));
-    } else if (name == "--shard") {
-      ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", value));
-    }
-  }
-  std::vector<std::string> missing;
-  if (!has_db) missing.push_back("--db");
-  if (!has_data) missing.push_back("--data");
-  if (!missing.empty()) {
-    std::string m = "the following arguments are required: ";
-    for (size_t k = 0; k < missing.size(); ++k) m += (k ? ", " : "") + missing[k];
-    return InvalidInput(m);
-  }
-  if (!unknown.empty()) {
-    std::string m = "unrecognized arguments:";
-    for (const auto& u : unknown) m += " " + u;
-    return InvalidInput(m);
-  }
+    } else if (name == "--process_num") { a.process_num = value; return CheckData2DbArgs(a); }
+    else if (name == "--shard") { ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", value)); }
+    return Status::Ok();
+  }));
   return a;
 }
 

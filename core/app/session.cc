@@ -111,6 +111,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       return db.WriteRenderedRow(id, in, out);
     });
   }
+  constexpr size_t kBatchBytes = 2u << 20;
   struct Batch {
     std::vector<NodeId> ids;
     std::vector<size_t> cuts;   // per row: end of input_data, end of output_data in `text`
@@ -118,7 +119,6 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
   };
   struct Scratch {
     Batch batch;
-    std::string in, out;
     std::vector<std::string> ie, oe;
   };
   // Between the producer (parse + render) and this thread, the writer; a failed write cancels it.
@@ -128,14 +128,19 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
   std::thread producer([&] {
     produced = StreamNodeRecordsParallel(g, bo, workers, [&](int w, NodeId id, const NodeItems& items) -> Status {
       Scratch& sc = scratch[static_cast<size_t>(w)];
-      render(id, items, sc.ie, sc.oe, &sc.in, &sc.out);
+      sc.ie.clear();
+      sc.oe.clear();
+      if (hook) hook(id, items, &sc.ie, &sc.oe);
+      const bool extra = !sc.ie.empty() || !sc.oe.empty();
+      // Formatted once, straight into the batch the writer inserts from.
       Batch& b = sc.batch;
+      if (b.ids.empty()) b.text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies
+      size_t mid = 0;
+      VisDbWriter::AppendRenderedItems(items, extra ? &sc.ie : nullptr, extra ? &sc.oe : nullptr, &b.text, &mid);
       b.ids.push_back(id);
-      b.text += sc.in;
+      b.cuts.push_back(mid);
       b.cuts.push_back(b.text.size());
-      b.text += sc.out;
-      b.cuts.push_back(b.text.size());
-      if (b.ids.size() >= 256 || b.text.size() >= (2u << 20)) {
+      if (b.ids.size() >= 256 || b.text.size() >= kBatchBytes) {
         if (!queue.Push(std::move(b))) return Status(Code::kCancelled, "stopped");
         b = Batch();
       }

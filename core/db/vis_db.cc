@@ -198,6 +198,13 @@ void VisDbWriter::RenderItems(const NodeItems& items, const std::vector<std::str
   AppendItems(*out, items, items.outputs, &out_extra);
 }
 
+void VisDbWriter::AppendRenderedItems(const NodeItems& items, const std::vector<std::string>* in_extra,
+                                      const std::vector<std::string>* out_extra, std::string* text, size_t* mid) {
+  AppendItems(*text, items, items.inputs, in_extra);
+  *mid = text->size();
+  AppendItems(*text, items, items.outputs, out_extra);
+}
+
 Status VisDbWriter::WriteNodeRow(NodeId id, const NodeItems& items) {
   if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();   // unreachable: not exported
   RenderItems(items, &in_buf_, &out_buf_);

@@ -63,6 +63,10 @@ class VisDbWriter {
   static void RenderItems(const NodeItems& items, std::string* input_data, std::string* output_data);
   // The same with comparison fields appended to items (texts parallel to inputs / outputs, each
   // starting with ", "; empty = none).
+  // Appends input_data then output_data to `text` (a row buffer shared by many rows); *mid is where
+  // input_data ends. Extras as RenderItems' (null: none). The text is formatted once, in place.
+  static void AppendRenderedItems(const NodeItems& items, const std::vector<std::string>* input_extra,
+                                  const std::vector<std::string>* output_extra, std::string* text, size_t* mid);
   static void RenderItems(const NodeItems& items, const std::vector<std::string>& input_extra,
                           const std::vector<std::string>& output_extra, std::string* input_data,
                           std::string* output_data);

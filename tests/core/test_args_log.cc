@@ -253,3 +253,56 @@ TEST_CASE("§17.4 a multi-step build batch ends with the batch success message a
   CHECK(vptest::Query(db, "SELECT rank_list, step_list FROM tb_config") == vptest::Rows{{"[0, 2]", "[0, 1, 3]"}});
   CHECK(vptest::ListNames(t / "out") == std::vector<std::string>{"build_20240102030405.vis.db"});
 }
+
+// The one reader behind graph_visualize, data2db and gather (app/argparse.h).
+TEST_CASE("ReadArgs: required options and a positional, argparse's messages and order") {
+  std::vector<OptSpec> specs(2);
+  specs[0].short_name = "-o";
+  specs[0].long_name = "--output_path";
+  specs[0].required = true;
+  specs[1].long_name = "--flag";
+  specs[1].arity = OptSpec::Arity::kFlag;
+  std::string out;
+  bool flag = false;
+  auto on = [&](const OptSpec& o, const Argv& v) {
+    if (o.long_name == "--flag") flag = true; else out = v.at(0);
+    return Status::Ok();
+  };
+  std::vector<std::string> parts;
+  auto read = [&](const Argv& argv) { parts.clear(); out.clear(); flag = false; return ReadArgs(specs, argv, on, "PART", &parts); };
+  CHECK(read({"a.db", "-o", "dir", "b.db", "--flag"}).ok());
+  CHECK(out == "dir");
+  CHECK(flag);
+  CHECK(parts == Argv{"a.db", "b.db"});
+  CHECK(read({"-o=x", "p"}).ok());
+  CHECK(out == "x");
+  CHECK(read({}).message() == "the following arguments are required: -o/--output_path, PART");
+  CHECK(read({"p"}).message() == "the following arguments are required: -o/--output_path");
+  CHECK(read({"-o", "d"}).message() == "the following arguments are required: PART");
+  CHECK(read({"-o"}).message() == "argument -o/--output_path: expected one argument");
+  CHECK(read({"-o", "--flag"}).message() == "argument -o/--output_path: expected one argument");
+  CHECK(read({"-o", "-5", "p"}).ok());   // a negative number is a value
+  CHECK(out == "-5");
+  CHECK(read({"--flag=1", "-o", "d", "p"}).message() == "argument --flag: ignored explicit argument '1'");
+  // Unknown options are reported after the required ones, all of them, in order.
+  CHECK(read({"-o", "d", "p", "--bogus", "-x=1"}).message() == "unrecognized arguments: --bogus -x=1");
+  CHECK(read({"--bogus"}).message() == "the following arguments are required: -o/--output_path, PART");
+  // A conversion error ends the reading where it happens, as argparse's does.
+  auto failing = [](const OptSpec&, const Argv& v) { return v.at(0) == "bad" ? InvalidInput("argument -o/--output_path: bad") : Status::Ok(); };
+  CHECK(ReadArgs(specs, {"-o", "bad", "--bogus"}, failing, "PART", &parts).message() == "argument -o/--output_path: bad");
+}
+
+TEST_CASE("ReadArgs: several values and an optional value") {
+  std::vector<OptSpec> specs(2);
+  specs[0].long_name = "--tp";
+  specs[0].arity = OptSpec::Arity::kMany;
+  specs[1].short_name = "-lm";
+  specs[1].long_name = "--layer_mapping";
+  specs[1].arity = OptSpec::Arity::kOptional;
+  std::vector<Argv> seen;
+  auto on = [&](const OptSpec&, const Argv& v) { seen.push_back(v); return Status::Ok(); };
+  CHECK(ReadArgs(specs, {"--tp", "2", "1", "-lm", "--tp=4", "3"}, on).ok());
+  CHECK(seen == std::vector<Argv>{{"2", "1"}, {}, {"4", "3"}});
+  CHECK(ReadArgs(specs, {"--tp"}, on).message() == "argument --tp: expected at least one argument");
+  CHECK(ReadArgs(specs, {"stray"}, on).message() == "unrecognized arguments: stray");
+}
