@@ -95,20 +95,22 @@ using RowHook = std::function<void(NodeId id, const NodeItems& items, std::vecto
                                    std::vector<std::string>* out_extra)>;
 
 Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers, const RowHook& hook) {
-  auto render = [&hook](NodeId id, const NodeItems& items, std::vector<std::string>& ie,
-                        std::vector<std::string>& oe, std::string* in, std::string* out) {
+  // Comparison fields of the hook (target side of a compare), or none.
+  auto extras = [&hook](NodeId id, const NodeItems& items, std::vector<std::string>& ie, std::vector<std::string>& oe) {
     ie.clear();
     oe.clear();
     if (hook) hook(id, items, &ie, &oe);
-    if (ie.empty() && oe.empty()) VisDbWriter::RenderItems(items, in, out);
-    else VisDbWriter::RenderItems(items, ie, oe, in, out);
+    return !ie.empty() || !oe.empty();
   };
   if (workers <= 0) {
     std::vector<std::string> ie, oe;
-    std::string in, out;
+    std::string text;
     return StreamNodeRecords(g, bo, [&](NodeId id, const NodeItems& items) {
-      render(id, items, ie, oe, &in, &out);
-      return db.WriteRenderedRow(id, in, out);
+      const bool extra = extras(id, items, ie, oe);
+      text.clear();
+      size_t mid = 0;
+      VisDbWriter::AppendRenderedItems(items, extra ? &ie : nullptr, extra ? &oe : nullptr, &text, &mid);
+      return db.WriteRenderedRow(id, std::string_view(text).substr(0, mid), std::string_view(text).substr(mid));
     });
   }
   constexpr size_t kBatchBytes = 2u << 20;
@@ -128,10 +130,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
   std::thread producer([&] {
     produced = StreamNodeRecordsParallel(g, bo, workers, [&](int w, NodeId id, const NodeItems& items) -> Status {
       Scratch& sc = scratch[static_cast<size_t>(w)];
-      sc.ie.clear();
-      sc.oe.clear();
-      if (hook) hook(id, items, &sc.ie, &sc.oe);
-      const bool extra = !sc.ie.empty() || !sc.oe.empty();
+      const bool extra = extras(id, items, sc.ie, sc.oe);
       // Formatted once, straight into the batch the writer inserts from.
       Batch& b = sc.batch;
       if (b.ids.empty()) b.text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies

@@ -18,6 +18,7 @@ import { enterApp, setDrawer, inApp, wireAppShell } from './host/app_shell.js';
 import { engineText } from './engine_text.js';
 import { setError, setEngineError, appendLog as log } from './engine_messages.js';
 import { fillSummary, listNodes as listNodesOf } from './host/db_summary.js';
+import { keepSession } from './host/keep_session.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -294,39 +295,6 @@ async function runTrend() {
   }
 }
 
-/**
- * BEY-03: keep the database just shown in the browser's storage (OPFS, else IndexedDB), keyed by a
- * content fingerprint that goes into the URL; a reload then restores the view from it. A picked
- * file is copied from disk as is; a database built here (or edited by a manual match) is exported
- * from the worker first. Runs in the background after the graph is drawn; a failure only means no
- * session.
- * @param {string} name @param {Blob} [file]
- */
-async function keepSession(name, file) {
-  const box = $('workspace');
-  box.dataset.session = 'pending';
-  try {
-    let blob = file;
-    /** @type {{run: string, file: string}|null} */ let ref = null;
-    if (!blob) {
-      // After the first paint has settled: the export holds the worker for a moment on big files.
-      await new Promise((res) => setTimeout(res, 1000));
-      const { bytes, opfs } = await engine.exportDb();
-      blob = new Blob([bytes]);
-      ref = opfs || null;
-    }
-    if (!ref && blob.size > store.MAX_STORED_BYTES) { box.dataset.session = ''; return; }
-    const key = await store.fingerprint(blob);
-    urlState.setTop({ db: key });
-    // A build in OPFS is kept where it is (no copy); other databases are copied into storage.
-    const backend = await store.save(key, name, blob, ref ? { ref } : {});
-    box.dataset.session = backend ? `${backend}:${key}` : '';
-  } catch (e) {
-    box.dataset.session = '';
-    console.warn('session not kept:', e);
-  }
-}
-
 /** BEY-03/04: reopen the kept database named by the URL and restore the view of the fragment. */
 async function restoreSession() {
   const hash = location.hash;
@@ -427,7 +395,7 @@ async function showDatabase(name, opts = {}) {
     const ws = new Workspace($('workspace'), engine, {
       dbName: name,
       onState: () => urlState.changed(),
-      onEdit: () => { source.edited = true; if (!source.url) keepSession(name); },
+      onEdit: () => { source.edited = true; if (!source.url) keepSession(engine, $('workspace'), name); },
       sources: () => sourceList(source.id),
       onSource: switchSource,
       onIntake: () => {
@@ -451,7 +419,7 @@ async function showDatabase(name, opts = {}) {
     } else if (!source.url) {
       // A hosted database (`?db=`) needs no session: its URL opens it again, and keeping a copy
       // would read the whole file over HTTP (27 s and 2 GB for a 2 GB file, measured).
-      keepSession(name, opts.file);
+      keepSession(engine, $('workspace'), name, opts.file);
     }
     urlState.changed();
   } catch (e) {

@@ -63,6 +63,13 @@ export function actionOf(e) {
  * @param {string} action @param {{svg: HTMLElement, png: HTMLElement, csv: HTMLElement}} exports  the toolbar's export buttons
  */
 export function runAction(ws, action, exports) {
+  /** A toolbar checkbox toggled as a click would (false when the workspace has none). @param {HTMLInputElement|undefined} box */
+  const flip = (box) => {
+    if (!box) return false;
+    box.checked = !box.checked;
+    box.dispatchEvent(new Event('change'));
+    return true;
+  };
   const fail = (/** @type {any} */ e) => toast(String((e && e.message) || e), 'error');
   switch (action) {
     case 'first': ws.navigator.first().catch(fail); return true;
@@ -75,14 +82,10 @@ export function runAction(ws, action, exports) {
       const boxes = /** @type {HTMLInputElement[]} */ ([...ws.host.querySelectorAll('#ws-minimap-0, #ws-minimap-1')]);
       if (!boxes.length) return false;
       const on = !boxes[0].checked;
-      for (const b of boxes) if (b.checked !== on) { b.checked = on; b.dispatchEvent(new Event('change')); }
+      for (const b of boxes) if (b.checked !== on) flip(b);
       return true;
     }
-    case 'syncExpansion':
-      if (!ws.syncBox) return false;
-      ws.syncBox.checked = !ws.syncBox.checked;
-      ws.syncBox.dispatchEvent(new Event('change'));
-      return true;
+    case 'syncExpansion': return flip(ws.syncBox);
     case 'expandAll': ws.expandDepth(Infinity).catch(fail); return true;
     case 'collapseAll': ws.expandDepth(1).catch(fail); return true;
     case 'fit': ws.panes.forEach((/** @type {any} */ p) => p.fit()); return true;
@@ -93,11 +96,7 @@ export function runAction(ws, action, exports) {
       if (box) box.focus();
       return true;
     }
-    case 'syncView':
-      if (!ws.syncViewBox) return false;
-      ws.syncViewBox.checked = !ws.syncViewBox.checked;
-      ws.syncViewBox.dispatchEvent(new Event('change'));
-      return true;
+    case 'syncView': return flip(ws.syncViewBox);
     case 'bench': {
       const b = /** @type {HTMLElement|null} */ (ws.host.querySelector('[data-testid=collapse-bench]'));
       if (!b) return false;
