@@ -2,7 +2,7 @@
 // and times expand / collapse, search (from the last keystroke), filter lists, the matching lists,
 // the detail panel, reveal from a list, and pan / zoom frame rates with a given number of boxes in
 // the extended window, for the SVG and the canvas renderer.
-//   node scripts/bench_graph.mjs path/to/compare.vis.db [--boxes 3000] [--laid 20000]
+//   node scripts/bench_graph.mjs path/to/compare.vis.db [--boxes 3000] [--laid 20000] [--web build/web]
 import { spawn } from 'node:child_process';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ const db = resolve(args[0]);
 const opt = (name, d) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : d; };
 const BOXES = opt('--boxes', 3000);
 const LAID = opt('--laid', 20000);
-const server = spawn('python3', [join(root, 'scripts', 'static_server.py'), join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn('python3', [join(root, 'scripts', 'static_server.py'), args.includes('--web') ? resolve(args[args.indexOf('--web') + 1]) : join(root, 'build', 'web'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const origin = await new Promise((res) => server.stdout.on('data', (d) => { const m = /serving (http:\/\/[^/]+)\//.exec(String(d)); if (m) res(m[1]); }));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
@@ -41,15 +41,29 @@ await page.waitForTimeout(500);
 const big = await page.$$eval('[data-testid=pane-debug] g.node', (gs) => gs.map((g) => g.dataset.name).filter((n) => /GPTModel\.forward|Wide\.forward/.test(n))[0]);
 const sel = `[data-testid=pane-debug] g.node[data-name="${big}"] rect.header`;
 const before = await page.$$eval('[data-testid=pane-debug] g.node', (gs) => gs.length);
-// Two figures: from Playwright's double-click call (its two clicks included), and from the
-// dblclick event to the next frame after the boxes changed (what the user waits for).
-await page.evaluate(() => document.addEventListener('dblclick', () => { window.__dbl = performance.now(); }, true));
-const sinceEvent = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(Math.round(performance.now() - window.__dbl)))));
+// Two figures: from Playwright's double-click call (its two clicks and round trips included), and,
+// in the page, from the dblclick event to the first animation frame at which both panes show the
+// change (the Debug pane's boxes and, with Sync expansion on, the Bench pane's): what the user waits for.
+const beforeBench = await page.$$eval('[data-testid=pane-bench] g.node', (gs) => gs.length);
+const armFrame = (expanding) => page.evaluate(({ expanding, b0, b1 }) => {
+  window.__frame = new Promise((resolve) => {
+    document.addEventListener('dblclick', () => {
+      const t0 = performance.now();
+      const count = (side) => document.querySelectorAll(`[data-testid=pane-${side}] g.node`).length;
+      const done = () => (expanding ? count('debug') > b0 && (b1 === 0 || count('bench') > b1) : count('debug') <= b0 && count('bench') <= b1);
+      const tick = (ts) => { if (done()) resolve(Math.round(ts - t0)); else requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    }, { capture: true, once: true });
+  });
+}, { expanding, b0: before, b1: beforeBench });
+await armFrame(true);
 out.expand_ms = await timed(() => page.dblclick(sel), (b) => document.querySelectorAll('[data-testid=pane-debug] g.node').length > b, before);
-out.expand_event_ms = await sinceEvent();
+out.expand_frame_ms = await page.evaluate(() => window.__frame);
 out.expand_children = await page.evaluate((b) => document.querySelectorAll('[data-testid=pane-debug] g.node').length - b, before);
+await page.waitForTimeout(300);
+await armFrame(false);
 out.collapse_ms = await timed(() => page.dblclick(sel), (b) => document.querySelectorAll('[data-testid=pane-debug] g.node').length <= b, before);
-out.collapse_event_ms = await sinceEvent();
+out.collapse_frame_ms = await page.evaluate(() => window.__frame);
 await page.dblclick(sel);
 await page.waitForTimeout(300);
 

@@ -4,7 +4,7 @@
 // select / expand / pan / scroll / zoom. Up to CANVAS_THRESHOLD boxes are SVG elements; above it
 // the boxes go to a canvas and SVG keeps the selection overlay (GR-10, GR-11). Node text is only
 // ever set as text.
-import { layout, isLeaf } from './layout.js';
+import { layout, isLeaf, H } from './layout.js';
 import { precisionFill, overflowFill, darken, textColour, themed, SELECTED } from './colours.js';
 import { drawSvg, drawOverlay } from './render_svg.js';
 import { CanvasRenderer, hitTest } from './render_canvas.js';
@@ -14,6 +14,10 @@ import { t } from '../i18n.js';
 import { wirePane } from './pane_events.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** Children loaded ahead of a double-click (prefetchLater). */
+const PREFETCH_REST_MS = 300;
+const PREFETCH_NODES = 8;
+const PREFETCH_ROWS = 6000;
 /** GR-11: boxes in the extended window above which the pane draws on a canvas. */
 export const CANVAS_THRESHOLD = 3000;
 export const ZOOM_MIN = 0.05;
@@ -356,6 +360,7 @@ export class Pane {
       if (m) {
         this.applyLayer(m);
         this.minimap.drawView();
+        this.prefetchLater();
         if (m.s !== 1) this.settleLater();
         return;
       }
@@ -410,6 +415,7 @@ export class Pane {
     this.host.dataset.renderer = this.renderer;
     this.host.dataset.boxes = String(inWindow);
     this.host.dataset.badges = String(this.pills);
+    this.prefetchLater();
     const version = `${this.layoutVersion}|${this.mode}|${this.colourVersion || 0}`;
     if (this.minimapVersion !== version) {
       this.minimapVersion = version;
@@ -494,6 +500,31 @@ export class Pane {
     return new Promise((r) => setTimeout(() => requestAnimationFrame(() => r()), wait + 20));
   }
 
+  /**
+   * Once the view has rested for PREFETCH_REST_MS, loads the children of the collapsed modules on
+   * screen, one query at a time, at most PREFETCH_NODES modules and PREFETCH_ROWS children a rest:
+   * the first double-click of a module then finds its rows loaded. On a lazily read file the cold
+   * query of a 2,000-child module cost 80-130 ms of a 200-250 ms expand; warm it costs 8-13 ms.
+   * A draw in between (a pan, an expand) ends the pass; the next rest starts another.
+   */
+  prefetchLater() {
+    clearTimeout(this.prefetchTimer);
+    const pass = (this.prefetchPass = (this.prefetchPass || 0) + 1);
+    this.prefetchTimer = window.setTimeout(async () => {
+      const { x, y, k } = this.t;
+      const w = this.width;
+      const h = this.height;
+      const todo = this.drawn.filter((n) => !isLeaf(n) && !n.expanded && !n.children && !n.loading &&
+        x + (n.x + n.w) * k >= 0 && x + n.x * k <= w && y + (n.y + H) * k >= 0 && y + n.y * k <= h);
+      let rows = 0;
+      for (const n of todo.slice(0, PREFETCH_NODES)) {
+        rows += n.subNames.length;
+        if (rows > PREFETCH_ROWS || this.destroyed || pass !== this.prefetchPass) return;
+        await this.loadChildren(n).catch(() => {});
+      }
+    }, PREFETCH_REST_MS);
+  }
+
   /** Screen box of a laid-out node relative to the pane (tests and benchmarks). @param {string} name */
   screenBox(name) {
     const n = this.nodes.get(name);
@@ -551,6 +582,7 @@ export class Pane {
   destroy() {
     this.destroyed = true;
     clearTimeout(this.settle);
+    clearTimeout(this.prefetchTimer);
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     if (this.resizeObserver) this.resizeObserver.disconnect();

@@ -562,6 +562,9 @@ export class Workspace {
     const counterpart = n.link.length ? n.link[n.link.length - 1] : null;
     if (!force && p.selected === n && (!o || (o.selected === null && o.highlight === counterpart))) return;
     p.prefetch(n);
+    // A synced double-click expands the counterpart too: its children load in the same queue,
+    // so they are ready when this side has drawn (not one query later).
+    if (o && counterpart && this.syncBox && this.syncBox.checked && o.nodes.has(counterpart)) o.prefetch(o.nodes.get(counterpart));
     p.selected = n;
     p.highlight = null;
     if (o) { o.selected = null; o.highlight = counterpart; o.restyle(); }
