@@ -7,15 +7,18 @@
 #endif
 
 #if defined(VISPROBE_JEMALLOC)
-// One arena: rank graphs are built on worker threads and merged on the main thread, and memory
-// freed into a worker's arena must serve the merge (with glibc's per-thread arenas a 64-rank merged
-// build peaked at 1.5 GB instead of 0.93 GB). Thread caches keep the workers off the arena lock:
-// the medium compare took the same time with one arena as with eight.
+// Eight arenas: the parse threads, the rows producer and the SQLite writer of one graph each
+// allocate (row batches, windows, page cache) and free what another made; behind one arena lock the
+// large build's rows pass took 21.4-23.3 s, with eight 14.7-15.3 s (old and new in turn; narenas:2
+// 16.7-22.4 s, 4: 16.1-16.8 s). Merged runs bind every thread to arena 0 (BindArenaZero below): rank
+// graphs are built on worker threads and merged on the main thread, and memory freed into a
+// worker's arena must serve the merge (a 16-rank merged build peaked at 1.07 GB with one arena,
+// 1.33-1.38 GB with eight).
 // Transparent huge pages for the heap (jemalloc madvises its extents; the kernel's default is
 // "madvise"): the parse windows, row batches, node tables and SQLite's page cache are touched once
 // each, and on a virtual machine every 4 KiB page fault is expensive. Medium build: minor faults
 // 65-70 k -> 6-7 k, user + sys CPU 4.5-4.6 s -> 3.4-3.9 s.
-const char* malloc_conf = "narenas:1,thp:always,metadata_thp:auto";
+const char* malloc_conf = "narenas:8,thp:always,metadata_thp:auto";
 #endif
 
 #include <cstdio>
@@ -31,8 +34,17 @@ const char* malloc_conf = "narenas:1,thp:always,metadata_thp:auto";
 #include "app/log.h"
 #include "app/plot_cli.h"
 #include "app/session.h"
+#include "base/thread_init.h"
 
 namespace {
+
+#if defined(VISPROBE_JEMALLOC)
+// The calling thread allocates from arena 0 from now on (merged runs: see malloc_conf above).
+void BindArenaZero() {
+  unsigned arena = 0;
+  mallctl("thread.arena", nullptr, nullptr, &arena, sizeof(arena));
+}
+#endif
 
 const char kTopHelp[] =
     "usage: visprobe [-h] {graph_visualize,data2db,plot_model_parallelism,gather} ...\n"
@@ -174,6 +186,13 @@ int main(int argc, char** argv) {
   bool merge_run = false;
   for (int i = 1; i < argc; ++i) merge_run |= std::string(argv[i]).rfind("--rank_size", 0) == 0;
   if (merge_run && !std::getenv("MALLOC_ARENA_MAX")) mallopt(M_ARENA_MAX, 1);
+#elif defined(VISPROBE_JEMALLOC)
+  bool merge_run = false;
+  for (int i = 1; i < argc; ++i) merge_run |= std::string(argv[i]).rfind("--rank_size", 0) == 0;
+  if (merge_run) {
+    BindArenaZero();
+    visprobe::SetThreadInit(&BindArenaZero);
+  }
 #endif
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "-h" || args[0] == "--help") {

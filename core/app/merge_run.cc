@@ -11,6 +11,7 @@
 #include "app/run_stages.h"
 #include "base/fs.h"
 #include "base/strings.h"
+#include "base/thread_init.h"
 #include "compare/compare.h"
 #include "compare/tensor_metrics.h"
 #include "db/vis_db.h"
@@ -37,6 +38,7 @@ Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& f
   std::vector<std::thread> pool;
   for (size_t w = 0; w < workers; ++w)
     pool.emplace_back([&] {
+      ThreadInit();
       for (size_t i = next++; i < n; i = next++) {
         Status s = fn(i);
         if (s.ok()) continue;

@@ -16,6 +16,7 @@
 #include "app/run_stages.h"
 #include "base/bounded_queue.h"
 #include "base/fs.h"
+#include "base/thread_init.h"
 #include "db/distributed.h"
 #include "db/vis_db.h"
 #include "compare/compare.h"
@@ -128,6 +129,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
   Status produced;
   std::vector<Scratch> scratch(static_cast<size_t>(workers));
   std::thread producer([&] {
+    ThreadInit();
     produced = StreamNodeRecordsParallel(g, bo, workers, [&](int w, NodeId id, const NodeItems& items) -> Status {
       Scratch& sc = scratch[static_cast<size_t>(w)];
       const bool extra = extras(id, items, sc.ie, sc.oe);
@@ -210,6 +212,7 @@ class GraphRun {
 };
 
 void GraphRun::BuildOne(size_t i) {
+  ThreadInit();
   const GraphJob& job = plan_.jobs[i];
   if (plan_.kind != LayoutKind::kFiles) progress_->Log(LogLevel::kInfo, "Start building graph for " + BaseName(job.target_dir) + "...");
   BuiltGraph out;
@@ -225,7 +228,7 @@ void GraphRun::BuildOne(size_t i) {
   if (compare() && opts_.threads > 1) {
     // The two sides are independent: build the golden structure beside the target's.
     Status golden_status;
-    std::thread golden([&] { golden_status = build(job.golden_dir, StagesPerJob() * i + 1, &out.golden); });
+    std::thread golden([&] { ThreadInit(); golden_status = build(job.golden_dir, StagesPerJob() * i + 1, &out.golden); });
     out.status = build(job.target_dir, StagesPerJob() * i, &out.graph);
     golden.join();
     if (out.status.ok()) out.status = golden_status;

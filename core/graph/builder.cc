@@ -12,6 +12,7 @@
 
 #include "base/fs.h"
 #include "base/strings.h"
+#include "base/thread_init.h"
 #include "graph/overflow.h"
 #include "graph/rank_inputs.h"
 #include "loader/json_reader.h"
@@ -472,6 +473,7 @@ Status Builder::Run(const std::string& dir) {
     JsonReadOptions o = ScanOptions();
     const uint64_t max_nodes = opts_.max_nodes;
     scanner = std::thread([sk, o, dump, max_nodes] {
+      ThreadInit();
       sk->result = ScanJsonKeys(dump, o, [sk, &dump, max_nodes](std::string_view key, uint64_t at) {
         if (sk->ends.size() >= max_nodes) return TooManyNodes(dump, max_nodes, "records");
         sk->arena.append(key.data(), key.size());

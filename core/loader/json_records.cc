@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/bounded_queue.h"
+#include "base/thread_init.h"
 #include "loader/json_reader.h"
 #include "loader/json_reader_internal.h"
 
@@ -29,7 +30,7 @@ class WindowPool {
 
   WindowPool(const std::string& path, int workers, const RecordAtFn& fn, JsonLimits limits = {})
       : jobs_(static_cast<size_t>(workers) * 2) {
-    for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i, limits] { Work(path, fn, i, limits); });
+    for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i, limits] { ThreadInit(); Work(path, fn, i, limits); });
   }
   ~WindowPool() { Close(); }
 

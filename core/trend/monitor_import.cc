@@ -16,6 +16,7 @@
 
 #include "base/fs.h"
 #include "base/strings.h"
+#include "base/thread_init.h"
 #include "trend/csv.h"
 #include "trend/tags.h"
 #include "trend/trend_db.h"
@@ -240,7 +241,7 @@ void ParallelFor(size_t begin, size_t end, int threads, const std::function<void
   std::atomic<size_t> next{begin};
   std::vector<std::thread> pool;
   for (size_t k = 0; k < t; ++k)
-    pool.emplace_back([&] { for (size_t i; (i = next.fetch_add(1)) < end;) fn(i); });
+    pool.emplace_back([&] { ThreadInit(); for (size_t i; (i = next.fetch_add(1)) < end;) fn(i); });
   for (auto& th : pool) th.join();
 }
 
