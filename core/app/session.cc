@@ -1,10 +1,12 @@
 #include "app/session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <unordered_map>
 #include <ctime>
 #include <memory>
@@ -116,13 +118,26 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
   }
   constexpr size_t kBatchBytes = 2u << 20;
   struct Batch {
+    size_t first = 0;           // the first row's place in file order (`offsets` below)
     std::vector<NodeId> ids;
     std::vector<size_t> cuts;   // per row: end of input_data, end of output_data in `text`
     std::string text;
   };
   struct Scratch {
     Batch batch;
+    size_t last = SIZE_MAX;     // file-order place of the batch's last row
     std::vector<std::string> ie, oe;
+  };
+  // The rows go in in file order, as the single-threaded path writes them, so the rowid order does
+  // not depend on which worker finished first: the records the pass calls back for are the nodes'
+  // last records (§2.1), in offset order; a worker's batch holds rows of consecutive places only
+  // (it is cut where the worker moves to another window), and the writer takes the batches in order.
+  std::vector<uint64_t> offsets;
+  for (NodeId id = 0; id < g.size(); ++id)
+    if (g.node(id).last_record != UINT64_MAX) offsets.push_back(g.node(id).last_record);
+  std::sort(offsets.begin(), offsets.end());
+  auto place = [&offsets](uint64_t at) {
+    return static_cast<size_t>(std::lower_bound(offsets.begin(), offsets.end(), at) - offsets.begin());
   };
   // Between the producer (parse + render) and this thread, the writer; a failed write cancels it.
   BoundedQueue<Batch> queue(static_cast<size_t>(workers) * 3);
@@ -133,9 +148,18 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     produced = StreamNodeRecordsParallel(g, bo, workers, [&](int w, NodeId id, const NodeItems& items) -> Status {
       Scratch& sc = scratch[static_cast<size_t>(w)];
       const bool extra = extras(id, items, sc.ie, sc.oe);
-      // Formatted once, straight into the batch the writer inserts from.
       Batch& b = sc.batch;
-      if (b.ids.empty()) b.text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies
+      const size_t at = place(g.node(id).last_record);
+      if (!b.ids.empty() && at != sc.last + 1) {   // another window: the batch ends here
+        if (!queue.Push(std::move(b))) return Status(Code::kCancelled, "stopped");
+        b = Batch();
+      }
+      if (b.ids.empty()) {
+        b.first = at;
+        b.text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies
+      }
+      sc.last = at;
+      // Formatted once, straight into the batch the writer inserts from.
       size_t mid = 0;
       VisDbWriter::AppendRenderedItems(items, extra ? &sc.ie : nullptr, extra ? &sc.oe : nullptr, &b.text, &mid);
       b.ids.push_back(id);
@@ -152,8 +176,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     queue.Close();
   });
   Status written;
-  Batch b;
-  while (queue.Pop(&b)) {
+  auto write = [&](const Batch& b) {
     size_t start = 0;
     std::string_view text(b.text);
     for (size_t i = 0; i < b.ids.size() && written.ok(); ++i) {
@@ -161,8 +184,26 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       written = db.WriteRenderedRow(b.ids[i], text.substr(start, mid - start), text.substr(mid, end - mid));
       start = end;
     }
+  };
+  // Batches that came before their turn, by first place. Workers take windows in file order, so a
+  // few wait here; should a place never come (a record the first pass saw and this one did not),
+  // more than kHeld waiting batches let the earliest go ahead, and the rest go in order at the end.
+  constexpr size_t kHeld = 64;
+  std::map<size_t, Batch> held;
+  size_t next = 0;
+  Batch b;
+  while (written.ok() && queue.Pop(&b)) {
+    held.emplace(b.first, std::move(b));
+    while (written.ok() && !held.empty() && (held.begin()->first <= next || held.size() > kHeld)) {
+      auto it = held.begin();
+      write(it->second);
+      next = std::max(next, it->first + it->second.ids.size());
+      held.erase(it);
+    }
     if (!written.ok()) queue.Cancel();
   }
+  for (auto& [first, rest] : held)
+    if (written.ok()) write(rest);
   producer.join();
   if (!written.ok()) return written;
   return produced;

@@ -484,6 +484,29 @@ class SampleDumps(CliTestCase):
         db2, _ = self.build_ok(samples("vis_multi_step_rank"), env={"VISPROBE_THREADS": "4"}, out=self.out_dir("b"))
         self.assertEqual(dump_db(db1), dump_db(db2))
 
+    def test_threads_keep_the_rowid_order(self):
+        # Two parse threads, small windows: a worker's rows and the other's interleave by timing, yet
+        # the rows go in in file order, as with one thread (build and compare).
+        gen = os.path.join(self.tmp, "gen")
+        subprocess.run([sys.executable, source("scripts", "gen_dump.py"), os.path.join(gen, "target"), "--golden",
+                        os.path.join(gen, "golden"), "--layers", "8", "--diverge-layer", "2"], check=True, capture_output=True)
+        def order(db):
+            con = sqlite3.connect(db)
+            try:
+                return [r[0] for r in con.execute("SELECT id FROM tb_nodes ORDER BY rowid")]
+            finally:
+                con.close()
+        for extra, kind in (([], "build"), (["-gp", os.path.join(gen, "golden")], "compare")):
+            got = {}
+            for threads in ("1", "2"):
+                out = self.out_dir("%s%s" % (kind, threads))
+                r = run(["graph_visualize", "-tp", os.path.join(gen, "target"), "-o", out] + extra,
+                        env={"VISPROBE_THREADS": threads, "VISPROBE_WINDOW_BYTES": "16384"})
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                got[threads] = order(glob.glob(os.path.join(out, kind + "_*.vis.db"))[0])
+            self.assertGreater(len(got["1"]), 500, kind)
+            self.assertEqual(got["1"], got["2"], kind)
+
     def test_rank_folder(self):
         db, _ = self.build_ok(samples("vis_multi_step_rank", "step0"))
         got = dump_db(db)
