@@ -178,21 +178,21 @@ int GatherMain(const std::vector<std::string>& argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-#if defined(__GLIBC__) && defined(M_ARENA_MAX)
-  // One malloc arena: rank graphs are built on worker threads and merged on the main thread, and
-  // memory freed into a worker's arena did not serve the merge's allocations (a 64-rank merged
-  // build peaked at 1.5 GB with per-thread arenas, 0.93 GB with one, at about the same speed).
-  // Only merged runs (--rank_size) need it; the others keep per-thread arenas.
+  // Merged runs (--rank_size) allocate from one arena: rank graphs are built on worker threads and
+  // merged on the main thread, and memory freed into a worker's arena did not serve the merge's
+  // allocations (glibc, per-thread arenas: a 64-rank merged build peaked at 1.5 GB instead of
+  // 0.93 GB; jemalloc: see malloc_conf above). The other runs keep several arenas.
   bool merge_run = false;
   for (int i = 1; i < argc; ++i) merge_run |= std::string(argv[i]).rfind("--rank_size", 0) == 0;
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
   if (merge_run && !std::getenv("MALLOC_ARENA_MAX")) mallopt(M_ARENA_MAX, 1);
 #elif defined(VISPROBE_JEMALLOC)
-  bool merge_run = false;
-  for (int i = 1; i < argc; ++i) merge_run |= std::string(argv[i]).rfind("--rank_size", 0) == 0;
   if (merge_run) {
     BindArenaZero();
     visprobe::SetThreadInit(&BindArenaZero);
   }
+#else
+  (void)merge_run;
 #endif
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "-h" || args[0] == "--help") {

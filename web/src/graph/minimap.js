@@ -55,7 +55,7 @@ export class Minimap {
     this.drawView();
   }
 
-  /** Paints the node image asked for by paintNodes now (tests; the pane calls it after the frame). */
+  /** Paints the node image paintNodes asked for (after the frame that showed the change). */
   paintNow() {
     const job = this.pending;
     this.pending = null;
@@ -70,7 +70,7 @@ export class Minimap {
     const ctx = /** @type {CanvasRenderingContext2D} */ (this.image.getContext('2d'));
     ctx.clearRect(0, 0, MW, this.image.height);
     // One path per fill colour (a fill and a stroke each), not a fill and a stroke per node.
-    /** @type {Map<string, {boxes: Path2D, outlines: Path2D, rects: Path2D}>} */
+    /** @type {Map<string, {boxes: Path2D, rects: Path2D}>} */
     const groups = new Map();
     const outlines = new Path2D();
     // Leaves under 8 px tall are rectangles: an ellipse is not told from a box at that size, and
@@ -79,7 +79,7 @@ export class Minimap {
     for (const n of job.laid) {
       const f = job.fill(n);
       let g = groups.get(f);
-      if (!g) { g = { boxes: new Path2D(), outlines: new Path2D(), rects: new Path2D() }; groups.set(f, g); }
+      if (!g) { g = { boxes: new Path2D(), rects: new Path2D() }; groups.set(f, g); }
       if (isLeaf(n) && small) {
         g.rects.rect(n.x * s, n.y * s, LW * s, H * s);
       } else if (isLeaf(n)) {
