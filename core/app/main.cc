@@ -79,6 +79,9 @@ int GraphVisualizeMain(const std::vector<std::string>& argv) {
   if (const char* t = std::getenv("VISPROBE_THREADS")) opts.threads = std::max(1, std::atoi(t));
   // Size of the dump.json windows (bytes); tests shrink it to exercise record splitting.
   if (const char* w = std::getenv("VISPROBE_WINDOW_BYTES")) opts.window_bytes = static_cast<size_t>(std::max(1L, std::atol(w)));
+  // Bytes of early rows the writer holds in memory before they wait in a temporary table; tests
+  // shrink it to exercise that path.
+  if (const char* h = std::getenv("VISPROBE_HELD_BYTES")) opts.held_bytes = static_cast<size_t>(std::max(1L, std::atol(h)));
 #ifdef VISPROBE_VIRTUAL_FS
   opts.check_input_writable = false;   // set by the wasm build of this front door (§16.3)
 #endif

@@ -311,9 +311,14 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   ninfo.step = n.step;
   ninfo.rank = n.rank;
   ninfo.compare = true;
-  Status ws = db.BeginGraph(gn, ninfo);
+  // The compared rows are handed over in post-order, the order they go in (§13.3).
+  RowPlan plan;
+  plan.given.resize(gn.size(), 0);
+  for (NodeId id = 0; id < gn.size(); ++id) plan.given[id] = result_of[id] >= 0;
+  Status ws = db.BeginGraph(gn, ninfo, std::move(plan));
   std::string in, out;
-  for (NodeId id = 0; ws.ok() && id < gn.size(); ++id) {
+  for (NodeId id : PostOrder(gn)) {
+    if (!ws.ok()) break;
     if (result_of[id] < 0) continue;
     const NodeComparison& c = results[static_cast<size_t>(result_of[id])];
     VisDbWriter::RenderItems(gn.node(id).items, c.input_extra, c.output_extra, &in, &out);

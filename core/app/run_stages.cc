@@ -48,20 +48,32 @@ Status CheckFrameworks(const Graph& target, const Graph& golden, bool layer_mapp
   return Status::Ok();
 }
 
+namespace {
+double LargestOfChildren(const Graph& g, NodeId c, CompareMode mode) {
+  double m = 0;
+  if (mode != CompareMode::kRealData)
+    for (NodeId k : g.node(c).subnodes) m = std::max(m, std::max(0.0, g.node(k).precision_index));
+  return m;
+}
+}  // namespace
+
 void ApplyCollectionRule(Graph& g, CompareMode mode) {
   if (mode == CompareMode::kStructure) return;
-  auto largest = [&](NodeId c) {
-    double m = 0;
-    if (mode != CompareMode::kRealData)
-      for (NodeId k : g.node(c).subnodes) m = std::max(m, std::max(0.0, g.node(k).precision_index));
-    return m;
-  };
   for (NodeId c : g.node(g.root()).subnodes) {
     if (g.node(c).op != NodeOp::kApiCollection) continue;
     for (NodeId k : g.node(c).subnodes)
-      if (g.node(k).op == NodeOp::kApiCollection) g.node(k).precision_index = largest(k);
-    g.node(c).precision_index = largest(c);
+      if (g.node(k).op == NodeOp::kApiCollection) g.node(k).precision_index = LargestOfChildren(g, k, mode);
+    g.node(c).precision_index = LargestOfChildren(g, c, mode);
   }
+}
+
+void ApplyCollectionRuleTo(Graph& g, NodeId id, CompareMode mode) {
+  if (mode == CompareMode::kStructure || g.node(id).op != NodeOp::kApiCollection) return;
+  const NodeId up = g.node(id).up;
+  if (up == kNoNode) return;
+  const bool top = up == g.root();
+  const bool inner = !top && g.node(up).op == NodeOp::kApiCollection && g.node(up).up == g.root();
+  if (top || inner) g.node(id).precision_index = LargestOfChildren(g, id, mode);
 }
 
 DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse) {

@@ -34,6 +34,9 @@ Status CheckFrameworks(const Graph& target, const Graph& golden, bool layer_mapp
 // mode, where the reference computes them before the tensor metrics exist). A merged graph's
 // _All_Ranks collection holds _Rank<r> collections, which take theirs first.
 void ApplyCollectionRule(Graph& g, CompareMode mode);
+// The same rule for one node (nothing for a node it does not cover), once the nodes below it have
+// their precision indices: rows written in post-order apply it as each collection's turn comes.
+void ApplyCollectionRuleTo(Graph& g, NodeId id, CompareMode mode);
 
 // The writer's settings for a run whose largest dump.json has `largest_dump_bytes`. `beside_parse`:
 // the rows are inserted on a thread of their own while other threads parse (the streamed path with

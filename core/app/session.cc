@@ -118,27 +118,16 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
   }
   constexpr size_t kBatchBytes = 2u << 20;
   struct Batch {
-    size_t first = 0;           // the first row's place in file order (`offsets` below)
     std::vector<NodeId> ids;
     std::vector<size_t> cuts;   // per row: end of input_data, end of output_data in `text`
     std::string text;
   };
   struct Scratch {
     Batch batch;
-    size_t last = SIZE_MAX;     // file-order place of the batch's last row
     std::vector<std::string> ie, oe;
   };
-  // The rows go in in file order, as the single-threaded path writes them, so the rowid order does
-  // not depend on which worker finished first: the records the pass calls back for are the nodes'
-  // last records (§2.1), in offset order; a worker's batch holds rows of consecutive places only
-  // (it is cut where the worker moves to another window), and the writer takes the batches in order.
-  std::vector<uint64_t> offsets;
-  for (NodeId id = 0; id < g.size(); ++id)
-    if (g.node(id).last_record != UINT64_MAX) offsets.push_back(g.node(id).last_record);
-  std::sort(offsets.begin(), offsets.end());
-  auto place = [&offsets](uint64_t at) {
-    return static_cast<size_t>(std::lower_bound(offsets.begin(), offsets.end(), at) - offsets.begin());
-  };
+  // Batches reach the writer in whatever order the workers finish them: the writer puts the rows
+  // in in node_order (VisDbWriter::BeginGraph's plan), so the file does not depend on scheduling.
   // Between the producer (parse + render) and this thread, the writer; a failed write cancels it.
   BoundedQueue<Batch> queue(static_cast<size_t>(workers) * 3);
   Status produced;
@@ -149,16 +138,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       Scratch& sc = scratch[static_cast<size_t>(w)];
       const bool extra = extras(id, items, sc.ie, sc.oe);
       Batch& b = sc.batch;
-      const size_t at = place(g.node(id).last_record);
-      if (!b.ids.empty() && at != sc.last + 1) {   // another window: the batch ends here
-        if (!queue.Push(std::move(b))) return Status(Code::kCancelled, "stopped");
-        b = Batch();
-      }
-      if (b.ids.empty()) {
-        b.first = at;
-        b.text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies
-      }
-      sc.last = at;
+      if (b.ids.empty()) b.text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies
       // Formatted once, straight into the batch the writer inserts from.
       size_t mid = 0;
       VisDbWriter::AppendRenderedItems(items, extra ? &sc.ie : nullptr, extra ? &sc.oe : nullptr, &b.text, &mid);
@@ -176,7 +156,8 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     queue.Close();
   });
   Status written;
-  auto write = [&](const Batch& b) {
+  Batch b;
+  while (written.ok() && queue.Pop(&b)) {
     size_t start = 0;
     std::string_view text(b.text);
     for (size_t i = 0; i < b.ids.size() && written.ok(); ++i) {
@@ -184,29 +165,20 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       written = db.WriteRenderedRow(b.ids[i], text.substr(start, mid - start), text.substr(mid, end - mid));
       start = end;
     }
-  };
-  // Batches that came before their turn, by first place. Workers take windows in file order, so a
-  // few wait here; should a place never come (a record the first pass saw and this one did not),
-  // more than kHeld waiting batches let the earliest go ahead, and the rest go in order at the end.
-  constexpr size_t kHeld = 64;
-  std::map<size_t, Batch> held;
-  size_t next = 0;
-  Batch b;
-  while (written.ok() && queue.Pop(&b)) {
-    held.emplace(b.first, std::move(b));
-    while (written.ok() && !held.empty() && (held.begin()->first <= next || held.size() > kHeld)) {
-      auto it = held.begin();
-      write(it->second);
-      next = std::max(next, it->first + it->second.ids.size());
-      held.erase(it);
-    }
     if (!written.ok()) queue.Cancel();
   }
-  for (auto& [first, rest] : held)
-    if (written.ok()) write(rest);
   producer.join();
   if (!written.ok()) return written;
   return produced;
+}
+
+// The rows StreamRows hands over: those of the nodes with a record in dump.json.
+RowPlan StreamedRows(const Graph& g, std::function<void(NodeId)> before_own = nullptr) {
+  RowPlan plan;
+  plan.given.resize(g.size(), 0);
+  for (NodeId id = 0; id < g.size(); ++id) plan.given[id] = g.node(id).last_record != UINT64_MAX;
+  plan.before_own = std::move(before_own);
+  return plan;
 }
 
 struct BuiltGraph {
@@ -313,7 +285,7 @@ Status GraphRun::WriteBuild(size_t i, BuiltGraph& b, VisDbWriter& db, RunSummary
   info.rank = job.rank;
   // Rows go to the database while dump.json's records stream past (second pass).
   double t0 = Seconds();
-  Status ws = db.BeginGraph(*b.graph, info);
+  Status ws = db.BeginGraph(*b.graph, info, StreamedRows(*b.graph));
   if (ws.ok()) ws = StreamRows(*b.graph, BuildOpts(2 * i + 1), db, Workers(), nullptr);
   double t1 = Seconds();
   Result<size_t> rows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
@@ -374,7 +346,9 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   BuildOptions bo_b = BuildOpts(5 * i + 4);
   bo_b.items.keep_md5 = mode == CompareMode::kMd5;
   bo_b.items.capture = true;
-  Status ws = db.BeginGraph(gb, binfo);
+  // msProbe writes the target's rows first (§13.3): they take the rowids before the golden's.
+  const int64_t target_first_rowid = db.ReserveRows(PostOrder(gn).size());
+  Status ws = db.BeginGraph(gb, binfo, StreamedRows(gb));
   if (ws.ok())
     ws = StreamRows(gb, bo_b, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>*, std::vector<std::string>*) {
       if (needed[id]) bench_items[id] = PackCmpItems(items.cmp);
@@ -388,6 +362,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   ninfo.step = job.step;
   ninfo.rank = job.rank;
   ninfo.compare = true;
+  ninfo.first_rowid = target_first_rowid;
   BuildOptions bo_n = BuildOpts(5 * i + 3);
   bo_n.items.keep_md5 = mode == CompareMode::kMd5;
   bo_n.items.capture = true;
@@ -395,7 +370,9 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   // KB would be one window, read by one worker. Small windows share the files among the workers.
   // (Not with -tensor_log, whose lines stay in the order of the file.)
   if (mode == CompareMode::kRealData && !args_.print_compare_log) bo_n.window_bytes = std::min<size_t>(bo_n.window_bytes, 16u << 10);
-  ws = db.BeginGraph(gn, ninfo);
+  // §9.7: a collection's row goes in after its children's (post-order), so it takes their
+  // precision indices then.
+  ws = db.BeginGraph(gn, ninfo, StreamedRows(gn, [&gn, mode](NodeId id) { ApplyCollectionRuleTo(gn, id, mode); }));
   if (ws.ok())
     ws = StreamRows(gn, bo_n, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>* ie, std::vector<std::string>* oe) {
       NodeId bi = counterpart[id];
@@ -405,7 +382,6 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
       *ie = std::move(c.input_extra);
       *oe = std::move(c.output_extra);
     });
-  if (ws.ok()) ApplyCollectionRule(gn, mode);   // §9.7
   Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!nrows.ok()) return ExportError(nrows.status(), file_, job.target_dir, true);
   progress_->Log(LogLevel::kDebug, "Rows of " + gn.dump_path + ", compared: " + std::to_string(Seconds() - t_golden) + " s");
@@ -443,7 +419,8 @@ Result<RunSummary> GraphRun::Run() {
   for (const GraphJob& j : plan_.jobs)
     for (const std::string& d : {j.target_dir, j.golden_dir})
       if (!d.empty()) dump_bytes = std::max<uint64_t>(dump_bytes, FileSize(JoinPath(d, "dump.json")));
-  const DbOptions dbo = WriterOptions(dump_bytes, opts_.threads > 1);
+  DbOptions dbo = WriterOptions(dump_bytes, opts_.threads > 1);
+  if (opts_.held_bytes) dbo.held_bytes = opts_.held_bytes;
 
   ASSIGN_OR_RETURN(std::unique_ptr<VisDbWriter> db, VisDbWriter::Open(db_path, dbo));
   UnitMarks marks(PartTables());

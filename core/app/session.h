@@ -16,6 +16,9 @@ struct RunOptions {
   std::string timestamp;        // YYYYmmddHHMMSS, taken once at process start (§13.1)
   int threads = 1;              // ranks built in parallel (native); 1 = no threads at all
   size_t window_bytes = 4u << 20;
+  // Rows that reach the writer before their turn are held in memory up to this many bytes
+  // (DbOptions::held_bytes); 0: the writer's default.
+  size_t held_bytes = 0;
   // §16.3 requires -tp / -gp to be writable folders (a reference quirk). Virtual file systems
   // (the wasm front doors) may drop the check, as the spec allows.
   bool check_input_writable = true;

@@ -133,9 +133,9 @@ Result<std::string> CreateTableSql(const TableDef& t) {
   return s;
 }
 
-Result<std::string> InsertSql(const TableDef& t, bool or_ignore) {
+Result<std::string> InsertSql(const TableDef& t, bool or_ignore, bool with_rowid) {
   if (!SafeIdentifier(t.name)) return Unsafe(t.name);
-  std::string cols, marks;
+  std::string cols = with_rowid ? "rowid, " : "", marks = with_rowid ? "?, " : "";
   for (size_t i = 0; i < t.columns.size(); ++i) {
     if (!SafeIdentifier(t.columns[i].name)) return Unsafe(t.columns[i].name);
     if (i) { cols += ", "; marks += ", "; }

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
@@ -92,6 +93,7 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   std::unique_ptr<VisDbWriter> w(new VisDbWriter());
   w->final_ = final_path;
   w->temp_ = final_path + ".tmp";
+  w->held_limit_ = opts.held_bytes;
   // A new, empty file (ClaimNewFile made it; truncated, not removed, so the claim holds).
   RETURN_IF_ERROR(TruncateOrCreate(w->temp_));
   ConfigureSqliteOnce();
@@ -114,7 +116,7 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
     ASSIGN_OR_RETURN(std::string sql, CreateTableSql(*t));
     RETURN_IF_ERROR(w->Exec(sql));
   }
-  ASSIGN_OR_RETURN(std::string ins_node, InsertSql(NodesTable(), false));
+  ASSIGN_OR_RETURN(std::string ins_node, InsertSql(NodesTable(), false, true));
   ASSIGN_OR_RETURN(std::string ins_stack, InsertSql(StackTable(), false));
   ASSIGN_OR_RETURN(std::string ins_config, InsertSql(ConfigTable(), true));
   ASSIGN_OR_RETURN(std::string ins_badge, InsertSql(BadgesTable(), false));
@@ -129,6 +131,9 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
 VisDbWriter::~VisDbWriter() { if (!done_) Abort(); }
 
 void VisDbWriter::Abort() {
+  if (spill_put_) sqlite3_finalize(spill_put_);
+  if (spill_get_) sqlite3_finalize(spill_get_);
+  spill_put_ = spill_get_ = nullptr;
   if (ins_node_) sqlite3_finalize(ins_node_);
   if (ins_stack_) sqlite3_finalize(ins_stack_);
   if (ins_config_) sqlite3_finalize(ins_config_);
@@ -150,9 +155,16 @@ Result<size_t> VisDbWriter::WriteGraph(const Graph& g, const GraphRowsInfo& info
   return EndGraph();
 }
 
-Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info) {
+Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info, RowPlan plan) {
   g_ = &g;
   info_ = info;
+  plan_ = std::move(plan);
+  plan_.given.resize(g.size(), 0);
+  held_.clear();
+  held_bytes_ = 0;
+  spilled_.assign(g.size(), 0);
+  next_ = 0;
+  first_rowid_ = info.first_rowid > 0 ? info.first_rowid : top_rowid_ + 1;
   prefix_ = info.data_source + "_" + std::to_string(info.step) + "_" + std::to_string(info.rank);
   order_.assign(g.size(), -1);
   written_.assign(g.size(), 0);
@@ -163,7 +175,8 @@ Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info) {
   std::unordered_map<std::string_view, int> ids;
   std::vector<int> id_of_entry(g.stacks.size(), -1);   // many nodes share an entry: hash its text once
   int empty_id = -1;
-  std::vector<NodeId> post = PostOrder(g);
+  post_ = PostOrder(g);
+  const std::vector<NodeId>& post = post_;
   for (size_t k = 0; k < post.size(); ++k) {
     NodeId id = post[k];
     order_[id] = static_cast<int64_t>(k);
@@ -213,9 +226,103 @@ Status VisDbWriter::WriteNodeRow(NodeId id, const NodeItems& items) {
 
 Status VisDbWriter::WriteRenderedRow(NodeId id, std::string_view in, std::string_view out) {
   if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();
-  Status s = InsertNode(id, in, out);
+  const size_t k = static_cast<size_t>(order_[id]);
+  const bool first = plan_.given[id] && !written_[id] && !held_.count(id) && !spilled_[id];
+  Status s = first ? Drain(false) : Status::Ok();   // the rows before it that the graph holds
+  if (!s.ok()) {
+  } else if (first && k == next_) {   // its turn: in it goes, then the rows that waited for it
+    s = InsertNode(id, in, out);
+    if (s.ok()) { ++next_; s = Drain(false); }
+  } else if (first && k > next_) {
+    s = Hold(id, in, out);
+  } else {   // not planned (in at once), or a second row of one node (the primary key refuses it)
+    s = InsertNode(id, in, out);
+  }
   if (!s.ok()) { Exec("ROLLBACK"); g_ = nullptr; }
   return s;
+}
+
+Status VisDbWriter::Hold(NodeId id, std::string_view in, std::string_view out) {
+  HeldRow& h = held_[id];
+  h.text.reserve(in.size() + out.size());
+  h.text.assign(in);
+  h.text.append(out);
+  h.mid = in.size();
+  held_bytes_ += h.text.size() + 64;
+  return held_bytes_ > held_limit_ ? SpillHeld() : Status::Ok();
+}
+
+// The held rows move to a temporary table (TEMP: its own file, never part of the .vis.db), where
+// they wait for their turn without holding memory.
+Status VisDbWriter::SpillHeld() {
+  if (!spill_put_) {
+    RETURN_IF_ERROR(Exec("CREATE TEMP TABLE IF NOT EXISTS vp_held (k INTEGER PRIMARY KEY, t BLOB NOT NULL, m INTEGER NOT NULL)"));
+    RETURN_IF_ERROR(Prepare("INSERT OR REPLACE INTO temp.vp_held (k, t, m) VALUES (?, ?, ?)", &spill_put_));
+    RETURN_IF_ERROR(Prepare("SELECT t, m FROM temp.vp_held WHERE k = ?", &spill_get_));
+  }
+  for (auto& [id, h] : held_) {
+    sqlite3_reset(spill_put_);
+    sqlite3_bind_int64(spill_put_, 1, order_[id]);
+    sqlite3_bind_blob(spill_put_, 2, h.text.data(), static_cast<int>(h.text.size()), SQLITE_STATIC);
+    sqlite3_bind_int64(spill_put_, 3, static_cast<int64_t>(h.mid));
+    if (sqlite3_step(spill_put_) != SQLITE_DONE) {
+      Status s = SqlError("vp_held");
+      sqlite3_reset(spill_put_);
+      return s;
+    }
+    spilled_[id] = 1;
+  }
+  sqlite3_reset(spill_put_);
+  held_.clear();
+  held_bytes_ = 0;
+  return Status::Ok();
+}
+
+Status VisDbWriter::InsertSpilled(NodeId id) {
+  sqlite3_reset(spill_get_);
+  sqlite3_bind_int64(spill_get_, 1, order_[id]);
+  if (sqlite3_step(spill_get_) != SQLITE_ROW) {
+    Status s = SqlError("vp_held");
+    sqlite3_reset(spill_get_);
+    return s;
+  }
+  const char* t = static_cast<const char*>(sqlite3_column_blob(spill_get_, 0));
+  const size_t n = static_cast<size_t>(sqlite3_column_bytes(spill_get_, 0));
+  const size_t mid = static_cast<size_t>(sqlite3_column_int64(spill_get_, 1));
+  std::string_view text(t ? t : "", n);
+  Status s = InsertNode(id, text.substr(0, mid), text.substr(mid));
+  sqlite3_reset(spill_get_);
+  spilled_[id] = 0;
+  return s;
+}
+
+Status VisDbWriter::InsertOwn(NodeId id) {
+  if (plan_.before_own) plan_.before_own(id);
+  RenderItems(g_->node(id).items, &in_buf_, &out_buf_);
+  return InsertNode(id, in_buf_, out_buf_);
+}
+
+Status VisDbWriter::Drain(bool all) {
+  for (; next_ < post_.size(); ++next_) {
+    const NodeId id = post_[next_];
+    if (written_[id]) continue;
+    if (!plan_.given[id]) {
+      RETURN_IF_ERROR(InsertOwn(id));
+    } else if (auto it = held_.find(id); it != held_.end()) {
+      std::string_view text(it->second.text);
+      RETURN_IF_ERROR(InsertNode(id, text.substr(0, it->second.mid), text.substr(it->second.mid)));
+      held_bytes_ -= it->second.text.size() + 64;
+      held_.erase(it);
+    } else if (spilled_[id]) {
+      RETURN_IF_ERROR(InsertSpilled(id));
+    } else if (all) {   // planned, never handed over: from the graph's items, as if not planned
+      RenderItems(g_->node(id).items, &in_buf_, &out_buf_);
+      RETURN_IF_ERROR(InsertNode(id, in_buf_, out_buf_));
+    } else {
+      break;
+    }
+  }
+  return Status::Ok();
 }
 
 Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view out) {
@@ -248,6 +355,8 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   sqlite3_reset(st);
   int c = 1;
   auto text = [&](const std::string& v) { sqlite3_bind_text(st, c++, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); };
+  const int64_t rowid = first_rowid_ + order_[id];
+  sqlite3_bind_int64(st, c++, rowid);
   text(idb);
   text(prefix_);
   sqlite3_bind_int64(st, c++, order_[id]);
@@ -290,18 +399,26 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   }
   written_[id] = 1;
   ++rows_;
+  top_rowid_ = std::max(top_rowid_, rowid);
   return Status::Ok();
+}
+
+int64_t VisDbWriter::ReserveRows(size_t rows) {
+  const int64_t first = top_rowid_ + 1;
+  top_rowid_ += static_cast<int64_t>(rows);
+  return first;
 }
 
 Result<size_t> VisDbWriter::EndGraph() {
   if (!g_) return Internal("EndGraph without BeginGraph");
-  const Graph& g = *g_;
   auto fail = [&](Status s) { Exec("ROLLBACK"); g_ = nullptr; return s; };
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (order_[id] < 0 || written_[id]) continue;
-    RenderItems(g.node(id).items, &in_buf_, &out_buf_);
-    Status s = InsertNode(id, in_buf_, out_buf_);
-    if (!s.ok()) return fail(s);
+  Status ds = Drain(true);
+  if (!ds.ok()) return fail(ds);
+  held_.clear();
+  held_bytes_ = 0;
+  if (spill_put_) {
+    Status cs = Exec("DELETE FROM temp.vp_held");
+    if (!cs.ok()) return fail(cs);
   }
   for (size_t k = 0; k < stack_texts_.size(); ++k) {
     stack_buf_ = prefix_ + "_" + std::to_string(k);
@@ -377,6 +494,9 @@ Status VisDbWriter::CreateIndexes() {
 }
 
 Result<std::string> VisDbWriter::Commit() {
+  sqlite3_finalize(spill_put_);
+  sqlite3_finalize(spill_get_);
+  spill_put_ = spill_get_ = nullptr;
   sqlite3_finalize(ins_node_);
   sqlite3_finalize(ins_stack_);
   sqlite3_finalize(ins_config_);

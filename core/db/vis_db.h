@@ -2,8 +2,10 @@
 // temporary name and renamed when complete, so a failed run leaves no .vis.db behind.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/status.h"
@@ -19,6 +21,9 @@ struct GraphRowsInfo {
   int step = 0;
   int rank = 0;
   bool compare = false;   // one side of a comparison: leaves without a counterpart are flagged (vp_badges)
+  // The rowid of the graph's first row (node_order 0); 0: right after every rowid used so far.
+  // With ReserveRows, a graph written later can take rowids before one written earlier.
+  int64_t first_rowid = 0;
 };
 
 struct ConfigRow {
@@ -40,6 +45,18 @@ struct DbOptions {
   bool indexes_first = false;
   int64_t cache_kib = 16384;   // SQLite page cache
   int64_t mmap_bytes = 0;      // PRAGMA mmap_size (0 = off)
+  // Rows that came before their turn (RowPlan) are kept in memory up to this many bytes of text;
+  // past it they wait in a temporary table (a dump whose record order is far from the post-order).
+  size_t held_bytes = 64u << 20;
+};
+
+// Which rows of a graph the caller will hand over (WriteRenderedRow), so the writer can put every
+// row in in node_order (§13.3), the rowid order msProbe writes, whatever order they come in.
+struct RowPlan {
+  std::vector<char> given;   // per node: 1 = its row comes through WriteRenderedRow
+  // Called just before a node not in `given` is written from the graph's own items, when every
+  // node below it has been written (post-order): e.g. §9.7's collection rule.
+  std::function<void(NodeId)> before_own;
 };
 
 class VisDbWriter {
@@ -50,12 +67,15 @@ class VisDbWriter {
   ~VisDbWriter();
 
   // All rows of one graph in one transaction (§13.3: node_order is the post-order index), then
-  // its tb_stack rows. Returns the number of tb_nodes rows written. Rows may be written in any
-  // order: BeginGraph numbers the nodes, WriteNodeRow writes one node with the given items
-  // (streamed from dump.json), EndGraph writes every reachable node not written yet (with the
-  // items the graph holds), the stacks, the graph's vp_badges rows (db/badges.h), and commits.
+  // its tb_stack rows. Returns the number of tb_nodes rows written. The rows go in in node_order,
+  // as msProbe writes them, and may be handed over in any order: BeginGraph numbers the nodes and
+  // takes the plan of the rows to come (none: every row from the graph's items), WriteNodeRow /
+  // WriteRenderedRow hand over one planned row (streamed from dump.json), which goes in when its
+  // turn comes (the rows before it that are not planned go in from the graph's items then);
+  // EndGraph writes every reachable node not written yet (a planned row that never came from
+  // the graph's items), the stacks, the graph's vp_badges rows (db/badges.h), and commits.
   Result<size_t> WriteGraph(const Graph& g, const GraphRowsInfo& info);
-  Status BeginGraph(const Graph& g, const GraphRowsInfo& info);
+  Status BeginGraph(const Graph& g, const GraphRowsInfo& info, RowPlan plan = {});
   Status WriteNodeRow(NodeId id, const NodeItems& items);
   // The same with input_data / output_data already rendered (RenderItems), e.g. by another thread.
   Status WriteRenderedRow(NodeId id, std::string_view input_data, std::string_view output_data);
@@ -71,6 +91,10 @@ class VisDbWriter {
                           const std::vector<std::string>& output_extra, std::string* input_data,
                           std::string* output_data);
   Result<size_t> EndGraph();
+  // Sets aside `rows` rowids after every rowid used so far, for a graph written later (its
+  // GraphRowsInfo::first_rowid): a compare writes the golden graph first, msProbe's file has the
+  // target's rows first (§13.3). Returns the first of them.
+  int64_t ReserveRows(size_t rows);
   Status WriteConfig(const ConfigRow& row);   // INSERT OR IGNORE: the first call wins
   Status CreateIndexes();
   // Closes (checkpointing the WAL) and renames the temporary file to the final name.
@@ -88,6 +112,12 @@ class VisDbWriter {
   Status SqlError(const char* what) const;
 
   Status InsertNode(NodeId id, std::string_view input_data, std::string_view output_data);
+  Status InsertOwn(NodeId id);           // from the graph's items
+  // Writes the rows whose turn has come; `all`: every one left (EndGraph).
+  Status Drain(bool all);
+  Status Hold(NodeId id, std::string_view in, std::string_view out);
+  Status SpillHeld();
+  Status InsertSpilled(NodeId id);
   Status InsertBadges();
 
   // The graph being written.
@@ -95,6 +125,15 @@ class VisDbWriter {
   GraphRowsInfo info_;
   std::string prefix_;
   std::vector<int64_t> order_;          // node -> post-order index, -1 if unreachable
+  std::vector<NodeId> post_;            // the reachable nodes in post-order
+  size_t next_ = 0;                     // post_[next_] is the next row to go in
+  int64_t first_rowid_ = 1;             // rowid of node_order 0
+  int64_t top_rowid_ = 0;               // the largest rowid used or set aside
+  RowPlan plan_;
+  struct HeldRow { std::string text; size_t mid = 0; };
+  std::unordered_map<NodeId, HeldRow> held_;   // planned rows that came before their turn
+  size_t held_bytes_ = 0, held_limit_ = 0;
+  std::vector<char> spilled_;           // per node: its row waits in temp.vp_held
   std::vector<char> written_;
   std::vector<int> stack_of_node_;      // node -> stack k
   std::vector<std::string_view> stack_texts_;
@@ -106,6 +145,8 @@ class VisDbWriter {
   sqlite3_stmt* ins_stack_ = nullptr;
   sqlite3_stmt* ins_config_ = nullptr;
   sqlite3_stmt* ins_badge_ = nullptr;
+  sqlite3_stmt* spill_put_ = nullptr;
+  sqlite3_stmt* spill_get_ = nullptr;
   std::string final_, temp_;
   bool done_ = false;
 };

@@ -9,6 +9,7 @@ Python's sqlite3. Expected rows live in tests/expected/*.json; each was reviewed
   (add --update to rewrite tests/expected after a reviewed change)
 """
 import argparse
+import collections
 import glob
 import json
 import os
@@ -484,28 +485,51 @@ class SampleDumps(CliTestCase):
         db2, _ = self.build_ok(samples("vis_multi_step_rank"), env={"VISPROBE_THREADS": "4"}, out=self.out_dir("b"))
         self.assertEqual(dump_db(db1), dump_db(db2))
 
-    def test_threads_keep_the_rowid_order(self):
-        # Two parse threads, small windows: a worker's rows and the other's interleave by timing, yet
-        # the rows go in in file order, as with one thread (build and compare).
+    def test_rows_go_in_in_msprobe_order(self):
+        # msProbe inserts a graph's rows in node_order, the target's before the golden's (§13.3), so its
+        # rowid order is that. visprobe hands rows to the writer as dump.json's records come (in file
+        # order, or as two parse threads finish them with small windows); the writer puts them in in
+        # msProbe's order. A dump.json with its records reversed (every row but the last comes early),
+        # with a hold of 4 KiB (the early rows wait in a temporary table), gives the same file.
         gen = os.path.join(self.tmp, "gen")
         subprocess.run([sys.executable, source("scripts", "gen_dump.py"), os.path.join(gen, "target"), "--golden",
                         os.path.join(gen, "golden"), "--layers", "8", "--diverge-layer", "2"], check=True, capture_output=True)
-        def order(db):
+        rev = os.path.join(self.tmp, "reversed")
+        shutil.copytree(os.path.join(gen, "target"), rev)
+        with open(os.path.join(rev, "dump.json")) as f:
+            dump = json.load(f, object_pairs_hook=collections.OrderedDict)
+        dump["data"] = collections.OrderedDict(reversed(list(dump["data"].items())))
+        with open(os.path.join(rev, "dump.json"), "w") as f:
+            json.dump(dump, f, indent=1)
+        def rows(db):
             con = sqlite3.connect(db)
             try:
-                return [r[0] for r in con.execute("SELECT id FROM tb_nodes ORDER BY rowid")]
+                return [tuple(r) for r in con.execute("SELECT rowid, * FROM tb_nodes ORDER BY rowid")]
             finally:
                 con.close()
         for extra, kind in (([], "build"), (["-gp", os.path.join(gen, "golden")], "compare")):
             got = {}
-            for threads in ("1", "2"):
-                out = self.out_dir("%s%s" % (kind, threads))
-                r = run(["graph_visualize", "-tp", os.path.join(gen, "target"), "-o", out] + extra,
-                        env={"VISPROBE_THREADS": threads, "VISPROBE_WINDOW_BYTES": "16384"})
+            for name, target, env in (("one", os.path.join(gen, "target"), {"VISPROBE_THREADS": "1"}),
+                                      ("two", os.path.join(gen, "target"), {"VISPROBE_THREADS": "2", "VISPROBE_WINDOW_BYTES": "16384"}),
+                                      ("rev", rev, {"VISPROBE_THREADS": "2", "VISPROBE_WINDOW_BYTES": "16384", "VISPROBE_HELD_BYTES": "4096"})):
+                out = self.out_dir("%s_%s" % (kind, name))
+                r = run(["graph_visualize", "-tp", target, "-o", out] + extra, env=env)
                 self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-                got[threads] = order(glob.glob(os.path.join(out, kind + "_*.vis.db"))[0])
-            self.assertGreater(len(got["1"]), 500, kind)
-            self.assertEqual(got["1"], got["2"], kind)
+                got[name] = rows(glob.glob(os.path.join(out, kind + "_*.vis.db"))[0])
+            one = got["one"]
+            self.assertGreater(len(one), 500, kind)
+            # rowid order: per graph node_order from 0, NPU before Bench; rowids 1..n without gaps.
+            self.assertEqual([r[0] for r in one], list(range(1, len(one) + 1)), kind)
+            graphs = []
+            for r in one:   # columns after rowid: id, graph_id, node_order, ...
+                if not graphs or graphs[-1][0] != r[2]:
+                    graphs.append((r[2], []))
+                graphs[-1][1].append(r[3])
+            self.assertEqual([g for g, _ in graphs], ["NPU_0_0"] + (["Bench_0_0"] if kind == "compare" else []), kind)
+            for g, orders in graphs:
+                self.assertEqual(orders, list(range(len(orders))), g)
+            self.assertEqual(got["two"], one, kind)
+            self.assertEqual(got["rev"], one, kind)
 
     def test_rank_folder(self):
         db, _ = self.build_ok(samples("vis_multi_step_rank", "step0"))

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <algorithm>
 #include <sqlite3.h>
 
 #include "app/session.h"
@@ -521,4 +522,109 @@ TEST_CASE("§13.1 an aborted writer leaves no file behind") {
     REQUIRE(w.ok());
   }   // destroyed without Commit
   CHECK(vptest::ListNames(t.path()).empty());
+}
+
+namespace {
+// A graph of `modules` modules under the root, each with `leaves` leaf APIs (post-order: a module's
+// leaves, the module, ..., the root).
+Graph WideGraph(int modules, int leaves) {
+  Graph g;
+  for (int m = 0; m < modules; ++m) {
+    NodeId mod = g.AddNode(NodeOp::kModule, "Module.m" + std::to_string(m) + ".forward.0", g.root());
+    for (int l = 0; l < leaves; ++l)
+      g.AddNode(NodeOp::kFunctionApi, "Functional.f" + std::to_string(m) + "_" + std::to_string(l) + ".forward", mod);
+  }
+  return g;
+}
+
+// The texts a planned row of node `id` carries (large enough that a few fill a small hold).
+std::string RowText(const Graph& g, NodeId id, const char* side) {
+  return std::string("{\"") + vptest::NameOf(g, id) + "." + side + ".0\": \"" + std::string(200, 'x') + "\"}";
+}
+}  // namespace
+
+TEST_CASE("§13.3 rows handed over in any order go in in node_order (held in memory, past the limit in a temporary table)") {
+  const Graph g = WideGraph(20, 10);
+  const std::vector<NodeId> post = PostOrder(g);
+  // Leaves are planned (they come from dump.json), modules and the root come from the graph.
+  RowPlan plan;
+  plan.given.assign(g.size(), 0);
+  std::vector<NodeId> handed;
+  for (NodeId id : post)
+    if (g.node(id).subnodes.empty()) { plan.given[id] = 1; handed.push_back(id); }
+  std::vector<NodeId> own_calls;
+  plan.before_own = [&own_calls](NodeId id) { own_calls.push_back(id); };
+  std::reverse(handed.begin(), handed.end());   // the worst order: every row but the last waits
+  for (size_t held_bytes : {size_t(64) << 20, size_t(2000)}) {
+    DYNAMIC_SECTION("hold limit " << held_bytes) {
+      TempDir t;
+      const std::string path = t / "x.vis.db";
+      DbOptions o;
+      o.held_bytes = held_bytes;
+      auto w = VisDbWriter::Open(path, o);
+      REQUIRE(w.ok());
+      own_calls.clear();
+      REQUIRE(w.value()->BeginGraph(g, GraphRowsInfo(), plan).ok());
+      for (NodeId id : handed)
+        REQUIRE(w.value()->WriteRenderedRow(id, RowText(g, id, "input"), RowText(g, id, "output")).ok());
+      auto rows = w.value()->EndGraph();
+      REQUIRE(rows.ok());
+      CHECK(rows.value() == post.size());
+      REQUIRE(w.value()->Commit().ok());
+      // rowid order = node_order, every row once, each planned row with its own texts.
+      CHECK(Query(path, "SELECT count(*), min(rowid), max(rowid), sum(rowid - 1 = node_order) FROM tb_nodes") ==
+            Rows{{std::to_string(post.size()), "1", std::to_string(post.size()), std::to_string(post.size())}});
+      for (NodeId id : {handed.front(), handed.back(), handed[handed.size() / 2]})
+        CHECK(Query(path, "SELECT input_data, output_data FROM tb_nodes WHERE node_name = '" + vptest::NameOf(g, id) + "'") ==
+              Rows{{RowText(g, id, "input"), RowText(g, id, "output")}});
+      // The modules and the root went in from the graph, each once, after their children.
+      CHECK(own_calls.size() == post.size() - handed.size());
+      CHECK(own_calls.back() == g.root());
+      // No temporary table is left in the file.
+      CHECK(Query(path, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'vp_held%'") == Rows{{"0"}});
+    }
+  }
+}
+
+TEST_CASE("§13.3 a row planned but never handed over goes in from the graph's items at the end") {
+  const Graph g = WideGraph(2, 2);
+  RowPlan plan;
+  plan.given.assign(g.size(), 0);
+  const std::vector<NodeId> post = PostOrder(g);
+  plan.given[post[0]] = 1;   // never comes
+  plan.given[post[1]] = 1;   // comes, and must wait for post[0] until the end
+  TempDir t;
+  const std::string path = t / "x.vis.db";
+  auto w = VisDbWriter::Open(path, DbOptions());
+  REQUIRE(w.ok());
+  REQUIRE(w.value()->BeginGraph(g, GraphRowsInfo(), plan).ok());
+  REQUIRE(w.value()->WriteRenderedRow(post[1], "{\"a\": 1}", "{}").ok());
+  REQUIRE(w.value()->EndGraph().ok());
+  REQUIRE(w.value()->Commit().ok());
+  CHECK(Query(path, "SELECT rowid, node_order, node_name, input_data FROM tb_nodes WHERE node_order < 2 ORDER BY rowid") ==
+        Rows{{"1", "0", vptest::NameOf(g, post[0]), "{}"}, {"2", "1", vptest::NameOf(g, post[1]), "{\"a\": 1}"}});
+}
+
+TEST_CASE("§13.3 a compare's target rows take the rowids before the golden's, which are written first") {
+  const Graph target = WideGraph(3, 2), golden = WideGraph(2, 2);
+  TempDir t;
+  const std::string path = t / "x.vis.db";
+  auto w = VisDbWriter::Open(path, DbOptions());
+  REQUIRE(w.ok());
+  REQUIRE(w.value()->WriteGraph(WideGraph(1, 1), GraphRowsInfo()).ok());   // 3 rows of an earlier (step, rank)
+  GraphRowsInfo ninfo, binfo;
+  ninfo.rank = binfo.rank = 1;
+  binfo.data_source = "Bench";
+  ninfo.first_rowid = w.value()->ReserveRows(PostOrder(target).size());
+  CHECK(ninfo.first_rowid == 4);
+  REQUIRE(w.value()->WriteGraph(golden, binfo).ok());
+  REQUIRE(w.value()->WriteGraph(target, ninfo).ok());
+  GraphRowsInfo next;
+  next.rank = 2;
+  REQUIRE(w.value()->WriteGraph(WideGraph(1, 1), next).ok());   // the next (step, rank) follows both
+  REQUIRE(w.value()->Commit().ok());
+  CHECK(Query(path, "SELECT graph_id, min(rowid), max(rowid), sum(rowid - min_id = node_order) FROM tb_nodes "
+                    "JOIN (SELECT graph_id AS gid, min(rowid) AS min_id FROM tb_nodes GROUP BY graph_id) ON gid = graph_id "
+                    "GROUP BY graph_id ORDER BY min(rowid)") ==
+        Rows{{"NPU_0_0", "1", "3", "3"}, {"NPU_0_1", "4", "13", "10"}, {"Bench_0_1", "14", "20", "7"}, {"NPU_0_2", "21", "23", "3"}});
 }
