@@ -117,19 +117,14 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     });
   }
   constexpr size_t kBatchBytes = 2u << 20;
-  struct Batch {
-    std::vector<NodeId> ids;
-    std::vector<size_t> cuts;   // per row: end of input_data, end of output_data in `text`
-    std::string text;
-  };
   struct Scratch {
-    Batch batch;
+    RowBlock batch;
     std::vector<std::string> ie, oe;
   };
   // Batches reach the writer in whatever order the workers finish them: the writer puts the rows
   // in in node_order (VisDbWriter::BeginGraph's plan), so the file does not depend on scheduling.
   // Between the producer (parse + render) and this thread, the writer; a failed write cancels it.
-  BoundedQueue<Batch> queue(static_cast<size_t>(workers) * 3);
+  BoundedQueue<RowBlock> queue(static_cast<size_t>(workers) * 3);
   Status produced;
   std::vector<Scratch> scratch(static_cast<size_t>(workers));
   std::thread producer([&] {
@@ -137,7 +132,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     produced = StreamNodeRecordsParallel(g, bo, workers, [&](int w, NodeId id, const NodeItems& items) -> Status {
       Scratch& sc = scratch[static_cast<size_t>(w)];
       const bool extra = extras(id, items, sc.ie, sc.oe);
-      Batch& b = sc.batch;
+      RowBlock& b = sc.batch;
       if (b.ids.empty()) b.text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies
       // Formatted once, straight into the batch the writer inserts from.
       size_t mid = 0;
@@ -147,7 +142,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       b.cuts.push_back(b.text.size());
       if (b.ids.size() >= 256 || b.text.size() >= kBatchBytes) {
         if (!queue.Push(std::move(b))) return Status(Code::kCancelled, "stopped");
-        b = Batch();
+        b = RowBlock();
       }
       return Status::Ok();
     });
@@ -156,15 +151,10 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     queue.Close();
   });
   Status written;
-  Batch b;
+  RowBlock b;
   while (written.ok() && queue.Pop(&b)) {
-    size_t start = 0;
-    std::string_view text(b.text);
-    for (size_t i = 0; i < b.ids.size() && written.ok(); ++i) {
-      size_t mid = b.cuts[2 * i], end = b.cuts[2 * i + 1];
-      written = db.WriteRenderedRow(b.ids[i], text.substr(start, mid - start), text.substr(mid, end - mid));
-      start = end;
-    }
+    written = db.WriteRows(std::make_shared<const RowBlock>(std::move(b)));
+    b = RowBlock();
     if (!written.ok()) queue.Cancel();
   }
   producer.join();

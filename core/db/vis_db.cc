@@ -161,6 +161,9 @@ Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info, RowPla
   plan_ = std::move(plan);
   plan_.given.resize(g.size(), 0);
   held_.clear();
+  free_slots_.clear();
+  slot_of_.assign(g.size(), -1);
+  held_count_ = 0;
   held_bytes_ = 0;
   spilled_.assign(g.size(), 0);
   next_ = 0;
@@ -225,16 +228,27 @@ Status VisDbWriter::WriteNodeRow(NodeId id, const NodeItems& items) {
 }
 
 Status VisDbWriter::WriteRenderedRow(NodeId id, std::string_view in, std::string_view out) {
+  return Take(id, in, out, nullptr, 0);
+}
+
+Status VisDbWriter::WriteRows(const std::shared_ptr<const RowBlock>& block) {
+  for (size_t i = 0; i < block->ids.size(); ++i)
+    RETURN_IF_ERROR(Take(block->ids[i], block->In(i), block->Out(i), &block, static_cast<uint32_t>(i)));
+  return Status::Ok();
+}
+
+Status VisDbWriter::Take(NodeId id, std::string_view in, std::string_view out, const std::shared_ptr<const RowBlock>* block,
+                         uint32_t row) {
   if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();
   const size_t k = static_cast<size_t>(order_[id]);
-  const bool first = plan_.given[id] && !written_[id] && !held_.count(id) && !spilled_[id];
+  const bool first = plan_.given[id] && !written_[id] && slot_of_[id] < 0 && !spilled_[id];
   Status s = first ? Drain(false) : Status::Ok();   // the rows before it that the graph holds
   if (!s.ok()) {
   } else if (first && k == next_) {   // its turn: in it goes, then the rows that waited for it
     s = InsertNode(id, in, out);
     if (s.ok()) { ++next_; s = Drain(false); }
   } else if (first && k > next_) {
-    s = Hold(id, in, out);
+    s = Hold(id, in, out, block, row);
   } else {   // not planned (in at once), or a second row of one node (the primary key refuses it)
     s = InsertNode(id, in, out);
   }
@@ -242,14 +256,40 @@ Status VisDbWriter::WriteRenderedRow(NodeId id, std::string_view in, std::string
   return s;
 }
 
-Status VisDbWriter::Hold(NodeId id, std::string_view in, std::string_view out) {
-  HeldRow& h = held_[id];
-  h.text.reserve(in.size() + out.size());
-  h.text.assign(in);
-  h.text.append(out);
-  h.mid = in.size();
-  held_bytes_ += h.text.size() + 64;
+Status VisDbWriter::Hold(NodeId id, std::string_view in, std::string_view out, const std::shared_ptr<const RowBlock>* block,
+                         uint32_t row) {
+  int32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<int32_t>(held_.size());
+    held_.emplace_back();
+  }
+  slot_of_[id] = slot;
+  ++held_count_;
+  HeldRow& h = held_[static_cast<size_t>(slot)];
+  h.bytes = in.size() + out.size() + 64;
+  if (block) {
+    h.block = *block;
+    h.row = row;
+  } else {
+    h.text.assign(in);
+    h.text.append(out);
+    h.mid = in.size();
+  }
+  held_bytes_ += h.bytes;
   return held_bytes_ > held_limit_ ? SpillHeld() : Status::Ok();
+}
+
+void VisDbWriter::Release(NodeId id) {
+  HeldRow& h = held_[static_cast<size_t>(slot_of_[id])];
+  held_bytes_ -= h.bytes;
+  h.block.reset();
+  h.text.clear();
+  free_slots_.push_back(slot_of_[id]);
+  slot_of_[id] = -1;
+  --held_count_;
 }
 
 // The held rows move to a temporary table (TEMP: its own file, never part of the .vis.db), where
@@ -260,21 +300,25 @@ Status VisDbWriter::SpillHeld() {
     RETURN_IF_ERROR(Prepare("INSERT OR REPLACE INTO temp.vp_held (k, t, m) VALUES (?, ?, ?)", &spill_put_));
     RETURN_IF_ERROR(Prepare("SELECT t, m FROM temp.vp_held WHERE k = ?", &spill_get_));
   }
-  for (auto& [id, h] : held_) {
+  std::string text;
+  for (NodeId id = 0; id < slot_of_.size() && held_count_ > 0; ++id) {
+    if (slot_of_[id] < 0) continue;
+    const HeldRow& h = held_[static_cast<size_t>(slot_of_[id])];
+    text.assign(h.In());
+    text.append(h.Out());
     sqlite3_reset(spill_put_);
     sqlite3_bind_int64(spill_put_, 1, order_[id]);
-    sqlite3_bind_blob(spill_put_, 2, h.text.data(), static_cast<int>(h.text.size()), SQLITE_STATIC);
-    sqlite3_bind_int64(spill_put_, 3, static_cast<int64_t>(h.mid));
+    sqlite3_bind_blob(spill_put_, 2, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+    sqlite3_bind_int64(spill_put_, 3, static_cast<int64_t>(h.In().size()));
     if (sqlite3_step(spill_put_) != SQLITE_DONE) {
       Status s = SqlError("vp_held");
       sqlite3_reset(spill_put_);
       return s;
     }
     spilled_[id] = 1;
+    Release(id);
   }
   sqlite3_reset(spill_put_);
-  held_.clear();
-  held_bytes_ = 0;
   return Status::Ok();
 }
 
@@ -308,11 +352,10 @@ Status VisDbWriter::Drain(bool all) {
     if (written_[id]) continue;
     if (!plan_.given[id]) {
       RETURN_IF_ERROR(InsertOwn(id));
-    } else if (auto it = held_.find(id); it != held_.end()) {
-      std::string_view text(it->second.text);
-      RETURN_IF_ERROR(InsertNode(id, text.substr(0, it->second.mid), text.substr(it->second.mid)));
-      held_bytes_ -= it->second.text.size() + 64;
-      held_.erase(it);
+    } else if (slot_of_[id] >= 0) {
+      const HeldRow& h = held_[static_cast<size_t>(slot_of_[id])];
+      RETURN_IF_ERROR(InsertNode(id, h.In(), h.Out()));
+      Release(id);
     } else if (spilled_[id]) {
       RETURN_IF_ERROR(InsertSpilled(id));
     } else if (all) {   // planned, never handed over: from the graph's items, as if not planned
@@ -415,6 +458,8 @@ Result<size_t> VisDbWriter::EndGraph() {
   Status ds = Drain(true);
   if (!ds.ok()) return fail(ds);
   held_.clear();
+  free_slots_.clear();
+  held_count_ = 0;
   held_bytes_ = 0;
   if (spill_put_) {
     Status cs = Exec("DELETE FROM temp.vp_held");

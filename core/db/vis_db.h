@@ -50,6 +50,16 @@ struct DbOptions {
   size_t held_bytes = 64u << 20;
 };
 
+// Rows rendered together (by a parse thread): row i's input_data and output_data are consecutive
+// texts in `text`, ending at cuts[2i] and cuts[2i + 1].
+struct RowBlock {
+  std::vector<NodeId> ids;
+  std::vector<size_t> cuts;
+  std::string text;
+  std::string_view In(size_t i) const { return std::string_view(text).substr(i ? cuts[2 * i - 1] : 0, cuts[2 * i] - (i ? cuts[2 * i - 1] : 0)); }
+  std::string_view Out(size_t i) const { return std::string_view(text).substr(cuts[2 * i], cuts[2 * i + 1] - cuts[2 * i]); }
+};
+
 // Which rows of a graph the caller will hand over (WriteRenderedRow), so the writer can put every
 // row in in node_order (§13.3), the rowid order msProbe writes, whatever order they come in.
 struct RowPlan {
@@ -79,6 +89,8 @@ class VisDbWriter {
   Status WriteNodeRow(NodeId id, const NodeItems& items);
   // The same with input_data / output_data already rendered (RenderItems), e.g. by another thread.
   Status WriteRenderedRow(NodeId id, std::string_view input_data, std::string_view output_data);
+  // A block's rows; rows that come early wait in the block (kept alive), not in a copy.
+  Status WriteRows(const std::shared_ptr<const RowBlock>& block);
   // input_data / output_data JSON texts of a node's items (§12 formatting is already in the items).
   static void RenderItems(const NodeItems& items, std::string* input_data, std::string* output_data);
   // The same with comparison fields appended to items (texts parallel to inputs / outputs, each
@@ -115,7 +127,10 @@ class VisDbWriter {
   Status InsertOwn(NodeId id);           // from the graph's items
   // Writes the rows whose turn has come; `all`: every one left (EndGraph).
   Status Drain(bool all);
-  Status Hold(NodeId id, std::string_view in, std::string_view out);
+  // A row handed over: in now, or held (a copy of its texts, or a reference into `block`).
+  Status Take(NodeId id, std::string_view in, std::string_view out, const std::shared_ptr<const RowBlock>* block, uint32_t row);
+  Status Hold(NodeId id, std::string_view in, std::string_view out, const std::shared_ptr<const RowBlock>* block, uint32_t row);
+  void Release(NodeId id);
   Status SpillHeld();
   Status InsertSpilled(NodeId id);
   Status InsertBadges();
@@ -130,8 +145,19 @@ class VisDbWriter {
   int64_t first_rowid_ = 1;             // rowid of node_order 0
   int64_t top_rowid_ = 0;               // the largest rowid used or set aside
   RowPlan plan_;
-  struct HeldRow { std::string text; size_t mid = 0; };
-  std::unordered_map<NodeId, HeldRow> held_;   // planned rows that came before their turn
+  struct HeldRow {
+    std::shared_ptr<const RowBlock> block;   // the row is block->In(row) / Out(row), or else
+    uint32_t row = 0;
+    std::string text;                        // its texts, input_data ending at mid
+    size_t mid = 0;
+    size_t bytes = 0;
+    std::string_view In() const { return block ? block->In(row) : std::string_view(text).substr(0, mid); }
+    std::string_view Out() const { return block ? block->Out(row) : std::string_view(text).substr(mid); }
+  };
+  // Planned rows that came before their turn: held_[slot_of_[node]], free slots reused.
+  std::vector<HeldRow> held_;
+  std::vector<int32_t> slot_of_, free_slots_;
+  size_t held_count_ = 0;
   size_t held_bytes_ = 0, held_limit_ = 0;
   std::vector<char> spilled_;           // per node: its row waits in temp.vp_held
   std::vector<char> written_;

@@ -555,8 +555,9 @@ TEST_CASE("§13.3 rows handed over in any order go in in node_order (held in mem
   std::vector<NodeId> own_calls;
   plan.before_own = [&own_calls](NodeId id) { own_calls.push_back(id); };
   std::reverse(handed.begin(), handed.end());   // the worst order: every row but the last waits
-  for (size_t held_bytes : {size_t(64) << 20, size_t(2000)}) {
-    DYNAMIC_SECTION("hold limit " << held_bytes) {
+  for (size_t held_bytes : {size_t(64) << 20, size_t(2000)})
+  for (bool blocks : {false, true}) {
+    DYNAMIC_SECTION("hold limit " << held_bytes << (blocks ? ", rows in blocks of 7" : ", one row at a time")) {
       TempDir t;
       const std::string path = t / "x.vis.db";
       DbOptions o;
@@ -565,8 +566,22 @@ TEST_CASE("§13.3 rows handed over in any order go in in node_order (held in mem
       REQUIRE(w.ok());
       own_calls.clear();
       REQUIRE(w.value()->BeginGraph(g, GraphRowsInfo(), plan).ok());
-      for (NodeId id : handed)
-        REQUIRE(w.value()->WriteRenderedRow(id, RowText(g, id, "input"), RowText(g, id, "output")).ok());
+      if (!blocks) {
+        for (NodeId id : handed)
+          REQUIRE(w.value()->WriteRenderedRow(id, RowText(g, id, "input"), RowText(g, id, "output")).ok());
+      } else {   // as StreamRows hands them over: rows rendered into shared blocks, held by reference
+        for (size_t i = 0; i < handed.size(); i += 7) {
+          auto b = std::make_shared<RowBlock>();
+          for (size_t j = i; j < std::min(handed.size(), i + 7); ++j) {
+            b->ids.push_back(handed[j]);
+            b->text += RowText(g, handed[j], "input");
+            b->cuts.push_back(b->text.size());
+            b->text += RowText(g, handed[j], "output");
+            b->cuts.push_back(b->text.size());
+          }
+          REQUIRE(w.value()->WriteRows(b).ok());
+        }
+      }
       auto rows = w.value()->EndGraph();
       REQUIRE(rows.ok());
       CHECK(rows.value() == post.size());
