@@ -345,26 +345,6 @@ Result<RunSummary> MergeRun::Run() {
   ASSIGN_OR_RETURN(std::vector<StepPlan> steps, Steps());
   step_count_ = steps.size();
   RunSummary sum;
-  std::unique_ptr<VisDbWriter> db;
-  if (!json()) {
-    RETURN_IF_ERROR(CheckNewPath(args_.output_path));
-    RETURN_IF_ERROR(MakeDirs(args_.output_path));
-    ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_, args_.shard));
-    file_ = BaseName(db_path);
-    where_ = RealPath(args_.output_path) + "/" + file_;
-    // The writer's page cache follows the largest rank dump.json (app/run_stages.h); rows are
-    // written from memory on this thread, with nothing parsing beside them.
-    uint64_t largest = 0;
-    for (const auto& sp : steps)
-      for (const std::string& dir : {sp.target_dir, sp.golden_dir}) {
-        if (dir.empty()) continue;
-        auto ranks = ListNamed(dir, "rank", false);   // a listing error is reported later, in its order
-        if (ranks.ok())
-          for (const auto& r : ranks.value()) largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
-      }
-    ASSIGN_OR_RETURN(db, VisDbWriter::Open(db_path, WriterOptions(largest, false)));
-    sum.db_path = db_path;
-  }
   std::vector<int> step_list;
   for (const auto& s : steps) step_list.push_back(s.step);
   // Sharded (--shard I/N): the units are (step, DP replica), unit = step index * dp + replica, with
@@ -376,7 +356,6 @@ Result<RunSummary> MergeRun::Run() {
   const size_t dp = static_cast<size_t>(std::max(1, p0.rank_size / std::max(1, p0.tp * p0.pp)));
   auto takes = [&](size_t si, size_t replica) { return args_.shard.Takes(si * dp + replica); };
   PartMeta part;
-  UnitMarks marks(PartTables());
   size_t written_units = 0;
   if (sharded) {
     std::string settings, units;
@@ -385,9 +364,24 @@ Result<RunSummary> MergeRun::Run() {
                   " --vpp " + std::to_string(p.vpp) + " --order " + p.order;
     for (const auto& sp : steps) units += "|" + std::to_string(sp.step) + ":" + sp.target_dir + ":" + sp.golden_dir;
     part = VisPartMeta(args_, settings, units, steps.size() * dp, false);
-    RETURN_IF_ERROR(WritePartMeta(db->handle(), part));
   }
-  bool config_written = false;
+  std::unique_ptr<RunOutput> out;
+  if (!json()) {
+    // The writer's page cache follows the largest rank dump.json (app/run_stages.h); rows are
+    // written from memory on this thread, with nothing parsing beside them.
+    uint64_t largest = 0;
+    for (const auto& sp : steps)
+      for (const std::string& dir : {sp.target_dir, sp.golden_dir}) {
+        if (dir.empty()) continue;
+        auto ranks = ListNamed(dir, "rank", false);   // a listing error is reported later, in its order
+        if (ranks.ok())
+          for (const auto& r : ranks.value()) largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
+      }
+    ASSIGN_OR_RETURN(out, RunOutput::Open(args_, opts_, rep_, largest, false, part));
+    file_ = out->file();
+    where_ = out->where();
+    sum.db_path = JoinPath(args_.output_path, file_);
+  }
   Log(LogLevel::kInfo, "Start building model graphs...");
   for (size_t si = 0; si < steps.size(); ++si) {
     if (sharded) {
@@ -444,32 +438,23 @@ Result<RunSummary> MergeRun::Run() {
         auto part = [this, si, i, n, out_start](double f) {
           Progress(si, step_count_, out_start + (1.0 - out_start) * (static_cast<double>(i) + f) / static_cast<double>(n));
         };
-        RETURN_IF_ERROR(ComparePair(r, merged_b.value()[i], *db, sum, &mode, &micro, part));
+        RETURN_IF_ERROR(ComparePair(r, merged_b.value()[i], out->db(), sum, &mode, &micro, part));
       } else {
-        RETURN_IF_ERROR(WriteBuild(r, *db, sum));
+        RETURN_IF_ERROR(WriteBuild(r, out->db(), sum));
       }
-      if (!json() && !config_written) {
-        const ConfigRow cfg = MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list);
-        RETURN_IF_ERROR(db->WriteConfig(cfg));
-        config_written = true;
-      }
+      if (!json()) RETURN_IF_ERROR(out->Config(MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list)));
       Progress(si, steps.size(), out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(results.size()));
-      if (sharded) { RETURN_IF_ERROR(marks.Mark(db->handle(), static_cast<int64_t>(si * dp + i))); ++written_units; }
+      if (sharded) { RETURN_IF_ERROR(out->UnitDone(static_cast<int64_t>(si * dp + i))); ++written_units; }
     }
   }
   if (json()) return sum;
   if (sharded) {
-    ASSIGN_OR_RETURN(sum.db_path, db->Commit());
-    rep_.Log(LogLevel::kInfo, "Shard " + std::to_string(part.shard) + "/" + std::to_string(part.shards) + ": " +
-                                  std::to_string(written_units) + " of " + std::to_string(part.units) + " (step, DP replica) units written to " +
-                                  sum.db_path + "; join all parts with: visprobe gather -o OUT PART.vis.db ...");
+    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(std::to_string(written_units) + " of " + std::to_string(part.units) + " (step, DP replica) units"));
     return sum;
   }
   Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
-  rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
-  RETURN_IF_ERROR(db->CreateIndexes());
-  ASSIGN_OR_RETURN(sum.db_path, db->Commit());
-  rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");
+  // Merged graphs get no cross-rank links (§15).
+  ASSIGN_OR_RETURN(sum.db_path, out->Finish(false, args_.overflow_check, [this](LogLevel l, const std::string& m) { Log(l, m); }));
   return sum;
 }
 

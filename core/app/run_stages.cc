@@ -1,7 +1,10 @@
 #include "app/run_stages.h"
 
 #include <algorithm>
+#include <chrono>
 
+#include "base/fs.h"
+#include "db/distributed.h"
 #include "match/layer_mapping.h"
 
 namespace visprobe {
@@ -87,6 +90,55 @@ DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse) {
   // instead of 27.7 s, same peak RSS, which is reached while construct.json loads).
   dbo.cache_kib = std::max<int64_t>(16384, std::min<int64_t>(262144, static_cast<int64_t>(largest_dump_bytes / 4096)));
   return dbo;
+}
+
+Result<std::unique_ptr<RunOutput>> RunOutput::Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
+                                                   uint64_t largest_dump_bytes, bool beside_parse, const PartMeta& part) {
+  std::unique_ptr<RunOutput> out(new RunOutput(rep));
+  RETURN_IF_ERROR(CheckNewPath(args.output_path));
+  RETURN_IF_ERROR(MakeDirs(args.output_path));
+  ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args.output_path, args.has_golden, opts.timestamp, rep, args.shard));
+  out->dir_ = args.output_path;
+  out->file_ = BaseName(db_path);
+  DbOptions dbo = WriterOptions(largest_dump_bytes, beside_parse);
+  if (opts.held_bytes) dbo.held_bytes = opts.held_bytes;
+  ASSIGN_OR_RETURN(out->db_, VisDbWriter::Open(db_path, dbo));
+  out->sharded_ = args.shard.active();
+  out->part_ = part;
+  if (out->sharded_) RETURN_IF_ERROR(WritePartMeta(out->db_->handle(), part));
+  return out;
+}
+
+std::string RunOutput::where() const { return RealPath(dir_) + "/" + file_; }
+
+Status RunOutput::Config(const ConfigRow& row) {
+  if (config_written_) return Status::Ok();
+  config_written_ = true;
+  return db_->WriteConfig(row);
+}
+
+Status RunOutput::UnitDone(int64_t unit) { return sharded_ ? marks_.Mark(db_->handle(), unit) : Status::Ok(); }
+
+Result<std::string> RunOutput::FinishPart(const std::string& written) {
+  ASSIGN_OR_RETURN(std::string path, db_->Commit());
+  rep_.Log(LogLevel::kInfo, "Shard " + std::to_string(part_.shard) + "/" + std::to_string(part_.shards) + ": " + written +
+                                " written to " + path + "; join all parts with: visprobe gather -o OUT PART.vis.db ...");
+  return path;
+}
+
+Result<std::string> RunOutput::Finish(bool cross_rank_links, bool overflow_check, const StageLog& log) {
+  rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
+  const auto t0 = std::chrono::steady_clock::now();
+  RETURN_IF_ERROR(db_->CreateIndexes());
+  if (cross_rank_links) {
+    auto d = AnalyzeDistributed(db_->handle(), overflow_check, [&log](const std::string& m) { log(LogLevel::kInfo, m); });
+    if (!d.ok()) return d.status();
+  }
+  ASSIGN_OR_RETURN(std::string path, db_->Commit());
+  rep_.Log(LogLevel::kDebug, "Indexes and commit in " +
+                                 std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s");
+  rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");
+  return path;
 }
 
 }  // namespace visprobe

@@ -6,8 +6,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "app/session.h"
+#include "db/shard_part.h"
 
 #include "base/reporter.h"
 #include "base/status.h"
@@ -43,5 +47,35 @@ void ApplyCollectionRuleTo(Graph& g, NodeId id, CompareMode mode);
 // threads), where index upkeep during the inserts hides behind the parsing; otherwise one pass per
 // index at the end is cheaper.
 DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse);
+
+// The emit stage both paths end in: the .vis.db a run writes, from its claimed name to the file
+// renamed into place. Open checks and makes the output folder, claims the name (ClaimVisDb), opens
+// the writer with WriterOptions (and RunOptions::held_bytes) and, for a shard, writes its part's
+// vp_shard rows; every unit's rows then go through db(); the first unit's tb_config row wins.
+class RunOutput {
+ public:
+  static Result<std::unique_ptr<RunOutput>> Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
+                                                 uint64_t largest_dump_bytes, bool beside_parse, const PartMeta& part);
+  VisDbWriter& db() { return *db_; }
+  const std::string& file() const { return file_; }   // the file's name, in the output folder
+  std::string where() const;                          // its real path
+  Status Config(const ConfigRow& row);                 // the first call writes tb_config
+  Status UnitDone(int64_t unit);                       // a shard records the unit's rowid ranges
+  // A shard's end: its part is committed as written (the gather makes indexes and links), with a
+  // line saying what it holds (`written`: "3 of 8 graphs") and how to gather the parts.
+  Result<std::string> FinishPart(const std::string& written);
+  // A whole run's end: the indexes, then (`cross_rank_links`, batch runs) §14's links across ranks
+  // (progress lines through `log`), then the file is renamed into place.
+  Result<std::string> Finish(bool cross_rank_links, bool overflow_check, const StageLog& log);
+
+ private:
+  RunOutput(Reporter& rep) : rep_(rep), marks_(PartTables()) {}
+  Reporter& rep_;
+  std::string dir_, file_;
+  std::unique_ptr<VisDbWriter> db_;
+  PartMeta part_;
+  bool sharded_ = false, config_written_ = false;
+  UnitMarks marks_;
+};
 
 }  // namespace visprobe

@@ -401,26 +401,19 @@ Result<RunSummary> GraphRun::Run() {
   }
   progress_ = std::make_unique<Progress>(rep_, StagesPerJob() * plan_.jobs.size(), batch ? 2.0 : 0.0);
 
-  RETURN_IF_ERROR(CheckNewPath(args_.output_path));
-  RETURN_IF_ERROR(MakeDirs(args_.output_path));
-  ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args_.output_path, compare(), opts_.timestamp, rep_, args_.shard));
-  file_ = BaseName(db_path);
   uint64_t dump_bytes = 0;
   for (const GraphJob& j : plan_.jobs)
     for (const std::string& d : {j.target_dir, j.golden_dir})
       if (!d.empty()) dump_bytes = std::max<uint64_t>(dump_bytes, FileSize(JoinPath(d, "dump.json")));
-  DbOptions dbo = WriterOptions(dump_bytes, opts_.threads > 1);
-  if (opts_.held_bytes) dbo.held_bytes = opts_.held_bytes;
-
-  ASSIGN_OR_RETURN(std::unique_ptr<VisDbWriter> db, VisDbWriter::Open(db_path, dbo));
-  UnitMarks marks(PartTables());
-  if (sharded()) RETURN_IF_ERROR(WritePartMeta(db->handle(), part));
+  ASSIGN_OR_RETURN(std::unique_ptr<RunOutput> out, RunOutput::Open(args_, opts_, rep_, dump_bytes, opts_.threads > 1, part));
+  file_ = out->file();
+  VisDbWriter* db = &out->db();
 
   rep_.Log(LogLevel::kInfo, "Start building model graphs...");
   built_.clear();
   built_.resize(plan_.jobs.size());
   RunSummary sum;
-  sum.db_path = db_path;
+  sum.db_path = JoinPath(args_.output_path, file_);
 
   // Up to `threads` graphs are built ahead of the writer; the writer takes them in
   // (step, rank) order, so the file does not depend on scheduling.
@@ -436,7 +429,6 @@ Result<RunSummary> GraphRun::Run() {
   auto join_all = [&]() { for (auto& t : workers) if (t.joinable()) t.join(); };
 
   int last_step = -1;
-  bool config_written = false;
   bool said_built = false;
   for (size_t i = 0; i < plan_.jobs.size(); ++i) {
     launch_upto(threads == 1 ? i + 1 : i + threads);
@@ -462,19 +454,12 @@ Result<RunSummary> GraphRun::Run() {
     CompareMode mode = CompareMode::kSummary;
     Status ws = compare() ? WriteCompare(i, b, *db, sum, &mode) : WriteBuild(i, b, *db, sum);
     if (!ws.ok()) { join_all(); return ws; }
-    if (!config_written) {
-      size_t si = 0;
-      for (; si < plan_.step_list.size() && plan_.step_list[si] != job.step; ++si) {}
-      const ConfigRow cfg = MakeConfigRow(compare(), mode, b.micro_steps, args_.overflow_check,
-                                          si < plan_.rank_lists.size() ? plan_.rank_lists[si] : std::vector<int>{0}, plan_.step_list);
-      Status cs = db->WriteConfig(cfg);
-      if (!cs.ok()) { join_all(); return cs; }
-      config_written = true;
-    }
-    if (sharded()) {
-      Status ms = marks.Mark(db->handle(), static_cast<int64_t>(unit_of_[i]));
-      if (!ms.ok()) { join_all(); return ms; }
-    }
+    size_t si = 0;
+    for (; si < plan_.step_list.size() && plan_.step_list[si] != job.step; ++si) {}
+    Status cs = out->Config(MakeConfigRow(compare(), mode, b.micro_steps, args_.overflow_check,
+                                          si < plan_.rank_lists.size() ? plan_.rank_lists[si] : std::vector<int>{0}, plan_.step_list));
+    if (cs.ok()) cs = out->UnitDone(static_cast<int64_t>(unit_of_[i]));
+    if (!cs.ok()) { join_all(); return cs; }
     for (size_t k = 0; k < StagesPerJob(); ++k) progress_->Stage(StagesPerJob() * i + k, 1.0);
     if (!batch) {
       std::string where = RealPath(args_.output_path) + "/" + file_;
@@ -485,24 +470,12 @@ Result<RunSummary> GraphRun::Run() {
   join_all();
   if (sharded()) {
     // The part keeps its rows as written: indexes and the cross-rank links are made by the gather.
-    ASSIGN_OR_RETURN(sum.db_path, db->Commit());
-    rep_.Log(LogLevel::kInfo, "Shard " + std::to_string(part.shard) + "/" + std::to_string(part.shards) + ": " +
-                                  std::to_string(plan_.jobs.size()) + " of " + std::to_string(part.units) +
-                                  " graphs written to " + sum.db_path + "; join all parts with: visprobe gather -o OUT PART.vis.db ...");
+    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(std::to_string(plan_.jobs.size()) + " of " + std::to_string(part.units) + " graphs"));
     return sum;
   }
   if (batch) progress_->Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
-  rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
-  double ti = Seconds();
-  RETURN_IF_ERROR(db->CreateIndexes());
-  if (batch) {
-    // §14: communication nodes linked across ranks (batch runs only).
-    auto d = AnalyzeDistributed(db->handle(), args_.overflow_check, [this](const std::string& m) { progress_->Log(LogLevel::kInfo, m); });
-    if (!d.ok()) return d.status();
-  }
-  ASSIGN_OR_RETURN(sum.db_path, db->Commit());
-  rep_.Log(LogLevel::kDebug, "Indexes and commit in " + std::to_string(Seconds() - ti) + " s");
-  rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");
+  // §14: communication nodes linked across ranks (batch runs only).
+  ASSIGN_OR_RETURN(sum.db_path, out->Finish(batch, args_.overflow_check, [this](LogLevel l, const std::string& m) { progress_->Log(l, m); }));
   return sum;
 }
 
