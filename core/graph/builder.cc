@@ -90,9 +90,10 @@ class Builder {
 
  private:
   // Both return `parent` itself or fixed_parent_ (valid until the next call).
-  const std::string& FixBackwardMissing(const std::string& child, const std::string& parent);
-  const std::string& FixBackwardInplace(const std::string& child, const std::string& parent);
-  NodeId GetOrCreate(const std::string& name, NodeId up);
+  // The parent to use: `parent` itself, or a view of fixed_parent_ (valid until the next call).
+  std::string_view FixBackwardMissing(std::string_view child, std::string_view parent);
+  std::string_view FixBackwardInplace(std::string_view child, std::string_view parent);
+  NodeId GetOrCreate(std::string_view name, NodeId up);
   // The record keys of dump.json in file order (arena + end offsets) and their file offsets.
   struct ScannedKeys {
     std::string arena;
@@ -126,16 +127,16 @@ class Builder {
   std::unordered_map<std::string, size_t> pending_index_;
 };
 
-const std::string& Builder::FixBackwardMissing(const std::string& child, const std::string& parent) {
+std::string_view Builder::FixBackwardMissing(std::string_view child, std::string_view parent) {
   std::string_view stem, num;
   if (MatchDirSuffix(child, "backward", &stem, &num)) {
-    const std::string* fp = c_.Get(SwapDir(child, "backward", "forward"));
+    const std::string_view* fp = c_.Get(SwapDir(child, "backward", "forward"));
     if (fp && !fp->empty()) {
       fixed_parent_ = SwapDir(*fp, "forward", "backward");
       if (c_.Has(fixed_parent_)) return fixed_parent_;
     }
   } else if (EndsWith(child, ".backward")) {
-    const std::string* fp = c_.Get(ReplaceAll(child, "backward", "forward"));
+    const std::string_view* fp = c_.Get(ReplaceAll(child, "backward", "forward"));
     if (fp && !fp->empty()) {
       fixed_parent_ = ReplaceAll(*fp, "forward", "backward");
       if (c_.Has(fixed_parent_)) return fixed_parent_;
@@ -144,7 +145,7 @@ const std::string& Builder::FixBackwardMissing(const std::string& child, const s
   return parent;
 }
 
-const std::string& Builder::FixBackwardInplace(const std::string& child, const std::string& parent) {
+std::string_view Builder::FixBackwardInplace(std::string_view child, std::string_view parent) {
   std::string_view stem, num;
   if (!MatchDirSuffix(child, "backward", &stem, &num)) return parent;
   auto cparts = Split(child, '.');
@@ -152,7 +153,7 @@ const std::string& Builder::FixBackwardInplace(const std::string& child, const s
   if (cparts.size() < 5 || pparts.size() < 4) return parent;
   if (Join(cparts, 0, cparts.size() - 4) == Join(pparts, 0, pparts.size() - 3)) return parent;
   std::string fc = SwapDir(child, "backward", "forward");
-  const std::string* fp = c_.Get(fc);
+  const std::string_view* fp = c_.Get(fc);
   if (fp) {
     fixed_parent_.clear();
     if (fp->empty()) return fixed_parent_;
@@ -162,7 +163,7 @@ const std::string& Builder::FixBackwardInplace(const std::string& child, const s
   return parent;
 }
 
-NodeId Builder::GetOrCreate(const std::string& name, NodeId up) {
+NodeId Builder::GetOrCreate(std::string_view name, NodeId up) {
   NodeId existing = g_.Find(name);
   if (existing != kNoNode) {
     g_.AddUpnode(existing, up);
@@ -496,7 +497,7 @@ Status Builder::Run(const std::string& dir) {
   g_.Reserve(c_.entries.size() + c_.entries.size() / 4 + 64);
   for (size_t i = 0; i < c_.entries.size(); ++i) {
     const ConstructEntry& e = c_.entries[i];
-    const std::string& parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
+    const std::string_view parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
     GetOrCreate(e.child, up);
   }

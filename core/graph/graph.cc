@@ -34,9 +34,8 @@ NodeOp OpOfName(std::string_view n) {
 }
 
 Graph::Graph() {
-  names_.emplace_back("DefaultModel");
   Node root;
-  root.name = names_.back();
+  root.name = names_.Copy("DefaultModel");
   root.op = NodeOp::kModule;
   nodes_.push_back(std::move(root));
   index_.emplace(nodes_[0].name, 0);
@@ -49,20 +48,21 @@ NodeId Graph::Find(std::string_view name) const {
 
 NodeId Graph::AddNode(NodeOp op, std::string_view name, NodeId parent, bool accumulate) {
   const NodeId nid = static_cast<NodeId>(nodes_.size());
+  std::string_view stored;
   if (accumulate) {
     std::string id(name);
     uint32_t& k = accumulate_[id];
     id += "." + std::to_string(k++);
-    names_.push_back(std::move(id));
-    index_.emplace(names_.back(), nid);   // a node of that name already there keeps the index
+    stored = names_.Copy(id);
+    index_.emplace(stored, nid);   // a node of that name already there keeps the index
   } else {
     // Interned first (the index's keys point into names_), so one hash lookup both checks and inserts.
-    names_.emplace_back(name);
-    auto [it, inserted] = index_.try_emplace(names_.back(), nid);
-    if (!inserted) { names_.pop_back(); return it->second; }
+    stored = names_.Copy(name);
+    auto [it, inserted] = index_.try_emplace(stored, nid);
+    if (!inserted) { names_.DropLast(stored); return it->second; }
   }
   Node n;
-  n.name = names_.back();
+  n.name = stored;
   n.op = op;
   nodes_.push_back(std::move(n));
   AddUpnode(nid, parent);
@@ -75,10 +75,7 @@ void Graph::AddUpnode(NodeId n, NodeId parent) {
   nodes_[parent].subnodes.push_back(n);
 }
 
-std::string_view Graph::Intern(std::string_view name) {
-  names_.emplace_back(name);
-  return names_.back();
-}
+std::string_view Graph::Intern(std::string_view name) { return names_.Copy(name); }
 
 NodeId Graph::AppendNode(Node n) {
   nodes_.push_back(std::move(n));

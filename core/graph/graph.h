@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/arena.h"
+
 namespace visprobe {
 
 using NodeId = uint32_t;
@@ -143,7 +145,7 @@ class Graph {
 
  private:
   std::vector<Node> nodes_;
-  std::deque<std::string> names_;   // stable storage for node names
+  TextArena names_;                 // stable storage for node names
   std::unordered_map<std::string_view, NodeId> index_;
   std::unordered_map<std::string, uint32_t> accumulate_;
 };

@@ -30,8 +30,7 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
   JsonReadOptions o;
   auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
     if (c.entries.size() >= max_entries) return TooManyNodes(path, max_entries, "entries");
-    std::string k(key);
-    if (k == "megatron_micro_step_number") {
+    if (key == "megatron_micro_step_number") {
       c.megatron = true;
       // An integer micro-step count; anything else (or one beyond int) cannot be a Megatron
       // construct (found by fuzzing: a 60-digit number).
@@ -40,15 +39,14 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
       return Status::Ok();
     }
     ConstructEntry e;
-    e.child = k;
     switch (t.Kind(v)) {
       case JKind::kNull: break;
-      case JKind::kString: e.parent.assign(t.Str(v)); break;
+      case JKind::kString: e.parent = c.text.Copy(t.Str(v)); break;
       case JKind::kArray: {
         e.from_list = true;
         if (t.at(v).count != 2) { bad_value = true; break; }
         JIdx p = t.at(v).first, m = t.at(p).next;
-        if (t.Kind(p) == JKind::kString) e.parent.assign(t.Str(p));
+        if (t.Kind(p) == JKind::kString) e.parent = c.text.Copy(t.Str(p));
         else if (t.Kind(p) != JKind::kNull) bad_value = true;
         // Any integer, -1 included, as the reference reads it (it stores value[1] as micro_step_id).
         // The dumper's counters start at -1 (MegatronStepInfo); PP > 1 dumps reported in issue 18 carry
@@ -59,9 +57,15 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
       }
       default: bad_value = true;
     }
-    auto it = c.index.find(e.child);
-    if (it != c.index.end()) c.entries[it->second] = std::move(e);   // last value, first position
-    else { c.index.emplace(e.child, c.entries.size()); c.entries.push_back(std::move(e)); }
+    auto it = c.index.find(key);
+    if (it != c.index.end()) {   // last value, first position
+      e.child = c.entries[it->second].child;
+      c.entries[it->second] = e;
+    } else {
+      e.child = c.text.Copy(key);
+      c.index.emplace(e.child, static_cast<uint32_t>(c.entries.size()));
+      c.entries.push_back(e);
+    }
     return Status::Ok();
   };
   auto r = ReadJsonRecords(path, o, rec);
@@ -91,8 +95,8 @@ void FillFrames(const JTree& t, JIdx v, StackEntry* e) {
 Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
   // Both interpretations are collected in one pass; the format is known once key "0" is seen.
   bool new_format = false;
-  std::vector<std::pair<std::string, int32_t>> old_map;               // name -> stack (old format)
-  std::vector<std::pair<std::vector<std::string>, int32_t>> groups;   // names -> stack (new format)
+  std::vector<std::pair<std::string_view, int32_t>> old_map;          // name -> stack (old format)
+  std::vector<std::pair<std::vector<std::string_view>, int32_t>> groups;   // names (in s.names) -> stack (new format)
   JsonReadOptions o;
   auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
     if (key == "0") new_format = t.Truthy(v);
@@ -107,9 +111,9 @@ Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
     // New-format group: [[names...], stack].
     if (t.Kind(v) == JKind::kArray && t.at(v).count == 2 && t.Kind(t.at(v).first) == JKind::kArray) {
       JIdx names = t.at(v).first, st = t.at(names).next;
-      std::vector<std::string> ns;
+      std::vector<std::string_view> ns;
       for (JIdx c = t.at(names).first; c != kJNone; c = t.at(c).next)
-        ns.push_back(t.Kind(c) == JKind::kString ? std::string(t.Str(c)) : t.PyStr(c));
+        ns.push_back(s.names.Copy(t.Kind(c) == JKind::kString ? t.Str(c) : std::string_view(t.PyStr(c))));
       int32_t gidx = -1;
       if (t.Truthy(st)) {
         StackEntry ge;
@@ -125,7 +129,7 @@ Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
     } else if (idx >= 0) {
       g.stacks.push_back(std::move(whole));
     }
-    old_map.emplace_back(std::string(key), idx);
+    old_map.emplace_back(s.names.Copy(key), idx);
     return Status::Ok();
   };
   auto r = ReadJsonRecords(path, o, rec);

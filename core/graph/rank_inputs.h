@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/arena.h"
 #include "base/limits.h"
 #include "base/status.h"
 #include "graph/graph.h"
@@ -14,27 +15,29 @@
 namespace visprobe {
 
 struct ConstructEntry {
-  std::string child;
-  std::string parent;   // "" = top level (null or "")
+  std::string_view child;    // in Construct::text
+  std::string_view parent;   // "" = top level (null or "")
   int micro = 0;
   bool from_list = false;
 };
 
 struct Construct {
   std::vector<ConstructEntry> entries;
-  std::unordered_map<std::string, size_t> index;   // child -> entry
+  std::unordered_map<std::string_view, uint32_t> index;   // child -> entry
   bool megatron = false;
   int micro_step_num = -1;
+  TextArena text;   // the names the entries and the index point into
 
-  const std::string* Get(const std::string& k) const {
+  const std::string_view* Get(std::string_view k) const {
     auto it = index.find(k);
     return it == index.end() ? nullptr : &entries[it->second].parent;
   }
-  bool Has(const std::string& k) const { return index.count(k) != 0; }
+  bool Has(std::string_view k) const { return index.count(k) != 0; }
 };
 
 struct Stacks {
-  std::unordered_map<std::string, int32_t> by_name;   // node name -> index in graph.stacks
+  std::unordered_map<std::string_view, int32_t> by_name;   // node name (in `names`) -> index in graph.stacks
+  TextArena names;
 };
 
 // msProbe's "load json file \"<base>\" failed." followed by the reader's reason.
