@@ -269,17 +269,12 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   Graph& gb = *b.graph;
   const std::string rank_name = "rank" + std::to_string(n.rank);
   Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
-  ASSIGN_OR_RETURN(CompareMode mode, DetectCompareMode(gn, gb));
-  *mode_out = mode;
-  RETURN_IF_ERROR(CheckFrameworks(gn, gb, args_.layer_mapping, [this](LogLevel l, const std::string& m) { Log(l, m); }));
   // A parallel-merge comparison always matches fuzzily (§8.2), whatever -lm says.
-  auto pairs = MatchGraphs(gn, gb, MatchKind::kFuzzy, {});
-  CompareSettings settings;
-  settings.mode = mode;
-  settings.parallel_merge = true;
-  if (mode == CompareMode::kRealData)
-    settings.tensor_metrics = TensorMetricsFor(n.dir, b.dir, args_.print_compare_log ? std::function<void(const std::string&)>(
-                                                                [this](const std::string& m) { Log(LogLevel::kInfo, m); }) : nullptr);
+  ASSIGN_OR_RETURN(ComparePlan cp, PlanCompare(gn, gb, args_, true, n.dir, b.dir, [this](LogLevel l, const std::string& m) { Log(l, m); }));
+  const CompareMode mode = cp.mode;
+  *mode_out = mode;
+  const auto& pairs = cp.pairs;
+  const CompareSettings& settings = cp.settings;
   std::vector<NodeComparison> results(pairs.size());
   RETURN_IF_ERROR(ParallelFor(pairs.size(), std::min(opts_.threads, 8), [&](size_t k) -> Status {
     const auto& [ni, bi] = pairs[k];

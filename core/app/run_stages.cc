@@ -4,8 +4,10 @@
 #include <chrono>
 
 #include "base/fs.h"
+#include "compare/tensor_metrics.h"
 #include "db/distributed.h"
 #include "match/layer_mapping.h"
+#include "match/match.h"
 
 namespace visprobe {
 
@@ -49,6 +51,29 @@ Status CheckFrameworks(const Graph& target, const Graph& golden, bool layer_mapp
   if (!pair_ok)
     return InvalidInput("Unrecognized framework, target now is " + tf + ", golden now is " + gf + ", please check dump.json.");
   return Status::Ok();
+}
+
+Result<ComparePlan> PlanCompare(Graph& gn, Graph& gb, const GraphVisualizeArgs& args, bool merged, const std::string& target_dir,
+                                const std::string& golden_dir, const StageLog& log) {
+  ComparePlan plan;
+  ASSIGN_OR_RETURN(plan.mode, DetectCompareMode(gn, gb));
+  const MatchKind kind = merged || args.fuzzy_match ? MatchKind::kFuzzy : args.layer_mapping ? MatchKind::kMapping : MatchKind::kDefault;
+  std::unordered_map<std::string, std::string> mapping;
+  if (kind == MatchKind::kMapping) {   // §8.4: computed first
+    auto m = ComputeLayerMapping(gn.dump_path, gb.dump_path, args.layer_mapping_file);
+    if (m.ok()) mapping = std::move(m.value());
+    else log(LogLevel::kWarning, "The layer mapping file parsing failed, please check file format, mapping is not effective.");
+  }
+  RETURN_IF_ERROR(CheckFrameworks(gn, gb, args.layer_mapping, log));
+  plan.pairs = MatchGraphs(gn, gb, kind, mapping);
+  plan.settings.mode = plan.mode;
+  plan.settings.parallel_merge = merged;
+  if (plan.mode == CompareMode::kRealData) {
+    std::function<void(const std::string&)> tensor_log;
+    if (args.print_compare_log) tensor_log = [log](const std::string& m) { log(LogLevel::kInfo, m); };
+    plan.settings.tensor_metrics = TensorMetricsFor(target_dir, golden_dir, tensor_log);
+  }
+  return plan;
 }
 
 namespace {

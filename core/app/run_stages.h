@@ -34,6 +34,21 @@ ConfigRow MakeConfigRow(bool compare, CompareMode mode, int micro_steps, bool ov
 // msProbe supports. Warns (through `log`) for a side whose dump.json has no framework field.
 Status CheckFrameworks(const Graph& target, const Graph& golden, bool layer_mapping, const StageLog& log);
 
+// The compare stage's plan for one target/golden pair, the same for streamed and merged graphs:
+// the mode (§9.1), the matched pairs and the settings CompareNode takes.
+struct ComparePlan {
+  CompareMode mode = CompareMode::kSummary;
+  std::vector<std::pair<NodeId, NodeId>> pairs;   // (target node, golden node)
+  CompareSettings settings;
+};
+
+// Detects the mode, computes the layer mapping (-lm; §8.4: a failure warns and leaves it empty),
+// checks the frameworks (§8.5), matches the nodes (-fm fuzzy, -lm mapping, else by name; a merged
+// pair always fuzzily, §8.2) and, in tensor mode, reads .npy files from the two rank folders
+// (-tensor_log lines through `log`).
+Result<ComparePlan> PlanCompare(Graph& target, Graph& golden, const GraphVisualizeArgs& args, bool merged,
+                                const std::string& target_dir, const std::string& golden_dir, const StageLog& log);
+
 // §9.7: API collections take the largest precision index of their direct children (0 in tensor
 // mode, where the reference computes them before the tensor metrics exist). A merged graph's
 // _All_Ranks collection holds _Rank<r> collections, which take theirs first.

@@ -294,36 +294,18 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   Graph& gb = *b.golden;
   const std::string rank_name = BaseName(job.target_dir);
   progress_->Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
-  ASSIGN_OR_RETURN(CompareMode mode, DetectCompareMode(gn, gb));
+  ASSIGN_OR_RETURN(ComparePlan cp, PlanCompare(gn, gb, args_, false, job.target_dir, job.golden_dir,
+                                               [this](LogLevel l, const std::string& m) { progress_->Log(l, m); }));
+  const CompareMode mode = cp.mode;
   *mode_out = mode;
-  // §8.4: the layer mapping is computed first; a failure leaves an empty mapping.
-  std::unordered_map<std::string, std::string> mapping;
-  MatchKind kind = args_.fuzzy_match ? MatchKind::kFuzzy : args_.layer_mapping ? MatchKind::kMapping : MatchKind::kDefault;
-  if (kind == MatchKind::kMapping) {
-    auto m = ComputeLayerMapping(gn.dump_path, gb.dump_path, args_.layer_mapping_file);
-    if (m.ok()) mapping = std::move(m.value());
-    else
-      progress_->Log(LogLevel::kWarning,
-                     "The layer mapping file parsing failed, please check file format, mapping is not effective.");
-  }
-  // §8.5: cross-framework comparison needs -lm; the pair of framework fields must be supported.
-  RETURN_IF_ERROR(CheckFrameworks(gn, gb, args_.layer_mapping, [this](LogLevel l, const std::string& m) { progress_->Log(l, m); }));
-  auto pairs = MatchGraphs(gn, gb, kind, mapping);
+  const CompareSettings& settings = cp.settings;
   b.micro_steps = PageMicroStepsPair(gn, gb);
   progress_->Stage(5 * i + 2, 1.0);
 
   std::vector<NodeId> counterpart(gn.size(), kNoNode);
   std::vector<char> needed(gb.size(), 0);
-  for (const auto& [ni, bi] : pairs) { counterpart[ni] = bi; needed[bi] = 1; }
+  for (const auto& [ni, bi] : cp.pairs) { counterpart[ni] = bi; needed[bi] = 1; }
   std::vector<std::string> bench_items(gb.size());   // packed captured items of matched golden nodes
-
-  CompareSettings settings;
-  settings.mode = mode;
-  if (mode == CompareMode::kRealData) {
-    std::function<void(const std::string&)> log;
-    if (args_.print_compare_log) log = [this](const std::string& m) { progress_->Log(LogLevel::kInfo, m); };
-    settings.tensor_metrics = TensorMetricsFor(job.target_dir, job.golden_dir, log);
-  }
 
   progress_->Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
   const double t_start = Seconds();
