@@ -546,8 +546,28 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
   o.window_bytes = opts.window_bytes;
   if (opts.progress) o.progress = [&opts](uint64_t d, uint64_t t) { opts.progress(t / 10 + d - d / 10, t); };
   std::vector<NodeItems> items(static_cast<size_t>(std::max(1, workers)));
+  // With the first pass's record offsets, a record's node is found by its offset: (offset, node)
+  // pairs of the nodes' last records, sorted, and a cursor per worker that moves forward, as each
+  // worker's records come in file order (a record behind its cursor is searched for).
+  std::vector<std::pair<uint64_t, NodeId>> by_offset;
+  std::vector<size_t> cursor(static_cast<size_t>(std::max(1, workers)), 0);
+  const bool known = !g.record_pos.empty() && g.data_end != UINT64_MAX;
+  if (known) {
+    for (NodeId id = 0; id < g.size(); ++id)
+      if (g.node(id).last_record != UINT64_MAX) by_offset.emplace_back(g.node(id).last_record, id);
+    std::sort(by_offset.begin(), by_offset.end());
+  }
+  auto node_at = [&](int worker, uint64_t at) -> NodeId {
+    size_t& c = cursor[static_cast<size_t>(worker)];
+    if (c > 0 && c <= by_offset.size() && by_offset[c - 1].first >= at) c = 0;   // behind the cursor
+    if (c == 0 || (c < by_offset.size() && at > by_offset[c].first + (64u << 10)))   // far ahead: search
+      c = static_cast<size_t>(std::lower_bound(by_offset.begin(), by_offset.end(), std::make_pair(at, NodeId(0))) - by_offset.begin());
+    while (c < by_offset.size() && by_offset[c].first < at) ++c;
+    if (c < by_offset.size() && by_offset[c].first == at) return by_offset[c++].second;
+    return kNoNode;
+  };
   auto rec = [&](int worker, std::string_view key, uint64_t at, const JTree& t, JIdx v) -> Status {
-    NodeId id = g.Find(key);
+    NodeId id = known ? node_at(worker, at) : g.Find(key);
     if (id == kNoNode) return Status::Ok();
     Node& n = g.node(id);
     if (at != n.last_record) return Status::Ok();   // a later record of the same name wins (§2.1)
@@ -560,16 +580,12 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
     return Status::Ok();
   };
   Status st;
-  if (!g.record_pos.empty() && g.data_end != UINT64_MAX) {
+  if (known) {
     // The first pass knows where every record is: read only the records that count.
-    std::vector<uint64_t> last;
-    for (NodeId id = 0; id < g.size(); ++id)
-      if (g.node(id).last_record != UINT64_MAX) last.push_back(g.node(id).last_record);
-    std::sort(last.begin(), last.end());
     std::vector<char> wanted(g.record_pos.size(), 0);
     for (size_t i = 0, k = 0; i < g.record_pos.size(); ++i) {
-      while (k < last.size() && last[k] < g.record_pos[i]) ++k;
-      wanted[i] = k < last.size() && last[k] == g.record_pos[i];
+      while (k < by_offset.size() && by_offset[k].first < g.record_pos[i]) ++k;
+      wanted[i] = k < by_offset.size() && by_offset[k].first == g.record_pos[i];
     }
     std::function<void(uint64_t, uint64_t)> prog;
     if (opts.progress) prog = [&opts](uint64_t d, uint64_t t) { opts.progress(t / 10 + d - d / 10, t); };
