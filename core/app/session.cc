@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <condition_variable>
 #include <functional>
-#include <map>
 #include <unordered_map>
 #include <ctime>
 #include <memory>

@@ -66,6 +66,15 @@ def dump_db(path):
     return {"tb_nodes": nodes, "tb_stack": stacks, "tb_config": config}
 
 
+def query(path, sql):
+    """The rows of one query, as tuples."""
+    con = sqlite3.connect(path)
+    try:
+        return [tuple(r) for r in con.execute(sql)]
+    finally:
+        con.close()
+
+
 class CliTestCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="visprobe_cli_")
@@ -502,11 +511,7 @@ class SampleDumps(CliTestCase):
         with open(os.path.join(rev, "dump.json"), "w") as f:
             json.dump(dump, f, indent=1)
         def rows(db):
-            con = sqlite3.connect(db)
-            try:
-                return [tuple(r) for r in con.execute("SELECT rowid, * FROM tb_nodes ORDER BY rowid")]
-            finally:
-                con.close()
+            return query(db, "SELECT rowid, * FROM tb_nodes ORDER BY rowid")
         for extra, kind in (([], "build"), (["-gp", os.path.join(gen, "golden")], "compare")):
             got = {}
             for name, target, env in (("one", os.path.join(gen, "target"), {"VISPROBE_THREADS": "1"}),

@@ -19,18 +19,14 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from test_cli import dump_db  # noqa: E402  (same row reader as the CLI tests)
+from test_cli import dump_db, query  # noqa: E402  (same row readers as the CLI tests)
 
 ARGS = None
 
 
 def badge_rows(path):
     """The vp_badges extension table (web-ui BEY-08), rows sorted."""
-    con = sqlite3.connect(path)
-    try:
-        return [list(r) for r in con.execute("SELECT * FROM vp_badges ORDER BY step, rank, data_source, node_name")]
-    finally:
-        con.close()
+    return query(path, "SELECT * FROM vp_badges ORDER BY step, rank, data_source, node_name")
 
 
 def run_tool(kind, args, out, command="graph_visualize"):
@@ -78,8 +74,10 @@ class Parity(unittest.TestCase):
             db = glob.glob(os.path.join(out, "*.vis.db"))[0]
             outs[kind] = dump_db(db)
             outs[kind]["vp_badges"] = badge_rows(db)
+            # msProbe's rowid order (node_order, target before golden), which the writer makes.
+            outs[kind]["rowid_order"] = query(db, "SELECT id FROM tb_nodes ORDER BY rowid")
         self.assertGreater(len(outs["native"]["tb_nodes"]), 0)
-        for table in ("tb_config", "tb_stack", "tb_nodes", "vp_badges"):
+        for table in ("tb_config", "tb_stack", "tb_nodes", "vp_badges", "rowid_order"):
             self.assertEqual(len(outs["native"][table]), len(outs["wasm"][table]), table)
             for a, b in zip(outs["native"][table], outs["wasm"][table]):
                 self.assertEqual(a, b, table)
