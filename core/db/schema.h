@@ -50,7 +50,8 @@ const IndexDef& BadgesIndex();   // vp_badges_scope on (step, rank, data_source,
 // msProbe's statement texts (§17 item 62); identifiers must match ^[a-zA-Z0-9_]+$.
 Result<std::string> CreateTableSql(const TableDef& t);
 // `with_rowid`: the first parameter is the row's rowid.
-Result<std::string> InsertSql(const TableDef& t, bool or_ignore, bool with_rowid = false);
+// `rows` > 1: one statement that inserts that many rows (VALUES (...), (...), ...).
+Result<std::string> InsertSql(const TableDef& t, bool or_ignore, bool with_rowid = false, size_t rows = 1);
 Result<std::string> CreateIndexSql(const char* table, const IndexDef& idx);
 
 }  // namespace visprobe

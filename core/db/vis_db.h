@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -123,7 +124,9 @@ class VisDbWriter {
   Status Prepare(const std::string& sql, sqlite3_stmt** st);
   Status SqlError(const char* what) const;
 
+  // Stages a row in the batch; a full batch goes in (FlushRows).
   Status InsertNode(NodeId id, std::string_view input_data, std::string_view output_data);
+  Status FlushRows();
   Status InsertOwn(NodeId id);           // from the graph's items
   // Writes the rows whose turn has come; `all`: every one left (EndGraph).
   Status Drain(bool all);
@@ -164,10 +167,24 @@ class VisDbWriter {
   std::vector<int> stack_of_node_;      // node -> stack k
   std::vector<std::string_view> stack_texts_;
   size_t rows_ = 0;
-  std::string id_buf_, sub_buf_, link_buf_, in_buf_, out_buf_, stack_buf_, up_buf_, merge_buf_;
+  std::string in_buf_, out_buf_, stack_buf_;
+  // Rows staged for one multi-row INSERT: their texts in pending_text_ (offset, length).
+  static constexpr size_t kBatchRows = 16;
+  enum PendingText { kId, kUp, kSub, kLink, kStack, kMerge, kIn, kOut, kPendingTexts };
+  struct PendingRow {
+    NodeId id = 0;
+    int64_t rowid = 0;
+    std::pair<uint32_t, uint32_t> text[kPendingTexts];
+  };
+  void BindRow(sqlite3_stmt* st, int first_param, const PendingRow& row);
+  PendingRow pending_[kBatchRows];
+  size_t pending_count_ = 0;
+  std::string pending_text_;
+  int node_params_ = 0;   // parameters of one row of ins_node_
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* ins_node_ = nullptr;
+  sqlite3_stmt* ins_nodes_ = nullptr;   // kBatchRows rows
   sqlite3_stmt* ins_stack_ = nullptr;
   sqlite3_stmt* ins_config_ = nullptr;
   sqlite3_stmt* ins_badge_ = nullptr;

@@ -63,8 +63,10 @@ class EntryParser {
   void AddIfAbsent(ItemBuild& it, std::string_view name) { if (!FindField(it, name)) SetNull(it, name); }
 
   void SetDataName(ItemBuild& it, JIdx dn, const std::string& nm);
-  ItemBuild GenItem(JIdx leaf, const std::string& nm);
-  ItemBuild DefaultItem(const std::string& nm);
+  // Items are built one at a time (never two at once), in one reused ItemBuild per thread.
+  static ItemBuild& Fresh();
+  ItemBuild& GenItem(JIdx leaf, const std::string& nm);
+  ItemBuild& DefaultItem(const std::string& nm);
   void Emit(ItemBuild& it);
   void Capture(const ItemBuild& it, CmpItem* c) const;
   void CaptureValue(const ItemBuild& it, std::string_view field, CmpValue* v) const;
@@ -76,15 +78,10 @@ class EntryParser {
   NodeItems& out_;
   bool batch_p2p_node_ = false;
   ItemState state_ = ItemState::kInput;
-  std::string text_;
+  std::string text_, key_, val_;
   // key -> index in out_.inputs / out_.outputs (for "later replaces earlier, first position").
   std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
 };
-
-std::string StripExt(const std::string& s) {
-  auto k = s.rfind('.');
-  return k == std::string::npos ? s : s.substr(0, k);
-}
 
 const char* PyTypeName(const JTree& t, JIdx v) {
   if (v == kJNone) return "NoneType";
@@ -114,11 +111,22 @@ void EntryParser::SetDataName(ItemBuild& it, JIdx dn, const std::string& nm) {
     SetLit(it, "data_name", "-1");
     it.data_name = "-1";
   }
-  it.full_op_name = it.data_name != "-1" ? StripExt(it.data_name) : nm;
+  if (it.data_name != "-1") it.full_op_name.assign(it.data_name, 0, it.data_name.rfind('.'));   // npos: all of it
+  else it.full_op_name.assign(nm);
 }
 
-ItemBuild EntryParser::DefaultItem(const std::string& nm) {
-  ItemBuild it;
+ItemBuild& EntryParser::Fresh() {
+  static thread_local ItemBuild b;
+  b.fields.clear();
+  b.lits.clear();
+  b.full_op_name.clear();
+  b.data_name.clear();
+  b.data_name_is_str = false;
+  return b;
+}
+
+ItemBuild& EntryParser::DefaultItem(const std::string& nm) {
+  ItemBuild& it = Fresh();
   for (const char* k : {"type", "dtype", "shape", "md5", "Max", "Min", "Mean", "Norm"}) SetNull(it, k);
   SetLit(it, "data_name", "-1");
   it.data_name = "-1";
@@ -127,9 +135,8 @@ ItemBuild EntryParser::DefaultItem(const std::string& nm) {
   return it;
 }
 
-ItemBuild EntryParser::GenItem(JIdx leaf, const std::string& nm) {
-  ItemBuild it;
-  it.fields.reserve(16);
+ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
+  ItemBuild& it = Fresh();
   for (JIdx c = t_.at(leaf).first; c != kJNone; c = t_.at(c).next) {
     if (t_.Kind(c) == JKind::kBool) SetLit(it, t_.Key(c), t_.at(c).b ? "True" : "False");
     else SetTree(it, t_.Key(c), c);
@@ -200,7 +207,7 @@ Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
     return InvalidInput("the entry '" + std::string(node_) + "' is nested more than 400 levels deep (exceeds the recursion limit)");
   JKind k = t_.Kind(v);
   if (k == JKind::kNull) {
-    ItemBuild it = DefaultItem(nm);
+    ItemBuild& it = DefaultItem(nm);
     Emit(it);
     return Status::Ok();
   }
@@ -221,7 +228,7 @@ Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
   JIdx ct = t_.Find(v, "class_type");
   if (ct != kJNone && t_.Kind(ct) == JKind::kString && t_.Str(ct) == "torch.distributed.P2POp") {
     JIdx tensor = t_.Find(v, "tensor");
-    ItemBuild it = (tensor != kJNone && t_.Kind(tensor) == JKind::kObject) ? GenItem(tensor, nm) : DefaultItem(nm);
+    ItemBuild& it = (tensor != kJNone && t_.Kind(tensor) == JKind::kObject) ? GenItem(tensor, nm) : DefaultItem(nm);
     for (const char* f : {"class_type", "op", "peer", "tag", "group_id"}) {
       JIdx x = t_.Find(v, f);
       if (x == kJNone) SetNull(it, f);
@@ -233,7 +240,7 @@ Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
   }
   JIdx type = t_.Find(v, "type");
   if (type != kJNone && t_.Kind(type) == JKind::kString) {
-    ItemBuild it = GenItem(v, nm);
+    ItemBuild& it = GenItem(v, nm);
     Emit(it);
     return Status::Ok();
   }
@@ -332,7 +339,7 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
   for (const auto& fld : it.fields)
     if (fld.name == "type" && fld.kind == Field::kTree && t_.Kind(fld.j) == JKind::kString && t_.Str(fld.j) == "torch.ProcessGroup")
       process_group = true;
-  std::string val;
+  std::string& val = val_;
   bool first = true;
   *collapsed = false;
   *is_group = process_group;
@@ -410,9 +417,9 @@ void EntryParser::Emit(ItemBuild& it) {
   if (it.full_op_name.empty()) return;
   const std::string& fon = it.full_op_name;
   bool is_output = fon.find(".output.") != std::string::npos && fon.find(".input.") == std::string::npos;
-  std::string key;
-  if (is_output) key = fon;
-  else key = (it.data_name_is_str && it.data_name != "-1") ? StripExt(it.data_name) : fon;
+  std::string& key = key_;
+  if (!is_output && it.data_name_is_str && it.data_name != "-1") key.assign(it.data_name, 0, it.data_name.rfind('.'));
+  else key.assign(fon);
 
   bool collapsed = false, is_group = false;
   Render(it, text_, &collapsed, &is_group);
@@ -447,7 +454,7 @@ void EntryParser::Emit(ItemBuild& it) {
   if (found != pos.end()) {
     list[found->second] = ref;
   } else {
-    pos.emplace(std::move(key), static_cast<uint32_t>(list.size()));
+    pos.emplace(key, static_cast<uint32_t>(list.size()));
     list.push_back(ref);
   }
 }
@@ -459,23 +466,13 @@ Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, co
 }  // namespace
 
 Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
-  // Items are rendered into a reused scratch buffer and copied out at their exact size: the graph
-  // keeps every node's items until it is written, so growth slack would be paid for every node.
-  static thread_local NodeItems scratch;
-  scratch.blob.clear();
-  scratch.inputs.clear();
-  scratch.outputs.clear();
-  scratch.cmp.clear();
-  Status s = ParseEntryItemsInto(t, entry, name, opts, scratch);
-  if (!s.ok()) return s;
-  out.blob.assign(scratch.blob.data(), scratch.blob.size());
-  out.blob.shrink_to_fit();
-  out.inputs.assign(scratch.inputs.begin(), scratch.inputs.end());
-  out.inputs.shrink_to_fit();
-  out.outputs.assign(scratch.outputs.begin(), scratch.outputs.end());
-  out.outputs.shrink_to_fit();
-  out.cmp.swap(scratch.cmp);   // both keep their capacity: no regrowth item by item on the next entry
-  return Status::Ok();
+  // Into `out` as it is, keeping its buffers: the callers reuse one NodeItems per thread and copy
+  // what they keep (the copy is exact-size), so nothing is allocated item by item once warm.
+  out.blob.clear();
+  out.inputs.clear();
+  out.outputs.clear();
+  out.cmp.clear();
+  return ParseEntryItemsInto(t, entry, name, opts, out);
 }
 
 namespace {

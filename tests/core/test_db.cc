@@ -643,3 +643,41 @@ TEST_CASE("§13.3 a compare's target rows take the rowids before the golden's, w
                     "GROUP BY graph_id ORDER BY min(rowid)") ==
         Rows{{"NPU_0_0", "1", "3", "3"}, {"NPU_0_1", "4", "13", "10"}, {"Bench_0_1", "14", "20", "7"}, {"NPU_0_2", "21", "23", "3"}});
 }
+
+TEST_CASE("§13.3 rows go in 16 to a statement: a partial batch at the end, and a refused row still fails the graph") {
+  // 5 modules of 6 leaves: 36 rows, two whole batches and a last one of 4.
+  const Graph g = WideGraph(5, 6);
+  const std::vector<NodeId> post = PostOrder(g);
+  REQUIRE(post.size() == 36);
+  {
+    TempDir t;
+    const std::string path = t / "x.vis.db";
+    auto w = VisDbWriter::Open(path, DbOptions());
+    REQUIRE(w.ok());
+    auto rows = w.value()->WriteGraph(g, GraphRowsInfo());
+    REQUIRE(rows.ok());
+    CHECK(rows.value() == 36);
+    REQUIRE(w.value()->Commit().ok());
+    CHECK(Query(path, "SELECT count(*), sum(rowid - 1 = node_order), count(DISTINCT node_name) FROM tb_nodes") ==
+          Rows{{"36", "36", "36"}});
+    // Each row has its own node's texts (binding row k of a batch to row k's parameters).
+    for (size_t k : {size_t(0), size_t(15), size_t(16), size_t(31), size_t(32), size_t(35)})
+      CHECK(Query(path, "SELECT node_name, up_node FROM tb_nodes WHERE node_order = " + std::to_string(k)) ==
+            Rows{{vptest::NameOf(g, post[k]), g.node(post[k]).up == kNoNode ? "" : vptest::NameOf(g, g.node(post[k]).up)}});
+  }
+  {
+    // A second row of one node: the primary key refuses it when its batch goes in, and the graph fails.
+    TempDir t;
+    const std::string path = t / "x.vis.db";
+    auto w = VisDbWriter::Open(path, DbOptions());
+    REQUIRE(w.ok());
+    REQUIRE(w.value()->BeginGraph(g, GraphRowsInfo()).ok());
+    REQUIRE(w.value()->WriteRenderedRow(post[3], "{}", "{}").ok());
+    REQUIRE(w.value()->WriteRenderedRow(post[3], "{}", "{}").ok());   // staged, not in yet
+    auto rows = w.value()->EndGraph();
+    REQUIRE_FALSE(rows.ok());
+    CHECK_THAT(rows.status().message(), Catch::Contains("UNIQUE constraint failed: tb_nodes.rowid"));
+    w.value()->Abort();
+    CHECK(DbLeftovers(t.path()).empty());
+  }
+}
