@@ -91,7 +91,7 @@ std::vector<BadgeRow> ComputeBadges(const Graph& g, const std::vector<char>& wri
     if (!(id < written.size() && written[id])) { flags[id] = kBadgeSkip; continue; }
     parent[id] = node.up == kNoNode ? -1 : static_cast<int32_t>(node.up);
     precision[id] = node.precision_index;
-    flags[id] = (node.subnodes.empty() ? kBadgeLeaf : 0) | (node.matched_link.empty() ? kBadgeUnmatched : 0);
+    flags[id] = (node.subnodes.empty() ? kBadgeLeaf : 0) | (node.matched == kNoNode ? kBadgeUnmatched : 0);
     overflow[id] = static_cast<uint8_t>(node.overflow);
   }
   std::vector<BadgeRow> out;

@@ -406,9 +406,13 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   p.text[kSub] = close(o);
   o = open();
   t += '[';
-  for (size_t i = 0; i < n.matched_link.size(); ++i) {
-    if (i) t += ", ";
-    AppendJsonString(t, n.matched_link[i]);
+  if (n.matched != kNoNode && g.matched_graph) {
+    const Graph& other = *g.matched_graph;
+    for (NodeId a : other.Ancestors(n.matched)) {
+      AppendJsonString(t, other.node(a).name);
+      t += ", ";
+    }
+    AppendJsonString(t, other.node(n.matched).name);
   }
   t += ']';
   p.text[kLink] = close(o);

@@ -82,7 +82,9 @@ struct Node {
   uint32_t dump_records = 0; // how many records of dump.json carry this name
   uint64_t last_record = UINT64_MAX;  // file offset of the last of them: the one that counts (§2.1)
   double precision_index = -1;            // < 0: NULL (build mode, unmatched, no items)
-  std::vector<std::string> matched_link;  // matched_node_link (compare mode)
+  // matched_node_link (compare mode): the counterpart in Graph::matched_graph; the link is its
+  // ancestors' names and its own (§8), made when the row is written, not kept as strings per node.
+  NodeId matched = kNoNode;
   std::vector<BatchP2PInfo> batch_p2p;
   std::vector<std::string> merge_info;    // parallel_merge_info (§15)
 };
@@ -126,6 +128,7 @@ class Graph {
   std::optional<std::string> framework_field;
   std::string task, level;
   bool has_dump_data_dir = false;   // false -> NULL in the database
+  const Graph* matched_graph = nullptr;   // the other side of a compare (Node::matched)
   std::string dump_data_dir;
   int micro_step_num = -1;          // Megatron construct: N (largest 0-based micro step)
   // Several reachable nodes may share a name (a merged graph, §15): the export then keeps the first

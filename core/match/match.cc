@@ -7,12 +7,6 @@
 namespace visprobe {
 namespace {
 
-std::vector<std::string> AncestorNames(const Graph& g, NodeId id) {
-  std::vector<std::string> out;
-  for (NodeId a : g.Ancestors(id)) out.emplace_back(g.node(a).name);
-  return out;
-}
-
 bool SameAncestorNames(const Graph& n, NodeId ni, const Graph& b, NodeId bi) {
   std::vector<NodeId> an = n.Ancestors(ni), ab = b.Ancestors(bi);
   if (an.size() != ab.size()) return false;
@@ -37,15 +31,13 @@ std::vector<NodeId> Bfs(const Graph& g) {
   return order;
 }
 
-// Link n <-> b the way fuzzy and mapping matching do: each side gets the other side's ancestors
-// followed by the other side's id.
+// Link n <-> b: each side's matched_node_link is the other side's ancestors followed by the other
+// side's id (for the default match both lists are the same names).
 void CrossLink(Graph& n, NodeId ni, Graph& b, NodeId bi) {
-  auto nl = AncestorNames(b, bi);
-  nl.emplace_back(b.node(bi).name);
-  auto bl = AncestorNames(n, ni);
-  bl.emplace_back(n.node(ni).name);
-  n.node(ni).matched_link = std::move(nl);
-  b.node(bi).matched_link = std::move(bl);
+  n.matched_graph = &b;
+  b.matched_graph = &n;
+  n.node(ni).matched = bi;
+  b.node(bi).matched = ni;
 }
 
 // "Torch.matmul.2.forward" -> "Torch.matmul.forward" (every ".<digits>." -> "."), "_rank<d>" removed.
@@ -91,10 +83,7 @@ std::vector<std::pair<NodeId, NodeId>> MatchGraphs(Graph& n, Graph& b, MatchKind
     if (kind == MatchKind::kDefault) {
       NodeId bi = b.Find(name);
       if (bi == kNoNode || !SameAncestorNames(n, ni, b, bi)) continue;
-      auto an = AncestorNames(n, ni);
-      an.push_back(name);
-      n.node(ni).matched_link = an;
-      b.node(bi).matched_link = std::move(an);
+      CrossLink(n, ni, b, bi);
       pairs.emplace_back(ni, bi);
     } else if (kind == MatchKind::kMapping) {
       auto it = mapping.find(name);
@@ -125,8 +114,8 @@ std::vector<std::pair<NodeId, NodeId>> MatchGraphs(Graph& n, Graph& b, MatchKind
 int PageMicroStepsPair(Graph& n, Graph& b) {
   if (n.micro_step_num >= 0) return n.micro_step_num + 1;
   int batches = AssignMicroBatches(n, [&b](const Node& x, int batch) {
-    if (x.matched_link.empty()) return;
-    NodeId bi = b.Find(x.matched_link.back());
+    if (x.matched == kNoNode) return;
+    NodeId bi = b.Find(b.node(x.matched).name);   // the first node of that name, as msProbe looks it up
     if (bi != kNoNode) b.node(bi).micro_step = batch;
   });
   PropagateMicroSteps(n);

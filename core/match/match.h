@@ -13,7 +13,7 @@ namespace visprobe {
 
 enum class MatchKind { kDefault, kFuzzy, kMapping };
 
-// Matches target `n` against golden `b`: fills matched_link on both sides and returns the matched
+// Matches target `n` against golden `b`: sets Node::matched (and Graph::matched_graph) on both sides and returns the matched
 // pairs (target node, golden node) in the order the reference compares them (BFS over the target).
 // `mapping` (target name -> golden name, "N/A" = unmatched) is used in kMapping only.
 std::vector<std::pair<NodeId, NodeId>> MatchGraphs(Graph& n, Graph& b, MatchKind kind,

@@ -44,10 +44,10 @@ struct Fixture {
     const double p[7] = {0, 0.0, 0.5, 1.0, -1, 0.1, 0.7};
     for (int i = 1; i <= 6; ++i) {
       g.node(l[i]).precision_index = p[i];
-      if (i != 4) g.node(l[i]).matched_link = {"x"};
+      if (i != 4) g.node(l[i]).matched = 0;
     }
-    for (NodeId m : {a, b, c}) g.node(m).matched_link = {"x"};
-    g.node(g.root()).matched_link = {"x"};
+    for (NodeId m : {a, b, c}) g.node(m).matched = 0;
+    g.node(g.root()).matched = 0;
     g.node(l[4]).overflow = Overflow::kHigh;
     g.node(l[6]).overflow = Overflow::kMedium;
   }
@@ -119,7 +119,7 @@ TEST_CASE("badges: bucket bounds follow the legend, values clamp into [0, 1]", "
   CAPTURE(p);
   NodeId leaf = g.AddNode(NodeOp::kFunctionApi, "Torch.x.0.forward", m);
   g.node(leaf).precision_index = p;
-  g.node(leaf).matched_link = {"x"};
+  g.node(leaf).matched = 0;
   auto rows = ByName(g, ComputeBadges(g, std::vector<char>(g.size(), 1), true));
   const bool error = p >= 0.6, warning = !error && p >= 0.3;
   if (!error && !warning) {
@@ -175,7 +175,7 @@ TEST_CASE("badges over flat arrays (the worker's msProbe files): the same rows a
     const Node& node = f.g.node(id);
     parent[id] = node.up == kNoNode ? -1 : static_cast<int32_t>(node.up);
     precision[id] = node.precision_index;
-    flags[id] = (node.subnodes.empty() ? kBadgeLeaf : 0) | (node.matched_link.empty() ? kBadgeUnmatched : 0);
+    flags[id] = (node.subnodes.empty() ? kBadgeLeaf : 0) | (node.matched == kNoNode ? kBadgeUnmatched : 0);
     overflow[id] = static_cast<uint8_t>(node.overflow);
   }
   auto graph_rows = ComputeBadges(f.g, f.all(), true);
