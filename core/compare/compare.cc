@@ -105,6 +105,13 @@ bool IsBad(const Cell& c) {
 
 // Python float() of a string: blanks, nan, inf, infinity in any case.
 bool PyParseFloat(const std::string& text, double* out) {
+  // Most texts are plain decimals (repr's own output): strtod takes them as they are.
+  if (!text.empty() && text.size() < 64 &&
+      std::all_of(text.begin(), text.end(), [](char ch) { return (ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' || ch == '-'; })) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() + text.size()) { *out = v; return true; }
+  }
   std::string s = Lower(Strip(text));
   if (s.empty()) return false;
   size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
@@ -340,17 +347,31 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   }
 }
 
+// ", \"<name>\": " (the names here are constants of plain ASCII: nothing to escape).
+void AppendName(std::string& out, const char* name) {
+  out += ", \"";
+  out += name;
+  out += "\": ";
+}
+
 // ", \"<name>\": \"<text>\"", where fill(text) writes the value's text into a reused buffer
 // (this runs for every field of every compared row).
 template <typename Fill>
 void AppendNamedText(std::string& out, const char* name, Fill&& fill) {
-  out += ", ";
-  AppendJsonString(out, name);
-  out += ": ";
+  AppendName(out, name);
   thread_local std::string text;
   text.clear();
   fill(text);
   AppendJsonString(out, text);
+}
+
+// The same for a text that never needs escaping (a number, None, True / False): written in place.
+template <typename Fill>
+void AppendNamedPlain(std::string& out, const char* name, Fill&& fill) {
+  AppendName(out, name);
+  out += '"';
+  fill(out);
+  out += '"';
 }
 
 // The value's §12-formatted text.
@@ -360,13 +381,14 @@ void AppendStringField(std::string& out, const char* name, std::string_view v) {
 
 // The text repr(v) + "%" (a relative error), without reading v back from it.
 void AppendPercentField(std::string& out, const char* name, double v) {
-  AppendNamedText(out, name, [v](std::string& text) { AppendFormattedRepr(text, v, "%"); });
+  AppendNamedPlain(out, name, [v](std::string& text) { AppendFormattedRepr(text, v, "%"); });
 }
 
 void AppendField(std::string& out, const char* name, const Cell& v) {
   if (v.kind == CmpValue::kString) return AppendStringField(out, name, v.s);
-  AppendNamedText(out, name, [&v](std::string& text) {
-    if (v.kind == CmpValue::kNull) text = "null";
+  if (v.kind == CmpValue::kJson) return AppendNamedText(out, name, [&v](std::string& text) { text += v.s; });
+  AppendNamedPlain(out, name, [&v](std::string& text) {
+    if (v.kind == CmpValue::kNull) text += "null";
     else AppendPyStr(text, v);
   });
 }
