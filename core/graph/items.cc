@@ -69,7 +69,7 @@ class EntryParser {
   ItemBuild& DefaultItem(const std::string& nm);
   void Emit(ItemBuild& it);
   void Capture(const ItemBuild& it, CmpItem* c) const;
-  void CaptureValue(const ItemBuild& it, std::string_view field, CmpValue* v) const;
+  void CaptureValue(const ItemBuild& it, const Field& f, CmpValue* v) const;
   void Render(const ItemBuild& it, std::string& text, bool* collapsed, bool* is_group);
 
   const JTree& t_;
@@ -137,17 +137,24 @@ ItemBuild& EntryParser::DefaultItem(const std::string& nm) {
 
 ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
   ItemBuild& it = Fresh();
+  // The members this function reads, found in the same pass (the last of a repeated key, as Find).
+  JIdx data_name = kJNone, dtype = kJNone, value = kJNone, type = kJNone, md5 = kJNone;
   for (JIdx c = t_.at(leaf).first; c != kJNone; c = t_.at(c).next) {
-    if (t_.Kind(c) == JKind::kBool) SetLit(it, t_.Key(c), t_.at(c).b ? "True" : "False");
-    else SetTree(it, t_.Key(c), c);
+    const std::string_view k = t_.Key(c);
+    if (t_.Kind(c) == JKind::kBool) SetLit(it, k, t_.at(c).b ? "True" : "False");
+    else SetTree(it, k, c);
+    switch (k.size()) {
+      case 3: if (k == "md5") md5 = c; break;
+      case 4: if (k == "type") type = c; break;
+      case 5: if (k == "dtype") dtype = c; else if (k == "value") value = c; break;
+      case 9: if (k == "data_name") data_name = c; break;
+      default: break;
+    }
   }
-  SetDataName(it, t_.Find(leaf, "data_name"), nm);
+  SetDataName(it, data_name, nm);
   AddIfAbsent(it, "requires_grad");
   for (const char* s : {"Max", "Min", "Mean", "Norm"}) AddIfAbsent(it, s);
 
-  JIdx dtype = t_.Find(leaf, "dtype");
-  JIdx value = t_.Find(leaf, "value");
-  JIdx type = t_.Find(leaf, "type");
   std::string_view type_s = (type != kJNone && t_.Kind(type) == JKind::kString) ? t_.Str(type) : std::string_view();
   std::string md5_override;
   bool has_md5_override = false;
@@ -192,7 +199,6 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
     }
   }
   if (opts_.keep_md5) {
-    JIdx md5 = t_.Find(leaf, "md5");
     if (!t_.Truthy(md5)) {
       if (has_md5_override) SetLit(it, "md5", Crc32Hex(md5_override));
       else if (value != kJNone) SetLit(it, "md5", Crc32Hex(t_.PyStr(value)));
@@ -380,24 +386,21 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
   }
 }
 
-void EntryParser::CaptureValue(const ItemBuild& it, std::string_view field, CmpValue* v) const {
+void EntryParser::CaptureValue(const ItemBuild& it, const Field& f, CmpValue* v) const {
   *v = CmpValue();
-  for (const auto& f : it.fields) {
-    if (f.name != field) continue;
-    if (f.kind == Field::kNull) return;
-    if (f.kind == Field::kLit) {
-      v->kind = CmpValue::kString;
-      v->s.assign(std::string_view(it.lits).substr(f.lit_off, f.lit_len));
-      return;
-    }
-    switch (t_.Kind(f.j)) {
-      case JKind::kNull: return;
-      case JKind::kBool: v->kind = CmpValue::kBool; v->b = t_.at(f.j).b; return;
-      case JKind::kInt: v->kind = CmpValue::kInt; v->i = t_.at(f.j).i; return;
-      case JKind::kFloat: v->kind = CmpValue::kFloat; v->d = t_.at(f.j).d; return;
-      case JKind::kString: v->kind = CmpValue::kString; v->s.assign(t_.Str(f.j)); return;
-      default: v->kind = CmpValue::kJson; t_.AppendJson(v->s, f.j); return;
-    }
+  if (f.kind == Field::kNull) return;
+  if (f.kind == Field::kLit) {
+    v->kind = CmpValue::kString;
+    v->s.assign(std::string_view(it.lits).substr(f.lit_off, f.lit_len));
+    return;
+  }
+  switch (t_.Kind(f.j)) {
+    case JKind::kNull: return;
+    case JKind::kBool: v->kind = CmpValue::kBool; v->b = t_.at(f.j).b; return;
+    case JKind::kInt: v->kind = CmpValue::kInt; v->i = t_.at(f.j).i; return;
+    case JKind::kFloat: v->kind = CmpValue::kFloat; v->d = t_.at(f.j).d; return;
+    case JKind::kString: v->kind = CmpValue::kString; v->s.assign(t_.Str(f.j)); return;
+    default: v->kind = CmpValue::kJson; t_.AppendJson(v->s, f.j); return;
   }
 }
 
@@ -405,12 +408,22 @@ void EntryParser::Capture(const ItemBuild& it, CmpItem* c) const {
   c->name = it.full_op_name;
   c->state = state_;
   c->data_name = it.data_name;
-  CaptureValue(it, "dtype", &c->dtype);
-  CaptureValue(it, "shape", &c->shape);
-  CaptureValue(it, "requires_grad", &c->requires_grad);
-  static const char* kStats[] = {"Max", "Min", "Mean", "Norm"};
-  for (int k = 0; k < 4; ++k) CaptureValue(it, kStats[k], &c->stats[k]);
-  CaptureValue(it, "md5", &c->md5);
+  // One pass over the fields (each name is there once): a field not there stays None.
+  CmpValue* const all[] = {&c->dtype, &c->shape, &c->requires_grad, &c->stats[0], &c->stats[1], &c->stats[2], &c->stats[3], &c->md5};
+  for (CmpValue* v : all) *v = CmpValue();
+  for (const Field& f : it.fields) {
+    const std::string_view n = f.name;
+    CmpValue* v = nullptr;
+    if (n == "dtype") v = &c->dtype;
+    else if (n == "shape") v = &c->shape;
+    else if (n == "requires_grad") v = &c->requires_grad;
+    else if (n == "Max") v = &c->stats[0];
+    else if (n == "Min") v = &c->stats[1];
+    else if (n == "Mean") v = &c->stats[2];
+    else if (n == "Norm") v = &c->stats[3];
+    else if (n == "md5") v = &c->md5;
+    if (v) CaptureValue(it, f, v);
+  }
 }
 
 void EntryParser::Emit(ItemBuild& it) {
