@@ -33,34 +33,49 @@ int ShortestDigits(double x, char* digits, int* ndigits) {
 void AppendPyFloat(std::string& out, double x) {
   if (std::isnan(x)) { out += "nan"; return; }
   if (std::isinf(x)) { out += x > 0 ? "inf" : "-inf"; return; }
-  if (std::signbit(x)) out += '-';
-  if (x == 0) { out += "0.0"; return; }
-  char d[32];
+  // Made in a local buffer and appended once (at most 17 digits, 3 leading or 15 trailing zeros,
+  // or an exponent of 3 digits: under 32 characters).
+  char buf[48];
+  char* p = buf;
+  if (std::signbit(x)) *p++ = '-';
+  if (x == 0) {
+    std::memcpy(p, "0.0", 3);
+    out.append(buf, static_cast<size_t>(p + 3 - buf));
+    return;
+  }
+  char d[32] = {};
   int n = 0;
   int decpt = ShortestDigits(x, d, &n);
   if (decpt <= -4 || decpt > 16) {
-    out += d[0];
-    if (n > 1) { out += '.'; out.append(d + 1, n - 1); }
+    *p++ = d[0];
+    if (n > 1) { *p++ = '.'; std::memcpy(p, d + 1, static_cast<size_t>(n - 1)); p += n - 1; }
     int e = decpt - 1;   // "e%c%02d"
-    out += 'e';
-    out += e < 0 ? '-' : '+';
+    *p++ = 'e';
+    *p++ = e < 0 ? '-' : '+';
     if (e < 0) e = -e;
-    if (e >= 100) out += static_cast<char>('0' + e / 100);
-    out += static_cast<char>('0' + e / 10 % 10);
-    out += static_cast<char>('0' + e % 10);
+    if (e >= 100) *p++ = static_cast<char>('0' + e / 100);
+    *p++ = static_cast<char>('0' + e / 10 % 10);
+    *p++ = static_cast<char>('0' + e % 10);
   } else if (decpt <= 0) {
-    out += "0.";
-    out.append(-decpt, '0');
-    out.append(d, n);
+    *p++ = '0';
+    *p++ = '.';
+    for (int k = 0; k < -decpt; ++k) *p++ = '0';
+    std::memcpy(p, d, static_cast<size_t>(n));
+    p += n;
   } else if (decpt >= n) {
-    out.append(d, n);
-    out.append(decpt - n, '0');
-    out += ".0";
+    std::memcpy(p, d, static_cast<size_t>(n));
+    p += n;
+    for (int k = 0; k < decpt - n; ++k) *p++ = '0';
+    *p++ = '.';
+    *p++ = '0';
   } else {
-    out.append(d, decpt);
-    out += '.';
-    out.append(d + decpt, n - decpt);
+    std::memcpy(p, d, static_cast<size_t>(decpt));
+    p += decpt;
+    *p++ = '.';
+    std::memcpy(p, d + decpt, static_cast<size_t>(n - decpt));
+    p += n - decpt;
   }
+  out.append(buf, static_cast<size_t>(p - buf));
 }
 
 std::string PyFloat(double x) { std::string s; AppendPyFloat(s, x); return s; }
