@@ -312,7 +312,8 @@ Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, 
       // Search the block, and the seam between the previous block and this one.
       const std::string& needle = opts.find_text;
       std::string_view blk(block.data(), n);
-      if (blk.find(needle) != std::string_view::npos) *found = true;
+      // memmem, not string_view::find: find stops at every '"' of the JSON (the needle's first byte).
+      if (::memmem(blk.data(), blk.size(), needle.data(), needle.size()) != nullptr) *found = true;
       std::string seam = tail + std::string(blk.substr(0, std::min(n, needle.size())));
       if (seam.find(needle) != std::string::npos) *found = true;
       tail.assign(blk.substr(n > needle.size() ? n - needle.size() : 0));
