@@ -91,11 +91,11 @@ const std::vector<IndexDef>& NodeIndexes() {
   static const std::vector<IndexDef> idx{
       {"index1", {"step", "rank", "data_source", "up_node", "node_order"}},
       {"index2", {"step", "rank", "data_source", "node_name"}},
-      {"index3", {"step", "rank", "data_source", "node_order"}},
-      {"index4", {"step", "rank", "node_order"}},
-      {"index5", {"step", "rank", "micro_step_id", "node_order"}},
+      {"index3", {"step", "rank", "data_source", "node_order"}, true},
+      {"index4", {"step", "rank", "node_order"}, true},
+      {"index5", {"step", "rank", "micro_step_id", "node_order"}, true},
       {"index6", {"step", "rank", "modified", "matched_node_link"}},
-      {"index7", {"is_distributed"}}};
+      {"index7", {"is_distributed"}, true}};
   return idx;
 }
 

@@ -25,6 +25,9 @@ struct TableDef {
 struct IndexDef {
   const char* name;
   std::vector<const char*> columns;
+  // Its keys come in the order the rows are written (node_order within a (step, rank)), so each
+  // insert appends to it: cheap to keep up during the inserts even on one thread.
+  bool in_row_order = false;
 };
 
 // Process-wide SQLite settings, applied once before the first connection of a writer: no memory

@@ -44,6 +44,8 @@ struct DbOptions {
   // Create the indexes before the rows: each row then updates them as it is inserted, instead of
   // one full table scan per index at the end (cheaper when the inserts run on their own thread).
   bool indexes_first = false;
+  // Without indexes_first: make those whose keys come in row order first (IndexDef::in_row_order).
+  bool in_row_order_indexes_first = false;
   int64_t cache_kib = 16384;   // SQLite page cache
   int64_t mmap_bytes = 0;      // PRAGMA mmap_size (0 = off)
   // Rows that came before their turn (RowPlan) are kept in memory up to this many bytes of text;
@@ -109,7 +111,8 @@ class VisDbWriter {
   // target's rows first (§13.3). Returns the first of them.
   int64_t ReserveRows(size_t rows);
   Status WriteConfig(const ConfigRow& row);   // INSERT OR IGNORE: the first call wins
-  Status CreateIndexes();
+  // Every index not made yet; `in_row_order_only`: those whose keys come in row order.
+  Status CreateIndexes(bool in_row_order_only = false);
   // Closes (checkpointing the WAL) and renames the temporary file to the final name.
   Result<std::string> Commit();
   // Closes and deletes the temporary file (also done by the destructor when not committed).
