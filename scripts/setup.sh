@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PKGS=(cmake ninja-build g++ pkg-config libsqlite3-dev catch2 libyaml-cpp-dev libfmt-dev libjemalloc-dev emscripten
+APT_PKGS=(cmake ninja-build g++ pkg-config libsqlite3-dev catch2 libyaml-cpp-dev libfmt-dev libjemalloc-dev robin-map-dev emscripten
           python3 time sqlite3 chromium clang libclang-rt-14-dev ccache
           slurmctld slurmd slurm-client munge procps)
 missing=()

@@ -57,6 +57,20 @@ size_t ParamsGradPos(std::string_view key) {
   return std::string_view::npos;
 }
 
+// The text before the n-th '.' from the end (n >= 1): Join(Split(s, '.'), 0, parts - n) without
+// the copies. False when s has fewer than n dots.
+bool BeforeNthLastDot(std::string_view s, size_t n, std::string_view* head) {
+  size_t end = s.size();
+  for (size_t k = 0; k < n; ++k) {
+    if (end == 0) return false;
+    const size_t d = s.rfind('.', end - 1);
+    if (d == std::string_view::npos) return false;
+    end = d;
+  }
+  *head = s.substr(0, end);
+  return true;
+}
+
 // ---- the builder ---------------------------------------------------------------------------
 
 class Builder {
@@ -76,6 +90,7 @@ class Builder {
     std::vector<size_t> ends;
     std::vector<uint64_t> pos;
     Result<JsonReadResult> result = Status();
+    double seconds = 0;   // the scanning thread's own time
   };
   JsonReadOptions ScanOptions() {
     JsonReadOptions o;
@@ -124,10 +139,11 @@ std::string_view Builder::FixBackwardMissing(std::string_view child, std::string
 std::string_view Builder::FixBackwardInplace(std::string_view child, std::string_view parent) {
   std::string_view stem, num;
   if (!MatchDirSuffix(child, "backward", &stem, &num)) return parent;
-  auto cparts = Split(child, '.');
-  auto pparts = Split(parent, '.');
-  if (cparts.size() < 5 || pparts.size() < 4) return parent;
-  if (Join(cparts, 0, cparts.size() - 4) == Join(pparts, 0, pparts.size() - 3)) return parent;
+  // Split on '.': the child has 5 parts or more, the parent 4 or more, and the child's parts but
+  // its last 4 equal the parent's but its last 3 (no copies: every backward node comes here).
+  std::string_view chead, phead;
+  if (!BeforeNthLastDot(child, 4, &chead) || !BeforeNthLastDot(parent, 3, &phead)) return parent;
+  if (chead == phead) return parent;
   std::string fc = SwapDir(child, "backward", "forward");
   const std::string_view* fp = c_.Get(fc);
   if (fp) {
@@ -417,12 +433,15 @@ Status Builder::AttachParametersGrad() {
   std::unordered_map<std::string, long long> maxb;
   for (auto& p : order) maxb[p] = 0;
   for (NodeId id = 0; id < g_.size(); ++id) {
-    auto parts = Split(g_.node(id).name, '.');
-    if (parts.size() <= 2 || parts[parts.size() - 2] != "backward") continue;
-    std::string p = Join(parts, 0, parts.size() - 2);
-    auto it = maxb.find(p);
-    if (it == maxb.end() || !AllDigits(parts.back()) || parts.back().size() > 15) continue;
-    long long n = std::stoll(std::string(parts.back()));
+    // Split on '.': more than 2 parts, the second last "backward"; p is the parts before it.
+    const std::string_view name = g_.node(id).name;
+    std::string_view head, p;
+    if (!BeforeNthLastDot(name, 1, &head) || !BeforeNthLastDot(name, 2, &p)) continue;
+    if (head.substr(p.size() + 1) != "backward") continue;
+    const std::string_view last = name.substr(head.size() + 1);
+    auto it = maxb.find(std::string(p));
+    if (it == maxb.end() || !AllDigits(last) || last.size() > 15) continue;
+    long long n = std::stoll(std::string(last));
     if (n > it->second) it->second = n;
   }
   for (auto& p : order) {
@@ -451,6 +470,7 @@ Status Builder::Run(const std::string& dir) {
     const uint64_t max_nodes = opts_.max_nodes;
     scanner = std::thread([sk, o, dump, max_nodes] {
       ThreadInit();
+      const auto start = std::chrono::steady_clock::now();
       sk->result = ScanJsonKeys(dump, o, [sk, &dump, max_nodes](std::string_view key, uint64_t at) {
         if (sk->ends.size() >= max_nodes) return TooManyNodes(dump, max_nodes, "records");
         sk->arena.append(key.data(), key.size());
@@ -458,6 +478,7 @@ Status Builder::Run(const std::string& dir) {
         sk->pos.push_back(at);
         return Status::Ok();
       });
+      sk->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     });
   }
   struct Joiner { std::thread& t; ~Joiner() { if (t.joinable()) t.join(); } } joiner{scanner};
@@ -482,6 +503,7 @@ Status Builder::Run(const std::string& dir) {
   g_.t_nodes = now() - t0;
   t0 = now();
   if (scanner.joinable()) scanner.join();
+  if (scanned) g_.t_scanner = scanned->seconds;
   RETURN_IF_ERROR(ScanDump(dump, scanned.get()));
   scanned.reset();
   g_.t_scan = now() - t0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/arena.h"
+#include "base/name_map.h"
 
 namespace visprobe {
 
@@ -144,12 +145,12 @@ class Graph {
   std::vector<uint64_t> record_pos;
   uint64_t data_end = UINT64_MAX;
   // Seconds spent in the phases of the structure pass (reported at DEBUG level).
-  double t_construct = 0, t_stack = 0, t_nodes = 0, t_scan = 0, t_post = 0;
+  double t_construct = 0, t_stack = 0, t_nodes = 0, t_scan = 0, t_post = 0, t_scanner = 0;
 
  private:
   std::vector<Node> nodes_;
   TextArena names_;                 // stable storage for node names
-  std::unordered_map<std::string_view, NodeId> index_;
+  NameMap<NodeId> index_;
   std::unordered_map<std::string, uint32_t> accumulate_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "base/limits.h"
+#include "base/name_map.h"
 #include "base/status.h"
 #include "graph/graph.h"
 
@@ -23,7 +24,7 @@ struct ConstructEntry {
 
 struct Construct {
   std::vector<ConstructEntry> entries;
-  std::unordered_map<std::string_view, uint32_t> index;   // child -> entry
+  NameMap<uint32_t> index;   // child -> entry
   bool megatron = false;
   int micro_step_num = -1;
   TextArena text;   // the names the entries and the index point into
@@ -36,7 +37,7 @@ struct Construct {
 };
 
 struct Stacks {
-  std::unordered_map<std::string_view, int32_t> by_name;   // node name (in `names`) -> index in graph.stacks
+  NameMap<int32_t> by_name;   // node name (in `names`) -> index in graph.stacks
   TextArena names;
 };
 
