@@ -1,11 +1,31 @@
 // The browser front door: a thin Embind layer over the same Session facade the CLI calls.
 // It converts arguments and results; every decision is made in core/.
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+// Emscripten 3.1.6's val.h keeps each method caller (val::call, hasOwnProperty, the typed-array
+// copy) in a function-local thread_local; the module is linked with bulk memory (CMakeLists.txt),
+// with which thread-local storage does not link unless atomics are on. The module never starts a
+// thread, so for these two headers thread_local is spelled static (the standard headers they use
+// are included above, outside the macro).
+#pragma push_macro("thread_local")
+#define thread_local
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#pragma pop_macro("thread_local")
 
 #include "app/args.h"
 #include "app/data2db.h"

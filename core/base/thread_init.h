@@ -3,6 +3,15 @@
 // core stays free of the CLI's allocator.
 #pragma once
 
+// Per-thread scratch buffers: thread_local where the engine has threads. The wasm engine has none
+// (no pthreads), and there thread_local stops the link once bulk memory is on (TLS then needs
+// atomics): plain statics, which is the same thing on one thread.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define VP_THREAD_LOCAL
+#else
+#define VP_THREAD_LOCAL thread_local
+#endif
+
 namespace visprobe {
 
 using ThreadInitFn = void (*)();

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "base/pyfmt.h"
+#include "base/thread_init.h"
 #include "graph/items.h"
 
 namespace visprobe {
@@ -359,7 +360,7 @@ void AppendName(std::string& out, const char* name) {
 template <typename Fill>
 void AppendNamedText(std::string& out, const char* name, Fill&& fill) {
   AppendName(out, name);
-  thread_local std::string text;
+  VP_THREAD_LOCAL std::string text;
   text.clear();
   fill(text);
   AppendJsonString(out, text);
@@ -396,7 +397,7 @@ void AppendField(std::string& out, const char* name, const Cell& v) {
 Cell Bool(bool b) { Cell c; c.kind = CmpValue::kBool; c.b = b; return c; }
 
 void AppendRowFields(std::string& out, CompareMode mode, const Row& r) {
-  thread_local std::string msgs;
+  VP_THREAD_LOCAL std::string msgs;
   msgs = "[";
   for (size_t i = 0; i < r.msgs.size(); ++i) {
     if (i) msgs += ", ";

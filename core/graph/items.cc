@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/pyfmt.h"
+#include "base/thread_init.h"
 
 namespace visprobe {
 namespace {
@@ -116,7 +117,7 @@ void EntryParser::SetDataName(ItemBuild& it, JIdx dn, const std::string& nm) {
 }
 
 ItemBuild& EntryParser::Fresh() {
-  static thread_local ItemBuild b;
+  static VP_THREAD_LOCAL ItemBuild b;
   b.fields.clear();
   b.lits.clear();
   b.full_op_name.clear();
