@@ -64,6 +64,13 @@ class EntryParser {
   void AddIfAbsent(ItemBuild& it, std::string_view name) { if (!FindField(it, name)) SetNull(it, name); }
 
   void SetDataName(ItemBuild& it, JIdx dn, const std::string& nm);
+  // The common leaf written straight into the blob: true when it was (or when, as Emit would,
+  // it was dropped), false when it needs the general way (GenItem, then Emit).
+  bool FastLeaf(JIdx leaf, const std::string& nm);
+  void RenderValue(JIdx c, bool is_max, bool* collapsed);
+  void CaptureMember(JIdx c, CmpValue* v) const;
+  // Adds an item to the inputs or outputs: a later item with the same key replaces the earlier one.
+  void Place(const ItemRef& ref, bool is_output, std::string_view key);
   // Items are built one at a time (never two at once), in one reused ItemBuild per thread.
   static ItemBuild& Fresh();
   ItemBuild& GenItem(JIdx leaf, const std::string& nm);
@@ -79,7 +86,7 @@ class EntryParser {
   NodeItems& out_;
   bool batch_p2p_node_ = false;
   ItemState state_ = ItemState::kInput;
-  std::string text_, key_, val_;
+  std::string text_, key_, val_, dn_, fon_;
   // key -> index in out_.inputs / out_.outputs (for "later replaces earlier, first position").
   std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
 };
@@ -247,6 +254,7 @@ Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
   }
   JIdx type = t_.Find(v, "type");
   if (type != kJNone && t_.Kind(type) == JKind::kString) {
+    if (FastLeaf(v, nm)) return Status::Ok();
     ItemBuild& it = GenItem(v, nm);
     Emit(it);
     return Status::Ok();
@@ -452,6 +460,10 @@ void EntryParser::Emit(ItemBuild& it) {
     Capture(it, &out_.cmp.back());
   }
 
+  Place(ref, is_output, key);
+}
+
+void EntryParser::Place(const ItemRef& ref, bool is_output, std::string_view key) {
   auto& list = is_output ? out_.outputs : out_.inputs;
   // "A later item with the same key replaces the earlier one, keeping its position" (§7.4).
   // Entries hold a handful of items: a linear scan beats a hash map until they do not.
@@ -464,13 +476,185 @@ void EntryParser::Emit(ItemBuild& it) {
   auto& pos = is_output ? out_pos_ : in_pos_;
   if (pos.empty())
     for (uint32_t i = 0; i < list.size(); ++i) pos.emplace(std::string(out_.Key(list[i])), i);
-  auto found = pos.find(key);
+  auto found = pos.find(std::string(key));
   if (found != pos.end()) {
     list[found->second] = ref;
   } else {
-    pos.emplace(key, static_cast<uint32_t>(list.size()));
+    pos.emplace(std::string(key), static_cast<uint32_t>(list.size()));
     list.push_back(ref);
   }
+}
+
+// AppendFormattedString leaves s as it is (its fast path).
+bool FormatsAsItself(std::string_view s) {
+  return s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
+         (s.empty() || s[0] < '0' || s[0] > '9');
+}
+
+// One member's value as Render writes a field of the leaf (a boolean member is the literal
+// "True" / "False" there, which formats as itself).
+void EntryParser::RenderValue(JIdx c, bool is_max, bool* collapsed) {
+  std::string& b = out_.blob;
+  switch (t_.Kind(c)) {
+    case JKind::kBool:
+      b += t_.at(c).b ? "\"True\"" : "\"False\"";
+      return;
+    case JKind::kNull:
+      b += "\"null\"";
+      if (is_max) *collapsed = true;
+      return;
+    case JKind::kInt: case JKind::kFloat: case JKind::kBigInt:
+      b += '"';
+      t_.AppendPyStr(b, c);
+      b += '"';
+      return;
+    case JKind::kString: {
+      const std::string_view s = t_.Str(c);
+      if (FormatsAsItself(s)) {
+        if (is_max && s == "null") *collapsed = true;
+        AppendJsonString(b, s);
+        return;
+      }
+      val_.clear();
+      AppendFormattedString(val_, s);
+      break;
+    }
+    default:
+      val_.clear();
+      t_.AppendPyStr(val_, c);
+      break;
+  }
+  if (is_max && val_ == "null") *collapsed = true;
+  AppendJsonString(b, val_);
+}
+
+// CaptureValue of the field GenItem makes of member c (a boolean member is a literal string).
+void EntryParser::CaptureMember(JIdx c, CmpValue* v) const {
+  *v = CmpValue();
+  switch (t_.Kind(c)) {
+    case JKind::kNull: return;
+    case JKind::kBool: v->kind = CmpValue::kString; v->s.assign(t_.at(c).b ? "True" : "False"); return;
+    case JKind::kInt: v->kind = CmpValue::kInt; v->i = t_.at(c).i; return;
+    case JKind::kFloat: v->kind = CmpValue::kFloat; v->d = t_.at(c).d; return;
+    case JKind::kString: v->kind = CmpValue::kString; v->s.assign(t_.Str(c)); return;
+    default: v->kind = CmpValue::kJson; t_.AppendJson(v->s, c); return;
+  }
+}
+
+// GenItem + Emit in one pass for the leaf almost every record is made of: a string "type" that is
+// not torch.ProcessGroup, a truthy "dtype" (so none of GenItem's rules for values without one),
+// no repeated key (a later one would replace an earlier one's value in its position), no
+// "error_key", md5 not to be made up, not a batch_isend_irecv node. Its fields are its members in
+// order, then data_name, requires_grad, Max, Min, Mean and Norm where absent (GenItem's order),
+// and each is written as Render writes it. The corpus and the generated dumps give the same rows
+// both ways (tests/core/test_items.cc runs both on every leaf shape).
+VP_THREAD_LOCAL uint64_t one_pass_leaves = 0;
+
+bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
+  if (batch_p2p_node_ || opts_.general_only) return false;
+  constexpr int kMaxMembers = 24;
+  JIdx mem[kMaxMembers];
+  int n = 0;
+  JIdx type = kJNone, dtype = kJNone, shape = kJNone, data_name = kJNone, md5 = kJNone, rg = kJNone;
+  JIdx stat[4] = {kJNone, kJNone, kJNone, kJNone};
+  for (JIdx c = t_.at(leaf).first; c != kJNone; c = t_.at(c).next) {
+    if (n == kMaxMembers) return false;
+    const std::string_view k = t_.Key(c);
+    for (int j = 0; j < n; ++j) {
+      const std::string_view o = t_.Key(mem[j]);
+      if (o.size() == k.size() && o == k) return false;
+    }
+    mem[n++] = c;
+    switch (k.size()) {
+      case 3:
+        if (k == "md5") md5 = c;
+        else if (k == "Max") stat[0] = c;
+        else if (k == "Min") stat[1] = c;
+        break;
+      case 4:
+        if (k == "type") type = c;
+        else if (k == "Mean") stat[2] = c;
+        else if (k == "Norm") stat[3] = c;
+        break;
+      case 5:
+        if (k == "dtype") dtype = c;
+        else if (k == "shape") shape = c;
+        break;
+      case 9:
+        if (k == "data_name") data_name = c;
+        else if (k == "error_key") return false;
+        break;
+      case 13: if (k == "requires_grad") rg = c; break;
+      default: break;
+    }
+  }
+  if (type == kJNone || t_.Kind(type) != JKind::kString || t_.Str(type) == "torch.ProcessGroup") return false;
+  if (!t_.Truthy(dtype)) return false;
+  if (opts_.keep_md5 && !t_.Truthy(md5)) return false;
+
+  // SetDataName and Emit's key.
+  const bool dn_truthy = t_.Truthy(data_name);
+  const bool dn_is_str = dn_truthy && t_.Kind(data_name) == JKind::kString;
+  std::string& dn = dn_;
+  if (dn_is_str) dn.assign(t_.Str(data_name));
+  else if (dn_truthy) { dn.clear(); t_.AppendPyStr(dn, data_name); }
+  else dn.assign("-1");
+  std::string& fon = fon_;
+  if (dn != "-1") fon.assign(dn, 0, dn.rfind('.'));
+  else fon.assign(nm);
+  if (fon.empty()) return true;   // Emit drops an item without a name
+  const bool is_output = fon.find(".output.") != std::string::npos && fon.find(".input.") == std::string::npos;
+  std::string& key = key_;
+  if (!is_output && dn_is_str && dn != "-1") key.assign(dn, 0, dn.rfind('.'));
+  else key.assign(fon);
+
+  std::string& b = out_.blob;
+  ItemRef ref;
+  ref.key_off = static_cast<uint32_t>(b.size());
+  ref.key_len = static_cast<uint32_t>(key.size());
+  b += key;
+  ref.text_off = static_cast<uint32_t>(b.size());
+  bool first = true, collapsed = false;
+  auto name = [&](std::string_view f) {
+    if (!first) b += ", ";
+    first = false;
+    AppendJsonString(b, f);
+    b += ": ";
+  };
+  for (int j = 0; j < n; ++j) {
+    const JIdx c = mem[j];
+    if (c == md5 && !opts_.keep_md5) continue;
+    name(t_.Key(c));
+    if (c == data_name && !dn_truthy) b += "\"-1\"";
+    else RenderValue(c, c == stat[0], &collapsed);
+  }
+  if (data_name == kJNone) { name("data_name"); b += "\"-1\""; }
+  if (rg == kJNone) { name("requires_grad"); b += "\"null\""; }
+  static const char* const kStats[] = {"Max", "Min", "Mean", "Norm"};
+  for (int i = 0; i < 4; ++i) {
+    if (stat[i] != kJNone) continue;
+    name(kStats[i]);
+    b += "\"null\"";
+    if (i == 0) collapsed = true;
+  }
+  ref.text_len = static_cast<uint32_t>(b.size() - ref.text_off);
+  ref.collapsed = collapsed;
+  if (opts_.capture) {
+    ref.cmp = static_cast<uint32_t>(out_.cmp.size());
+    out_.cmp.emplace_back();
+    CmpItem& ci = out_.cmp.back();
+    ci.name = fon;
+    ci.state = state_;
+    ci.data_name = dn;
+    if (dtype != kJNone) CaptureMember(dtype, &ci.dtype);
+    if (shape != kJNone) CaptureMember(shape, &ci.shape);
+    if (rg != kJNone) CaptureMember(rg, &ci.requires_grad);
+    for (int i = 0; i < 4; ++i) if (stat[i] != kJNone) CaptureMember(stat[i], &ci.stats[i]);
+    if (md5 != kJNone) CaptureMember(md5, &ci.md5);
+  }
+  Place(ref, is_output, key);
+  ++one_pass_leaves;
+  return true;
 }
 
 }  // namespace
@@ -478,6 +662,8 @@ void EntryParser::Emit(ItemBuild& it) {
 namespace {
 Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out);
 }  // namespace
+
+uint64_t OnePassLeavesOfThisThread() { return one_pass_leaves; }
 
 Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
   // Into `out` as it is, keeping its buffers: the callers reuse one NodeItems per thread and copy
