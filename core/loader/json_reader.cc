@@ -6,6 +6,9 @@
 #include <memory>
 #include <string>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "loader/json_reader_internal.h"
 #include "loader/record_splitter.h"
@@ -15,6 +18,33 @@ namespace visprobe {
 using namespace json_internal;
 
 namespace {
+
+// memmem for the md5 probe, which reads all of dump.json on the key-scan thread: glibc's memmem
+// took about 3 instructions a byte there. With SSE2, 16 candidate starts at a time are filtered on
+// two inner bytes of the needle at their distance (not its first and last: a quoted needle would
+// stop at every short key) and only those are compared whole.
+const char* FindBytes(const char* h, size_t hn, const char* nd, size_t nn) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  if (nn >= 3) {
+    const size_t a = 1, b = nn - 2;
+    const __m128i fa = _mm_set1_epi8(nd[a]), fb = _mm_set1_epi8(nd[b]);
+    // Every start below i has been checked; the loads read up to h[i + b + 15] < hn.
+    for (; i + 15 + nn <= hn; i += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i + a));
+      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i + b));
+      unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(x, fa), _mm_cmpeq_epi8(y, fb))));
+      while (m != 0) {
+        const unsigned k = static_cast<unsigned>(__builtin_ctz(m));
+        if (std::memcmp(h + i + k, nd, nn) == 0) return h + i + k;
+        m &= m - 1;
+      }
+    }
+  }
+#endif
+  if (i >= hn) return nullptr;
+  return static_cast<const char*>(::memmem(h + i, hn - i, nd, nn));
+}
 
 std::string_view TrimToken(std::string_view t) {
   while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t')) t.remove_suffix(1);
@@ -312,8 +342,8 @@ Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, 
       // Search the block, and the seam between the previous block and this one.
       const std::string& needle = opts.find_text;
       std::string_view blk(block.data(), n);
-      // memmem, not string_view::find: find stops at every '"' of the JSON (the needle's first byte).
-      if (::memmem(blk.data(), blk.size(), needle.data(), needle.size()) != nullptr) *found = true;
+      // Not string_view::find: find stops at every '"' of the JSON (the needle's first byte).
+      if (FindBytes(blk.data(), blk.size(), needle.data(), needle.size()) != nullptr) *found = true;
       std::string seam = tail + std::string(blk.substr(0, std::min(n, needle.size())));
       if (seam.find(needle) != std::string::npos) *found = true;
       tail.assign(blk.substr(n > needle.size() ? n - needle.size() : 0));

@@ -405,3 +405,28 @@ TEST_CASE("parallel windows: the same records as one thread, and the first faili
   CHECK(swapped.status().message() == first.status().message());
 #endif
 }
+
+TEST_CASE("json reader: the text probe (md5 keys) finds the needle at every offset, across block seams, and only there") {
+  TempDir t;
+  const std::string path = t / "dump.json";
+  JsonReadOptions o;
+  o.container_key = "data";
+  o.find_text = "\"md5\"";
+  // Near misses everywhere ("md5 and md6", a quote on one side only), the real key at offset k.
+  const std::string filler = R"("Max": 1.5, "md": "md55", "md5x": "xmd5", "m_d5": 5, )";
+  for (size_t k = 0; k < 70; ++k) {
+    for (bool with : {false, true}) {
+      std::string rec = "{\"data\": {\"r\": {" + std::string(k, ' ') + filler + filler;
+      rec += with ? "\"md5\": \"ab\"" : "\"md6\": \"ab\"";
+      rec += ", " + filler + "\"z\": 0}}}";
+      WriteFile(path, rec);
+      for (size_t block : {size_t(7), size_t(16), size_t(33), size_t(8) << 20}) {
+        o.block_bytes = block;
+        auto r = ScanJsonKeys(path, o, [](std::string_view, uint64_t) { return Status::Ok(); });
+        REQUIRE(r.ok());
+        INFO("offset " << k << ", block " << block);
+        CHECK(r->found_text == with);
+      }
+    }
+  }
+}
