@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 // fmt (Debian libfmt-dev, header-only) provides Dragonbox shortest round-trip digits in both
 // builds; emscripten 3.1.6's libc++ has no floating-point std::to_chars.
@@ -76,6 +77,61 @@ void AppendPyFloat(std::string& out, double x) {
     p += n - decpt;
   }
   out.append(buf, static_cast<size_t>(p - buf));
+}
+
+bool IsPyFloatRepr(std::string_view t) {
+  size_t i = 0;
+  if (i < t.size() && t[i] == '-') ++i;
+  auto digit = [&](size_t k) { return k < t.size() && t[k] >= '0' && t[k] <= '9'; };
+  if (!digit(i)) return false;
+  const size_t int_start = i;
+  while (digit(i)) ++i;
+  const size_t int_len = i - int_start;
+  size_t frac_start = i, frac_len = 0;
+  const bool point = i < t.size() && t[i] == '.';
+  if (point) {
+    frac_start = ++i;
+    while (digit(i)) ++i;
+    frac_len = i - frac_start;
+    if (frac_len == 0) return false;
+  }
+  const bool frac_zero = frac_len == 1 && t[frac_start] == '0';
+  if (frac_len > 1 && t[frac_start + frac_len - 1] == '0') return false;   // a redundant trailing zero
+  if (i == t.size()) {
+    // Fixed: I.F with I = 0 or no leading zero, F not ending in 0 unless F is "0".
+    if (!point) return false;
+    const bool int_zero = int_len == 1 && t[int_start] == '0';
+    if (!int_zero && t[int_start] == '0') return false;
+    if (int_zero) {
+      if (frac_zero) return true;                // 0.0 and -0.0
+      size_t z = frac_start;
+      while (t[z] == '0') ++z;                   // F has a non-zero digit (it does not end in 0)
+      const size_t lead = z - frac_start;        // decpt = -lead
+      return lead <= 3 && frac_len - lead <= 15;
+    }
+    if (int_len > 16) return false;              // decpt = int_len
+    if (frac_zero) {                             // an integral value: digits are I without its trailing zeros
+      size_t e = int_start + int_len;
+      while (t[e - 1] == '0') --e;
+      return e - int_start <= 15;
+    }
+    return int_len + frac_len <= 15;
+  }
+  // Scientific: D[.F]e(+|-)XX, one non-zero leading digit, F not ending in 0, two or three
+  // exponent digits without a redundant leading zero, decpt <= -4 or > 16, normal range.
+  if (int_len != 1 || t[int_start] == '0' || frac_zero) return false;
+  if (1 + frac_len > 15 || i + 4 > t.size() || t[i] != 'e' || (t[i + 1] != '+' && t[i + 1] != '-')) return false;
+  const bool neg = t[i + 1] == '-';
+  const size_t exp_start = i + 2, exp_len = t.size() - exp_start;
+  if (exp_len < 2 || exp_len > 3 || (exp_len == 3 && t[exp_start] == '0')) return false;
+  int e = 0;
+  for (size_t k = exp_start; k < t.size(); ++k) {
+    if (!digit(k)) return false;
+    e = e * 10 + (t[k] - '0');
+  }
+  if (e > 290) return false;                     // far from subnormals and overflow
+  if (neg) e = -e;
+  return e <= -5 || e >= 16;                     // decpt = e + 1
 }
 
 std::string PyFloat(double x) { std::string s; AppendPyFloat(s, x); return s; }

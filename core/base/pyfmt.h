@@ -10,6 +10,12 @@ namespace visprobe {
 
 // Python repr(float): shortest round-trip digits, 'e' form when decpt <= -4 or > 16.
 void AppendPyFloat(std::string& out, double x);
+// True when `token` (a JSON number) is exactly what AppendPyFloat prints for the double it reads
+// as, so a parser may keep the text instead of formatting the double again: Python's repr layout
+// (fixed for decimal exponents -4 < decpt <= 16, else d.ddde+XX), no redundant zeros, and at most
+// 15 significant digits, which no other decimal of 15 digits or fewer reads as the same double
+// (DBL_DIG), so the shortest round-trip digits are the token's own. False is always safe.
+bool IsPyFloatRepr(std::string_view token);
 std::string PyFloat(double x);
 
 // json.dumps of a float: like repr but non-finite values are NaN / Infinity / -Infinity.

@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/pyfmt.h"
 #include "loader/json_reader_internal.h"
 #include "loader/record_splitter.h"
 #include "simdjson.h"
@@ -127,9 +128,12 @@ struct Converter {
           if (auto e = v.get_int64().get(i)) return Fail(e);
           n->kind = JKind::kInt; n->i = i;
         } else if (nt == od::number_type::floating_point_number) {
+          // Kept as text too when it is already repr(d): printing it is then a copy (pyfmt.h).
+          const std::string_view tok = TrimToken(v.raw_json_token());
           double d;
           if (auto e = v.get_double().get(d)) return Fail(e);
           n->kind = JKind::kFloat; n->d = d;
+          if (IsPyFloatRepr(tok)) tree.SetStr(idx, tok);
         } else {
           std::string_view tok = v.raw_json_token();
           n->kind = JKind::kBigInt;

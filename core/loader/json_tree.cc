@@ -90,7 +90,10 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
         break;
       }
       case JKind::kBigInt: out += Str(k); break;
-      case JKind::kFloat: AppendPyFloat(out, n.d); break;
+      case JKind::kFloat:
+        if (n.str_len != 0) out.append(text_.data() + n.str_off, n.str_len);   // the token, already repr
+        else AppendPyFloat(out, n.d);
+        break;
       case JKind::kString: AppendPyReprString(out, Str(k)); break;
       default: break;
     }
@@ -140,7 +143,10 @@ void JTree::AppendJson(std::string& out, JIdx i) const {
       case JKind::kBool: out += n.b ? "true" : "false"; return;
       case JKind::kInt: out += std::to_string(n.i); return;
       case JKind::kBigInt: out += Str(k); return;
-      case JKind::kFloat: AppendJsonFloat(out, n.d); return;
+      case JKind::kFloat:
+        if (n.str_len != 0) out.append(text_.data() + n.str_off, n.str_len);   // finite: json.dumps is repr
+        else AppendJsonFloat(out, n.d);
+        return;
       case JKind::kString: AppendJsonString(out, Str(k)); return;
       default: break;
     }

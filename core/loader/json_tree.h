@@ -19,7 +19,8 @@ struct JNode {
   JKind kind = JKind::kNull;
   bool b = false;
   uint32_t key_off = 0, key_len = 0;  // member name when the parent is an object
-  uint32_t str_off = 0, str_len = 0;  // string value, or the digits of a big integer
+  uint32_t str_off = 0, str_len = 0;  // string value, the digits of a big integer, or a float's
+                                      // token when it is repr of the float (IsPyFloatRepr)
   JIdx first = kJNone;                // first child (array element / object member)
   JIdx next = kJNone;                 // next sibling
   uint32_t count = 0;                 // number of children

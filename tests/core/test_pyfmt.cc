@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <random>
+#include <string>
 
 #include "base/pyfmt.h"
 #include "base/pypow.h"
@@ -243,4 +245,49 @@ TEST_CASE("PyPow gives glibc's pow bit for bit over 200,000 pseudo-random inputs
     h = (h ^ u) * 1099511628211ull;
   }
   CHECK(h == 0xa18486be8b9b052cull);
+}
+
+TEST_CASE("a float token accepted as repr is exactly what AppendPyFloat prints for it") {
+  // Tokens in every layout a JSON writer may use; whenever IsPyFloatRepr says yes, formatting the
+  // double the token reads as must give the token back. Shorter decimals (the dumps' statistics)
+  // must mostly be accepted, or the check would say nothing.
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> digits(1, 17), fixed(0, 20), pick(0, 5);
+  std::uniform_real_distribution<double> mant(-10.0, 10.0);
+  std::uniform_int_distribution<int> exp10(-30, 30);
+  size_t accepted = 0, short_repr = 0, short_accepted = 0;
+  char buf[512];
+  for (int n = 0; n < 200000; ++n) {
+    double x = mant(rng) * std::pow(10.0, exp10(rng));
+    if (pick(rng) == 0) x = std::round(x * 1e4) / 1e4;   // short decimals, as bf16 statistics are
+    std::string tok;
+    switch (pick(rng)) {
+      case 0: tok = PyFloat(x); break;
+      case 1: std::snprintf(buf, sizeof buf, "%.*g", digits(rng), x); tok = buf; break;
+      case 2: std::snprintf(buf, sizeof buf, "%.*f", fixed(rng), x); tok = buf; break;
+      case 3: std::snprintf(buf, sizeof buf, "%.*e", digits(rng), x); tok = buf; break;
+      case 4: tok = PyFloat(x) + "0"; break;
+      default: tok = PyFloat(x); if (tok.find('e') == std::string::npos) tok.insert(tok[0] == '-' ? 1 : 0, "0"); break;
+    }
+    const std::string repr = PyFloat(std::strtod(tok.c_str(), nullptr));
+    if (IsPyFloatRepr(tok)) {
+      ++accepted;
+      INFO("token " << tok);
+      REQUIRE(repr == tok);
+    }
+    if (tok == repr && tok.size() <= 12) {
+      ++short_repr;
+      if (IsPyFloatRepr(tok)) ++short_accepted;
+    }
+  }
+  CHECK(accepted > 20000);
+  CHECK(short_accepted * 10 >= short_repr * 9);
+  // The layouts by hand.
+  for (const char* yes : {"0.0", "-0.0", "964.0", "1000.0", "6.1875", "-0.025634765625", "0.0001", "1e-05", "1.5e+16",
+                          "1e+16", "1000000000000000.0", "2.5e-100", "0.30000000000001"})
+    CHECK(IsPyFloatRepr(yes));
+  for (const char* no : {"1.50", "00.5", "1.", ".5", "1e5", "1E-05", "1e-5", "1.0e-05", "0.00001", "1e+15", "10000000000000000.0",
+                         "1e-005", "0.1234567890123456", "1.2345678901234567e-05", "5e-324", "1e+300", "NaN", "Infinity", "1",
+                         "-", "", "0.1x", "1e+16 "})
+    CHECK_FALSE(IsPyFloatRepr(no));
 }
