@@ -1,9 +1,11 @@
 #include "graph/overflow.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loader/json_reader.h"
@@ -16,16 +18,25 @@ bool NonFiniteText(const JTree& t, JIdx v) {
   if (v == kJNone) return false;
   if (t.Kind(v) == JKind::kFloat) return !std::isfinite(t.at(v).d);
   if (t.Kind(v) != JKind::kString) return false;
-  std::string s(t.Str(v));
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s == "inf" || s == "-inf" || s == "nan";
+  const std::string_view s = t.Str(v);
+  if (s.size() != 3 && s.size() != 4) return false;
+  char low[4];
+  for (size_t i = 0; i < s.size(); ++i) low[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+  const std::string_view l(low, s.size());
+  return l == "inf" || l == "-inf" || l == "nan";
 }
 
+// Max, Min and Mean of an object found in one pass (the last of a repeated key, as JTree::Find).
 bool Bad(const JTree& t, JIdx v) {
   if (v == kJNone || t.Kind(v) != JKind::kObject) return false;
-  for (const char* k : {"Max", "Min", "Mean"})
-    if (NonFiniteText(t, t.Find(v, k))) return true;
-  return false;
+  JIdx max = kJNone, min = kJNone, mean = kJNone;
+  for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next) {
+    const std::string_view k = t.Key(c);
+    if (k == "Max") max = c;
+    else if (k == "Min") min = c;
+    else if (k == "Mean") mean = c;
+  }
+  return NonFiniteText(t, max) || NonFiniteText(t, min) || NonFiniteText(t, mean);
 }
 
 bool Anomalous(const JTree& t, JIdx v, int depth = 0) {
@@ -37,20 +48,22 @@ bool Anomalous(const JTree& t, JIdx v, int depth = 0) {
   return false;
 }
 
-// Elements of a list, or values of an object (what Python iterates for args / kwargs.values()).
-std::vector<JIdx> Children(const JTree& t, JIdx v, bool want_list) {
-  std::vector<JIdx> out;
-  if (v == kJNone) return out;
-  if (want_list ? t.Kind(v) != JKind::kArray : t.Kind(v) != JKind::kObject) return out;
-  for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next) out.push_back(c);
-  return out;
+// The first child of a list, or of an object (what Python iterates for args / kwargs.values()).
+JIdx FirstChild(const JTree& t, JIdx v, bool want_list) {
+  if (v == kJNone) return kJNone;
+  if (want_list ? t.Kind(v) != JKind::kArray : t.Kind(v) != JKind::kObject) return kJNone;
+  return t.at(v).first;
 }
 
 bool TensorNorm(const JTree& t, JIdx v, double* norm) {
   if (t.Kind(v) != JKind::kObject) return false;
-  JIdx type = t.Find(v, "type");
+  JIdx type = kJNone, n = kJNone;
+  for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next) {
+    const std::string_view k = t.Key(c);
+    if (k == "type") type = c;
+    else if (k == "Norm") n = c;
+  }
   if (type == kJNone || t.Kind(type) != JKind::kString || t.Str(type) != "torch.Tensor") return false;
-  JIdx n = t.Find(v, "Norm");
   if (n == kJNone || !t.IsNumber(n)) return false;
   double d = t.AsDouble(n);
   if (std::isnan(d)) return false;
@@ -97,47 +110,49 @@ Overflow CheckOverflow(const JTree& t, JIdx e, std::string_view name) {
   if (e == kJNone || t.Kind(e) != JKind::kObject) return Overflow::kNone;
   JIdx args_v = t.Find(e, "input_args");
   if (args_v == kJNone) args_v = t.Find(e, "input");
-  JIdx kwargs_v = t.Find(e, "input_kwargs");
-  JIdx outs_v = t.Find(e, "output");
-  std::vector<JIdx> args = Children(t, args_v, true);
-  std::vector<JIdx> kwargs = Children(t, kwargs_v, false);
-  std::vector<JIdx> outs = Children(t, outs_v, true);
+  const JIdx args = FirstChild(t, args_v, true);
+  const JIdx kwargs = FirstChild(t, t.Find(e, "input_kwargs"), false);
+  const JIdx outs = FirstChild(t, t.Find(e, "output"), true);
+  auto next = [&t](JIdx c) { return t.at(c).next; };
 
   bool in_bad = false, out_bad = false;
-  for (JIdx a : args) in_bad = in_bad || Anomalous(t, a);
-  for (JIdx k : kwargs) in_bad = in_bad || Anomalous(t, k);
-  for (JIdx o : outs) out_bad = out_bad || Anomalous(t, o);
+  for (JIdx a = args; a != kJNone && !in_bad; a = next(a)) in_bad = Anomalous(t, a);
+  for (JIdx k = kwargs; k != kJNone && !in_bad; k = next(k)) in_bad = Anomalous(t, k);
+  for (JIdx o = outs; o != kJNone && !out_bad; o = next(o)) out_bad = Anomalous(t, o);
 
   Overflow level = Overflow::kNone;
   if (!in_bad && out_bad) level = Overflow::kCritical;
   else if (in_bad && out_bad) level = Overflow::kHigh;
   else if (in_bad && !out_bad) level = Overflow::kMedium;
   else {
-    std::vector<double> in_n, out_n;
-    double d;
-    for (JIdx a : args) if (TensorNorm(t, a, &d)) in_n.push_back(d);
-    for (JIdx k : kwargs) if (TensorNorm(t, k, &d)) in_n.push_back(d);
-    for (JIdx o : outs) if (TensorNorm(t, o, &d)) out_n.push_back(d);
-    if (!in_n.empty() && !out_n.empty()) {
-      double mi = in_n[0], mo = out_n[0];
-      for (double x : in_n) mi = std::max(mi, x);
-      for (double x : out_n) mo = std::max(mo, x);
-      if ((mi == 0 && mo > 100) || (mi != 0 && mo / mi > 100)) level = Overflow::kHigh;
-    }
+    // The largest Norm of the input tensors and of the output tensors.
+    bool any_in = false, any_out = false;
+    double mi = 0, mo = 0, d;
+    for (JIdx a = args; a != kJNone; a = next(a))
+      if (TensorNorm(t, a, &d)) { mi = any_in ? std::max(mi, d) : d; any_in = true; }
+    for (JIdx k = kwargs; k != kJNone; k = next(k))
+      if (TensorNorm(t, k, &d)) { mi = any_in ? std::max(mi, d) : d; any_in = true; }
+    for (JIdx o = outs; o != kJNone; o = next(o))
+      if (TensorNorm(t, o, &d)) { mo = any_out ? std::max(mo, d) : d; any_out = true; }
+    if (any_in && any_out && ((mi == 0 && mo > 100) || (mi != 0 && mo / mi > 100))) level = Overflow::kHigh;
   }
   if (level == Overflow::kNone) return level;
 
   const IgnoreRule* rule = RuleFor(ApiKey(name));
   if (!rule) return level;
-  if (!rule->in_index.empty() && !args.empty())
-    for (size_t i = 0; i < args.size(); ++i)
-      if (Bad(t, args[i]) && !rule->in_index.count(static_cast<int>(i))) return level;
-  if (!rule->in_name.empty() && !kwargs.empty())
-    for (JIdx k : kwargs)
+  if (!rule->in_index.empty()) {
+    int i = 0;
+    for (JIdx a = args; a != kJNone; a = next(a), ++i)
+      if (Bad(t, a) && !rule->in_index.count(i)) return level;
+  }
+  if (!rule->in_name.empty())
+    for (JIdx k = kwargs; k != kJNone; k = next(k))
       if (Bad(t, k) && !rule->in_name.count(std::string(t.Key(k)))) return level;
-  if (!rule->out_index.empty() && !outs.empty())
-    for (size_t i = 0; i < outs.size(); ++i)
-      if (Bad(t, outs[i]) && !rule->out_index.count(static_cast<int>(i))) return level;
+  if (!rule->out_index.empty()) {
+    int i = 0;
+    for (JIdx o = outs; o != kJNone; o = next(o), ++i)
+      if (Bad(t, o) && !rule->out_index.count(i)) return level;
+  }
   return Overflow::kNone;
 }
 
