@@ -16,15 +16,32 @@ namespace {
 
 // Shortest round-trip digits of |x| (finite, non-zero) and decpt with |x| = 0.DIGITS x 10^decpt,
 // straight from Dragonbox (|x| = significand x 10^exponent) without formatting and re-reading.
+// The digits are written from the end, two at a time.
 int ShortestDigits(double x, char* digits, int* ndigits) {
+  static const char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
   auto dec = fmt::detail::dragonbox::to_decimal(std::fabs(x));
   uint64_t sig = dec.significand;
   int exp10 = dec.exponent;
   while (sig % 10 == 0) { sig /= 10; ++exp10; }   // sig != 0 for x != 0
-  char rev[24];
-  int n = 0;
-  for (; sig; sig /= 10) rev[n++] = static_cast<char>('0' + sig % 10);
-  for (int i = 0; i < n; ++i) digits[i] = rev[n - 1 - i];
+  int n = 1;
+  for (uint64_t v = sig; v >= 10; v /= 10) ++n;
+  char* p = digits + n;
+  uint64_t v = sig;
+  while (v >= 100) {
+    const unsigned r = static_cast<unsigned>(v % 100);
+    v /= 100;
+    p -= 2;
+    std::memcpy(p, kPairs + 2 * r, 2);
+  }
+  if (v >= 10) {
+    p -= 2;
+    std::memcpy(p, kPairs + 2 * v, 2);
+  } else {
+    *--p = static_cast<char>('0' + v);
+  }
   *ndigits = n;
   return n + exp10;
 }
@@ -44,7 +61,7 @@ void AppendPyFloat(std::string& out, double x) {
     out.append(buf, static_cast<size_t>(p + 3 - buf));
     return;
   }
-  char d[32] = {};
+  char d[24];
   int n = 0;
   int decpt = ShortestDigits(x, d, &n);
   if (decpt <= -4 || decpt > 16) {
