@@ -375,7 +375,9 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
     ws = StreamRows(gn, bo_n, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>* ie, std::vector<std::string>* oe) {
       NodeId bi = counterpart[id];
       if (bi == kNoNode) return;
-      NodeComparison c = CompareNode(settings, gn.node(id).name, items, UnpackCmpItems(bench_items[bi]));
+      VP_THREAD_LOCAL std::vector<CmpItem> bench;   // reused: the golden items of one node at a time
+      UnpackCmpItems(bench_items[bi], &bench);
+      NodeComparison c = CompareNode(settings, gn.node(id).name, items, bench);
       gn.node(id).precision_index = c.precision_index;
       *ie = std::move(c.input_extra);
       *oe = std::move(c.output_extra);

@@ -28,12 +28,11 @@ size_t GetLen(std::string_view in, size_t* pos) {
 
 void PutStr(std::string& out, const std::string& s) { PutLen(out, s.size()); out += s; }
 
-std::string GetStr(std::string_view in, size_t* pos) {
+void GetStr(std::string_view in, size_t* pos, std::string* s) {
   size_t n = GetLen(in, pos);
   n = std::min(n, in.size() - *pos);
-  std::string s(in.substr(*pos, n));
+  s->assign(in.data() + *pos, n);
   *pos += n;
-  return s;
 }
 
 void PutValue(std::string& out, const CmpValue& v) {
@@ -47,24 +46,28 @@ void PutValue(std::string& out, const CmpValue& v) {
   }
 }
 
-CmpValue GetValue(std::string_view in, size_t* pos) {
-  CmpValue v;
-  if (*pos >= in.size()) return v;
-  v.kind = static_cast<CmpValue::Kind>(in[(*pos)++]);
-  switch (v.kind) {
+// Into `v` as it is, keeping its string's buffer.
+void GetValue(std::string_view in, size_t* pos, CmpValue* v) {
+  v->kind = CmpValue::kNull;
+  v->b = false;
+  v->i = 0;
+  v->d = 0;
+  v->s.clear();
+  if (*pos >= in.size()) return;
+  v->kind = static_cast<CmpValue::Kind>(in[(*pos)++]);
+  switch (v->kind) {
     case CmpValue::kNull: break;
-    case CmpValue::kBool: v.b = *pos < in.size() && in[(*pos)++] != 0; break;
+    case CmpValue::kBool: v->b = *pos < in.size() && in[(*pos)++] != 0; break;
     case CmpValue::kInt:
-      if (*pos + sizeof v.i <= in.size()) std::memcpy(&v.i, in.data() + *pos, sizeof v.i);
-      *pos += sizeof v.i;
+      if (*pos + sizeof v->i <= in.size()) std::memcpy(&v->i, in.data() + *pos, sizeof v->i);
+      *pos += sizeof v->i;
       break;
     case CmpValue::kFloat:
-      if (*pos + sizeof v.d <= in.size()) std::memcpy(&v.d, in.data() + *pos, sizeof v.d);
-      *pos += sizeof v.d;
+      if (*pos + sizeof v->d <= in.size()) std::memcpy(&v->d, in.data() + *pos, sizeof v->d);
+      *pos += sizeof v->d;
       break;
-    default: v.s = GetStr(in, pos);
+    default: GetStr(in, pos, &v->s);
   }
-  return v;
 }
 
 }  // namespace
@@ -83,20 +86,27 @@ std::string PackCmpItems(const std::vector<CmpItem>& items) {
   return out;
 }
 
-std::vector<CmpItem> UnpackCmpItems(std::string_view in) {
+void UnpackCmpItems(std::string_view in, std::vector<CmpItem>* items) {
   size_t pos = 0;
   size_t n = GetLen(in, &pos);
-  std::vector<CmpItem> items;
-  items.reserve(std::min(n, in.size()));
-  for (size_t k = 0; k < n && pos < in.size(); ++k) {
-    CmpItem c;
-    c.name = GetStr(in, &pos);
+  n = std::min(n, in.size());
+  // The items already there are overwritten in place: their strings keep their buffers.
+  if (items->size() < n) items->resize(n);
+  size_t k = 0;
+  for (; k < n && pos < in.size(); ++k) {
+    CmpItem& c = (*items)[k];
+    GetStr(in, &pos, &c.name);
     c.state = pos < in.size() ? static_cast<ItemState>(in[pos++]) : ItemState::kInput;
     for (CmpValue* v : {&c.dtype, &c.shape, &c.requires_grad, &c.stats[0], &c.stats[1], &c.stats[2], &c.stats[3], &c.md5})
-      *v = GetValue(in, &pos);
-    c.data_name = GetStr(in, &pos);
-    items.push_back(std::move(c));
+      GetValue(in, &pos, v);
+    GetStr(in, &pos, &c.data_name);
   }
+  items->resize(k);
+}
+
+std::vector<CmpItem> UnpackCmpItems(std::string_view in) {
+  std::vector<CmpItem> items;
+  UnpackCmpItems(in, &items);
   return items;
 }
 

@@ -189,11 +189,11 @@ void SummaryIndicators(Row& r) {
         diff = Str("Nan");
         rel = Str("Nan");
       } else if (bd != 0) {
+        // The cell is repr(rel) + "%": written from rel itself (AppendPercentField), and read back
+        // as rel / 100 by the checkers (NormRelPct), since repr round-trips; never made as text.
         rel.kind = CmpValue::kString;
         r.rel[k] = std::fabs((dd / bd) * 100);
         r.rel_repr[k] = true;
-        AppendPyFloat(rel.s, r.rel[k]);
-        rel.s += '%';
       } else {
         rel = Str("N/A");
       }
@@ -235,6 +235,36 @@ double MinMax(const std::vector<Row*>& rows, Get get, bool is_min) {
     // Python's min() / max(): a value replaces the running one only if it compares smaller /
     // larger, so a NaN never does.
     if (is_min ? v < acc : v > acc) acc = v;
+  }
+  return acc;
+}
+
+// pct() of a row's NormRelativeErr cell (ind[7]).
+double NormRelPct(const Row& r) { return r.rel_repr[3] ? r.rel[3] / 100 : Pct(r.ind[7]); }
+
+// minmax() over the rows' NormRelativeErr cells: MinMax on ind[7], whose repr text reads as rel / 100.
+double MinMaxNormRel(const std::vector<Row*>& rows) {
+  double acc = 0.0;
+  for (Row* r : rows) {
+    double v;
+    if (r->rel_repr[3]) {
+      v = r->rel[3] / 100;
+    } else {
+      const Cell& c = r->ind[7];
+      if (c.kind == CmpValue::kNull) continue;
+      if (c.kind == CmpValue::kString) {
+        if (c.s == "Nan" || c.s == "N/A") continue;
+        if (c.s.empty() || c.s.back() != '%') continue;
+        v = Pct(c);
+      } else if (c.kind == CmpValue::kBool) {
+        v = c.b ? 1 : 0;
+      } else if (IsNumber(c)) {
+        v = AsDouble(c);
+      } else {
+        continue;
+      }
+    }
+    if (v > acc) acc = v;   // max(): a NaN never replaces the running value
   }
   return acc;
 }
@@ -292,10 +322,10 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   // 2 RelativeErr (summary) / 2' OneThousandth (tensor)
   if (!tensor) {
     if (ig == Ignore::kNone) {
-      double m = std::fabs(MinMax(input, [](const Row& r) -> const Cell& { return r.ind[7]; }, false));
+      double m = std::fabs(MinMaxNormRel(input));
       if (m < 0.1)
         for (Row* r : output)
-          if (std::fabs(Pct(r->ind[7])) > 0.5) Set(*r, kError, "error: The NormRelativeErr of output is greater than 0.5.");
+          if (std::fabs(NormRelPct(*r)) > 0.5) Set(*r, kError, "error: The NormRelativeErr of output is greater than 0.5.");
     }
   } else if (ig == Ignore::kNone && !output.empty()) {
     double a = MinMax(input, [](const Row& r) -> const Cell& { return r.metric[4]; }, true);
@@ -336,8 +366,8 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   // 7 RelativeWarn (summary) / 7' CosineWarn (tensor)
   if (ig != Ignore::kNone || output.empty()) return;
   if (!tensor) {
-    double in = std::fabs(MinMax(input, [](const Row& r) -> const Cell& { return r.ind[7]; }, false));
-    double out = std::fabs(MinMax(output, [](const Row& r) -> const Cell& { return r.ind[7]; }, false));
+    double in = std::fabs(MinMaxNormRel(input));
+    double out = std::fabs(MinMaxNormRel(output));
     if ((in == 0 && out > 0.1) || (in != 0 && out / in > 10))
       Set(*output[0], kWarning, "warning: The norm relative error of output is 10 times that of input.");
   } else {

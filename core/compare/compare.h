@@ -49,6 +49,8 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
 // the target streams past, so they must cost little more than the dump text they came from.
 std::string PackCmpItems(const std::vector<CmpItem>& items);
 std::vector<CmpItem> UnpackCmpItems(std::string_view packed);
+// The same into `items`, reusing its elements (and their strings' buffers).
+void UnpackCmpItems(std::string_view packed, std::vector<CmpItem>* items);
 
 // §9.7: the ignored-API override of the precision index, by node name.
 double OverridePrecision(CompareMode m, std::string_view name, double index);
