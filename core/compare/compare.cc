@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 
 #include "base/pyfmt.h"
@@ -380,9 +381,12 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
 
 // ", \"<name>\": " (the names here are constants of plain ASCII: nothing to escape).
 void AppendName(std::string& out, const char* name) {
-  out += ", \"";
-  out += name;
-  out += "\": ";
+  const size_t n = std::strlen(name), at = out.size();
+  out.resize(at + n + 6);   // one resize, then the pieces in place
+  char* d = &out[at];
+  std::memcpy(d, ", \"", 3);
+  std::memcpy(d + 3, name, n);
+  std::memcpy(d + 3 + n, "\": ", 3);
 }
 
 // ", \"<name>\": \"<text>\"", where fill(text) writes the value's text into a reused buffer
@@ -491,7 +495,7 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
     auto& ng = ngroups[static_cast<int>(st)];
     auto& bg = bgroups[static_cast<int>(st)];
     for (size_t i = 0; i < ng.size(); ++i) {
-      Row r;
+      Row& r = rows.emplace_back();   // made in place: a Row is 30 cells, and moving one cost as much as filling it
       r.n = ng[i];
       r.b = i < bg.size() ? bg[i] : nullptr;
       r.is_output = r.n->name.find(".output.") != std::string::npos;
@@ -520,7 +524,6 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
         auto m = s.tensor_metrics(*r.n, r.b);
         for (int k = 0; k < 6; ++k) r.metric[k] = m[static_cast<size_t>(k)];
       }
-      rows.push_back(std::move(r));
     }
   }
   if (rows.empty()) return out;
