@@ -116,28 +116,32 @@ struct Converter {
         return true;
       }
       case od::json_type::number: {
-        od::number_type nt;
-        if (auto e = v.get_number_type().get(nt)) {
-          std::string_view tok; double d;
-          tok = v.raw_json_token();
-      if (NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
-          return Fail(e);
-        }
-        if (nt == od::number_type::signed_integer) {
-          int64_t i;
-          if (auto e = v.get_int64().get(i)) return Fail(e);
-          n->kind = JKind::kInt; n->i = i;
-        } else if (nt == od::number_type::floating_point_number) {
-          // Kept as text too when it is already repr(d): printing it is then a copy (pyfmt.h).
-          const std::string_view tok = TrimToken(v.raw_json_token());
+        // One scan of the number gives its type and value (get_number_type then get_double
+        // scanned it twice). The token is kept for big integers, and for a float whose text is
+        // already repr(d): printing it is then a copy (pyfmt.h).
+        const std::string_view tok = TrimToken(v.raw_json_token());
+        od::number num;
+        if (v.get_number().get(num)) {
           double d;
-          if (auto e = v.get_double().get(d)) return Fail(e);
-          n->kind = JKind::kFloat; n->d = d;
-          if (IsPyFloatRepr(tok)) tree.SetStr(idx, tok);
-        } else {
-          std::string_view tok = v.raw_json_token();
+          if (NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
+          // Integers beyond 64 bits fail get_number (as BIGINT_ERROR or NUMBER_ERROR, by length);
+          // the classifying scan tells them from malformed numbers, with its own error.
+          od::number_type nt;
+          if (auto e = v.get_number_type().get(nt)) return Fail(e);
+          if (nt != od::number_type::big_integer) return Fail(simdjson::NUMBER_ERROR);
           n->kind = JKind::kBigInt;
-          tree.SetStr(idx, TrimToken(tok));
+          tree.SetStr(idx, tok);
+          return true;
+        }
+        const od::number_type nt = num.get_number_type();
+        if (nt == od::number_type::signed_integer) {
+          n->kind = JKind::kInt; n->i = num.get_int64();
+        } else if (nt == od::number_type::floating_point_number) {
+          n->kind = JKind::kFloat; n->d = num.get_double();
+          if (IsPyFloatRepr(tok)) tree.SetStr(idx, tok);
+        } else {   // an unsigned integer beyond int64
+          n->kind = JKind::kBigInt;
+          tree.SetStr(idx, tok);
         }
         return true;
       }
