@@ -214,27 +214,26 @@ void SummaryIndicators(Row& r) {
   for (auto& c : r.bstat) tab(c);
 }
 
-// minmax(field) over rows: start 1.0 (min) / 0.0 (max); skip null, "Nan", "N/A"; "x%" -> pct.
+// A cell as minmax() counts it: null, "Nan", "N/A" and other texts are skipped; "x%" -> pct.
+bool MinMaxValue(const Cell& c, double* v) {
+  if (c.kind == CmpValue::kString) {
+    if (c.s == "Nan" || c.s == "N/A" || c.s.empty() || c.s.back() != '%') return false;
+    *v = Pct(c);
+    return true;
+  }
+  if (c.kind == CmpValue::kBool) { *v = c.b ? 1 : 0; return true; }
+  if (IsNumber(c)) { *v = AsDouble(c); return true; }
+  return false;
+}
+
+// minmax(field) over rows: start 1.0 (min) / 0.0 (max). Python's min() / max(): a value replaces
+// the running one only if it compares smaller / larger, so a NaN never does.
 template <typename Get>
 double MinMax(const std::vector<Row*>& rows, Get get, bool is_min) {
   double acc = is_min ? 1.0 : 0.0;
   for (Row* r : rows) {
-    const Cell& c = get(*r);
     double v;
-    if (c.kind == CmpValue::kNull) continue;
-    if (c.kind == CmpValue::kString) {
-      if (c.s == "Nan" || c.s == "N/A") continue;
-      if (c.s.empty() || c.s.back() != '%') continue;
-      v = Pct(c);
-    } else if (c.kind == CmpValue::kBool) {
-      v = c.b ? 1 : 0;
-    } else if (IsNumber(c)) {
-      v = AsDouble(c);
-    } else {
-      continue;
-    }
-    // Python's min() / max(): a value replaces the running one only if it compares smaller /
-    // larger, so a NaN never does.
+    if (!MinMaxValue(get(*r), &v)) continue;
     if (is_min ? v < acc : v > acc) acc = v;
   }
   return acc;
@@ -243,29 +242,15 @@ double MinMax(const std::vector<Row*>& rows, Get get, bool is_min) {
 // pct() of a row's NormRelativeErr cell (ind[7]).
 double NormRelPct(const Row& r) { return r.rel_repr[3] ? r.rel[3] / 100 : Pct(r.ind[7]); }
 
-// minmax() over the rows' NormRelativeErr cells: MinMax on ind[7], whose repr text reads as rel / 100.
-double MinMaxNormRel(const std::vector<Row*>& rows) {
+// max() over the rows' NormRelativeErr cells (MinMax on ind[7]), whose text repr(rel) + "%" is
+// not made: it reads back as rel / 100.
+double MaxNormRel(const std::vector<Row*>& rows) {
   double acc = 0.0;
   for (Row* r : rows) {
     double v;
-    if (r->rel_repr[3]) {
-      v = r->rel[3] / 100;
-    } else {
-      const Cell& c = r->ind[7];
-      if (c.kind == CmpValue::kNull) continue;
-      if (c.kind == CmpValue::kString) {
-        if (c.s == "Nan" || c.s == "N/A") continue;
-        if (c.s.empty() || c.s.back() != '%') continue;
-        v = Pct(c);
-      } else if (c.kind == CmpValue::kBool) {
-        v = c.b ? 1 : 0;
-      } else if (IsNumber(c)) {
-        v = AsDouble(c);
-      } else {
-        continue;
-      }
-    }
-    if (v > acc) acc = v;   // max(): a NaN never replaces the running value
+    if (r->rel_repr[3]) v = r->rel[3] / 100;
+    else if (!MinMaxValue(r->ind[7], &v)) continue;
+    if (v > acc) acc = v;
   }
   return acc;
 }
@@ -323,7 +308,7 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   // 2 RelativeErr (summary) / 2' OneThousandth (tensor)
   if (!tensor) {
     if (ig == Ignore::kNone) {
-      double m = std::fabs(MinMaxNormRel(input));
+      double m = std::fabs(MaxNormRel(input));
       if (m < 0.1)
         for (Row* r : output)
           if (std::fabs(NormRelPct(*r)) > 0.5) Set(*r, kError, "error: The NormRelativeErr of output is greater than 0.5.");
@@ -367,8 +352,8 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   // 7 RelativeWarn (summary) / 7' CosineWarn (tensor)
   if (ig != Ignore::kNone || output.empty()) return;
   if (!tensor) {
-    double in = std::fabs(MinMaxNormRel(input));
-    double out = std::fabs(MinMaxNormRel(output));
+    double in = std::fabs(MaxNormRel(input));
+    double out = std::fabs(MaxNormRel(output));
     if ((in == 0 && out > 0.1) || (in != 0 && out / in > 10))
       Set(*output[0], kWarning, "warning: The norm relative error of output is 10 times that of input.");
   } else {
