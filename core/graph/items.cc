@@ -1,5 +1,6 @@
 #include "graph/items.h"
 
+#include <charconv>
 #include <cstdlib>
 #include <string>
 #include <unordered_map>
@@ -36,7 +37,8 @@ class EntryParser {
     batch_p2p_node_ = node.find("batch_isend_irecv") != std::string_view::npos;
   }
 
-  Status Walk(JIdx v, const std::string& nm, int depth);
+  // `nm` is the item name so far; children extend it in place and cut it back (no string per child).
+  Status Walk(JIdx v, std::string& nm, int depth);
   void SetState(ItemState s) { state_ = s; }
   Status Finish();
 
@@ -216,7 +218,7 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
   return it;
 }
 
-Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
+Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {
   if (depth > kMaxWalkDepth)
     return InvalidInput("the entry '" + std::string(node_) + "' is nested more than 400 levels deep (exceeds the recursion limit)");
   JKind k = t_.Kind(v);
@@ -234,8 +236,15 @@ Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
       if (nm.compare(s, e - s, "parameters_grad") == 0) { pg = true; break; }
     }
     uint32_t i = 0;
-    for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next, ++i)
-      RETURN_IF_ERROR(Walk(c, pg ? nm : nm + "." + std::to_string(i), depth + 1));
+    for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next, ++i) {
+      if (pg) { RETURN_IF_ERROR(Walk(c, nm, depth + 1)); continue; }
+      const size_t keep = nm.size();
+      char digits[16];
+      nm += '.';
+      nm.append(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, i).ptr - digits));
+      RETURN_IF_ERROR(Walk(c, nm, depth + 1));
+      nm.resize(keep);
+    }
     return Status::Ok();
   }
   if (k != JKind::kObject) return Status::Ok();
@@ -259,8 +268,13 @@ Status EntryParser::Walk(JIdx v, const std::string& nm, int depth) {
     Emit(it);
     return Status::Ok();
   }
-  for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next)
-    RETURN_IF_ERROR(Walk(c, nm + "." + std::string(t_.Key(c)), depth + 1));
+  for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next) {
+    const size_t keep = nm.size();
+    nm += '.';
+    nm += t_.Key(c);
+    RETURN_IF_ERROR(Walk(c, nm, depth + 1));
+    nm.resize(keep);
+  }
   return Status::Ok();
 }
 
@@ -696,7 +710,8 @@ Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, co
     JIdx v = t.Find(entry, part.key);
     if (v == kJNone) continue;
     p.SetState(part.state);
-    RETURN_IF_ERROR(p.Walk(v, nm + part.suffix, 0));
+    std::string part_name = nm + part.suffix;
+    RETURN_IF_ERROR(p.Walk(v, part_name, 0));
   }
   return Status::Ok();
 }
