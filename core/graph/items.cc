@@ -8,90 +8,12 @@
 
 #include "base/pyfmt.h"
 #include "base/thread_init.h"
+#include "graph/entry_parser.h"
 
 namespace visprobe {
 namespace {
 
 constexpr int kMaxWalkDepth = 400;
-
-// One field of an item under construction: a raw JSON value, a literal string, or null.
-struct Field {
-  std::string_view name;
-  enum Kind : uint8_t { kTree, kLit, kNull } kind = kNull;
-  JIdx j = kJNone;
-  uint32_t lit_off = 0, lit_len = 0;
-};
-
-struct ItemBuild {
-  std::vector<Field> fields;
-  std::string lits;       // literal strings of this item
-  std::string full_op_name;
-  std::string data_name;  // "-1" when absent
-  bool data_name_is_str = false;
-};
-
-class EntryParser {
- public:
-  EntryParser(const JTree& t, std::string_view node, const ItemOptions& o, NodeItems& out)
-      : t_(t), node_(node), opts_(o), out_(out) {
-    batch_p2p_node_ = node.find("batch_isend_irecv") != std::string_view::npos;
-  }
-
-  // `nm` is the item name so far; children extend it in place and cut it back (no string per child).
-  Status Walk(JIdx v, std::string& nm, int depth);
-  void SetState(ItemState s) { state_ = s; }
-  Status Finish();
-
- private:
-  static Field* FindField(ItemBuild& it, std::string_view name) {
-    for (auto& f : it.fields) if (f.name == name) return &f;
-    return nullptr;
-  }
-  void SetTree(ItemBuild& it, std::string_view name, JIdx j) {
-    Field* f = FindField(it, name);
-    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
-    f->kind = Field::kTree; f->j = j;
-  }
-  void SetLit(ItemBuild& it, std::string_view name, std::string_view s) {
-    Field* f = FindField(it, name);
-    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
-    f->kind = Field::kLit; f->lit_off = static_cast<uint32_t>(it.lits.size()); f->lit_len = static_cast<uint32_t>(s.size());
-    it.lits.append(s.data(), s.size());
-  }
-  void SetNull(ItemBuild& it, std::string_view name) {
-    Field* f = FindField(it, name);
-    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
-    f->kind = Field::kNull;
-  }
-  void AddIfAbsent(ItemBuild& it, std::string_view name) { if (!FindField(it, name)) SetNull(it, name); }
-
-  void SetDataName(ItemBuild& it, JIdx dn, const std::string& nm);
-  // The common leaf written straight into the blob: true when it was (or when, as Emit would,
-  // it was dropped), false when it needs the general way (GenItem, then Emit).
-  bool FastLeaf(JIdx leaf, const std::string& nm);
-  void RenderValue(JIdx c, bool is_max, bool* collapsed);
-  void CaptureMember(JIdx c, CmpValue* v) const;
-  // Adds an item to the inputs or outputs: a later item with the same key replaces the earlier one.
-  void Place(const ItemRef& ref, bool is_output, std::string_view key);
-  // Items are built one at a time (never two at once), in one reused ItemBuild per thread.
-  static ItemBuild& Fresh();
-  ItemBuild& GenItem(JIdx leaf, const std::string& nm);
-  ItemBuild& DefaultItem(const std::string& nm);
-  void Emit(ItemBuild& it);
-  void Capture(const ItemBuild& it, CmpItem* c) const;
-  void CaptureValue(const ItemBuild& it, const Field& f, CmpValue* v) const;
-  void Render(const ItemBuild& it, std::string& text, bool* collapsed, bool* is_group);
-
-  const JTree& t_;
-  std::string_view node_;
-  const ItemOptions& opts_;
-  NodeItems& out_;
-  bool batch_p2p_node_ = false;
-  ItemState state_ = ItemState::kInput;
-  std::string text_, key_, val_, dn_, fon_;
-  // key -> index in out_.inputs / out_.outputs (for "later replaces earlier, first position").
-  std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
-};
 
 const char* PyTypeName(const JTree& t, JIdx v) {
   if (v == kJNone) return "NoneType";
@@ -111,6 +33,90 @@ std::string_view LastSegment(std::string_view s) {
   auto k = s.rfind('.');
   return k == std::string_view::npos ? s : s.substr(k + 1);
 }
+
+void AppendDecimalRule(std::string& out, const std::string& s) {
+  // ^\d{1,20}\.\d{1,20}%?$ with more than 6 decimals -> 6 decimals.
+  size_t n = s.size();
+  bool pct = n > 0 && s[n - 1] == '%';
+  size_t body = pct ? n - 1 : n;
+  size_t i = 0;
+  while (i < body && s[i] >= '0' && s[i] <= '9') ++i;
+  size_t int_digits = i;
+  bool ok = int_digits >= 1 && int_digits <= 20 && i < body && s[i] == '.';
+  size_t frac = 0;
+  if (ok) {
+    ++i;
+    while (i < body && s[i] >= '0' && s[i] <= '9') ++i, ++frac;
+    ok = i == body && frac >= 1 && frac <= 20;
+  }
+  if (ok && frac > 6) {
+    AppendFixed(out, std::strtod(s.substr(0, body).c_str(), nullptr), 6);
+    if (pct) out += '%';
+    return;
+  }
+  out += s;
+}
+
+}  // namespace
+
+void AppendFormattedRepr(std::string& out, double v, std::string_view suffix) {
+  const size_t start = out.size();
+  AppendPyFloat(out, v);
+  // The decimal rule's pattern ^\d{1,20}\.\d{1,20}%?$ (sign and exponent forms never match).
+  const char* d = out.data() + start;
+  const size_t n = out.size() - start;
+  size_t i = 0;
+  while (i < n && d[i] >= '0' && d[i] <= '9') ++i;
+  const size_t point = i;
+  bool ok = point >= 1 && point <= 20 && i < n && d[i] == '.' && (suffix.empty() || suffix == "%");
+  size_t frac = 0;
+  if (ok) {
+    for (++i; i < n && d[i] >= '0' && d[i] <= '9'; ++i) ++frac;
+    ok = i == n && frac >= 1 && frac <= 20;
+  }
+  if (!ok || frac <= 6) {
+    out.append(suffix.data(), suffix.size());
+    return;
+  }
+  if (frac == 7 && d[n - 1] == '5') {   // a tie in the text: v is on one side of it
+    out.resize(start);
+    AppendFixed(out, v, 6);
+    out.append(suffix.data(), suffix.size());
+    return;
+  }
+  const bool up = d[point + 7] >= '5';
+  out.resize(start + point + 7);   // integer digits, the point, 6 decimals
+  if (up) {
+    size_t k = out.size();
+    while (k > start) {
+      --k;
+      if (out[k] == '.') continue;
+      if (out[k] != '9') { ++out[k]; break; }
+      out[k] = '0';
+      if (k == start) out.insert(out.begin() + static_cast<long>(start), '1');
+    }
+  }
+  out.append(suffix.data(), suffix.size());
+}
+
+void AppendFormattedString(std::string& out, std::string_view s) {
+  // Fast path: nothing to remove or replace, and not a candidate for the decimal rule.
+  if (s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
+      (s.empty() || s[0] < '0' || s[0] > '9')) {
+    out.append(s.data(), s.size());
+    return;
+  }
+  std::string tmp;
+  tmp.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\'') continue;
+    if (s[i] == 'N' && s.compare(i, 4, "None") == 0) { tmp += "null"; i += 3; continue; }
+    tmp += s[i];
+  }
+  AppendDecimalRule(out, tmp);
+}
+
+namespace items_internal {
 
 void EntryParser::SetDataName(ItemBuild& it, JIdx dn, const std::string& nm) {
   if (dn != kJNone && t_.Truthy(dn)) {
@@ -278,90 +284,6 @@ Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {
   return Status::Ok();
 }
 
-void AppendDecimalRule(std::string& out, const std::string& s) {
-  // ^\d{1,20}\.\d{1,20}%?$ with more than 6 decimals -> 6 decimals.
-  size_t n = s.size();
-  bool pct = n > 0 && s[n - 1] == '%';
-  size_t body = pct ? n - 1 : n;
-  size_t i = 0;
-  while (i < body && s[i] >= '0' && s[i] <= '9') ++i;
-  size_t int_digits = i;
-  bool ok = int_digits >= 1 && int_digits <= 20 && i < body && s[i] == '.';
-  size_t frac = 0;
-  if (ok) {
-    ++i;
-    while (i < body && s[i] >= '0' && s[i] <= '9') ++i, ++frac;
-    ok = i == body && frac >= 1 && frac <= 20;
-  }
-  if (ok && frac > 6) {
-    AppendFixed(out, std::strtod(s.substr(0, body).c_str(), nullptr), 6);
-    if (pct) out += '%';
-    return;
-  }
-  out += s;
-}
-
-}  // namespace
-
-void AppendFormattedRepr(std::string& out, double v, std::string_view suffix) {
-  const size_t start = out.size();
-  AppendPyFloat(out, v);
-  // The decimal rule's pattern ^\d{1,20}\.\d{1,20}%?$ (sign and exponent forms never match).
-  const char* d = out.data() + start;
-  const size_t n = out.size() - start;
-  size_t i = 0;
-  while (i < n && d[i] >= '0' && d[i] <= '9') ++i;
-  const size_t point = i;
-  bool ok = point >= 1 && point <= 20 && i < n && d[i] == '.' && (suffix.empty() || suffix == "%");
-  size_t frac = 0;
-  if (ok) {
-    for (++i; i < n && d[i] >= '0' && d[i] <= '9'; ++i) ++frac;
-    ok = i == n && frac >= 1 && frac <= 20;
-  }
-  if (!ok || frac <= 6) {
-    out.append(suffix.data(), suffix.size());
-    return;
-  }
-  if (frac == 7 && d[n - 1] == '5') {   // a tie in the text: v is on one side of it
-    out.resize(start);
-    AppendFixed(out, v, 6);
-    out.append(suffix.data(), suffix.size());
-    return;
-  }
-  const bool up = d[point + 7] >= '5';
-  out.resize(start + point + 7);   // integer digits, the point, 6 decimals
-  if (up) {
-    size_t k = out.size();
-    while (k > start) {
-      --k;
-      if (out[k] == '.') continue;
-      if (out[k] != '9') { ++out[k]; break; }
-      out[k] = '0';
-      if (k == start) out.insert(out.begin() + static_cast<long>(start), '1');
-    }
-  }
-  out.append(suffix.data(), suffix.size());
-}
-
-void AppendFormattedString(std::string& out, std::string_view s) {
-  // Fast path: nothing to remove or replace, and not a candidate for the decimal rule.
-  if (s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
-      (s.empty() || s[0] < '0' || s[0] > '9')) {
-    out.append(s.data(), s.size());
-    return;
-  }
-  std::string tmp;
-  tmp.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\'') continue;
-    if (s[i] == 'N' && s.compare(i, 4, "None") == 0) { tmp += "null"; i += 3; continue; }
-    tmp += s[i];
-  }
-  AppendDecimalRule(out, tmp);
-}
-
-namespace {
-
 void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed, bool* is_group) {
   text.clear();
   bool process_group = false;
@@ -387,23 +309,13 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
       else text += "null";
       continue;
     }
-    val.clear();
-    if (f.kind == Field::kTree && t_.IsNumber(f.j)) {
-      // Numbers print as plain ASCII: no escaping, no rule-3 string processing, never "null".
-      text += '"';
-      t_.AppendPyStr(text, f.j);
-      text += '"';
+    if (f.kind == Field::kTree) {
+      RenderValue(text, f.j, n == "Max", collapsed);
       continue;
     }
-    if (f.kind == Field::kNull || (f.kind == Field::kTree && t_.Kind(f.j) == JKind::kNull)) {
-      val = "null";
-    } else if (f.kind == Field::kLit) {
-      AppendFormattedString(val, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
-    } else if (t_.Kind(f.j) == JKind::kString) {
-      AppendFormattedString(val, t_.Str(f.j));
-    } else {
-      t_.AppendPyStr(val, f.j);
-    }
+    val.clear();
+    if (f.kind == Field::kNull) val = "null";
+    else AppendFormattedString(val, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
     if (n == "Max" && val == "null") *collapsed = true;
     AppendJsonString(text, val);
   }
@@ -417,14 +329,12 @@ void EntryParser::CaptureValue(const ItemBuild& it, const Field& f, CmpValue* v)
     v->s.assign(std::string_view(it.lits).substr(f.lit_off, f.lit_len));
     return;
   }
-  switch (t_.Kind(f.j)) {
-    case JKind::kNull: return;
-    case JKind::kBool: v->kind = CmpValue::kBool; v->b = t_.at(f.j).b; return;
-    case JKind::kInt: v->kind = CmpValue::kInt; v->i = t_.at(f.j).i; return;
-    case JKind::kFloat: v->kind = CmpValue::kFloat; v->d = t_.at(f.j).d; return;
-    case JKind::kString: v->kind = CmpValue::kString; v->s.assign(t_.Str(f.j)); return;
-    default: v->kind = CmpValue::kJson; t_.AppendJson(v->s, f.j); return;
+  if (t_.Kind(f.j) == JKind::kBool) {   // a boolean kept as a tree (data_name), not as a literal
+    v->kind = CmpValue::kBool;
+    v->b = t_.at(f.j).b;
+    return;
   }
+  CaptureMember(f.j, v);
 }
 
 void EntryParser::Capture(const ItemBuild& it, CmpItem* c) const {
@@ -499,197 +409,12 @@ void EntryParser::Place(const ItemRef& ref, bool is_output, std::string_view key
   }
 }
 
-// AppendFormattedString leaves s as it is (its fast path).
-bool FormatsAsItself(std::string_view s) {
-  return s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
-         (s.empty() || s[0] < '0' || s[0] > '9');
-}
-
-// One member's value as Render writes a field of the leaf (a boolean member is the literal
-// "True" / "False" there, which formats as itself).
-void EntryParser::RenderValue(JIdx c, bool is_max, bool* collapsed) {
-  std::string& b = out_.blob;
-  switch (t_.Kind(c)) {
-    case JKind::kBool:
-      b += t_.at(c).b ? "\"True\"" : "\"False\"";
-      return;
-    case JKind::kNull:
-      b += "\"null\"";
-      if (is_max) *collapsed = true;
-      return;
-    case JKind::kInt: case JKind::kFloat: case JKind::kBigInt:
-      b += '"';
-      t_.AppendPyStr(b, c);
-      b += '"';
-      return;
-    case JKind::kString: {
-      const std::string_view s = t_.Str(c);
-      if (FormatsAsItself(s)) {
-        if (is_max && s == "null") *collapsed = true;
-        AppendJsonString(b, s);
-        return;
-      }
-      val_.clear();
-      AppendFormattedString(val_, s);
-      break;
-    }
-    default:
-      val_.clear();
-      t_.AppendPyStr(val_, c);
-      break;
-  }
-  if (is_max && val_ == "null") *collapsed = true;
-  AppendJsonString(b, val_);
-}
-
-// CaptureValue of the field GenItem makes of member c (a boolean member is a literal string).
-void EntryParser::CaptureMember(JIdx c, CmpValue* v) const {
-  *v = CmpValue();
-  switch (t_.Kind(c)) {
-    case JKind::kNull: return;
-    case JKind::kBool: v->kind = CmpValue::kString; v->s.assign(t_.at(c).b ? "True" : "False"); return;
-    case JKind::kInt: v->kind = CmpValue::kInt; v->i = t_.at(c).i; return;
-    case JKind::kFloat: v->kind = CmpValue::kFloat; v->d = t_.at(c).d; return;
-    case JKind::kString: v->kind = CmpValue::kString; v->s.assign(t_.Str(c)); return;
-    default: v->kind = CmpValue::kJson; t_.AppendJson(v->s, c); return;
-  }
-}
-
-// GenItem + Emit in one pass for the leaf almost every record is made of: a string "type" that is
-// not torch.ProcessGroup, a truthy "dtype" (so none of GenItem's rules for values without one),
-// no repeated key (a later one would replace an earlier one's value in its position), no
-// "error_key", md5 not to be made up, not a batch_isend_irecv node. Its fields are its members in
-// order, then data_name, requires_grad, Max, Min, Mean and Norm where absent (GenItem's order),
-// and each is written as Render writes it. The corpus and the generated dumps give the same rows
-// both ways (tests/core/test_items.cc runs both on every leaf shape).
-VP_THREAD_LOCAL uint64_t one_pass_leaves = 0;
-
-bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
-  if (batch_p2p_node_ || opts_.general_only) return false;
-  constexpr int kMaxMembers = 24;
-  JIdx mem[kMaxMembers];
-  int n = 0;
-  JIdx type = kJNone, dtype = kJNone, shape = kJNone, data_name = kJNone, md5 = kJNone, rg = kJNone;
-  JIdx stat[4] = {kJNone, kJNone, kJNone, kJNone};
-  for (JIdx c = t_.at(leaf).first; c != kJNone; c = t_.at(c).next) {
-    if (n == kMaxMembers) return false;
-    const std::string_view k = t_.Key(c);
-    for (int j = 0; j < n; ++j) {
-      const std::string_view o = t_.Key(mem[j]);
-      if (o.size() == k.size() && o == k) return false;
-    }
-    mem[n++] = c;
-    switch (k.size()) {
-      case 3:
-        if (k == "md5") md5 = c;
-        else if (k == "Max") stat[0] = c;
-        else if (k == "Min") stat[1] = c;
-        break;
-      case 4:
-        if (k == "type") type = c;
-        else if (k == "Mean") stat[2] = c;
-        else if (k == "Norm") stat[3] = c;
-        break;
-      case 5:
-        if (k == "dtype") dtype = c;
-        else if (k == "shape") shape = c;
-        break;
-      case 9:
-        if (k == "data_name") data_name = c;
-        else if (k == "error_key") return false;
-        break;
-      case 13: if (k == "requires_grad") rg = c; break;
-      default: break;
-    }
-  }
-  if (type == kJNone || t_.Kind(type) != JKind::kString || t_.Str(type) == "torch.ProcessGroup") return false;
-  if (!t_.Truthy(dtype)) return false;
-  if (opts_.keep_md5 && !t_.Truthy(md5)) return false;
-
-  // SetDataName and Emit's key.
-  const bool dn_truthy = t_.Truthy(data_name);
-  const bool dn_is_str = dn_truthy && t_.Kind(data_name) == JKind::kString;
-  std::string& dn = dn_;
-  if (dn_is_str) dn.assign(t_.Str(data_name));
-  else if (dn_truthy) { dn.clear(); t_.AppendPyStr(dn, data_name); }
-  else dn.assign("-1");
-  std::string& fon = fon_;
-  if (dn != "-1") fon.assign(dn, 0, dn.rfind('.'));
-  else fon.assign(nm);
-  if (fon.empty()) return true;   // Emit drops an item without a name
-  const bool is_output = fon.find(".output.") != std::string::npos && fon.find(".input.") == std::string::npos;
-  std::string& key = key_;
-  if (!is_output && dn_is_str && dn != "-1") key.assign(dn, 0, dn.rfind('.'));
-  else key.assign(fon);
-
-  std::string& b = out_.blob;
-  ItemRef ref;
-  ref.key_off = static_cast<uint32_t>(b.size());
-  ref.key_len = static_cast<uint32_t>(key.size());
-  b += key;
-  ref.text_off = static_cast<uint32_t>(b.size());
-  bool first = true, collapsed = false;
-  auto name = [&](std::string_view f) {
-    if (!first) b += ", ";
-    first = false;
-    AppendJsonString(b, f);
-    b += ": ";
-  };
-  for (int j = 0; j < n; ++j) {
-    const JIdx c = mem[j];
-    if (c == md5 && !opts_.keep_md5) continue;
-    name(t_.Key(c));
-    if (c == data_name && !dn_truthy) b += "\"-1\"";
-    else RenderValue(c, c == stat[0], &collapsed);
-  }
-  if (data_name == kJNone) { name("data_name"); b += "\"-1\""; }
-  if (rg == kJNone) { name("requires_grad"); b += "\"null\""; }
-  static const char* const kStats[] = {"Max", "Min", "Mean", "Norm"};
-  for (int i = 0; i < 4; ++i) {
-    if (stat[i] != kJNone) continue;
-    name(kStats[i]);
-    b += "\"null\"";
-    if (i == 0) collapsed = true;
-  }
-  ref.text_len = static_cast<uint32_t>(b.size() - ref.text_off);
-  ref.collapsed = collapsed;
-  if (opts_.capture) {
-    ref.cmp = static_cast<uint32_t>(out_.cmp.size());
-    out_.cmp.emplace_back();
-    CmpItem& ci = out_.cmp.back();
-    ci.name = fon;
-    ci.state = state_;
-    ci.data_name = dn;
-    if (dtype != kJNone) CaptureMember(dtype, &ci.dtype);
-    if (shape != kJNone) CaptureMember(shape, &ci.shape);
-    if (rg != kJNone) CaptureMember(rg, &ci.requires_grad);
-    for (int i = 0; i < 4; ++i) if (stat[i] != kJNone) CaptureMember(stat[i], &ci.stats[i]);
-    if (md5 != kJNone) CaptureMember(md5, &ci.md5);
-  }
-  Place(ref, is_output, key);
-  ++one_pass_leaves;
-  return true;
-}
-
-}  // namespace
+}  // namespace items_internal
 
 namespace {
-Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out);
-}  // namespace
 
-uint64_t OnePassLeavesOfThisThread() { return one_pass_leaves; }
+using items_internal::EntryParser;
 
-Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
-  // Into `out` as it is, keeping its buffers: the callers reuse one NodeItems per thread and copy
-  // what they keep (the copy is exact-size), so nothing is allocated item by item once warm.
-  out.blob.clear();
-  out.inputs.clear();
-  out.outputs.clear();
-  out.cmp.clear();
-  return ParseEntryItemsInto(t, entry, name, opts, out);
-}
-
-namespace {
 Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
   EntryParser p(t, name, opts, out);
   std::string nm(name);
@@ -717,5 +442,15 @@ Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, co
 }
 
 }  // namespace
+
+Status ParseEntryItems(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
+  // Into `out` as it is, keeping its buffers: the callers reuse one NodeItems per thread and copy
+  // what they keep (the copy is exact-size), so nothing is allocated item by item once warm.
+  out.blob.clear();
+  out.inputs.clear();
+  out.outputs.clear();
+  out.cmp.clear();
+  return ParseEntryItemsInto(t, entry, name, opts, out);
+}
 
 }  // namespace visprobe

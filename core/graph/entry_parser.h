@@ -1,0 +1,101 @@
+// The item walker of items.cc and the one-pass way for common tensor leaves (items_one_pass.cc):
+// internal to graph/, not an interface.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "graph/items.h"
+
+namespace visprobe {
+namespace items_internal {
+
+// One field of an item under construction: a raw JSON value, a literal string, or null.
+struct Field {
+  std::string_view name;
+  enum Kind : uint8_t { kTree, kLit, kNull } kind = kNull;
+  JIdx j = kJNone;
+  uint32_t lit_off = 0, lit_len = 0;
+};
+
+struct ItemBuild {
+  std::vector<Field> fields;
+  std::string lits;       // literal strings of this item
+  std::string full_op_name;
+  std::string data_name;  // "-1" when absent
+  bool data_name_is_str = false;
+};
+
+class EntryParser {
+ public:
+  EntryParser(const JTree& t, std::string_view node, const ItemOptions& o, NodeItems& out)
+      : t_(t), node_(node), opts_(o), out_(out) {
+    batch_p2p_node_ = node.find("batch_isend_irecv") != std::string_view::npos;
+  }
+
+  // `nm` is the item name so far; children extend it in place and cut it back (no string per child).
+  Status Walk(JIdx v, std::string& nm, int depth);
+  void SetState(ItemState s) { state_ = s; }
+
+ private:
+  static Field* FindField(ItemBuild& it, std::string_view name) {
+    for (auto& f : it.fields) if (f.name == name) return &f;
+    return nullptr;
+  }
+  void SetTree(ItemBuild& it, std::string_view name, JIdx j) {
+    Field* f = FindField(it, name);
+    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
+    f->kind = Field::kTree; f->j = j;
+  }
+  void SetLit(ItemBuild& it, std::string_view name, std::string_view s) {
+    Field* f = FindField(it, name);
+    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
+    f->kind = Field::kLit; f->lit_off = static_cast<uint32_t>(it.lits.size()); f->lit_len = static_cast<uint32_t>(s.size());
+    it.lits.append(s.data(), s.size());
+  }
+  void SetNull(ItemBuild& it, std::string_view name) {
+    Field* f = FindField(it, name);
+    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
+    f->kind = Field::kNull;
+  }
+  void AddIfAbsent(ItemBuild& it, std::string_view name) { if (!FindField(it, name)) SetNull(it, name); }
+
+  void SetDataName(ItemBuild& it, JIdx dn, const std::string& nm);
+  // The common leaf written straight into the blob: true when it was (or when, as Emit would,
+  // it was dropped), false when it needs the general way (GenItem, then Emit).
+  bool FastLeaf(JIdx leaf, const std::string& nm);
+  // A JSON value as Render writes a field holding it (a number in quotes, null as "null", a
+  // string by §12 rule 3, anything else as Python's str), into `out`; a "null" Max collapses.
+  void RenderValue(std::string& out, JIdx c, bool is_max, bool* collapsed);
+  // CaptureValue of a member as GenItem keeps it (a boolean member becomes "True" / "False").
+  void CaptureMember(JIdx c, CmpValue* v) const;
+  // Adds an item to the inputs or outputs: a later item with the same key replaces the earlier one.
+  void Place(const ItemRef& ref, bool is_output, std::string_view key);
+  // Items are built one at a time (never two at once), in one reused ItemBuild per thread.
+  static ItemBuild& Fresh();
+  ItemBuild& GenItem(JIdx leaf, const std::string& nm);
+  ItemBuild& DefaultItem(const std::string& nm);
+  void Emit(ItemBuild& it);
+  void Capture(const ItemBuild& it, CmpItem* c) const;
+  void CaptureValue(const ItemBuild& it, const Field& f, CmpValue* v) const;
+  void Render(const ItemBuild& it, std::string& text, bool* collapsed, bool* is_group);
+
+  const JTree& t_;
+  std::string_view node_;
+  const ItemOptions& opts_;
+  NodeItems& out_;
+  bool batch_p2p_node_ = false;
+  ItemState state_ = ItemState::kInput;
+  std::string text_, key_, val_, dn_, fon_;
+  // key -> index in out_.inputs / out_.outputs (for "later replaces earlier, first position").
+  std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
+};
+
+// AppendFormattedString leaves s as it is (its fast path).
+bool FormatsAsItself(std::string_view s);
+
+}  // namespace items_internal
+}  // namespace visprobe
