@@ -174,8 +174,10 @@ Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info, RowPla
   held_bytes_ = 0;
   spilled_.assign(g.size(), 0);
   next_ = 0;
+  for (PendingRow& r : pending_) r.block.reset();
   pending_count_ = 0;
   pending_text_.clear();
+  link_graph_ = nullptr;
   first_rowid_ = info.first_rowid > 0 ? info.first_rowid : top_rowid_ + 1;
   prefix_ = info.data_source + "_" + std::to_string(info.step) + "_" + std::to_string(info.rank);
   order_.assign(g.size(), -1);

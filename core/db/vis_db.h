@@ -128,7 +128,9 @@ class VisDbWriter {
   Status SqlError(const char* what) const;
 
   // Stages a row in the batch; a full batch goes in (FlushRows).
-  Status InsertNode(NodeId id, std::string_view input_data, std::string_view output_data);
+  // `block`: the texts are in that block, which the staged row keeps alive (no copy).
+  Status InsertNode(NodeId id, std::string_view input_data, std::string_view output_data,
+                    const std::shared_ptr<const RowBlock>* block = nullptr);
   Status FlushRows();
   Status InsertOwn(NodeId id);           // from the graph's items
   // Writes the rows whose turn has come; `all`: every one left (EndGraph).
@@ -173,16 +175,23 @@ class VisDbWriter {
   std::string in_buf_, out_buf_, stack_buf_;
   // Rows staged for one multi-row INSERT: their texts in pending_text_ (offset, length).
   static constexpr size_t kBatchRows = 16;
-  enum PendingText { kId, kUp, kSub, kLink, kStack, kMerge, kIn, kOut, kPendingTexts };
+  enum PendingText { kId, kSub, kLink, kStack, kMerge, kIn, kOut, kPendingTexts };
   struct PendingRow {
     NodeId id = 0;
     int64_t rowid = 0;
     std::pair<uint32_t, uint32_t> text[kPendingTexts];
+    std::shared_ptr<const RowBlock> block;   // set: input_data / output_data are in_out, in it
+    std::string_view in_out[2];
   };
   void BindRow(sqlite3_stmt* st, int first_param, const PendingRow& row);
   PendingRow pending_[kBatchRows];
   size_t pending_count_ = 0;
   std::string pending_text_;
+  // matched_node_link of the last row up to its last name: "[" and the JSON names of the matched
+  // node's ancestors, each followed by ", ". Siblings share it (Ancestors depends on the parent only).
+  const Graph* link_graph_ = nullptr;
+  NodeId link_up_ = kNoNode;
+  std::string link_prefix_;
   int node_params_ = 0;   // parameters of one row of ins_node_
 
   sqlite3* db_ = nullptr;

@@ -30,7 +30,7 @@ Status VisDbWriter::Take(NodeId id, std::string_view in, std::string_view out, c
   Status s = first ? Drain(false) : Status::Ok();   // the rows before it that the graph holds
   if (!s.ok()) {
   } else if (first && k == next_) {   // its turn: in it goes, then the rows that waited for it
-    s = InsertNode(id, in, out);
+    s = InsertNode(id, in, out, block);
     if (s.ok()) { ++next_; s = Drain(false); }
   } else if (first && k > next_) {
     s = Hold(id, in, out, block, row);
@@ -139,7 +139,7 @@ Status VisDbWriter::Drain(bool all) {
       RETURN_IF_ERROR(InsertOwn(id));
     } else if (slot_of_[id] >= 0) {
       const HeldRow& h = held_[static_cast<size_t>(slot_of_[id])];
-      RETURN_IF_ERROR(InsertNode(id, h.In(), h.Out()));
+      RETURN_IF_ERROR(InsertNode(id, h.In(), h.Out(), h.block ? &h.block : nullptr));
       Release(id);
     } else if (spilled_[id]) {
       RETURN_IF_ERROR(InsertSpilled(id));
@@ -153,11 +153,13 @@ Status VisDbWriter::Drain(bool all) {
   return Status::Ok();
 }
 
-Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view out) {
+Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view out,
+                               const std::shared_ptr<const RowBlock>* block) {
   const Graph& g = *g_;
   const Node& n = g.node(id);
-  // The row waits in the batch (its texts copied: the caller's buffers and blocks are reused)
-  // until kBatchRows have come: one statement then inserts them all (FlushRows).
+  // The row waits in the batch until kBatchRows have come: one statement then inserts them all
+  // (FlushRows). Its texts are copied, except those in a block, which it keeps alive instead (the
+  // caller's other buffers are reused); up_node and node_name are the graph's own strings.
   PendingRow& p = pending_[pending_count_++];
   std::string& t = pending_text_;
   auto put = [&t](std::string_view v) {
@@ -172,7 +174,6 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   uint32_t o = open();
   t += prefix_; t += '_'; t.append(n.name);
   p.text[kId] = close(o);
-  p.text[kUp] = n.up != kNoNode ? put(g.node(n.up).name) : std::pair<uint32_t, uint32_t>(0, 0);
   o = open();
   if (!n.subnodes.empty()) {
     t += '[';
@@ -184,14 +185,22 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   }
   p.text[kSub] = close(o);
   o = open();
-  t += '[';
   if (n.matched != kNoNode && g.matched_graph) {
     const Graph& other = *g.matched_graph;
-    for (NodeId a : other.Ancestors(n.matched)) {
-      AppendJsonString(t, other.node(a).name);
-      t += ", ";
+    const NodeId up = other.node(n.matched).up;
+    if (link_graph_ != &other || link_up_ != up || up == kNoNode) {
+      link_prefix_ = "[";
+      for (NodeId a : other.Ancestors(n.matched)) {
+        AppendJsonString(link_prefix_, other.node(a).name);
+        link_prefix_ += ", ";
+      }
+      link_graph_ = &other;
+      link_up_ = up;
     }
+    t += link_prefix_;
     AppendJsonString(t, other.node(n.matched).name);
+  } else {
+    t += '[';
   }
   t += ']';
   p.text[kLink] = close(o);
@@ -208,8 +217,15 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
     t += ']';
   }
   p.text[kMerge] = close(o);
-  p.text[kIn] = put(in);
-  p.text[kOut] = put(out);
+  if (block) {
+    p.block = *block;
+    p.in_out[0] = in;
+    p.in_out[1] = out;
+  } else {
+    p.block.reset();
+    p.text[kIn] = put(in);
+    p.text[kOut] = put(out);
+  }
   written_[id] = 1;
   ++rows_;
   top_rowid_ = std::max(top_rowid_, p.rowid);
@@ -220,15 +236,23 @@ void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p) {
   const Graph& g = *g_;
   const Node& n = g.node(p.id);
   const char* t = pending_text_.data();
-  auto text = [&](int k) { sqlite3_bind_text(st, c++, t + p.text[k].first, static_cast<int>(p.text[k].second), SQLITE_STATIC); };
-  auto str = [&](const std::string& v) { sqlite3_bind_text(st, c++, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); };
+  auto text = [&](int k) {
+    if (p.block && (k == kIn || k == kOut)) {
+      const std::string_view v = p.in_out[k - kIn];
+      sqlite3_bind_text(st, c++, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    } else {
+      sqlite3_bind_text(st, c++, t + p.text[k].first, static_cast<int>(p.text[k].second), SQLITE_STATIC);
+    }
+  };
+  auto str = [&](std::string_view v) { sqlite3_bind_text(st, c++, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); };
   sqlite3_bind_int64(st, c++, p.rowid);
   text(kId);
   str(prefix_);
   sqlite3_bind_int64(st, c++, order_[p.id]);
   sqlite3_bind_text(st, c++, n.name.data(), static_cast<int>(n.name.size()), SQLITE_STATIC);
   sqlite3_bind_int(st, c++, static_cast<int>(n.op));   // TEXT affinity stores "0" / "1" / "9"
-  text(kUp);
+  if (n.up != kNoNode) str(g.node(n.up).name);
+  else sqlite3_bind_text(st, c++, "", 0, SQLITE_STATIC);
   text(kSub);
   if (n.precision_index < 0) sqlite3_bind_null(st, c++);
   else sqlite3_bind_double(st, c++, n.precision_index);
@@ -265,6 +289,7 @@ Status VisDbWriter::FlushRows() {
     if (sqlite3_step(st) != SQLITE_DONE) s = SqlError("tb_nodes");
     sqlite3_reset(st);
   }
+  for (size_t r = 0; r < pending_count_; ++r) pending_[r].block.reset();
   pending_count_ = 0;
   pending_text_.clear();
   return s;
