@@ -32,7 +32,108 @@ const char* SkipToStructural(const char* p, const char* end) {
   return p;
 }
 
+// Bit i of the result is the parity of bits 0..i of x: set for the bytes from an opening quote up
+// to (not including) its closing quote, when x holds the unescaped quotes.
+inline uint64_t PrefixXor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+struct BlockMasks {
+  uint64_t quote = 0, backslash = 0, open = 0, close = 0;
+};
+
+// Bit i of each mask: byte i of the 64 at p is '"', '\\', '{' or '[', '}' or ']'.
+inline BlockMasks Classify(const char* p) {
+  BlockMasks m;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  const __m128i lower = _mm_set1_epi8(0x20);   // '[' | 0x20 == '{', ']' | 0x20 == '}'
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    const __m128i l = _mm_or_si128(v, lower);
+    const int sh = 16 * k;
+    m.quote |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)))) << sh;
+    m.backslash |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs)))) << sh;
+    m.open |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(l, open)))) << sh;
+    m.close |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(l, close)))) << sh;
+  }
+#else
+  for (int i = 0; i < 64; ++i) {
+    const uint64_t bit = uint64_t{1} << i;
+    switch (p[i]) {
+      case '"': m.quote |= bit; break;
+      case '\\': m.backslash |= bit; break;
+      case '{': case '[': m.open |= bit; break;
+      case '}': case ']': m.close |= bit; break;
+      default: break;
+    }
+  }
+#endif
+  return m;
+}
+
+// The bytes escaped by a backslash (the second of each pair in a run of backslashes), given the
+// backslashes of a block and whether its first byte is escaped (*carry, updated for the next
+// block). The odd/even run technique of simdjson's stage 1 (Langdale and Lemire, 2019).
+inline uint64_t Escaped(uint64_t backslash, uint64_t* carry) {
+  if (backslash == 0) {
+    const uint64_t e = *carry;
+    *carry = 0;
+    return e;
+  }
+  constexpr uint64_t kOdd = 0xAAAAAAAAAAAAAAAAull;
+  const uint64_t potential = backslash & ~*carry;
+  const uint64_t code = (((potential << 1) | kOdd) - potential) ^ kOdd;
+  const uint64_t escaped = code ^ (backslash | *carry);
+  *carry = (code & backslash) >> 63;
+  return escaped;
+}
+
 }  // namespace
+
+const char* RecordSplitter::ScanValueBlocks(const char* p, const char* end, bool* at_bracket) {
+  *at_bracket = false;
+  const int floor = container_depth_;                     // a close to this depth ends the value
+  const int ceiling = container_depth_ + kMaxJsonDepth;   // an open past this depth fails
+  uint64_t in_string = 0;                                 // all ones: the block starts in a string
+  uint64_t carry = 0;                                     // the block's first byte is escaped
+  while (end - p >= 64) {
+    const BlockMasks m = Classify(p);
+    uint64_t carry_next = carry;
+    const uint64_t escaped = Escaped(m.backslash, &carry_next);
+    const uint64_t strings = PrefixXor(m.quote & ~escaped) ^ in_string;
+    // A backslash outside a string is not JSON: the byte scan decides what it means there.
+    if ((m.backslash & ~strings) != 0) break;
+    const uint64_t open = m.open & ~strings, close = m.close & ~strings;
+    const int opens = __builtin_popcountll(open), closes = __builtin_popcountll(close);
+    if (depth_ - closes > floor && depth_ + opens <= ceiling) {
+      depth_ += opens - closes;
+    } else {
+      for (uint64_t br = open | close; br != 0; br &= br - 1) {
+        const uint64_t bit = br & (~br + 1);
+        if (open & bit) {
+          if (depth_ + 1 > ceiling) { *at_bracket = true; return p + __builtin_ctzll(bit); }
+          ++depth_;
+        } else {
+          if (depth_ - 1 <= floor) { *at_bracket = true; return p + __builtin_ctzll(bit); }
+          --depth_;
+        }
+      }
+    }
+    in_string = static_cast<uint64_t>(static_cast<int64_t>(strings) >> 63);
+    carry = carry_next;
+    p += 64;
+  }
+  in_string_ = in_string != 0;
+  escape_ = in_string_ && carry != 0;
+  return p;
+}
 
 RecordSplitter::RecordSplitter(std::string container_key, size_t window_bytes, WindowFn fn)
     : container_key_(std::move(container_key)), window_bytes_(window_bytes), fn_(std::move(fn)),
@@ -140,8 +241,14 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
       continue;
     }
     if (depth_ > container_depth_ && depth_ > 1) {
-      // Inside a member's value only strings and brackets change the state: skip to the next one.
-      p = SkipToStructural(p, end);
+      // Inside a member's value only strings and brackets change the state: 64 bytes at a time
+      // to the bracket that ends it, or else skip to the next string or bracket.
+      bool at_bracket = false;
+      if (block_scan_ && end - p >= 64) {
+        p = ScanValueBlocks(p, end, &at_bracket);
+        if (in_string_) continue;
+      }
+      if (!at_bracket) p = SkipToStructural(p, end);
       if (p == end) break;
     }
     char c = *p;

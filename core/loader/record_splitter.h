@@ -52,6 +52,8 @@ class RecordSplitter {
   uint64_t container_end() const { return container_end_; }
   // Visible for testing.
   size_t largest_window() const { return largest_window_; }
+  // Off: values are scanned byte by byte only (the reference the block scan is tested against).
+  void SetBlockScan(bool on) { block_scan_ = on; }
 
  private:
   enum class Sink : uint8_t { kNone, kMeta, kWindow };
@@ -59,6 +61,11 @@ class RecordSplitter {
   Status EndRecord(bool container_closed);
   Status Fail(uint64_t pos, const std::string& what) const;
   Status CheckRecordSize(uint64_t at) const;
+  // Inside a record's value (not in a string), 64 bytes at a time: returns the first bracket
+  // outside strings that the byte scan must see (the one closing the value, or one nesting past
+  // the limit) with *at_bracket set, or where fewer than 64 bytes are left (in_string_ / escape_
+  // then say where the scan stands). Brackets before it are counted into depth_.
+  const char* ScanValueBlocks(const char* p, const char* end, bool* at_bracket);
   bool KeyTooLong() const { return key_.size() / 6 > max_key_bytes_ || record_key_.size() / 6 > max_key_bytes_; }
   std::string KeyLimitText() const;
 
@@ -81,6 +88,7 @@ class RecordSplitter {
   std::string key_;
   bool value_is_container_ = false;  // the current depth-1 value belongs to container_key_
 
+  bool block_scan_ = true;
   bool keys_only_ = false;
   KeyFn key_fn_;
   bool capturing_record_key_ = false;

@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include <cmath>
 
+#include "base/limits.h"
 #include "loader/json_reader.h"
 #include "loader/record_splitter.h"
 #include "test_util.h"
@@ -267,6 +269,122 @@ TEST_CASE("record splitter: windows are whole members and respect the window siz
     all += w;
   }
   CHECK_THAT(all, Catch::Contains("\"c\": {\"d\": \"e,}\"}"));
+}
+
+namespace {
+// Random dump-like JSON whose strings are dense with what the block scan must get right: quotes
+// escaped by odd runs of backslashes, even runs before a closing quote, brackets and commas inside
+// strings, long strings and deep nesting across 64-byte blocks.
+std::string RandomString(std::mt19937& rng) {
+  static const char* const kPieces[] = {"a", "Module.x.forward.0", "\\\"", "\\\\", "\\\\\\\"", "{", "}", "[", "]",
+                                        ",", ":", " ", "\\n", "\\u00e9", "\\\\\\\\", "0123456789abcdef0123456789abcdef"};
+  std::string s = "\"";
+  const int n = std::uniform_int_distribution<int>(0, 12)(rng);
+  for (int i = 0; i < n; ++i) s += kPieces[std::uniform_int_distribution<int>(0, 15)(rng)];
+  return s + "\"";
+}
+std::string RandomValue(std::mt19937& rng, int depth) {
+  const int kind = std::uniform_int_distribution<int>(0, depth > 6 ? 2 : 5)(rng);
+  if (kind == 0) return RandomString(rng);
+  if (kind == 1) return std::to_string(std::uniform_int_distribution<int>(-99999, 99999)(rng)) + ".5e-3";
+  if (kind == 2) return "null";
+  const int n = std::uniform_int_distribution<int>(0, 5)(rng);
+  std::string s = kind == 3 ? "[" : "{\n ";
+  for (int i = 0; i < n; ++i) {
+    if (i) s += kind == 3 ? ", " : ",\n ";
+    if (kind != 3) s += RandomString(rng) + ": ";
+    s += RandomValue(rng, depth + 1);
+  }
+  return s + (kind == 3 ? "]" : "}");
+}
+struct SplitResult {
+  std::vector<std::string> windows, keys;
+  std::vector<uint64_t> file_pos;
+  std::string meta, status;
+  uint64_t records = 0;
+};
+SplitResult Split(const std::string& text, const std::string& container, bool keys_only, bool block_scan, std::mt19937& rng) {
+  SplitResult r;
+  RecordSplitter s(container, 200, [&](std::string& w, const std::vector<RecordOrigin>& o) {
+    r.windows.push_back(w);
+    for (const auto& x : o) r.file_pos.push_back(x.file_pos);
+    return Status::Ok();
+  });
+  s.SetBlockScan(block_scan);
+  if (keys_only) s.SetKeysOnly([&](std::string_view k, uint64_t at) { r.keys.emplace_back(k); r.file_pos.push_back(at); return Status::Ok(); });
+  Status st;
+  for (size_t at = 0; at < text.size() && st.ok();) {   // random chunks, mostly long enough for blocks
+    const size_t n = std::min(text.size() - at, size_t(std::uniform_int_distribution<int>(1, 700)(rng)));
+    st = s.Feed(text.data() + at, n);
+    at += n;
+  }
+  if (st.ok()) st = s.Finish();
+  r.status = st.ok() ? "ok" : st.message();
+  r.meta = s.meta();
+  r.records = s.records();
+  return r;
+}
+}  // namespace
+
+TEST_CASE("record splitter: the 64-byte block scan splits exactly as the byte scan, valid or not") {
+  std::mt19937 gen(20261206);
+  int compared = 0, failures_seen = 0;
+  for (int round = 0; round < 400; ++round) {
+    const bool container = round % 2 == 0;
+    std::string text = container ? "{\"task\": \"statistics\", \"data\": {" : "{";
+    const int records = std::uniform_int_distribution<int>(1, 12)(gen);
+    for (int i = 0; i < records; ++i) text += (i ? ",\n" : "\n") + RandomString(gen) + ": " + RandomValue(gen, 0);
+    text += container ? "}, \"dump_data_dir\": null}" : "}";
+    if (round % 5 == 4) {   // damaged: a byte replaced, or the text cut
+      const size_t at = std::uniform_int_distribution<size_t>(0, text.size() - 1)(gen);
+      if (round % 10 == 4) text[at] = "\\\"{}[],x"[std::uniform_int_distribution<int>(0, 7)(gen)];
+      else text.resize(at);
+    }
+    for (bool keys_only : {false, true}) {
+      INFO("round " << round << " keys_only " << keys_only << " text " << text);
+      std::mt19937 a(round), b(round);   // the same chunking both ways
+      const SplitResult bytes = Split(text, container ? "data" : "", keys_only, false, a);
+      const SplitResult blocks = Split(text, container ? "data" : "", keys_only, true, b);
+      CHECK(blocks.status == bytes.status);
+      CHECK(blocks.windows == bytes.windows);
+      CHECK(blocks.keys == bytes.keys);
+      CHECK(blocks.file_pos == bytes.file_pos);
+      CHECK(blocks.meta == bytes.meta);
+      CHECK(blocks.records == bytes.records);
+      ++compared;
+      if (bytes.status != "ok") ++failures_seen;
+    }
+  }
+  CHECK(compared == 800);
+  CHECK(failures_seen > 20);   // the damaged texts did reach the error paths
+}
+
+TEST_CASE("record splitter: the block scan stops at the nesting limit and at the value's end") {
+  // Deeper than the limit inside one record, in a text long enough for blocks: the same error.
+  std::string deep = "{\"data\": {\"k\": ";
+  for (int i = 0; i < kMaxJsonDepth + 5; ++i) deep += "[";
+  for (int i = 0; i < kMaxJsonDepth + 5; ++i) deep += "]";
+  deep += "}}";
+  std::string err[2];
+  for (int on = 0; on < 2; ++on) {
+    RecordSplitter s("data", 1 << 20, [](std::string&, const std::vector<RecordOrigin>&) { return Status::Ok(); });
+    s.SetBlockScan(on == 1);
+    Status st = s.Feed(deep.data(), deep.size());
+    err[on] = st.ok() ? "ok" : st.message();
+  }
+  CHECK_THAT(err[1], Catch::Contains("nesting deeper than the limit"));
+  CHECK(err[1] == err[0]);
+  // A record value of 100 KB of strings with brackets: one window, whole.
+  std::string big = "{\"data\": {\"a\": [";
+  for (int i = 0; i < 3000; ++i) big += (i ? ", " : "") + std::string("\"x}]\\\\\\\"{[,\"");
+  big += "], \"b\": 1}}";
+  std::vector<std::string> windows;
+  RecordSplitter s("data", 1, [&](std::string& w, const std::vector<RecordOrigin>&) { windows.push_back(w); return Status::Ok(); });
+  REQUIRE(s.Feed(big.data(), big.size()).ok());
+  REQUIRE(s.Finish().ok());
+  REQUIRE(windows.size() == 2);
+  CHECK(windows[0] == "{" + big.substr(10, big.size() - 10 - 10) + "}");
+  CHECK(windows[1] == "{\"b\": 1}");
 }
 
 namespace {
