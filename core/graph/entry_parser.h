@@ -97,5 +97,19 @@ class EntryParser {
 // AppendFormattedString leaves s as it is (its fast path).
 bool FormatsAsItself(std::string_view s);
 
+// An item of the outputs (Emit's rule): its full name contains ".output." and not ".input.". One
+// pass over the name, looking past each dot (two std::string::find calls stopped at every dot).
+inline bool IsOutputName(std::string_view s) {
+  bool output = false;
+  const size_t n = s.size();
+  for (size_t i = 0; i + 7 <= n; ++i) {
+    if (s[i] != '.') continue;
+    const char c = s[i + 1];
+    if (c == 'i' && s.compare(i + 1, 6, "input.") == 0) return false;
+    if (c == 'o' && i + 8 <= n && s.compare(i + 1, 7, "output.") == 0) output = true;
+  }
+  return output;
+}
+
 }  // namespace items_internal
 }  // namespace visprobe

@@ -235,11 +235,16 @@ Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {
   }
   if (!t_.Truthy(v)) return Status::Ok();
   if (k == JKind::kArray) {
+    // Whether a dot-separated part of the name is "parameters_grad" (rarely any part contains it).
     bool pg = false;
-    for (size_t s = 0, e; s <= nm.size(); s = e + 1) {
-      e = nm.find('.', s);
-      if (e == std::string::npos) e = nm.size();
-      if (nm.compare(s, e - s, "parameters_grad") == 0) { pg = true; break; }
+    const std::string_view whole(nm);
+    constexpr std::string_view kPg = "parameters_grad";
+    if (whole.find(kPg) != std::string_view::npos) {
+      for (size_t s = 0, e; s <= whole.size(); s = e + 1) {
+        e = whole.find('.', s);
+        if (e == std::string_view::npos) e = whole.size();
+        if (whole.substr(s, e - s) == kPg) { pg = true; break; }
+      }
     }
     uint32_t i = 0;
     for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next, ++i) {
@@ -362,7 +367,7 @@ void EntryParser::Capture(const ItemBuild& it, CmpItem* c) const {
 void EntryParser::Emit(ItemBuild& it) {
   if (it.full_op_name.empty()) return;
   const std::string& fon = it.full_op_name;
-  bool is_output = fon.find(".output.") != std::string::npos && fon.find(".input.") == std::string::npos;
+  bool is_output = IsOutputName(fon);
   std::string& key = key_;
   if (!is_output && it.data_name_is_str && it.data_name != "-1") key.assign(it.data_name, 0, it.data_name.rfind('.'));
   else key.assign(fon);

@@ -123,7 +123,7 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
   if (dn != "-1") fon.assign(dn, 0, dn.rfind('.'));
   else fon.assign(nm);
   if (fon.empty()) return true;   // Emit drops an item without a name
-  const bool is_output = fon.find(".output.") != std::string::npos && fon.find(".input.") == std::string::npos;
+  const bool is_output = IsOutputName(fon);
   std::string& key = key_;
   if (!is_output && dn_is_str && dn != "-1") key.assign(dn, 0, dn.rfind('.'));
   else key.assign(fon);

@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "base/pyfmt.h"
+#include "graph/entry_parser.h"
 #include "graph/items.h"
 #include "test_util.h"
 
@@ -360,4 +362,27 @@ TEST_CASE("the one-pass way for common tensor leaves gives exactly the general w
   }
   // The one-pass way was taken (14 of the leaves qualify in some mode), so both ways were compared.
   CHECK(OnePassLeavesOfThisThread() - one_pass_before >= 14 * 4);
+}
+
+TEST_CASE("items: an output is a name with \".output.\" and without \".input.\", decided in one pass") {
+  // Against the rule written with two searches, on names made of the pieces that could confuse it.
+  static const char* const kPieces[] = {".input.", ".output.", "input", "output", ".", "outputs.", "x", ".inpu", ".outpu",
+                                        "t.", "Module.layer", ".0"};
+  std::mt19937 gen(11);
+  int outputs = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string s;
+    const int n = std::uniform_int_distribution<int>(0, 7)(gen);
+    for (int k = 0; k < n; ++k) s += kPieces[std::uniform_int_distribution<int>(0, 11)(gen)];
+    const bool want = s.find(".output.") != std::string::npos && s.find(".input.") == std::string::npos;
+    INFO(s);
+    REQUIRE(items_internal::IsOutputName(s) == want);
+    outputs += want;
+  }
+  CHECK(outputs > 1000);
+  CHECK(items_internal::IsOutputName("Module.a.forward.0.output.0"));
+  CHECK_FALSE(items_internal::IsOutputName("Module.a.forward.0.input.0.output.1"));
+  CHECK_FALSE(items_internal::IsOutputName(".output"));
+  CHECK(items_internal::IsOutputName(".output."));
+  CHECK_FALSE(items_internal::IsOutputName(".output..input."));
 }
