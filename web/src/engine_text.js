@@ -309,6 +309,8 @@ const CATALOG = [
   ['file is not a database', '文件不是数据库'],
   ['{name} is not a visprobe / msProbe database (no tb_nodes or trend_data table).', '{name} 不是 visprobe / msProbe 数据库（没有 tb_nodes 或 trend_data 表）。'],
   ['No database is open.', '没有打开的数据库。'],
+  ['This browser cannot run the visprobe engine: it lacks WebAssembly SIMD (Chromium 91, Firefox 89 and Safari 16.4 and later have it). Databases made elsewhere still open and draw here.',
+   '此浏览器无法运行 visprobe 引擎：它不支持 WebAssembly SIMD（Chromium 91、Firefox 89、Safari 16.4 及更高版本支持）。在别处生成的数据库仍可在此打开和绘制。'],
   ['{name} is not open.', '{name} 未打开。'],
   ['The engine wrote no {path}.', '引擎没有写出 {path}。'],
   ["The browser's storage (OPFS) failed: {op} at byte {at} of the database: {name}: {m:t}. A private window keeps OPFS in memory (in Chromium about 1.5 GB a file): open the page in a normal window, or build with the CLI (visprobe graph_visualize) and open its database here.",

@@ -6,6 +6,7 @@ import { Req, Ev } from './protocol.js';
 import { badgesOf, hasBadgeTable, refreshBadges, thresholdsOf } from './badges.js';
 import { blobSource, lazyDatabaseBytes, urlSource } from './lazy_file.js';
 import { createPool, opfsAvailable, opfsFilesystem, slotOf, sweepRuns } from './opfs_fs.js';
+import { checkEngineSupport } from './wasm_features.js';
 
 /** @type {any} */ let engine = null;
 /** @type {any} */ let SQL = null;
@@ -26,6 +27,7 @@ let loaders;
 
 async function loadEngine() {
   if (!engine) {
+    checkEngineSupport();
     engine = await loaders.engine();
     // The database grows in MEMFS by small steps past 16 MB (x1.125), copying the whole file each
     // time; grow it by doubling instead (measured on a 240 MB compare: see README).
