@@ -183,7 +183,11 @@ class VisDbWriter {
     std::shared_ptr<const RowBlock> block;   // set: input_data / output_data are in_out, in it
     std::string_view in_out[2];
   };
-  void BindRow(sqlite3_stmt* st, int first_param, const PendingRow& row);
+  // `consts`: also bind the parameters that are the same for every row of the graph (graph_id,
+  // matched_distributed, modified, data_source, dump_data_dir, step, rank). Bindings outlive
+  // sqlite3_reset, so each statement gets them once per graph (consts_bound_, cleared by BeginGraph).
+  void BindRow(sqlite3_stmt* st, int first_param, const PendingRow& row, bool consts);
+  bool consts_bound_[2] = {false, false};   // ins_node_, ins_nodes_
   PendingRow pending_[kBatchRows];
   size_t pending_count_ = 0;
   std::string pending_text_;

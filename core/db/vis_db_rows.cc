@@ -232,7 +232,7 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   return pending_count_ == kBatchRows ? FlushRows() : Status::Ok();
 }
 
-void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p) {
+void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p, bool consts) {
   const Graph& g = *g_;
   const Node& n = g.node(p.id);
   const char* t = pending_text_.data();
@@ -247,7 +247,8 @@ void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p) {
   auto str = [&](std::string_view v) { sqlite3_bind_text(st, c++, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); };
   sqlite3_bind_int64(st, c++, p.rowid);
   text(kId);
-  str(prefix_);
+  if (consts) str(prefix_);   // prefix_ and info_ stay put until the next BeginGraph
+  else ++c;
   sqlite3_bind_int64(st, c++, order_[p.id]);
   sqlite3_bind_text(st, c++, n.name.data(), static_cast<int>(n.name.size()), SQLITE_STATIC);
   sqlite3_bind_int(st, c++, static_cast<int>(n.op));   // TEXT affinity stores "0" / "1" / "9"
@@ -262,15 +263,23 @@ void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p) {
   text(kLink);
   text(kStack);
   text(kMerge);                                         // parallel_merge_info
-  sqlite3_bind_text(st, c++, "{}", 2, SQLITE_STATIC);   // matched_distributed
-  sqlite3_bind_int(st, c++, 0);                         // modified
+  if (consts) {
+    sqlite3_bind_text(st, c++, "{}", 2, SQLITE_STATIC);   // matched_distributed
+    sqlite3_bind_int(st, c++, 0);                         // modified
+  } else {
+    c += 2;
+  }
   text(kIn);
   text(kOut);
-  str(info_.data_source);
-  if (g.has_dump_data_dir) str(g.dump_data_dir);
-  else sqlite3_bind_null(st, c++);
-  sqlite3_bind_int(st, c++, info_.step);
-  sqlite3_bind_int(st, c++, info_.rank);
+  if (consts) {
+    str(info_.data_source);
+    if (g.has_dump_data_dir) str(g.dump_data_dir);
+    else sqlite3_bind_null(st, c++);
+    sqlite3_bind_int(st, c++, info_.step);
+    sqlite3_bind_int(st, c++, info_.rank);
+  } else {
+    c += 4;
+  }
   sqlite3_bind_int(st, c++, n.name.compare(0, 11, "Distributed") == 0 ? 1 : 0);
 }
 
@@ -282,13 +291,16 @@ Status VisDbWriter::FlushRows() {
   if (pending_count_ == 0) return Status::Ok();
   const bool whole = pending_count_ == kBatchRows;
   sqlite3_stmt* st = whole ? ins_nodes_ : ins_node_;
+  bool& bound = consts_bound_[whole ? 1 : 0];
   Status s = Status::Ok();
   for (size_t r = 0; r < pending_count_ && s.ok(); ++r) {
-    BindRow(st, whole ? static_cast<int>(r * static_cast<size_t>(node_params_)) + 1 : 1, pending_[r]);
+    BindRow(st, whole ? static_cast<int>(r * static_cast<size_t>(node_params_)) + 1 : 1, pending_[r], !bound);
+    if (!whole) bound = true;   // the single-row statement: bound by its first row
     if (whole && r + 1 < pending_count_) continue;
     if (sqlite3_step(st) != SQLITE_DONE) s = SqlError("tb_nodes");
     sqlite3_reset(st);
   }
+  if (whole) bound = true;
   for (size_t r = 0; r < pending_count_; ++r) pending_[r].block.reset();
   pending_count_ = 0;
   pending_text_.clear();
