@@ -134,7 +134,7 @@ Result<std::string> CreateTableSql(const TableDef& t) {
   return s;
 }
 
-Result<std::string> InsertSql(const TableDef& t, bool or_ignore, bool with_rowid, size_t rows) {
+Result<std::string> InsertSql(const TableDef& t, OnConflict on_conflict, bool with_rowid, size_t rows) {
   if (!SafeIdentifier(t.name)) return Unsafe(t.name);
   std::string cols = with_rowid ? "rowid, " : "", marks = with_rowid ? "?, " : "";
   for (size_t i = 0; i < t.columns.size(); ++i) {
@@ -145,7 +145,10 @@ Result<std::string> InsertSql(const TableDef& t, bool or_ignore, bool with_rowid
   }
   std::string values;
   for (size_t r = 0; r < std::max<size_t>(rows, 1); ++r) values += (r ? ", (" : "(") + marks + ")";
-  return std::string(or_ignore ? "INSERT OR IGNORE INTO " : "INSERT INTO ") + t.name + " (" + cols + ") VALUES " + values;
+  const char* verb = on_conflict == OnConflict::kIgnore ? "INSERT OR IGNORE INTO "
+                     : on_conflict == OnConflict::kFail ? "INSERT OR FAIL INTO "
+                                                        : "INSERT INTO ";
+  return std::string(verb) + t.name + " (" + cols + ") VALUES " + values;
 }
 
 Result<std::string> CreateIndexSql(const char* table, const IndexDef& idx) {

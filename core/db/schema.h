@@ -52,9 +52,13 @@ const IndexDef& BadgesIndex();   // vp_badges_scope on (step, rank, data_source,
 
 // msProbe's statement texts (§17 item 62); identifiers must match ^[a-zA-Z0-9_]+$.
 Result<std::string> CreateTableSql(const TableDef& t);
+// The conflict clause: INSERT (abort), INSERT OR IGNORE, or INSERT OR FAIL, which keeps the rows a
+// failing statement inserted before the failure, so SQLite keeps no statement journal for it (the
+// writer's multi-row inserts: a failure discards the whole file anyway).
+enum class OnConflict { kAbort, kIgnore, kFail };
 // `with_rowid`: the first parameter is the row's rowid.
 // `rows` > 1: one statement that inserts that many rows (VALUES (...), (...), ...).
-Result<std::string> InsertSql(const TableDef& t, bool or_ignore, bool with_rowid = false, size_t rows = 1);
+Result<std::string> InsertSql(const TableDef& t, OnConflict on_conflict, bool with_rowid = false, size_t rows = 1);
 Result<std::string> CreateIndexSql(const char* table, const IndexDef& idx);
 
 }  // namespace visprobe

@@ -116,11 +116,13 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
     ASSIGN_OR_RETURN(std::string sql, CreateTableSql(*t));
     RETURN_IF_ERROR(w->Exec(sql));
   }
-  ASSIGN_OR_RETURN(std::string ins_node, InsertSql(NodesTable(), false, true));
-  ASSIGN_OR_RETURN(std::string ins_nodes, InsertSql(NodesTable(), false, true, kBatchRows));
-  ASSIGN_OR_RETURN(std::string ins_stack, InsertSql(StackTable(), false));
-  ASSIGN_OR_RETURN(std::string ins_config, InsertSql(ConfigTable(), true));
-  ASSIGN_OR_RETURN(std::string ins_badge, InsertSql(BadgesTable(), false));
+  // OR FAIL: no statement journal (a 64 KiB page copied for every page a statement first touches);
+  // a refused row fails the run, whose file is deleted.
+  ASSIGN_OR_RETURN(std::string ins_node, InsertSql(NodesTable(), OnConflict::kFail, true));
+  ASSIGN_OR_RETURN(std::string ins_nodes, InsertSql(NodesTable(), OnConflict::kFail, true, kBatchRows));
+  ASSIGN_OR_RETURN(std::string ins_stack, InsertSql(StackTable(), OnConflict::kAbort));
+  ASSIGN_OR_RETURN(std::string ins_config, InsertSql(ConfigTable(), OnConflict::kIgnore));
+  ASSIGN_OR_RETURN(std::string ins_badge, InsertSql(BadgesTable(), OnConflict::kAbort));
   // The indexes whose keys come in row order cost little during the inserts (16 rows a statement
   // append to them); the others are sorted once at the end unless a writer thread of its own hides
   // their upkeep (measured on the wasm build: see README).

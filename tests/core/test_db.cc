@@ -68,8 +68,9 @@ TEST_CASE("§17.62 CREATE TABLE statement text") {
 
 TEST_CASE("§17.62 INSERT statement texts") {
   TableDef t{"t", {{"id", "INTEGER PRIMARY KEY"}, {"name", "TEXT NOT NULL"}}};
-  CHECK(InsertSql(t, false).value() == "INSERT INTO t (id, name) VALUES (?, ?)");
-  CHECK(InsertSql(t, true).value() == "INSERT OR IGNORE INTO t (id, name) VALUES (?, ?)");
+  CHECK(InsertSql(t, OnConflict::kAbort).value() == "INSERT INTO t (id, name) VALUES (?, ?)");
+  CHECK(InsertSql(t, OnConflict::kIgnore).value() == "INSERT OR IGNORE INTO t (id, name) VALUES (?, ?)");
+  CHECK(InsertSql(t, OnConflict::kFail, true, 2).value() == "INSERT OR FAIL INTO t (rowid, id, name) VALUES (?, ?, ?), (?, ?, ?)");
 }
 
 TEST_CASE("§17.62 unsafe identifiers are rejected as potential SQL injection") {
@@ -80,7 +81,7 @@ TEST_CASE("§17.62 unsafe identifiers are rejected as potential SQL injection") 
     auto c = CreateTableSql(*t);
     REQUIRE_FALSE(c.ok());
     CHECK_THAT(c.status().message(), Catch::Contains("potential SQL injection"));
-    CHECK_FALSE(InsertSql(*t, false).ok());
+    CHECK_FALSE(InsertSql(*t, OnConflict::kAbort).ok());
   }
   IndexDef bad_idx{"i1", {"step", "rank)"}};
   CHECK_FALSE(CreateIndexSql("tb_nodes", bad_idx).ok());
