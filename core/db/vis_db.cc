@@ -179,7 +179,7 @@ Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info, RowPla
   for (PendingRow& r : pending_) r.block.reset();
   pending_count_ = 0;
   pending_text_.clear();
-  link_graph_ = nullptr;
+  link_up_ = kNoNode;
   consts_bound_[0] = consts_bound_[1] = false;
   first_rowid_ = info.first_rowid > 0 ? info.first_rowid : top_rowid_ + 1;
   prefix_ = info.data_source + "_" + std::to_string(info.step) + "_" + std::to_string(info.rank);

@@ -192,8 +192,8 @@ class VisDbWriter {
   size_t pending_count_ = 0;
   std::string pending_text_;
   // matched_node_link of the last row up to its last name: "[" and the JSON names of the matched
-  // node's ancestors, each followed by ", ". Siblings share it (Ancestors depends on the parent only).
-  const Graph* link_graph_ = nullptr;
+  // node's ancestors, each followed by ", ". Siblings share it (Ancestors depends on the parent only);
+  // link_up_ is that parent in the graph's matched graph (kNoNode: none yet, cleared by BeginGraph).
   NodeId link_up_ = kNoNode;
   std::string link_prefix_;
   int node_params_ = 0;   // parameters of one row of ins_node_

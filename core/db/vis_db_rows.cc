@@ -188,13 +188,12 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   if (n.matched != kNoNode && g.matched_graph) {
     const Graph& other = *g.matched_graph;
     const NodeId up = other.node(n.matched).up;
-    if (link_graph_ != &other || link_up_ != up || up == kNoNode) {
+    if (up != link_up_ || up == kNoNode) {
       link_prefix_ = "[";
       for (NodeId a : other.Ancestors(n.matched)) {
         AppendJsonString(link_prefix_, other.node(a).name);
         link_prefix_ += ", ";
       }
-      link_graph_ = &other;
       link_up_ = up;
     }
     t += link_prefix_;
