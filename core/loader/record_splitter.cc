@@ -48,10 +48,28 @@ struct BlockMasks {
   uint64_t quote = 0, backslash = 0, open = 0, close = 0;
 };
 
-// Bit i of each mask: byte i of the 64 at p is '"', '\\', '{' or '[', '}' or ']'.
-inline BlockMasks Classify(const char* p) {
+// Bit i of each mask: byte i of the 64 at p is '"', '\\', '{' or '[', '}' or ']'. One byte at a
+// time: the build without SSE2 (e.g. an aarch64 server) uses it, and tests check it against the
+// SSE2 one (RecordSplitter::SetScalarBlocks).
+inline BlockMasks ClassifyScalar(const char* p) {
   BlockMasks m;
+  for (int i = 0; i < 64; ++i) {
+    const uint64_t bit = uint64_t{1} << i;
+    switch (p[i]) {
+      case '"': m.quote |= bit; break;
+      case '\\': m.backslash |= bit; break;
+      case '{': case '[': m.open |= bit; break;
+      case '}': case ']': m.close |= bit; break;
+      default: break;
+    }
+  }
+  return m;
+}
+
+// The same, 16 bytes at a time where SSE2 is.
+inline BlockMasks Classify(const char* p) {
 #if defined(__SSE2__)
+  BlockMasks m;
   const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
   const __m128i lower = _mm_set1_epi8(0x20);   // '[' | 0x20 == '{', ']' | 0x20 == '}'
   for (int k = 0; k < 4; ++k) {
@@ -63,19 +81,10 @@ inline BlockMasks Classify(const char* p) {
     m.open |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(l, open)))) << sh;
     m.close |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(l, close)))) << sh;
   }
-#else
-  for (int i = 0; i < 64; ++i) {
-    const uint64_t bit = uint64_t{1} << i;
-    switch (p[i]) {
-      case '"': m.quote |= bit; break;
-      case '\\': m.backslash |= bit; break;
-      case '{': case '[': m.open |= bit; break;
-      case '}': case ']': m.close |= bit; break;
-      default: break;
-    }
-  }
-#endif
   return m;
+#else
+  return ClassifyScalar(p);
+#endif
 }
 
 // The bytes escaped by a backslash (the second of each pair in a run of backslashes), given the
@@ -104,7 +113,7 @@ const char* RecordSplitter::ScanValueBlocks(const char* p, const char* end, bool
   uint64_t in_string = 0;                                 // all ones: the block starts in a string
   uint64_t carry = 0;                                     // the block's first byte is escaped
   while (end - p >= 64) {
-    const BlockMasks m = Classify(p);
+    const BlockMasks m = scalar_blocks_ ? ClassifyScalar(p) : Classify(p);
     uint64_t carry_next = carry;
     const uint64_t escaped = Escaped(m.backslash, &carry_next);
     const uint64_t strings = PrefixXor(m.quote & ~escaped) ^ in_string;

@@ -54,6 +54,8 @@ class RecordSplitter {
   size_t largest_window() const { return largest_window_; }
   // Off: values are scanned byte by byte only (the reference the block scan is tested against).
   void SetBlockScan(bool on) { block_scan_ = on; }
+  // Tests: the block scan classifies bytes one at a time, as a build without SSE2 does.
+  void SetScalarBlocks(bool on) { scalar_blocks_ = on; }
 
  private:
   enum class Sink : uint8_t { kNone, kMeta, kWindow };
@@ -89,6 +91,7 @@ class RecordSplitter {
   bool value_is_container_ = false;  // the current depth-1 value belongs to container_key_
 
   bool block_scan_ = true;
+  bool scalar_blocks_ = false;
   bool keys_only_ = false;
   KeyFn key_fn_;
   bool capturing_record_key_ = false;
