@@ -141,6 +141,14 @@ async function exercise(open, how) {
   const search = Date.now() - t;
   assert.ok(Number(/\((\d+)\)/.exec(await page.textContent('[data-testid=search] .ws-count'))[1]) > 0, 'search found nodes');
 
+  // The engine module loads in the background once the database is open (no view asked for it
+  // yet), so First divergence, whose legend thresholds come from the engine, does not wait for it.
+  let engineState = '';
+  for (const t1 = Date.now(); Date.now() - t1 < 60000; await new Promise((r) => setTimeout(r, 100))) {
+    engineState = (await page.evaluate(() => window.visprobeEngine.dbStats())).engine;
+    if (engineState === 'loaded') break;
+  }
+  assert.equal(engineState, 'loaded', 'the engine module loaded in the background after the database opened');
   // First divergence: the generated drift from layer 2 on.
   t = Date.now();
   await page.click('[data-testid=bar-first]');

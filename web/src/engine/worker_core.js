@@ -25,21 +25,43 @@ let opfsOk = null;
 /** @type {{engine: () => Promise<any>, sql: () => Promise<any>}} */
 let loaders;
 
+/** The engine module on its way (one load, however many requests wait for it). @type {Promise<void>|null} */
+let engineLoading = null;
+
 async function loadEngine() {
   if (!engine) {
     checkEngineSupport();
-    engine = await loaders.engine();
-    // The database grows in MEMFS by small steps past 16 MB (x1.125), copying the whole file each
-    // time; grow it by doubling instead (measured on a 240 MB compare: see README).
-    const MEMFS = engine.FS.filesystems.MEMFS;
-    const expand = MEMFS.expandFileStorage;
-    MEMFS.expandFileStorage = function (/** @type {any} */ node, /** @type {number} */ capacity) {
-      const prev = node.contents ? node.contents.length : 0;
-      if (prev >= capacity) return;
-      return expand.call(this, node, Math.max(capacity, prev * 2));
-    };
+    if (!engineLoading) {
+      engineLoading = loaders.engine().then((/** @type {any} */ m) => {
+        // The database grows in MEMFS by small steps past 16 MB (x1.125), copying the whole file
+        // each time; grow it by doubling instead (measured on a 240 MB compare: see README).
+        const MEMFS = m.FS.filesystems.MEMFS;
+        const expand = MEMFS.expandFileStorage;
+        MEMFS.expandFileStorage = function (/** @type {any} */ node, /** @type {number} */ capacity) {
+          const prev = node.contents ? node.contents.length : 0;
+          if (prev >= capacity) return;
+          return expand.call(this, node, Math.max(capacity, prev * 2));
+        };
+        engine = m;
+      });
+    }
+    try {
+      await engineLoading;
+    } catch (e) {
+      engineLoading = null;   // the next request tries again and reports the failure itself
+      throw e;
+    }
   }
   await loadSql();
+}
+
+/**
+ * After a database opens: the engine module loads (fetch and compile) in the background, so the
+ * first request that needs it (the legend's thresholds behind First divergence, computed badges,
+ * manual matching) does not wait for it. A failure is left to that request to report.
+ */
+function warmEngine() {
+  if (!engine && !engineLoading) setTimeout(() => { loadEngine().catch(() => {}); }, 0);
 }
 
 /** sql.js alone: opening and querying a database does not need the engine module. */
@@ -513,10 +535,12 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
         throw e;
       }
       reply(id, Ev.RESULT, { ...info, lazy: !!lazy, size: lazy ? lazy.source.size : args.bytes.byteLength });
+      if (info.kind === 'vis') warmEngine();
     } else if (type === Req.DB_STATS) {
       const entry = open.get(args && args.name ? String(args.name) : dbName);
-      reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, opfs: entry.opfs ? entry.opfs.run : '', ...entry.lazy.stats() }
-                                               : { lazy: false, opfs: '' });
+      const engineState = engine ? 'loaded' : engineLoading ? 'loading' : 'none';
+      reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, opfs: entry.opfs ? entry.opfs.run : '', engine: engineState, ...entry.lazy.stats() }
+                                               : { lazy: false, opfs: '', engine: engineState });
     } else if (type === Req.QUERY_PLANS) {
       reply(id, Ev.RESULT, queryPlans(databaseOf(args && args.db)));
     } else if (type === Req.CAPS) {
