@@ -123,7 +123,7 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   ASSIGN_OR_RETURN(std::string ins_stack, InsertSql(StackTable(), OnConflict::kAbort));
   ASSIGN_OR_RETURN(std::string ins_config, InsertSql(ConfigTable(), OnConflict::kIgnore));
   ASSIGN_OR_RETURN(std::string ins_badge, InsertSql(BadgesTable(), OnConflict::kAbort));
-  // The indexes whose keys come in row order cost little during the inserts (16 rows a statement
+  // The indexes whose keys come in row order cost little during the inserts (64 rows a statement
   // append to them); the others are sorted once at the end unless a writer thread of its own hides
   // their upkeep (measured on the wasm build: see README).
   if (opts.indexes_first || opts.in_row_order_indexes_first) RETURN_IF_ERROR(w->CreateIndexes(!opts.indexes_first));

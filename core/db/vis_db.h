@@ -174,7 +174,7 @@ class VisDbWriter {
   size_t rows_ = 0;
   std::string in_buf_, out_buf_, stack_buf_;
   // Rows staged for one multi-row INSERT: their texts in pending_text_ (offset, length).
-  static constexpr size_t kBatchRows = 16;
+  static constexpr size_t kBatchRows = 64;
   enum PendingText { kId, kSub, kLink, kStack, kMerge, kIn, kOut, kPendingTexts };
   struct PendingRow {
     NodeId id = 0;
