@@ -119,6 +119,9 @@ class VisDbWriter {
   void Abort();
 
   sqlite3* handle() { return db_; }
+  // tb_nodes rows go in this many to an INSERT statement (the rest of a graph's rows in a last,
+  // shorter batch); public for the tests that fill whole batches.
+  static constexpr size_t kRowsPerStatement = 64;
   const std::string& temp_path() const { return temp_; }
 
  private:
@@ -174,7 +177,7 @@ class VisDbWriter {
   size_t rows_ = 0;
   std::string in_buf_, out_buf_, stack_buf_;
   // Rows staged for one multi-row INSERT: their texts in pending_text_ (offset, length).
-  static constexpr size_t kBatchRows = 64;
+  static constexpr size_t kBatchRows = kRowsPerStatement;
   enum PendingText { kId, kSub, kLink, kStack, kMerge, kIn, kOut, kPendingTexts };
   struct PendingRow {
     NodeId id = 0;

@@ -645,11 +645,17 @@ TEST_CASE("§13.3 a compare's target rows take the rowids before the golden's, w
         Rows{{"NPU_0_0", "1", "3", "3"}, {"NPU_0_1", "4", "13", "10"}, {"Bench_0_1", "14", "20", "7"}, {"NPU_0_2", "21", "23", "3"}});
 }
 
-TEST_CASE("§13.3 rows go in 16 to a statement: a partial batch at the end, and a refused row still fails the graph") {
-  // 5 modules of 6 leaves: 36 rows, two whole batches and a last one of 4.
-  const Graph g = WideGraph(5, 6);
+TEST_CASE("§13.3 rows go in many to a statement: whole batches, a partial one at the end, and a refused row still fails the graph") {
+  // Modules of 12 leaves until there are two whole batches and part of a third (16 a statement:
+  // 3 modules, 40 rows; 64: 10 modules, 131 rows).
+  const size_t batch = VisDbWriter::kRowsPerStatement;
+  const int modules = static_cast<int>(2 * batch / 13 + 1);
+  const Graph g = WideGraph(modules, 12);
   const std::vector<NodeId> post = PostOrder(g);
-  REQUIRE(post.size() == 36);
+  const size_t n = post.size();
+  REQUIRE(n > 2 * batch);
+  REQUIRE(n < 3 * batch);
+  const std::string count = std::to_string(n);
   {
     TempDir t;
     const std::string path = t / "x.vis.db";
@@ -657,12 +663,13 @@ TEST_CASE("§13.3 rows go in 16 to a statement: a partial batch at the end, and 
     REQUIRE(w.ok());
     auto rows = w.value()->WriteGraph(g, GraphRowsInfo());
     REQUIRE(rows.ok());
-    CHECK(rows.value() == 36);
+    CHECK(rows.value() == n);
     REQUIRE(w.value()->Commit().ok());
     CHECK(Query(path, "SELECT count(*), sum(rowid - 1 = node_order), count(DISTINCT node_name) FROM tb_nodes") ==
-          Rows{{"36", "36", "36"}});
-    // Each row has its own node's texts (binding row k of a batch to row k's parameters).
-    for (size_t k : {size_t(0), size_t(15), size_t(16), size_t(31), size_t(32), size_t(35)})
+          Rows{{count, count, count}});
+    // Each row has its own node's texts (binding row k of a batch to row k's parameters): the first
+    // and last row of each batch.
+    for (size_t k : {size_t(0), batch - 1, batch, 2 * batch - 1, 2 * batch, n - 1})
       CHECK(Query(path, "SELECT node_name, up_node FROM tb_nodes WHERE node_order = " + std::to_string(k)) ==
             Rows{{vptest::NameOf(g, post[k]), g.node(post[k]).up == kNoNode ? "" : vptest::NameOf(g, g.node(post[k]).up)}});
   }
