@@ -110,7 +110,7 @@ DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse) {
   // (measured: 4.2 s instead of 4.9 s on a 250 MB dump); single-threaded, one pass at the end is cheaper.
   dbo.indexes_first = beside_parse;
   // Single-threaded, the indexes whose keys come in row order are still kept up during the inserts:
-  // appended to 16 rows a statement, they cost less than a table scan and a sort each at the end
+  // appended to 64 rows a statement, they cost less than a table scan and a sort each at the end
   // (wasm CLI, medium build: see README).
   dbo.in_row_order_indexes_first = true;
   // The primary-key and node-name indexes take inserts in random order: once they outgrow the
