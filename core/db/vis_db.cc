@@ -119,7 +119,7 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   // OR FAIL: no statement journal (a 64 KiB page copied for every page a statement first touches);
   // a refused row fails the run, whose file is deleted.
   ASSIGN_OR_RETURN(std::string ins_node, InsertSql(NodesTable(), OnConflict::kFail, true));
-  ASSIGN_OR_RETURN(std::string ins_nodes, InsertSql(NodesTable(), OnConflict::kFail, true, kBatchRows));
+  ASSIGN_OR_RETURN(std::string ins_nodes, InsertSql(NodesTable(), OnConflict::kFail, true, kRowsPerStatement));
   ASSIGN_OR_RETURN(std::string ins_stack, InsertSql(StackTable(), OnConflict::kAbort));
   ASSIGN_OR_RETURN(std::string ins_config, InsertSql(ConfigTable(), OnConflict::kIgnore));
   ASSIGN_OR_RETURN(std::string ins_badge, InsertSql(BadgesTable(), OnConflict::kAbort));

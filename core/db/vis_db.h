@@ -177,7 +177,6 @@ class VisDbWriter {
   size_t rows_ = 0;
   std::string in_buf_, out_buf_, stack_buf_;
   // Rows staged for one multi-row INSERT: their texts in pending_text_ (offset, length).
-  static constexpr size_t kBatchRows = kRowsPerStatement;
   enum PendingText { kId, kSub, kLink, kStack, kMerge, kIn, kOut, kPendingTexts };
   struct PendingRow {
     NodeId id = 0;
@@ -191,7 +190,7 @@ class VisDbWriter {
   // sqlite3_reset, so each statement gets them once per graph (consts_bound_, cleared by BeginGraph).
   void BindRow(sqlite3_stmt* st, int first_param, const PendingRow& row, bool consts);
   bool consts_bound_[2] = {false, false};   // ins_node_, ins_nodes_
-  PendingRow pending_[kBatchRows];
+  PendingRow pending_[kRowsPerStatement];
   size_t pending_count_ = 0;
   std::string pending_text_;
   // matched_node_link of the last row up to its last name: "[" and the JSON names of the matched
@@ -203,7 +202,7 @@ class VisDbWriter {
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* ins_node_ = nullptr;
-  sqlite3_stmt* ins_nodes_ = nullptr;   // kBatchRows rows
+  sqlite3_stmt* ins_nodes_ = nullptr;   // kRowsPerStatement rows
   sqlite3_stmt* ins_stack_ = nullptr;
   sqlite3_stmt* ins_config_ = nullptr;
   sqlite3_stmt* ins_badge_ = nullptr;

@@ -157,7 +157,7 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
                                const std::shared_ptr<const RowBlock>* block) {
   const Graph& g = *g_;
   const Node& n = g.node(id);
-  // The row waits in the batch until kBatchRows have come: one statement then inserts them all
+  // The row waits in the batch until kRowsPerStatement have come: one statement then inserts them all
   // (FlushRows). Its texts are copied, except those in a block, which it keeps alive instead (the
   // caller's other buffers are reused); up_node and node_name are the graph's own strings.
   PendingRow& p = pending_[pending_count_++];
@@ -228,7 +228,7 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   written_[id] = 1;
   ++rows_;
   top_rowid_ = std::max(top_rowid_, p.rowid);
-  return pending_count_ == kBatchRows ? FlushRows() : Status::Ok();
+  return pending_count_ == kRowsPerStatement ? FlushRows() : Status::Ok();
 }
 
 void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p, bool consts) {
@@ -290,18 +290,20 @@ void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p, bool con
 // compare 0.93x (4 pairs), large 0.95x (3 pairs).
 Status VisDbWriter::FlushRows() {
   if (pending_count_ == 0) return Status::Ok();
-  const bool whole = pending_count_ == kBatchRows;
+  const bool whole = pending_count_ == kRowsPerStatement;
   sqlite3_stmt* st = whole ? ins_nodes_ : ins_node_;
+  // The graph's constants go in once per statement: into every row's parameters of the batch
+  // statement, into the single-row statement with its first row.
   bool& bound = consts_bound_[whole ? 1 : 0];
+  const bool consts = !bound;
+  bound = true;
   Status s = Status::Ok();
   for (size_t r = 0; r < pending_count_ && s.ok(); ++r) {
-    BindRow(st, whole ? static_cast<int>(r * static_cast<size_t>(node_params_)) + 1 : 1, pending_[r], !bound);
-    if (!whole) bound = true;   // the single-row statement: bound by its first row
+    BindRow(st, whole ? static_cast<int>(r * static_cast<size_t>(node_params_)) + 1 : 1, pending_[r], consts && (whole || r == 0));
     if (whole && r + 1 < pending_count_) continue;
     if (sqlite3_step(st) != SQLITE_DONE) s = SqlError("tb_nodes");
     sqlite3_reset(st);
   }
-  if (whole) bound = true;
   for (size_t r = 0; r < pending_count_; ++r) pending_[r].block.reset();
   pending_count_ = 0;
   pending_text_.clear();
