@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "base/prefault.h"
+
 namespace visprobe {
 
 const char* OverflowName(Overflow o) {
@@ -39,6 +41,12 @@ Graph::Graph() {
   root.op = NodeOp::kModule;
   nodes_.push_back(std::move(root));
   index_.emplace(nodes_[0].name, 0);
+}
+
+void Graph::PrefaultNodes(size_t n) const {
+  const size_t room = std::min(n, nodes_.capacity() - nodes_.size());
+  PrefaultWritable(reinterpret_cast<const char*>(nodes_.data()) + nodes_.size() * sizeof(Node), room * sizeof(Node));
+  PrefaultWritable(name_room_.first, name_room_.second);
 }
 
 NodeId Graph::Find(std::string_view name) const {

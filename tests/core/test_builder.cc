@@ -534,3 +534,54 @@ TEST_CASE("§4.2 a Megatron micro-step count beyond int is a parse failure, not 
                                   vptest::DumpWithData("{}"), "{}");
   REQUIRE_FALSE(h.ok());
 }
+
+#ifndef __EMSCRIPTEN__   // the browser build has no threads
+TEST_CASE("§6 with threads the structure is the one built on one thread (stack.json beside the node table's room)") {
+  // The threaded pass loads stack.json while another thread reserves and maps the node table.
+  const std::string dir = vptest::SamplesDir("cross_framework_pangu/pytorch_data");
+  BuildOptions one, two;
+  two.threads = 2;
+  auto a = BuildGraph(dir, one);
+  auto b = BuildGraph(dir, two);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  const Graph& x = *a.value();
+  const Graph& y = *b.value();
+  REQUIRE(x.size() > 10);
+  REQUIRE(x.size() == y.size());
+  REQUIRE(x.stacks.size() == y.stacks.size());
+  size_t with_stack = 0;
+  for (NodeId id = 0; id < x.size(); ++id) {
+    INFO(x.node(id).name);
+    CHECK(x.node(id).name == y.node(id).name);
+    CHECK(x.node(id).up == y.node(id).up);
+    CHECK(x.node(id).subnodes == y.node(id).subnodes);
+    CHECK(x.node(id).stack == y.node(id).stack);
+    if (x.node(id).stack >= 0) {
+      ++with_stack;
+      CHECK(x.stacks[x.node(id).stack].json == y.stacks[y.node(id).stack].json);
+    }
+  }
+  CHECK(with_stack > 5);   // the sample's stacks were read, on both paths
+}
+
+TEST_CASE("§4.3 with threads a bad stack.json gives the one-thread message, and a bad construct.json still wins") {
+  TempDir t;
+  BuildOptions two;
+  two.threads = 2;
+  const std::string construct = R"({"Module.a.A.forward.0": null, "Torch.b.0.forward": "Module.a.A.forward.0"})";
+  vptest::WriteFile(t / "construct.json", construct);
+  vptest::WriteFile(t / "dump.json", DumpWithData("{}"));
+  vptest::WriteFile(t / "stack.json", "[1, 2]");
+  auto one_thread = BuildGraph(t.path(), BuildOptions());
+  auto threaded = BuildGraph(t.path(), two);
+  REQUIRE_FALSE(one_thread.ok());
+  REQUIRE_FALSE(threaded.ok());
+  CHECK(threaded.status().message() == one_thread.status().message());
+  CHECK(threaded.status().message().find("stack.json") != std::string::npos);
+  vptest::WriteFile(t / "construct.json", "{}");
+  auto both_bad = BuildGraph(t.path(), two);
+  REQUIRE_FALSE(both_bad.ok());
+  CHECK(both_bad.status().message() == kEmptyConstruct);
+}
+#endif
