@@ -87,6 +87,14 @@ inline bool EndsWith(const std::string& s, const std::string& suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
 }
 
+// The .vis.db files and temporary files a run left in `dir`.
+inline std::vector<std::string> DbLeftovers(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& n : ListNames(dir))
+    if (EndsWith(n, ".vis.db") || EndsWith(n, ".tmp") || n.find(".vis.db") != std::string::npos) out.push_back(n);
+  return out;
+}
+
 // Read-only fixtures shared with the other tools (never written to).
 inline std::string SamplesDir(const std::string& rel) {
   return std::string(VP_SHARED_DIR) + "/fixtures/msprobe-samples/" + rel;
