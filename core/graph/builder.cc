@@ -492,14 +492,18 @@ Status Builder::Run(const std::string& dir) {
   // on a 1.1 GB dump went to zeroing them as the nodes were added; see base/prefault.h). LoadStacks
   // touches the graph's stack list only.
   const size_t entries = c_.entries.size();
-  auto make_room = [this, entries] {
-    size_t name_bytes = 0;   // every entry's name (a node each); parents named only as parents are few
-    for (const ConstructEntry& e : c_.entries) name_bytes += e.child.size();
+  const bool prefault = opts_.threads > 1;
+  auto make_room = [this, entries, prefault] {
+    // With the prefault, the names get one block of their own (every entry's name is a node's;
+    // parents named only as parents are few), mapped with the node table.
+    size_t name_bytes = 0;
+    if (prefault)
+      for (const ConstructEntry& e : c_.entries) name_bytes += e.child.size();
     g_.Reserve(entries + entries / 4 + 64, name_bytes);
-    if (opts_.threads > 1) g_.PrefaultNodes(entries);
+    if (prefault) g_.PrefaultNodes(entries);
   };
   std::thread room;
-  if (opts_.threads > 1) room = std::thread([make_room] { ThreadInit(); make_room(); });
+  if (prefault) room = std::thread([make_room] { ThreadInit(); make_room(); });
   struct RoomJoiner { std::thread& t; ~RoomJoiner() { if (t.joinable()) t.join(); } } room_joiner{room};
   RETURN_IF_ERROR(LoadStacks(JoinPath(dir, "stack.json"), g_, stacks_));
   g_.t_stack = now() - t0;

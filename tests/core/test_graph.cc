@@ -154,3 +154,22 @@ TEST_CASE("§10 Megatron graphs return N + 1 and keep their ids") {
   CHECK(g.node(a).micro_step == 2);
   CHECK(g.node(b).micro_step == kMicroStepUnset);
 }
+
+TEST_CASE("TextArena::Reserve: the next copies up to the reserved size go one after another into that block") {
+  visprobe::TextArena a;
+  a.Copy("before");
+  const char* room = a.Reserve(1000);
+  REQUIRE(room != nullptr);
+  std::string_view x = a.Copy(std::string(600, 'x'));
+  std::string_view y = a.Copy(std::string(400, 'y'));
+  CHECK(x.data() == room);
+  CHECK(y.data() == room + 600);
+  CHECK(x == std::string(600, 'x'));
+  CHECK(y == std::string(400, 'y'));
+  std::string_view z = a.Copy("z");   // the block is full: elsewhere
+  CHECK((z.data() < room || z.data() >= room + 1000));
+  CHECK(a.Reserve(0) != nullptr);   // room enough already: nothing new
+  const size_t before = a.bytes();
+  a.Reserve(1);
+  CHECK(a.bytes() == before);
+}
