@@ -83,7 +83,9 @@ class Builder {
   // The parent to use: `parent` itself, or a view of fixed_parent_ (valid until the next call).
   std::string_view FixBackwardMissing(std::string_view child, std::string_view parent);
   std::string_view FixBackwardInplace(std::string_view child, std::string_view parent);
-  NodeId GetOrCreate(std::string_view name, NodeId up);
+  // The node named `name` under `up` (first parent wins), made if new. `micro`: its construct.json
+  // entry's micro step when the caller has it (else looked up).
+  NodeId GetOrCreate(std::string_view name, NodeId up, const int* micro = nullptr);
   // The record keys of dump.json in file order (arena + end offsets) and their file offsets.
   struct ScannedKeys {
     std::string arena;
@@ -155,15 +157,17 @@ std::string_view Builder::FixBackwardInplace(std::string_view child, std::string
   return parent;
 }
 
-NodeId Builder::GetOrCreate(std::string_view name, NodeId up) {
-  NodeId existing = g_.Find(name);
+NodeId Builder::GetOrCreate(std::string_view name, NodeId up, const int* micro) {
+  // One hash of the name for the lookups in the graph, stack.json's names and construct.json's.
+  const size_t hash = std::hash<std::string_view>()(name);
+  NodeId existing = g_.Find(name, hash);
   if (existing != kNoNode) {
     g_.AddUpnode(existing, up);
     return existing;
   }
   NodeId id = g_.AddNode(OpOfName(name), name, kNoNode);
   Node& n = g_.node(id);
-  auto st = stacks_.by_name.find(name);
+  auto st = stacks_.by_name.find(name, hash);
   if (st != stacks_.by_name.end() && st->second >= 0) {
     n.stack = st->second;
   } else {
@@ -193,8 +197,10 @@ NodeId Builder::GetOrCreate(std::string_view name, NodeId up) {
       }
     }
   }
-  if (c_.megatron) {
-    auto it = c_.index.find(name);
+  if (c_.megatron && micro) {
+    g_.node(id).micro_step = *micro;
+  } else if (c_.megatron) {
+    auto it = c_.index.find(name, hash);
     g_.node(id).micro_step = it == c_.index.end() ? 0 : c_.entries[it->second].micro;
   }
   g_.AddUpnode(id, up);
@@ -515,7 +521,7 @@ Status Builder::Run(const std::string& dir) {
     const ConstructEntry& e = c_.entries[i];
     const std::string_view parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
-    GetOrCreate(e.child, up);
+    GetOrCreate(e.child, up, &e.micro);
   }
   // Parents named only as parents add nodes beyond construct.json's entries.
   if (g_.size() > opts_.max_nodes) return TooManyNodes(JoinPath(dir, "construct.json"), opts_.max_nodes, "nodes");

@@ -54,6 +54,11 @@ NodeId Graph::Find(std::string_view name) const {
   return it == index_.end() ? kNoNode : it->second;
 }
 
+NodeId Graph::Find(std::string_view name, size_t hash) const {
+  auto it = index_.find(name, hash);
+  return it == index_.end() ? kNoNode : it->second;
+}
+
 NodeId Graph::AddNode(NodeOp op, std::string_view name, NodeId parent, bool accumulate) {
   const NodeId nid = static_cast<NodeId>(nodes_.size());
   std::string_view stored;

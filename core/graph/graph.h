@@ -115,6 +115,8 @@ class Graph {
   // nodes stays unmapped.
   void PrefaultNodes(size_t n) const;
   NodeId Find(std::string_view name) const;
+  // The same with the name's std::hash already computed.
+  NodeId Find(std::string_view name, size_t hash) const;
   // add_node: returns the existing node when `name` exists (unless accumulate).
   NodeId AddNode(NodeOp op, std::string_view name, NodeId parent, bool accumulate = false);
   // add_upnode: first parent wins; no self-parenting.
