@@ -44,16 +44,6 @@ class TextArena {
     }
   }
   size_t bytes() const { return bytes_; }
-  // Room for `n` more bytes of copies in one block, so the next copies up to that total go there;
-  // returns where that room begins (its length: `n`). Nothing happens when the current chunk has it.
-  const char* Reserve(size_t n) {
-    if (n <= left_) return cur_;
-    chunks_.emplace_back(new char[n]);
-    cur_ = chunks_.back().get();
-    left_ = n;
-    bytes_ += n;
-    return cur_;
-  }
 
  private:
   static constexpr size_t kChunk = 256u << 10;

@@ -197,11 +197,13 @@ NodeId Builder::GetOrCreate(std::string_view name, NodeId up, const int* micro) 
       }
     }
   }
-  if (c_.megatron && micro) {
-    g_.node(id).micro_step = *micro;
-  } else if (c_.megatron) {
-    auto it = c_.index.find(name, hash);
-    g_.node(id).micro_step = it == c_.index.end() ? 0 : c_.entries[it->second].micro;
+  if (c_.megatron) {
+    if (micro) {
+      g_.node(id).micro_step = *micro;
+    } else {
+      auto it = c_.index.find(name, hash);
+      g_.node(id).micro_step = it == c_.index.end() ? 0 : c_.entries[it->second].micro;
+    }
   }
   g_.AddUpnode(id, up);
   return id;
@@ -497,25 +499,15 @@ Status Builder::Run(const std::string& dir) {
   // their own, which also has the kernel map the node table's pages (a third of this pass's time
   // on a 1.1 GB dump went to zeroing them as the nodes were added; see base/prefault.h). LoadStacks
   // touches the graph's stack list only.
-  const size_t entries = c_.entries.size();
-  const bool prefault = opts_.threads > 1;
-  auto make_room = [this, entries, prefault] {
-    // With the prefault, the names get one block of their own (every entry's name is a node's;
-    // parents named only as parents are few), mapped with the node table.
-    size_t name_bytes = 0;
-    if (prefault)
-      for (const ConstructEntry& e : c_.entries) name_bytes += e.child.size();
-    g_.Reserve(entries + entries / 4 + 64, name_bytes);
-    if (prefault) g_.PrefaultNodes(entries);
-  };
+  const size_t entries = c_.entries.size(), room_for = entries + entries / 4 + 64;
   std::thread room;
-  if (prefault) room = std::thread([make_room] { ThreadInit(); make_room(); });
-  struct RoomJoiner { std::thread& t; ~RoomJoiner() { if (t.joinable()) t.join(); } } room_joiner{room};
+  if (opts_.threads > 1) room = std::thread([this, entries, room_for] { ThreadInit(); g_.Reserve(room_for, entries); });
+  Joiner room_joiner{room};
   RETURN_IF_ERROR(LoadStacks(JoinPath(dir, "stack.json"), g_, stacks_));
   g_.t_stack = now() - t0;
   t0 = now();
   if (room.joinable()) room.join();
-  else make_room();
+  else g_.Reserve(room_for);
   if (c_.megatron) g_.micro_step_num = c_.micro_step_num;
   for (size_t i = 0; i < entries; ++i) {
     const ConstructEntry& e = c_.entries[i];

@@ -43,10 +43,11 @@ Graph::Graph() {
   index_.emplace(nodes_[0].name, 0);
 }
 
-void Graph::PrefaultNodes(size_t n) const {
-  const size_t room = std::min(n, nodes_.capacity() - nodes_.size());
-  PrefaultWritable(reinterpret_cast<const char*>(nodes_.data()) + nodes_.size() * sizeof(Node), room * sizeof(Node));
-  PrefaultWritable(name_room_.first, name_room_.second);
+void Graph::Reserve(size_t n, size_t prefault) {
+  nodes_.reserve(n);
+  index_.reserve(n);
+  const size_t room = std::min(prefault, nodes_.capacity() - nodes_.size());
+  if (room) PrefaultWritable(reinterpret_cast<const char*>(nodes_.data()) + nodes_.size() * sizeof(Node), room * sizeof(Node));
 }
 
 NodeId Graph::Find(std::string_view name) const {

@@ -104,16 +104,9 @@ class Graph {
   size_t size() const { return nodes_.size(); }
   // Room for `n` nodes: growing the node vector by doubling copied it whole (a transient of
   // 300 MB on a 1.1 GB dump); reserved pages that are never used are never resident.
-  // `name_bytes`: room for that many bytes of names in one block (0: the names' usual chunks).
-  void Reserve(size_t n, size_t name_bytes = 0) {
-    nodes_.reserve(n);
-    index_.reserve(n);
-    if (name_bytes) name_room_ = {names_.Reserve(name_bytes), name_bytes};
-  }
-  // Has the kernel map the reserved room for the next `n` nodes and the names' room now
-  // (base/prefault.h), so adding them does not stop at each new page; reserved room beyond `n`
-  // nodes stays unmapped.
-  void PrefaultNodes(size_t n) const;
+  // `prefault`: the kernel maps the room for that many of the next nodes now (base/prefault.h), so
+  // adding them does not stop at each new page; the room beyond them stays unmapped.
+  void Reserve(size_t n, size_t prefault = 0);
   NodeId Find(std::string_view name) const;
   // The same with the name's std::hash already computed.
   NodeId Find(std::string_view name, size_t hash) const;
@@ -161,7 +154,6 @@ class Graph {
  private:
   std::vector<Node> nodes_;
   TextArena names_;                 // stable storage for node names
-  std::pair<const char*, size_t> name_room_{nullptr, 0};   // the block Reserve made for names
   NameMap<NodeId> index_;
   std::unordered_map<std::string, uint32_t> accumulate_;
 };

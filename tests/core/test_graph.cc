@@ -2,6 +2,13 @@
 // §17 items 19, 21, 22, 24.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <unistd.h>
+#endif
+
+#include "base/prefault.h"
 #include "graph/builder.h"
 #include "graph/graph.h"
 #include "test_util.h"
@@ -155,21 +162,38 @@ TEST_CASE("§10 Megatron graphs return N + 1 and keep their ids") {
   CHECK(g.node(b).micro_step == kMicroStepUnset);
 }
 
-TEST_CASE("TextArena::Reserve: the next copies up to the reserved size go one after another into that block") {
-  visprobe::TextArena a;
-  a.Copy("before");
-  const char* room = a.Reserve(1000);
-  REQUIRE(room != nullptr);
-  std::string_view x = a.Copy(std::string(600, 'x'));
-  std::string_view y = a.Copy(std::string(400, 'y'));
-  CHECK(x.data() == room);
-  CHECK(y.data() == room + 600);
-  CHECK(x == std::string(600, 'x'));
-  CHECK(y == std::string(400, 'y'));
-  std::string_view z = a.Copy("z");   // the block is full: elsewhere
-  CHECK((z.data() < room || z.data() >= room + 1000));
-  CHECK(a.Reserve(0) != nullptr);   // room enough already: nothing new
-  const size_t before = a.bytes();
-  a.Reserve(1);
-  CHECK(a.bytes() == before);
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+namespace {
+// Resident bytes of this process (/proc/self/statm).
+size_t ResidentBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  long size = 0, resident = 0;
+  if (f) {
+    if (std::fscanf(f, "%ld %ld", &size, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
 }
+}  // namespace
+
+TEST_CASE("Graph::Reserve with a prefault count maps the room for that many nodes now, without it not") {
+  alignas(4096) static char probe[2 * 4096];
+  if (!PrefaultWritable(probe, sizeof probe)) {
+    WARN("MADV_POPULATE_WRITE is not available on this kernel");
+    return;
+  }
+  const size_t n = 200000, mapped = 100000;
+  Graph plain, prefaulted;
+  size_t before = ResidentBytes();
+  plain.Reserve(n);
+  const size_t plain_growth = ResidentBytes() - before;
+  before = ResidentBytes();
+  prefaulted.Reserve(n, mapped);
+  const size_t prefault_growth = ResidentBytes() - before;
+  INFO("resident growth: " << plain_growth << " bytes plain, " << prefault_growth << " with the prefault");
+  CHECK(prefault_growth >= plain_growth + mapped * sizeof(Node) * 9 / 10);
+  CHECK(prefault_growth < plain_growth + n * sizeof(Node));   // the room past `mapped` stays unmapped
+  const NodeId a = prefaulted.AddNode(NodeOp::kModule, "Module.a.forward.0", prefaulted.root());
+  CHECK(prefaulted.Find("Module.a.forward.0") == a);   // the mapped room holds nodes as before
+}
+#endif
