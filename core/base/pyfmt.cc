@@ -16,20 +16,18 @@ namespace {
 
 // Shortest round-trip digits of |x| (finite, non-zero) and decpt with |x| = 0.DIGITS x 10^decpt,
 // straight from Dragonbox (|x| = significand x 10^exponent) without formatting and re-reading.
-// The digits are written from the end, two at a time.
-int ShortestDigits(double x, char* digits, int* ndigits) {
+// The digits are written two at a time backwards from `end`; returns where they start (at most 17
+// before end).
+const char* ShortestDigits(double x, char* end, int* ndigits, int* decpt) {
   static const char kPairs[] =
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
       "8081828384858687888990919293949596979899";
   auto dec = fmt::detail::dragonbox::to_decimal(std::fabs(x));
-  uint64_t sig = dec.significand;
+  uint64_t v = dec.significand;
   int exp10 = dec.exponent;
-  while (sig % 10 == 0) { sig /= 10; ++exp10; }   // sig != 0 for x != 0
-  int n = 1;
-  for (uint64_t v = sig; v >= 10; v /= 10) ++n;
-  char* p = digits + n;
-  uint64_t v = sig;
+  while (v % 10 == 0) { v /= 10; ++exp10; }   // v != 0 for x != 0
+  char* p = end;
   while (v >= 100) {
     const unsigned r = static_cast<unsigned>(v % 100);
     v /= 100;
@@ -42,31 +40,33 @@ int ShortestDigits(double x, char* digits, int* ndigits) {
   } else {
     *--p = static_cast<char>('0' + v);
   }
-  *ndigits = n;
-  return n + exp10;
+  *ndigits = static_cast<int>(end - p);
+  *decpt = *ndigits + exp10;
+  return p;
 }
 
 }  // namespace
 
-void AppendPyFloat(std::string& out, double x) {
-  if (std::isnan(x)) { out += "nan"; return; }
-  if (std::isinf(x)) { out += x > 0 ? "inf" : "-inf"; return; }
-  // Made in a local buffer and appended once (at most 17 digits, 3 leading or 15 trailing zeros,
-  // or an exponent of 3 digits: under 32 characters).
-  char buf[48];
-  char* p = buf;
+char* WritePyFloat(char* p, double x) {
+  if (std::isnan(x)) { std::memcpy(p, "nan", 3); return p + 3; }
+  if (std::isinf(x)) {
+    if (x > 0) { std::memcpy(p, "inf", 3); return p + 3; }
+    std::memcpy(p, "-inf", 4);
+    return p + 4;
+  }
   if (std::signbit(x)) *p++ = '-';
   if (x == 0) {
     std::memcpy(p, "0.0", 3);
-    out.append(buf, static_cast<size_t>(p + 3 - buf));
-    return;
+    return p + 3;
   }
-  char d[24];
-  int n = 0;
-  int decpt = ShortestDigits(x, d, &n);
+  // Digits end at d + 24 and are copied 24 bytes at a time (fixed-size copies, no call): the
+  // copy may read past the digits, never past d, and write past them, never past the caller's 48.
+  char d[48];
+  int n = 0, decpt = 0;
+  const char* dg = ShortestDigits(x, d + 24, &n, &decpt);
   if (decpt <= -4 || decpt > 16) {
-    *p++ = d[0];
-    if (n > 1) { *p++ = '.'; std::memcpy(p, d + 1, static_cast<size_t>(n - 1)); p += n - 1; }
+    *p++ = dg[0];
+    if (n > 1) { *p++ = '.'; std::memcpy(p, dg + 1, 24); p += n - 1; }
     int e = decpt - 1;   // "e%c%02d"
     *p++ = 'e';
     *p++ = e < 0 ? '-' : '+';
@@ -75,25 +75,30 @@ void AppendPyFloat(std::string& out, double x) {
     *p++ = static_cast<char>('0' + e / 10 % 10);
     *p++ = static_cast<char>('0' + e % 10);
   } else if (decpt <= 0) {
-    *p++ = '0';
-    *p++ = '.';
-    for (int k = 0; k < -decpt; ++k) *p++ = '0';
-    std::memcpy(p, d, static_cast<size_t>(n));
+    std::memcpy(p, "0.000", 5);   // "0." and up to 3 zeros
+    p += 2 - decpt;
+    std::memcpy(p, dg, 24);
     p += n;
   } else if (decpt >= n) {
-    std::memcpy(p, d, static_cast<size_t>(n));
+    std::memcpy(p, dg, 24);
     p += n;
-    for (int k = 0; k < decpt - n; ++k) *p++ = '0';
+    std::memset(p, '0', 16);      // decpt - n <= 15
+    p += decpt - n;
     *p++ = '.';
     *p++ = '0';
   } else {
-    std::memcpy(p, d, static_cast<size_t>(decpt));
+    std::memcpy(p, dg, 24);       // the digits before the point, then those after it, moved by one
     p += decpt;
-    *p++ = '.';
-    std::memcpy(p, d + decpt, static_cast<size_t>(n - decpt));
-    p += n - decpt;
+    std::memcpy(p + 1, dg + decpt, 24);
+    *p = '.';
+    p += 1 + n - decpt;
   }
-  out.append(buf, static_cast<size_t>(p - buf));
+  return p;
+}
+
+void AppendPyFloat(std::string& out, double x) {
+  char buf[kPyFloatRoom];
+  out.append(buf, static_cast<size_t>(WritePyFloat(buf, x) - buf));
 }
 
 bool IsPyFloatRepr(std::string_view t) {

@@ -6,10 +6,20 @@
 #include <string>
 #include <string_view>
 
+#include "base/str_writer.h"
+
 namespace visprobe {
 
 // Python repr(float): shortest round-trip digits, 'e' form when decpt <= -4 or > 16.
 void AppendPyFloat(std::string& out, double x);
+// The same written at p, which has kPyFloatRoom bytes (the text is under 32; the rest is slack
+// for fixed-size copies); returns the end of the text.
+constexpr size_t kPyFloatRoom = 64;
+char* WritePyFloat(char* p, double x);
+inline void AppendPyFloat(StrWriter& w, double x) {
+  char* p = w.Room(kPyFloatRoom);
+  w.Advance(static_cast<size_t>(WritePyFloat(p, x) - p));
+}
 // True when `token` (a JSON number) is exactly what AppendPyFloat prints for the double it reads
 // as, so a parser may keep the text instead of formatting the double again: Python's repr layout
 // (fixed for decimal exponents -4 < decpt <= 16, else d.ddde+XX), no redundant zeros, and at most
@@ -31,6 +41,18 @@ std::string Crc32Hex(std::string_view bytes);  // 8 lowercase hex digits
 
 // json.dumps(str) with ensure_ascii=True, including the surrounding quotes.
 void AppendJsonString(std::string& out, std::string_view utf8);
+inline void AppendJsonString(StrWriter& w, std::string_view s) {
+  if (JsonPlain(s.data(), s.size())) {
+    char* d = w.Room(s.size() + 2);
+    d[0] = '"';
+    std::memcpy(d + 1, s.data(), s.size());
+    d[s.size() + 1] = '"';
+    w.Advance(s.size() + 2);
+    return;
+  }
+  AppendJsonString(w.Done(), s);
+  w.Sync();
+}
 
 // repr(str): quotes chosen like Python, escapes for \\, the quote, \n \r \t and
 // non-printable characters.

@@ -48,23 +48,24 @@ namespace {
 
 void AppendItems(std::string& out, const NodeItems& items, const std::vector<ItemRef>& refs,
                  const std::vector<std::string>* extra = nullptr) {
-  out += '{';
+  StrWriter w(out);
+  w.Put('{');
   bool first = true;
   for (size_t i = 0; i < refs.size(); ++i) {
     const ItemRef& r = refs[i];
-    if (!first) out += ", ";
+    if (!first) w.Put(", ");
     first = false;
-    AppendJsonString(out, items.Key(r));
+    AppendJsonString(w, items.Key(r));
     if (r.collapsed) {
-      out += ": {\"value\": \"null\"}";   // §12 rule 4 also swallows comparison fields
+      w.Put(": {\"value\": \"null\"}");   // §12 rule 4 also swallows comparison fields
     } else {
-      out += ": {";
-      out.append(items.Text(r));
-      if (extra && i < extra->size() && !r.process_group) out += (*extra)[i];
-      out += '}';
+      w.Put(": {");
+      w.Put(items.Text(r));
+      if (extra && i < extra->size() && !r.process_group) w.Put((*extra)[i]);
+      w.Put('}');
     }
   }
-  out += '}';
+  w.Put('}');
 }
 
 }  // namespace

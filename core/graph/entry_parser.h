@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/str_writer.h"
 #include "graph/items.h"
 
 namespace visprobe {
@@ -69,7 +70,7 @@ class EntryParser {
   bool FastLeaf(JIdx leaf, const std::string& nm);
   // A JSON value as Render writes a field holding it (a number in quotes, null as "null", a
   // string by §12 rule 3, anything else as Python's str), into `out`; a "null" Max collapses.
-  void RenderValue(std::string& out, JIdx c, bool is_max, bool* collapsed);
+  void RenderValue(StrWriter& out, JIdx c, bool is_max, bool* collapsed);
   // CaptureValue of a member as GenItem keeps it (a boolean member becomes "True" / "False").
   void CaptureMember(JIdx c, CmpValue* v) const;
   // Adds an item to the inputs or outputs: a later item with the same key replaces the earlier one.

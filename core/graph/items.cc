@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/pyfmt.h"
+#include "base/str_writer.h"
 #include "base/thread_init.h"
 #include "graph/entry_parser.h"
 
@@ -299,30 +300,31 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
   bool first = true;
   *collapsed = false;
   *is_group = process_group;
+  StrWriter w(text);
   for (const auto& f : it.fields) {
     std::string_view n = f.name;
     if (n == "md5" && !opts_.keep_md5) continue;
     if (batch_p2p_node_ && (n == "op" || n == "peer" || n == "tag" || n == "group_id")) continue;
     if (process_group && !(n == "type" || n == "group_ranks" || n == "group_id" || n == "data_name")) continue;
-    if (!first) text += ", ";
+    if (!first) w.Put(", ");
     first = false;
-    AppendJsonString(text, n);
-    text += ": ";
+    AppendJsonString(w, n);
+    w.Put(": ");
     if (n == "error_key") {
-      if (f.kind == Field::kTree) t_.AppendJson(text, f.j);
-      else if (f.kind == Field::kLit) AppendJsonString(text, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
-      else text += "null";
+      if (f.kind == Field::kTree) { t_.AppendJson(w.Done(), f.j); w.Sync(); }
+      else if (f.kind == Field::kLit) AppendJsonString(w, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
+      else w.Put("null");
       continue;
     }
     if (f.kind == Field::kTree) {
-      RenderValue(text, f.j, n == "Max", collapsed);
+      RenderValue(w, f.j, n == "Max", collapsed);
       continue;
     }
     val.clear();
     if (f.kind == Field::kNull) val = "null";
     else AppendFormattedString(val, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
     if (n == "Max" && val == "null") *collapsed = true;
-    AppendJsonString(text, val);
+    AppendJsonString(w, val);
   }
 }
 

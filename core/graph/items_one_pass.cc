@@ -1,8 +1,10 @@
 // The one-pass way for the common tensor leaf (EntryParser::FastLeaf) and the value rules it
 // shares with the general way in items.cc.
+#include <charconv>
 #include <string>
 
 #include "base/pyfmt.h"
+#include "base/str_writer.h"
 #include "base/thread_init.h"
 #include "graph/entry_parser.h"
 
@@ -15,20 +17,31 @@ bool FormatsAsItself(std::string_view s) {
 }
 
 // (A boolean member is the literal "True" / "False" in GenItem's fields, which formats as itself.)
-void EntryParser::RenderValue(std::string& b, JIdx c, bool is_max, bool* collapsed) {
+void EntryParser::RenderValue(StrWriter& b, JIdx c, bool is_max, bool* collapsed) {
   switch (t_.Kind(c)) {
     case JKind::kBool:
-      b += t_.at(c).b ? "\"True\"" : "\"False\"";
+      b.Put(t_.at(c).b ? std::string_view("\"True\"") : std::string_view("\"False\""));
       return;
     case JKind::kNull:
-      b += "\"null\"";
+      b.Put("\"null\"");
       if (is_max) *collapsed = true;
       return;
-    case JKind::kInt: case JKind::kFloat: case JKind::kBigInt:
-      b += '"';
-      t_.AppendPyStr(b, c);
-      b += '"';
+    case JKind::kInt: {
+      char* d = b.Room(24);
+      d[0] = '"';
+      char* e = std::to_chars(d + 1, d + 23, t_.at(c).i).ptr;
+      *e++ = '"';
+      b.Advance(static_cast<size_t>(e - d));
       return;
+    }
+    case JKind::kFloat: case JKind::kBigInt: {
+      const JNode& n = t_.at(c);
+      b.Put('"');
+      if (n.str_len != 0) b.Put(t_.Str(c));   // the token: already repr, or a big integer's digits
+      else AppendPyFloat(b, n.d);
+      b.Put('"');
+      return;
+    }
     case JKind::kString: {
       const std::string_view s = t_.Str(c);
       if (FormatsAsItself(s)) {
@@ -128,36 +141,37 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
   if (!is_output && dn_is_str && dn != "-1") key.assign(dn, 0, dn.rfind('.'));
   else key.assign(fon);
 
-  std::string& b = out_.blob;
+  StrWriter b(out_.blob);
   ItemRef ref;
   ref.key_off = static_cast<uint32_t>(b.size());
   ref.key_len = static_cast<uint32_t>(key.size());
-  b += key;
+  b.Put(key);
   ref.text_off = static_cast<uint32_t>(b.size());
   bool first = true, collapsed = false;
   auto name = [&](std::string_view f) {
-    if (!first) b += ", ";
+    if (!first) b.Put(", ");
     first = false;
     AppendJsonString(b, f);
-    b += ": ";
+    b.Put(": ");
   };
   for (int j = 0; j < n; ++j) {
     const JIdx c = mem[j];
     if (c == md5 && !opts_.keep_md5) continue;
     name(t_.Key(c));
-    if (c == data_name && !dn_truthy) b += "\"-1\"";
+    if (c == data_name && !dn_truthy) b.Put("\"-1\"");
     else RenderValue(b, c, c == stat[0], &collapsed);
   }
-  if (data_name == kJNone) { name("data_name"); b += "\"-1\""; }
-  if (rg == kJNone) { name("requires_grad"); b += "\"null\""; }
+  if (data_name == kJNone) { name("data_name"); b.Put("\"-1\""); }
+  if (rg == kJNone) { name("requires_grad"); b.Put("\"null\""); }
   static const char* const kStats[] = {"Max", "Min", "Mean", "Norm"};
   for (int i = 0; i < 4; ++i) {
     if (stat[i] != kJNone) continue;
     name(kStats[i]);
-    b += "\"null\"";
+    b.Put("\"null\"");
     if (i == 0) collapsed = true;
   }
   ref.text_len = static_cast<uint32_t>(b.size() - ref.text_off);
+  b.Done();
   ref.collapsed = collapsed;
   if (opts_.capture) {
     ref.cmp = static_cast<uint32_t>(out_.cmp.size());

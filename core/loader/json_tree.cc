@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/pyfmt.h"
+#include "base/str_writer.h"
 
 namespace visprobe {
 
@@ -66,13 +67,16 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
     bool ints = true;
     for (JIdx c = nodes_[i].first; c != kJNone && ints; c = nodes_[c].next) ints = nodes_[c].kind == JKind::kInt;
     if (ints) {
-      out += '[';
-      char buf[24];
+      StrWriter w(out);
+      w.Put('[');
       for (JIdx c = nodes_[i].first; c != kJNone; c = nodes_[c].next) {
-        if (c != nodes_[i].first) out += ", ";
-        out.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, nodes_[c].i).ptr - buf));
+        char* d = w.Room(24);
+        char* e = d;
+        if (c != nodes_[i].first) { *e++ = ','; *e++ = ' '; }
+        e = std::to_chars(e, d + 24, nodes_[c].i).ptr;
+        w.Advance(static_cast<size_t>(e - d));
       }
-      out += ']';
+      w.Put(']');
       return;
     }
   }

@@ -3,7 +3,9 @@
 // Python's json semantics (§2.1): int vs float kept apart, NaN/Infinity accepted, key order kept.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +32,7 @@ struct JNode {
 
 class JTree {
  public:
-  void Clear() { nodes_.clear(); text_.clear(); }
+  void Clear() { nodes_.clear(); used_ = 0; }
   JIdx Add(JKind kind) { nodes_.push_back(JNode{}); nodes_.back().kind = kind; return Last(); }
   JIdx Last() const { return static_cast<JIdx>(nodes_.size() - 1); }
   JNode& at(JIdx i) { return nodes_[i]; }
@@ -63,9 +65,18 @@ class JTree {
   void AppendJson(std::string& out, JIdx i) const;
 
  private:
-  uint32_t Store(std::string_view s) { auto o = static_cast<uint32_t>(text_.size()); text_.append(s.data(), s.size()); return o; }
+  // text_'s size is its room (kept across Clear, so a reused tree zero-fills nothing once warm);
+  // used_ bytes of it hold the tree's keys and strings.
+  uint32_t Store(std::string_view s) {
+    const size_t o = used_;
+    if (text_.size() - o < s.size()) text_.resize(std::max(text_.size() * 2, o + s.size() + 64));
+    if (!s.empty()) std::memcpy(&text_[0] + o, s.data(), s.size());
+    used_ = o + s.size();
+    return static_cast<uint32_t>(o);
+  }
   std::vector<JNode> nodes_;
   std::string text_;
+  size_t used_ = 0;
 };
 
 }  // namespace visprobe

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "base/pyfmt.h"
 #include "base/pypow.h"
@@ -290,4 +291,113 @@ TEST_CASE("a float token accepted as repr is exactly what AppendPyFloat prints f
                          "1e-005", "0.1234567890123456", "1.2345678901234567e-05", "5e-324", "1e+300", "NaN", "Infinity", "1",
                          "-", "", "0.1x", "1e+16 "})
     CHECK_FALSE(IsPyFloatRepr(no));
+}
+
+namespace {
+// repr(float) the slow way, for checking AppendPyFloat: the fewest significant digits (%.*e) that
+// read back as x, laid out as Python does (fixed for -4 <= exponent < 16, else d.ddde+XX).
+std::string RefRepr(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  if (x == 0) return std::signbit(x) ? "-0.0" : "0.0";
+  char buf[64];
+  int prec = 0;
+  for (prec = 0; prec < 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*e", prec, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  std::snprintf(buf, sizeof buf, "%.*e", prec, x);
+  std::string s(buf);
+  const size_t e = s.find('e');
+  const int exp = std::atoi(s.c_str() + e + 1);
+  std::string mant = s.substr(0, e);
+  const bool neg = mant[0] == '-';
+  if (neg) mant.erase(0, 1);
+  std::string digits;
+  for (char c : mant) if (c != '.') digits += c;
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = neg ? "-" : "";
+  if (exp < -4 || exp >= 16) {
+    out += digits[0];
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    char eb[16];
+    std::snprintf(eb, sizeof eb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    return out + eb;
+  }
+  const int decpt = exp + 1;
+  if (decpt <= 0) return out + "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
+  if (decpt >= static_cast<int>(digits.size())) return out + digits + std::string(decpt - digits.size(), '0') + ".0";
+  return out + digits.substr(0, static_cast<size_t>(decpt)) + "." + digits.substr(static_cast<size_t>(decpt));
+}
+}  // namespace
+
+TEST_CASE("§2.3 pyrepr_float matches a reference repr over random bit patterns and every layout") {
+  CHECK(RefRepr(0.1) == "0.1");   // the reference itself
+  CHECK(RefRepr(1e16) == "1e+16");
+  CHECK(RefRepr(123456789012345680.0) == "1.2345678901234568e+17");
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> exp10(-330, 310), digits(1, 17);
+  std::vector<double> xs = {5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.0001, 0.00009999999999999999,
+                            9999999999999998.0, 1e15, 123.0, 1e-4, 1.5, -2.5e-7, 1234567890123456.7};
+  for (int n = 0; n < 100000; ++n) {
+    uint64_t bits = rng();
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    xs.push_back(x);
+    // Decimals with few digits across the fixed and exponent layouts (the dumps' statistics).
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*fe%d", digits(rng) % 6, static_cast<double>(rng() % 100000) / 100.0, exp10(rng) / 10);
+    xs.push_back(std::strtod(buf, nullptr));
+  }
+  for (double x : xs) {
+    std::string got;
+    AppendPyFloat(got, x);
+    std::string via_writer = "ab";
+    {
+      StrWriter w(via_writer);
+      AppendPyFloat(w, x);
+    }
+    INFO("x = " << RefRepr(x));
+    REQUIRE(got == RefRepr(x));
+    REQUIRE(via_writer == "ab" + got);
+  }
+}
+
+TEST_CASE("§2.6 json strings: the writer's plain-text test and copy agree with the general escaping") {
+  const unsigned char specials[] = {0x00, 0x1F, '"', '\\', 0x7F, 0x80, 0xC3, 0xFF};
+  std::string base;
+  for (int i = 0; i < 40; ++i) base += static_cast<char>(' ' + (i * 7) % 90 + (i % 3 == 0 ? 3 : 0));
+  for (char& c : base) if (c == '"' || c == '\\') c = 'x';
+  for (size_t len = 0; len <= 40; ++len) {
+    const std::string s = base.substr(0, len);
+    CHECK(JsonPlain(s.data(), s.size()));
+    for (size_t pos = 0; pos < len; ++pos) {
+      for (unsigned char sp : specials) {
+        std::string t = s;
+        t[pos] = static_cast<char>(sp);
+        INFO("length " << len << ", byte " << int(sp) << " at " << pos);
+        CHECK_FALSE(JsonPlain(t.data(), t.size()));
+        std::string w_out = "{";
+        {
+          StrWriter w(w_out);
+          AppendJsonString(w, t);
+          w.Put('}');
+        }
+        CHECK(w_out == "{" + JsonStr(t) + "}");
+      }
+    }
+  }
+  // Growing past the first room: many pieces through one writer, as a record's items go.
+  std::string big, ref;
+  {
+    StrWriter w(big);
+    for (int i = 0; i < 5000; ++i) {
+      const std::string piece = "k" + std::to_string(i) + (i % 7 == 0 ? "\n" : "");
+      AppendJsonString(w, piece);
+      w.Put(", ");
+      ref += JsonStr(piece) + ", ";
+    }
+    CHECK(w.size() == ref.size());
+  }
+  CHECK(big == ref);
 }
