@@ -1,6 +1,7 @@
 #include "compare/compare.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <unordered_map>
 
 #include "base/pyfmt.h"
+#include "base/str_writer.h"
 #include "base/thread_init.h"
 #include "graph/items.h"
 
@@ -365,52 +367,61 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
 }
 
 // ", \"<name>\": " (the names here are constants of plain ASCII: nothing to escape).
-void AppendName(std::string& out, const char* name) {
-  const size_t n = std::strlen(name), at = out.size();
-  out.resize(at + n + 6);   // one resize, then the pieces in place
-  char* d = &out[at];
+void AppendName(StrWriter& w, std::string_view name) {
+  char* d = w.Room(name.size() + 6);
   std::memcpy(d, ", \"", 3);
-  std::memcpy(d + 3, name, n);
-  std::memcpy(d + 3 + n, "\": ", 3);
+  std::memcpy(d + 3, name.data(), name.size());
+  std::memcpy(d + 3 + name.size(), "\": ", 3);
+  w.Advance(name.size() + 6);
 }
 
-// ", \"<name>\": \"<text>\"", where fill(text) writes the value's text into a reused buffer
-// (this runs for every field of every compared row).
-template <typename Fill>
-void AppendNamedText(std::string& out, const char* name, Fill&& fill) {
-  AppendName(out, name);
+// The value's §12-formatted text as a JSON string (a text that formats as itself is escaped
+// straight from the value).
+void AppendStringField(StrWriter& w, std::string_view name, std::string_view v) {
+  AppendName(w, name);
+  if (FormatsAsItself(v)) {
+    AppendJsonString(w, v);
+    return;
+  }
   VP_THREAD_LOCAL std::string text;
   text.clear();
-  fill(text);
-  AppendJsonString(out, text);
-}
-
-// The same for a text that never needs escaping (a number, None, True / False): written in place.
-template <typename Fill>
-void AppendNamedPlain(std::string& out, const char* name, Fill&& fill) {
-  AppendName(out, name);
-  out += '"';
-  fill(out);
-  out += '"';
-}
-
-// The value's §12-formatted text.
-void AppendStringField(std::string& out, const char* name, std::string_view v) {
-  AppendNamedText(out, name, [v](std::string& text) { AppendFormattedString(text, v); });
+  AppendFormattedString(text, v);
+  AppendJsonString(w, text);
 }
 
 // The text repr(v) + "%" (a relative error), without reading v back from it.
-void AppendPercentField(std::string& out, const char* name, double v) {
-  AppendNamedPlain(out, name, [v](std::string& text) { AppendFormattedRepr(text, v, "%"); });
+void AppendPercentField(StrWriter& w, std::string_view name, double v) {
+  AppendName(w, name);
+  VP_THREAD_LOCAL std::string text;
+  text.clear();
+  AppendFormattedRepr(text, v, "%");
+  w.Put('"');
+  w.Put(text);
+  w.Put('"');
 }
 
-void AppendField(std::string& out, const char* name, const Cell& v) {
-  if (v.kind == CmpValue::kString) return AppendStringField(out, name, v.s);
-  if (v.kind == CmpValue::kJson) return AppendNamedText(out, name, [&v](std::string& text) { text += v.s; });
-  AppendNamedPlain(out, name, [&v](std::string& text) {
-    if (v.kind == CmpValue::kNull) text += "null";
-    else AppendPyStr(text, v);
-  });
+void AppendField(StrWriter& w, std::string_view name, const Cell& v) {
+  switch (v.kind) {
+    case CmpValue::kString: return AppendStringField(w, name, v.s);
+    case CmpValue::kJson: AppendName(w, name); return AppendJsonString(w, v.s);
+    case CmpValue::kNull: AppendName(w, name); return w.Put("\"null\"");
+    case CmpValue::kBool: AppendName(w, name); return w.Put(v.b ? std::string_view("\"True\"") : std::string_view("\"False\""));
+    case CmpValue::kInt: {
+      AppendName(w, name);
+      char* d = w.Room(24);
+      d[0] = '"';
+      char* e = std::to_chars(d + 1, d + 23, v.i).ptr;
+      *e++ = '"';
+      w.Advance(static_cast<size_t>(e - d));
+      return;
+    }
+    case CmpValue::kFloat:
+      AppendName(w, name);
+      w.Put('"');
+      AppendPyFloat(w, v.d);
+      w.Put('"');
+      return;
+  }
 }
 
 Cell Bool(bool b) { Cell c; c.kind = CmpValue::kBool; c.b = b; return c; }
@@ -423,27 +434,28 @@ void AppendRowFields(std::string& out, CompareMode mode, const Row& r) {
     AppendJsonString(msgs, r.msgs[i]);
   }
   msgs += "]";
+  StrWriter w(out);
   if (mode == CompareMode::kSummary) {
-    static const char* kNames[] = {"Max diff", "Min diff", "Mean diff", "L2norm diff",
-                                   "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
+    static constexpr std::string_view kNames[] = {"Max diff", "Min diff", "Mean diff", "L2norm diff",
+                                                  "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
     for (int k = 0; k < 8; ++k) {
-      if (k >= 4 && r.rel_repr[k - 4]) AppendPercentField(out, kNames[k], r.rel[k - 4]);
-      else AppendField(out, kNames[k], r.ind[k]);
+      if (k >= 4 && r.rel_repr[k - 4]) AppendPercentField(w, kNames[k], r.rel[k - 4]);
+      else AppendField(w, kNames[k], r.ind[k]);
     }
-    AppendField(out, "Requires_grad Consistent", Bool(r.req_consistent));
-    AppendStringField(out, "Result", LevelName(r.result));
-    AppendStringField(out, "Err_message", msgs);
+    AppendField(w, "Requires_grad Consistent", Bool(r.req_consistent));
+    AppendStringField(w, "Result", LevelName(r.result));
+    AppendStringField(w, "Err_message", msgs);
   } else if (mode == CompareMode::kMd5) {
-    AppendStringField(out, "Result", LevelName(r.result));
-    AppendField(out, "Requires_grad Consistent", Bool(r.req_consistent));
-    AppendStringField(out, "Err_message", msgs);
+    AppendStringField(w, "Result", LevelName(r.result));
+    AppendField(w, "Requires_grad Consistent", Bool(r.req_consistent));
+    AppendStringField(w, "Err_message", msgs);
   } else if (mode == CompareMode::kRealData) {
-    static const char* kNames[] = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
-                                   "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
-    for (int k = 0; k < 6; ++k) AppendField(out, kNames[k], r.metric[k]);
-    AppendField(out, "Requires_grad Consistent", Bool(r.req_consistent));
-    AppendStringField(out, "Result", LevelName(r.result));
-    AppendStringField(out, "Err_message", msgs);
+    static constexpr std::string_view kNames[] = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
+                                                  "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
+    for (int k = 0; k < 6; ++k) AppendField(w, kNames[k], r.metric[k]);
+    AppendField(w, "Requires_grad Consistent", Bool(r.req_consistent));
+    AppendStringField(w, "Result", LevelName(r.result));
+    AppendStringField(w, "Err_message", msgs);
   }
 }
 

@@ -95,9 +95,6 @@ class EntryParser {
   std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
 };
 
-// AppendFormattedString leaves s as it is (its fast path).
-bool FormatsAsItself(std::string_view s);
-
 // An item of the outputs (Emit's rule): its full name contains ".output." and not ".input.". One
 // pass over the name, looking past each dot (two std::string::find calls stopped at every dot).
 inline bool IsOutputName(std::string_view s) {

@@ -102,8 +102,7 @@ void AppendFormattedRepr(std::string& out, double v, std::string_view suffix) {
 
 void AppendFormattedString(std::string& out, std::string_view s) {
   // Fast path: nothing to remove or replace, and not a candidate for the decimal rule.
-  if (s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
-      (s.empty() || s[0] < '0' || s[0] > '9')) {
+  if (FormatsAsItself(s)) {
     out.append(s.data(), s.size());
     return;
   }

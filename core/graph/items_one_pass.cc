@@ -11,11 +11,6 @@
 namespace visprobe {
 namespace items_internal {
 
-bool FormatsAsItself(std::string_view s) {
-  return s.find('\'') == std::string_view::npos && s.find("None") == std::string_view::npos &&
-         (s.empty() || s[0] < '0' || s[0] > '9');
-}
-
 // (A boolean member is the literal "True" / "False" in GenItem's fields, which formats as itself.)
 void EntryParser::RenderValue(StrWriter& b, JIdx c, bool is_max, bool* collapsed) {
   switch (t_.Kind(c)) {
