@@ -198,6 +198,7 @@ class VisDbWriter {
   // link_up_ is that parent in the graph's matched graph (kNoNode: none yet, cleared by BeginGraph).
   NodeId link_up_ = kNoNode;
   std::string link_prefix_;
+  std::vector<NodeId> link_chain_;   // reused by each new link prefix
   int node_params_ = 0;   // parameters of one row of ins_node_
 
   sqlite3* db_ = nullptr;

@@ -4,10 +4,12 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <charconv>
 #include <string>
 #include <utility>
 
 #include "base/pyfmt.h"
+#include "base/str_writer.h"
 #include "db/vis_db.h"
 
 namespace visprobe {
@@ -161,27 +163,23 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   // (FlushRows). Its texts are copied, except those in a block, which it keeps alive instead (the
   // caller's other buffers are reused); up_node and node_name are the graph's own strings.
   PendingRow& p = pending_[pending_count_++];
-  std::string& t = pending_text_;
-  auto put = [&t](std::string_view v) {
-    const uint32_t off = static_cast<uint32_t>(t.size());
-    t.append(v.data(), v.size());
-    return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(v.size()));
-  };
+  {   // the writer is closed (pending_text_ cut to what was written) before FlushRows reads it
+  StrWriter t(pending_text_);
   auto open = [&t] { return static_cast<uint32_t>(t.size()); };
   auto close = [&t](uint32_t off) { return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(t.size()) - off); };
   p.id = id;
   p.rowid = first_rowid_ + order_[id];
   uint32_t o = open();
-  t += prefix_; t += '_'; t.append(n.name);
+  t.Put(prefix_); t.Put('_'); t.Put(n.name);
   p.text[kId] = close(o);
   o = open();
   if (!n.subnodes.empty()) {
-    t += '[';
+    t.Put('[');
     for (size_t i = 0; i < n.subnodes.size(); ++i) {
-      if (i) t += ", ";
+      if (i) t.Put(", ");
       AppendJsonString(t, g.node(n.subnodes[i]).name);
     }
-    t += ']';
+    t.Put(']');
   }
   p.text[kSub] = close(o);
   o = open();
@@ -189,33 +187,45 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
     const Graph& other = *g.matched_graph;
     const NodeId up = other.node(n.matched).up;
     if (up != link_up_ || up == kNoNode) {
-      link_prefix_ = "[";
-      for (NodeId a : other.Ancestors(n.matched)) {
-        AppendJsonString(link_prefix_, other.node(a).name);
-        link_prefix_ += ", ";
+      other.AncestorsInto(n.matched, &link_chain_);
+      link_prefix_.clear();
+      StrWriter lp(link_prefix_);
+      lp.Put('[');
+      for (NodeId a : link_chain_) {
+        AppendJsonString(lp, other.node(a).name);
+        lp.Put(", ");
       }
       link_up_ = up;
     }
-    t += link_prefix_;
+    t.Put(link_prefix_);
     AppendJsonString(t, other.node(n.matched).name);
   } else {
-    t += '[';
+    t.Put('[');
   }
-  t += ']';
+  t.Put(']');
   p.text[kLink] = close(o);
   o = open();
-  t += prefix_; t += '_'; t += std::to_string(stack_of_node_[id]);
+  t.Put(prefix_); t.Put('_');
+  {
+    char* d = t.Room(16);
+    t.Advance(static_cast<size_t>(std::to_chars(d, d + 16, stack_of_node_[id]).ptr - d));
+  }
   p.text[kStack] = close(o);
   o = open();
   if (!n.merge_info.empty()) {   // JSON list of strings, "" when empty (§13.2)
-    t += '[';
+    t.Put('[');
     for (size_t i = 0; i < n.merge_info.size(); ++i) {
-      if (i) t += ", ";
+      if (i) t.Put(", ");
       AppendJsonString(t, n.merge_info[i]);
     }
-    t += ']';
+    t.Put(']');
   }
   p.text[kMerge] = close(o);
+  auto put = [&t](std::string_view v) {
+    const uint32_t off = static_cast<uint32_t>(t.size());
+    t.Put(v);
+    return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(v.size()));
+  };
   if (block) {
     p.block = *block;
     p.in_out[0] = in;
@@ -224,6 +234,7 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
     p.block.reset();
     p.text[kIn] = put(in);
     p.text[kOut] = put(out);
+  }
   }
   written_[id] = 1;
   ++rows_;

@@ -104,25 +104,30 @@ void Graph::ResetIndex(const std::vector<std::pair<std::string_view, NodeId>>& e
 
 std::vector<NodeId> Graph::Ancestors(NodeId n) const {
   std::vector<NodeId> out;
+  AncestorsInto(n, &out);
+  return out;
+}
+
+void Graph::AncestorsInto(NodeId n, std::vector<NodeId>* out) const {
+  out->clear();
   // Chains are short: only one longer than kShort pays for cycle detection (a cycle of parents,
   // which malformed input can make, has no ancestors).
   constexpr size_t kShort = 256;
   NodeId p = nodes_[n].up;
-  for (; p != kNoNode && out.size() < kShort; p = nodes_[p].up) {
-    if (p == n) return {};
-    out.push_back(p);
+  for (; p != kNoNode && out->size() < kShort; p = nodes_[p].up) {
+    if (p == n) { out->clear(); return; }
+    out->push_back(p);
   }
   if (p != kNoNode) {
-    std::unordered_set<NodeId> seen(out.begin(), out.end());
+    std::unordered_set<NodeId> seen(out->begin(), out->end());
     seen.insert(n);
-    if (seen.size() != out.size() + 1) return {};
+    if (seen.size() != out->size() + 1) { out->clear(); return; }
     for (; p != kNoNode; p = nodes_[p].up) {
-      if (!seen.insert(p).second) return {};
-      out.push_back(p);
+      if (!seen.insert(p).second) { out->clear(); return; }
+      out->push_back(p);
     }
   }
-  std::reverse(out.begin(), out.end());
-  return out;
+  std::reverse(out->begin(), out->end());
 }
 
 }  // namespace visprobe

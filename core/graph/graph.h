@@ -116,6 +116,7 @@ class Graph {
   void AddUpnode(NodeId n, NodeId parent);
   // Ancestor ids from the root down to n's parent; empty on a cycle.
   std::vector<NodeId> Ancestors(NodeId n) const;
+  void AncestorsInto(NodeId n, std::vector<NodeId>* out) const;   // the same into a reused vector
 
   // Edits used by the parallel merge (§15), which renames nodes and moves them between graphs.
   // Stable storage for a name (valid as long as the graph).
