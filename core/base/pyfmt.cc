@@ -60,7 +60,7 @@ char* WritePyFloat(char* p, double x) {
     return p + 3;
   }
   // Digits end at d + 24 and are copied 24 bytes at a time (fixed-size copies, no call): the
-  // copy may read past the digits, never past d, and write past them, never past the caller's 48.
+  // copy may read past the digits, never past d, and write past them, never past the caller's kPyFloatRoom.
   char d[48];
   int n = 0, decpt = 0;
   const char* dg = ShortestDigits(x, d + 24, &n, &decpt);

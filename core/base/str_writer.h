@@ -27,6 +27,7 @@ class StrWriter {
   }
   void Advance(size_t k) { n_ += k; }
   void Put(char c) { *Room(1) = c; ++n_; }
+  // v must not point into the string being written (a growing room may move it).
   void Put(std::string_view v) {
     std::memcpy(Room(v.size()), v.data(), v.size());
     n_ += v.size();

@@ -69,7 +69,7 @@ class JTree {
   // used_ bytes of it hold the tree's keys and strings.
   uint32_t Store(std::string_view s) {
     const size_t o = used_;
-    if (text_.size() - o < s.size()) text_.resize(std::max(text_.size() * 2, o + s.size() + 64));
+    if (o + s.size() > text_.size()) text_.resize(std::max(text_.size() * 2, o + s.size() + 64));
     if (!s.empty()) std::memcpy(&text_[0] + o, s.data(), s.size());
     used_ = o + s.size();
     return static_cast<uint32_t>(o);
