@@ -64,9 +64,9 @@ const char* NonFiniteText(const Cell& c) {
       return nullptr;
     case CmpValue::kString:
     case CmpValue::kJson:
-      if (c.s == "inf") return "inf";
-      if (c.s == "-inf") return "-inf";
-      if (c.s == "nan") return "nan";
+      if (std::string_view(c.s) == "inf") return "inf";
+      if (std::string_view(c.s) == "-inf") return "-inf";
+      if (std::string_view(c.s) == "nan") return "nan";
       return nullptr;
     default:
       return nullptr;   // None, True / False and integers never read as these
@@ -103,8 +103,16 @@ std::string Strip(const std::string& s) {
 bool IsBad(const Cell& c) {
   if (c.kind == CmpValue::kFloat) return !std::isfinite(c.d);
   if (c.kind != CmpValue::kString) return false;
-  std::string s = Lower(Strip(c.s));
-  return s == "inf" || s == "-inf" || s == "nan";
+  // lower(strip(s)) in {inf, -inf, nan}, without making either string.
+  std::string_view v(c.s);
+  auto space = [](char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'; };
+  while (!v.empty() && space(v.front())) v.remove_prefix(1);
+  while (!v.empty() && space(v.back())) v.remove_suffix(1);
+  if (v.size() != 3 && v.size() != 4) return false;
+  char low[4];
+  for (size_t i = 0; i < v.size(); ++i) low[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(v[i])));
+  const std::string_view l(low, v.size());
+  return l == "inf" || l == "-inf" || l == "nan";
 }
 
 // Python float() of a string: blanks, nan, inf, infinity in any case.
@@ -219,7 +227,7 @@ void SummaryIndicators(Row& r) {
 // A cell as minmax() counts it: null, "Nan", "N/A" and other texts are skipped; "x%" -> pct.
 bool MinMaxValue(const Cell& c, double* v) {
   if (c.kind == CmpValue::kString) {
-    if (c.s == "Nan" || c.s == "N/A" || c.s.empty() || c.s.back() != '%') return false;
+    if (std::string_view(c.s) == "Nan" || std::string_view(c.s) == "N/A" || c.s.empty() || c.s.back() != '%') return false;
     *v = Pct(c);
     return true;
   }
@@ -257,7 +265,7 @@ double MaxNormRel(const std::vector<Row*>& rows) {
   return acc;
 }
 
-bool BenchNameMissing(const Row& r) { return r.bench_name.empty() || r.bench_name == "N/A"; }
+bool BenchNameMissing(const Row& r) { return r.bench_name.empty() || std::string_view(r.bench_name) == "N/A"; }
 
 std::string ApiSegment(std::string_view name, bool strip_rank) {
   size_t a = name.find('.');
@@ -295,7 +303,7 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   if (s.mode == CompareMode::kMd5) {
     for (Row* r : checked) {
       if (PyEqual(r->nmd5, r->bmd5)) continue;
-      auto weak = [](const Cell& c) { return c.kind == CmpValue::kString && (c.s == "N/A" || c.s == "Nan" || c.s.empty()); };
+      auto weak = [](const Cell& c) { return c.kind == CmpValue::kString && (std::string_view(c.s) == "N/A" || std::string_view(c.s) == "Nan" || c.s.empty()); };
       if (weak(r->nmd5) || weak(r->bmd5)) Set(*r, kWarning, "warning: The parameter of NPU does not match the bench.");
       else Set(*r, kError, "error: The CRC-32 value of NPU differs from that of the bench.");
     }
@@ -338,7 +346,7 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   }
   // 5 DType
   for (Row* r : checked) {
-    if (BenchNameMissing(*r) || r->n->name == "N/A") continue;
+    if (BenchNameMissing(*r) || std::string_view(r->n->name) == "N/A") continue;
     if (r->bench_name.find("qkv") != std::string::npos || r->bench_name.find("gate_up") != std::string::npos) continue;
     if (Empty(r->ndtype) || Empty(r->bdtype)) continue;
     if (!PyEqual(r->ndtype, r->bdtype)) Set(*r, kError, "error: The dtype of NPU and Bench are inconsistent.");
