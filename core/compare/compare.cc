@@ -400,12 +400,12 @@ void AppendStringField(StrWriter& w, std::string_view name, std::string_view v) 
 // The text repr(v) + "%" (a relative error), without reading v back from it.
 void AppendPercentField(StrWriter& w, std::string_view name, double v) {
   AppendName(w, name);
-  VP_THREAD_LOCAL std::string text;
-  text.clear();
-  AppendFormattedRepr(text, v, "%");
-  w.Put('"');
-  w.Put(text);
-  w.Put('"');
+  char* d = w.Room(kPyFloatRoom + 3);
+  d[0] = '"';
+  const size_t n = WriteFormattedRepr(d + 1, v, true);
+  d[n + 1] = '%';
+  d[n + 2] = '"';
+  w.Advance(n + 3);
 }
 
 void AppendField(StrWriter& w, std::string_view name, const Cell& v) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -60,43 +61,47 @@ void AppendDecimalRule(std::string& out, const std::string& s) {
 
 }  // namespace
 
-void AppendFormattedRepr(std::string& out, double v, std::string_view suffix) {
-  const size_t start = out.size();
-  AppendPyFloat(out, v);
+size_t WriteFormattedRepr(char* d, double v, bool rule) {
+  const size_t n = static_cast<size_t>(WritePyFloat(d, v) - d);
   // The decimal rule's pattern ^\d{1,20}\.\d{1,20}%?$ (sign and exponent forms never match).
-  const char* d = out.data() + start;
-  const size_t n = out.size() - start;
   size_t i = 0;
   while (i < n && d[i] >= '0' && d[i] <= '9') ++i;
   const size_t point = i;
-  bool ok = point >= 1 && point <= 20 && i < n && d[i] == '.' && (suffix.empty() || suffix == "%");
+  bool ok = rule && point >= 1 && point <= 20 && i < n && d[i] == '.';
   size_t frac = 0;
   if (ok) {
     for (++i; i < n && d[i] >= '0' && d[i] <= '9'; ++i) ++frac;
     ok = i == n && frac >= 1 && frac <= 20;
   }
-  if (!ok || frac <= 6) {
-    out.append(suffix.data(), suffix.size());
-    return;
-  }
+  if (!ok || frac <= 6) return n;
   if (frac == 7 && d[n - 1] == '5') {   // a tie in the text: v is on one side of it
-    out.resize(start);
-    AppendFixed(out, v, 6);
-    out.append(suffix.data(), suffix.size());
-    return;
+    std::string fixed;                  // at most 20 digits, the point and 6 decimals
+    AppendFixed(fixed, v, 6);
+    std::memcpy(d, fixed.data(), fixed.size());
+    return fixed.size();
   }
   const bool up = d[point + 7] >= '5';
-  out.resize(start + point + 7);   // integer digits, the point, 6 decimals
+  size_t len = point + 7;   // integer digits, the point, 6 decimals
   if (up) {
-    size_t k = out.size();
-    while (k > start) {
+    size_t k = len;
+    while (k > 0) {
       --k;
-      if (out[k] == '.') continue;
-      if (out[k] != '9') { ++out[k]; break; }
-      out[k] = '0';
-      if (k == start) out.insert(out.begin() + static_cast<long>(start), '1');
+      if (d[k] == '.') continue;
+      if (d[k] != '9') { ++d[k]; break; }
+      d[k] = '0';
+      if (k == 0) {   // all nines: one more integer digit
+        std::memmove(d + 1, d, len);
+        d[0] = '1';
+        ++len;
+      }
     }
   }
+  return len;
+}
+
+void AppendFormattedRepr(std::string& out, double v, std::string_view suffix) {
+  char buf[kPyFloatRoom];
+  out.append(buf, WriteFormattedRepr(buf, v, suffix.empty() || suffix == "%"));
   out.append(suffix.data(), suffix.size());
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/pyfmt.h"
 #include "base/status.h"
 #include "graph/graph.h"
 #include "loader/json_tree.h"
@@ -35,5 +36,8 @@ inline bool FormatsAsItself(std::string_view s) {
 // without reading the number back: the shortest repr rounds to 6 places like v itself unless it
 // ends on a tie (7 decimals, the last a 5), which is formatted from v.
 void AppendFormattedRepr(std::string& out, double v, std::string_view suffix);
+// The same number without the suffix, written at d (kPyFloatRoom bytes); `rule` is whether the
+// decimal rule applies (the suffix is empty or "%"). Returns its length.
+size_t WriteFormattedRepr(char* d, double v, bool rule);
 
 }  // namespace visprobe
