@@ -61,25 +61,26 @@ JIdx JTree::DictMember(JIdx obj, JIdx c) const {
   return v;
 }
 
+bool JTree::AppendIntList(std::string& out, JIdx i) const {
+  if (nodes_[i].kind != JKind::kArray) return false;
+  for (JIdx c = nodes_[i].first; c != kJNone; c = nodes_[c].next)
+    if (nodes_[c].kind != JKind::kInt) return false;
+  StrWriter w(out);
+  w.Put('[');
+  for (JIdx c = nodes_[i].first; c != kJNone; c = nodes_[c].next) {
+    char* d = w.Room(24);
+    char* e = d;
+    if (c != nodes_[i].first) { *e++ = ','; *e++ = ' '; }
+    e = std::to_chars(e, d + 24, nodes_[c].i).ptr;
+    w.Advance(static_cast<size_t>(e - d));
+  }
+  w.Put(']');
+  return true;
+}
+
 void JTree::AppendPyRepr(std::string& out, JIdx i) const {
   // Fast path for the common case, a shape: a flat list of integers.
-  if (nodes_[i].kind == JKind::kArray) {
-    bool ints = true;
-    for (JIdx c = nodes_[i].first; c != kJNone && ints; c = nodes_[c].next) ints = nodes_[c].kind == JKind::kInt;
-    if (ints) {
-      StrWriter w(out);
-      w.Put('[');
-      for (JIdx c = nodes_[i].first; c != kJNone; c = nodes_[c].next) {
-        char* d = w.Room(24);
-        char* e = d;
-        if (c != nodes_[i].first) { *e++ = ','; *e++ = ' '; }
-        e = std::to_chars(e, d + 24, nodes_[c].i).ptr;
-        w.Advance(static_cast<size_t>(e - d));
-      }
-      w.Put(']');
-      return;
-    }
-  }
+  if (AppendIntList(out, i)) return;
   // Iterative on purpose: nesting depth comes from user files.
   struct Frame { JIdx node; JIdx child; bool first; };
   std::vector<Frame> stack;
@@ -138,6 +139,7 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
 }
 
 void JTree::AppendJson(std::string& out, JIdx i) const {
+  if (AppendIntList(out, i)) return;   // a shape: json.dumps writes it as repr does
   struct Frame { JIdx node; JIdx child; bool first; };
   std::vector<Frame> stack;
   auto open = [&](JIdx k) {
@@ -145,7 +147,11 @@ void JTree::AppendJson(std::string& out, JIdx i) const {
     switch (n.kind) {
       case JKind::kNull: out += "null"; return;
       case JKind::kBool: out += n.b ? "true" : "false"; return;
-      case JKind::kInt: out += std::to_string(n.i); return;
+      case JKind::kInt: {
+        char buf[24];
+        out.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, n.i).ptr - buf));
+        return;
+      }
       case JKind::kBigInt: out += Str(k); return;
       case JKind::kFloat:
         if (n.str_len != 0) out.append(text_.data() + n.str_off, n.str_len);   // finite: json.dumps is repr

@@ -67,6 +67,8 @@ class JTree {
  private:
   // text_'s size is its room (kept across Clear, so a reused tree zero-fills nothing once warm);
   // used_ bytes of it hold the tree's keys and strings.
+  // "[1, 2]" for an array of integers only (what repr and json.dumps both write); false otherwise.
+  bool AppendIntList(std::string& out, JIdx i) const;
   uint32_t Store(std::string_view s) {
     const size_t o = used_;
     if (o + s.size() > text_.size()) text_.resize(std::max(text_.size() * 2, o + s.size() + 64));
