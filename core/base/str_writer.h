@@ -5,6 +5,7 @@
 // (Done, or the destructor) cuts the string to what was written.
 #pragma once
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -31,6 +32,10 @@ class StrWriter {
   void Put(std::string_view v) {
     std::memcpy(Room(v.size()), v.data(), v.size());
     n_ += v.size();
+  }
+  void PutInt(int64_t v) {   // decimal, as str() and json.dumps write it (at most 20 characters)
+    char* d = Room(20);
+    n_ += static_cast<size_t>(std::to_chars(d, d + 20, v).ptr - d);
   }
   size_t size() const { return n_; }
   // The string as written so far, for a std::string& API; Sync() before writing through the

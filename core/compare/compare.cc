@@ -1,7 +1,6 @@
 #include "compare/compare.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -414,15 +413,12 @@ void AppendField(StrWriter& w, std::string_view name, const Cell& v) {
     case CmpValue::kJson: AppendName(w, name); return AppendJsonString(w, v.s);
     case CmpValue::kNull: AppendName(w, name); return w.Put("\"null\"");
     case CmpValue::kBool: AppendName(w, name); return w.Put(v.b ? std::string_view("\"True\"") : std::string_view("\"False\""));
-    case CmpValue::kInt: {
+    case CmpValue::kInt:
       AppendName(w, name);
-      char* d = w.Room(24);
-      d[0] = '"';
-      char* e = std::to_chars(d + 1, d + 23, v.i).ptr;
-      *e++ = '"';
-      w.Advance(static_cast<size_t>(e - d));
+      w.Put('"');
+      w.PutInt(v.i);
+      w.Put('"');
       return;
-    }
     case CmpValue::kFloat:
       AppendName(w, name);
       w.Put('"');

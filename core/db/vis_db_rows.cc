@@ -4,7 +4,6 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <charconv>
 #include <string>
 #include <utility>
 
@@ -205,11 +204,7 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   t.Put(']');
   p.text[kLink] = close(o);
   o = open();
-  t.Put(prefix_); t.Put('_');
-  {
-    char* d = t.Room(16);
-    t.Advance(static_cast<size_t>(std::to_chars(d, d + 16, stack_of_node_[id]).ptr - d));
-  }
+  t.Put(prefix_); t.Put('_'); t.PutInt(stack_of_node_[id]);
   p.text[kStack] = close(o);
   o = open();
   if (!n.merge_info.empty()) {   // JSON list of strings, "" when empty (§13.2)

@@ -1,6 +1,5 @@
 // The one-pass way for the common tensor leaf (EntryParser::FastLeaf) and the value rules it
 // shares with the general way in items.cc.
-#include <charconv>
 #include <string>
 
 #include "base/pyfmt.h"
@@ -21,14 +20,11 @@ void EntryParser::RenderValue(StrWriter& b, JIdx c, bool is_max, bool* collapsed
       b.Put("\"null\"");
       if (is_max) *collapsed = true;
       return;
-    case JKind::kInt: {
-      char* d = b.Room(24);
-      d[0] = '"';
-      char* e = std::to_chars(d + 1, d + 23, t_.at(c).i).ptr;
-      *e++ = '"';
-      b.Advance(static_cast<size_t>(e - d));
+    case JKind::kInt:
+      b.Put('"');
+      b.PutInt(t_.at(c).i);
+      b.Put('"');
       return;
-    }
     case JKind::kFloat: case JKind::kBigInt: {
       const JNode& n = t_.at(c);
       b.Put('"');

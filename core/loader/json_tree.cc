@@ -68,11 +68,8 @@ bool JTree::AppendIntList(std::string& out, JIdx i) const {
   StrWriter w(out);
   w.Put('[');
   for (JIdx c = nodes_[i].first; c != kJNone; c = nodes_[c].next) {
-    char* d = w.Room(24);
-    char* e = d;
-    if (c != nodes_[i].first) { *e++ = ','; *e++ = ' '; }
-    e = std::to_chars(e, d + 24, nodes_[c].i).ptr;
-    w.Advance(static_cast<size_t>(e - d));
+    if (c != nodes_[i].first) w.Put(", ");
+    w.PutInt(nodes_[c].i);
   }
   w.Put(']');
   return true;
