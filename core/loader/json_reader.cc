@@ -12,6 +12,7 @@
 
 #include "base/pyfmt.h"
 #include "loader/json_reader_internal.h"
+#include "loader/simd_stage1.h"
 #include "loader/record_splitter.h"
 #include "simdjson.h"
 
@@ -236,6 +237,7 @@ Status WindowParser::Parse(std::string& window, const std::vector<RecordOrigin>&
   window.reserve(len + simdjson::SIMDJSON_PADDING);
   od::document doc;
   simdjson::padded_string_view view(window.data(), len, window.capacity());
+  UseSse2Stage1WhereScalar();
   if (auto e = parser_.iterate(view).get(doc)) return Error(e, origins, 0);
   od::object obj;
   if (auto e = doc.get_object().get(obj)) return Error(e, origins, 0);
@@ -430,6 +432,7 @@ Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptio
 Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
   std::string buf(text);
   buf.reserve(buf.size() + simdjson::SIMDJSON_PADDING);
+  UseSse2Stage1WhereScalar();
   od::parser parser;
   od::document doc;
   simdjson::padded_string_view view(buf.data(), buf.size(), buf.capacity());
