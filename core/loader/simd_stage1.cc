@@ -129,8 +129,8 @@ class Sse2Parser final : public simdjson::internal::dom_parser_implementation {
   }
   error_code set_capacity(size_t capacity) noexcept override {
     if (capacity > simdjson::SIMDJSON_MAXSIZE_BYTES) return simdjson::CAPACITY;
-    // Every byte a structural at most, and the three sentinels.
-    structural_indexes.reset(new (std::nothrow) uint32_t[capacity + 3]);
+    // Every byte a structural at most, and the three sentinels (sized as simdjson sizes its own).
+    structural_indexes.reset(new (std::nothrow) uint32_t[SIMDJSON_ROUNDUP_N(capacity, 64) + 2 + 7]);
     if (!structural_indexes) {
       _capacity = 0;
       return simdjson::MEMALLOC;
@@ -205,12 +205,20 @@ simdjson::error_code Sse2Stage1(const uint8_t* buf, size_t len, uint32_t* out, u
   return simdjson::SUCCESS;
 }
 
+const simdjson::implementation* Sse2Stage1Implementation() {
+  // Over the kernel simdjson chose (the first call on the active implementation replaces simdjson's
+  // detector with its choice), or, once installed, over the one it replaced.
+  static const Sse2Implementation impl([] {
+    (void)simdjson::get_active_implementation()->name();
+    return static_cast<const simdjson::implementation*>(simdjson::get_active_implementation());
+  }());
+  return &impl;
+}
+
 bool UseSse2Stage1WhereScalar() {
   static const bool on = [] {
-    // The first call on the active implementation replaces simdjson's detector with its choice.
     if (simdjson::get_active_implementation()->name() != "fallback") return false;
-    static Sse2Implementation impl(simdjson::get_active_implementation());
-    simdjson::get_active_implementation() = &impl;
+    simdjson::get_active_implementation() = Sse2Stage1Implementation();
     return true;
   }();
   return on;
@@ -224,6 +232,8 @@ simdjson::error_code Sse2Stage1(const uint8_t*, size_t, uint32_t*, uint32_t* n) 
   *n = 0;
   return simdjson::UNSUPPORTED_ARCHITECTURE;
 }
+
+const simdjson::implementation* Sse2Stage1Implementation() { return nullptr; }
 
 bool UseSse2Stage1WhereScalar() { return false; }
 

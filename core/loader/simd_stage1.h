@@ -26,6 +26,10 @@ bool HaveSse2Stage1();
 // SIMD stage 1 returns for the same bytes in regular (non-streaming) mode.
 simdjson::error_code Sse2Stage1(const uint8_t* buf, size_t len, uint32_t* out, uint32_t* n);
 
+// The simdjson implementation whose parsers run Sse2Stage1 (strings, minify and UTF-8 checks are
+// the kernel's simdjson chose); nullptr without SSE2. For the tests to run it natively.
+const simdjson::implementation* Sse2Stage1Implementation();
+
 // Makes simdjson's parsers use Sse2Stage1 when the kernel simdjson chose is its scalar fallback.
 // Call before the first parser allocates; thread-safe and idempotent. Returns whether it is in use.
 bool UseSse2Stage1WhereScalar();
