@@ -372,7 +372,7 @@ Result<RunSummary> MergeRun::Run() {
         if (ranks.ok())
           for (const auto& r : ranks.value()) largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
       }
-    ASSIGN_OR_RETURN(out, RunOutput::Open(args_, opts_, rep_, largest, false, part));
+    ASSIGN_OR_RETURN(out, RunOutput::Open(args_, opts_, rep_, largest, /*streamed=*/false, part));
     file_ = out->file();
     where_ = out->where();
     sum.db_path = JoinPath(args_.output_path, file_);

@@ -104,14 +104,14 @@ void ApplyCollectionRuleTo(Graph& g, NodeId id, CompareMode mode) {
   if (top || inner) g.node(id).precision_index = LargestOfChildren(g, id, mode);
 }
 
-DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse) {
+DbOptions WriterOptions(uint64_t largest_dump_bytes, bool streamed) {
   DbOptions dbo;
-  // With a writer thread of its own, index maintenance during the inserts hides behind the parsing
-  // (measured: 4.2 s instead of 4.9 s on a 250 MB dump); single-threaded, one pass at the end is cheaper.
-  dbo.indexes_first = beside_parse;
-  // Single-threaded, the indexes whose keys come in row order are still kept up during the inserts:
-  // appended to 64 rows a statement, they cost less than a table scan and a sort each at the end
-  // (wasm CLI, medium build: see README).
+  // Streamed rows: every index kept up during the inserts. With a writer thread of its own that
+  // hides behind the parsing (4.2 s instead of 4.9 s on a 250 MB dump); on one thread (the browser
+  // build) it saves the table scans at the end, which under Node read every page back through JS.
+  dbo.indexes_first = streamed;
+  // Otherwise (merged runs), the indexes whose keys come in row order are still kept up during the
+  // inserts: appended to 64 rows a statement, they cost less than a table scan and a sort each.
   dbo.in_row_order_indexes_first = true;
   // The primary-key and node-name indexes take inserts in random order: once they outgrow the
   // page cache every insert reads and writes pages. A cache of a quarter of the dump bytes (at
@@ -122,14 +122,14 @@ DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse) {
 }
 
 Result<std::unique_ptr<RunOutput>> RunOutput::Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
-                                                   uint64_t largest_dump_bytes, bool beside_parse, const PartMeta& part) {
+                                                   uint64_t largest_dump_bytes, bool streamed, const PartMeta& part) {
   std::unique_ptr<RunOutput> out(new RunOutput(rep));
   RETURN_IF_ERROR(CheckNewPath(args.output_path));
   RETURN_IF_ERROR(MakeDirs(args.output_path));
   ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args.output_path, args.has_golden, opts.timestamp, rep, args.shard));
   out->dir_ = args.output_path;
   out->file_ = BaseName(db_path);
-  DbOptions dbo = WriterOptions(largest_dump_bytes, beside_parse);
+  DbOptions dbo = WriterOptions(largest_dump_bytes, streamed);
   if (opts.held_bytes) dbo.held_bytes = opts.held_bytes;
   ASSIGN_OR_RETURN(out->db_, VisDbWriter::Open(db_path, dbo));
   out->sharded_ = args.shard.active();

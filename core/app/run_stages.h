@@ -57,11 +57,14 @@ void ApplyCollectionRule(Graph& g, CompareMode mode);
 // their precision indices: rows written in post-order apply it as each collection's turn comes.
 void ApplyCollectionRuleTo(Graph& g, NodeId id, CompareMode mode);
 
-// The writer's settings for a run whose largest dump.json has `largest_dump_bytes`. `beside_parse`:
-// the rows are inserted on a thread of their own while other threads parse (the streamed path with
-// threads), where index upkeep during the inserts hides behind the parsing; otherwise one pass per
-// index at the end is cheaper.
-DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse);
+// The writer's settings for a run whose largest dump.json has `largest_dump_bytes`. `streamed`: the
+// rows come from dump.json as it is parsed (the streamed path, with threads or on one thread as in
+// the browser build). Then every index is made first and kept up during the inserts: with threads
+// that upkeep hides behind the parsing, and on one thread it costs less than a table scan and a
+// sort per index at the end (wasm CLI: 40 MB compare 0.87x and 0.96x, medium build 0.94x and 0.97x;
+// see README). Merged runs (rows from memory) keep the indexes whose keys come in row order during
+// the inserts and sort the others once at the end.
+DbOptions WriterOptions(uint64_t largest_dump_bytes, bool streamed);
 
 // The emit stage both paths end in: the .vis.db a run writes, from its claimed name to the file
 // renamed into place. Open checks and makes the output folder, claims the name (ClaimVisDb), opens
@@ -70,7 +73,7 @@ DbOptions WriterOptions(uint64_t largest_dump_bytes, bool beside_parse);
 class RunOutput {
  public:
   static Result<std::unique_ptr<RunOutput>> Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
-                                                 uint64_t largest_dump_bytes, bool beside_parse, const PartMeta& part);
+                                                 uint64_t largest_dump_bytes, bool streamed, const PartMeta& part);
   VisDbWriter& db() { return *db_; }
   const std::string& file() const { return file_; }   // the file's name, in the output folder
   std::string where() const;                          // its real path

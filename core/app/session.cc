@@ -431,7 +431,7 @@ Result<RunSummary> GraphRun::Run() {
   for (const GraphJob& j : plan_.jobs)
     for (const std::string& d : {j.target_dir, j.golden_dir})
       if (!d.empty()) dump_bytes = std::max<uint64_t>(dump_bytes, FileSize(JoinPath(d, "dump.json")));
-  ASSIGN_OR_RETURN(std::unique_ptr<RunOutput> out, RunOutput::Open(args_, opts_, rep_, dump_bytes, opts_.threads > 1, part));
+  ASSIGN_OR_RETURN(std::unique_ptr<RunOutput> out, RunOutput::Open(args_, opts_, rep_, dump_bytes, /*streamed=*/true, part));
   file_ = out->file();
   VisDbWriter* db = &out->db();
 
