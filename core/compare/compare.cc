@@ -480,17 +480,21 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
   out.output_extra.assign(npu.outputs.size(), std::string());
   if (s.mode == CompareMode::kStructure) return out;
 
-  // §9.2: inputs then outputs, grouped by state, paired by position within a group.
-  std::vector<const CmpItem*> nitems;
+  // §9.2: inputs then outputs, grouped by state, paired by position within a group. The lists are
+  // kept on this thread from node to node (eleven vectors a node were allocated and freed).
+  static VP_THREAD_LOCAL std::vector<const CmpItem*> nitems, bgroups[5], ngroups[5];
+  nitems.clear();
+  for (auto& g : bgroups) g.clear();
+  for (auto& g : ngroups) g.clear();
   for (const ItemRef& r : npu.inputs) if (r.cmp < npu.cmp.size()) nitems.push_back(&npu.cmp[r.cmp]);
   for (const ItemRef& r : npu.outputs) if (r.cmp < npu.cmp.size()) nitems.push_back(&npu.cmp[r.cmp]);
-  std::vector<const CmpItem*> bgroups[5], ngroups[5];
   for (const CmpItem* c : nitems) ngroups[static_cast<int>(c->state)].push_back(c);
   for (const CmpItem& c : bench) bgroups[static_cast<int>(c.state)].push_back(&c);
   // Group order: inputs, parameters, outputs, parameter gradients (debug items last).
   static const ItemState kOrder[] = {ItemState::kInput, ItemState::kParameters, ItemState::kOutput,
                                      ItemState::kParametersGrad, ItemState::kDebug};
-  std::vector<Row> rows;
+  static VP_THREAD_LOCAL std::vector<Row> rows;   // the buffer kept too; the rows are made afresh
+  rows.clear();
   rows.reserve(nitems.size());
   for (ItemState st : kOrder) {
     auto& ng = ngroups[static_cast<int>(st)];

@@ -90,7 +90,22 @@ class EntryParser {
   NodeItems& out_;
   bool batch_p2p_node_ = false;
   ItemState state_ = ItemState::kInput;
-  std::string text_, key_, val_, dn_, fon_;
+  // Scratch texts, kept on this thread from record to record like Fresh()'s ItemBuild (one parser
+  // at a time per thread): a parser per record allocated and freed them for every record.
+  struct Texts { std::string text, key, val, dn, fon, name; };
+  static Texts& ThreadTexts();
+  Texts& texts_ = ThreadTexts();
+  std::string& text_ = texts_.text;
+  std::string& key_ = texts_.key;
+  std::string& val_ = texts_.val;
+  std::string& dn_ = texts_.dn;
+  std::string& fon_ = texts_.fon;
+
+ public:
+  // The item-name buffer Walk extends in place (ParseEntryItems' `nm`), from the same scratch.
+  std::string& NameScratch() { return texts_.name; }
+
+ private:
   // key -> index in out_.inputs / out_.outputs (for "later replaces earlier, first position").
   std::unordered_map<std::string, uint32_t> in_pos_, out_pos_;
 };

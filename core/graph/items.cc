@@ -136,6 +136,11 @@ void EntryParser::SetDataName(ItemBuild& it, JIdx dn, const std::string& nm) {
   else it.full_op_name.assign(nm);
 }
 
+EntryParser::Texts& EntryParser::ThreadTexts() {
+  static VP_THREAD_LOCAL Texts t;
+  return t;
+}
+
 ItemBuild& EntryParser::Fresh() {
   static VP_THREAD_LOCAL ItemBuild b;
   b.fields.clear();
@@ -428,7 +433,8 @@ using items_internal::EntryParser;
 
 Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, const ItemOptions& opts, NodeItems& out) {
   EntryParser p(t, name, opts, out);
-  std::string nm(name);
+  std::string& nm = p.NameScratch();
+  nm.assign(name.data(), name.size());
   std::string_view last = LastSegment(name);
   std::string_view second_last;
   if (auto k = name.rfind('.'); k != std::string_view::npos) second_last = LastSegment(name.substr(0, k));
@@ -446,8 +452,9 @@ Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, co
     JIdx v = t.Find(entry, part.key);
     if (v == kJNone) continue;
     p.SetState(part.state);
-    std::string part_name = nm + part.suffix;
-    RETURN_IF_ERROR(p.Walk(v, part_name, 0));
+    nm.assign(name.data(), name.size());   // the entry's name again for each part
+    nm += part.suffix;
+    RETURN_IF_ERROR(p.Walk(v, nm, 0));
   }
   return Status::Ok();
 }
