@@ -6,9 +6,13 @@
 #endif
 
 #include "base/limits.h"
+#include "loader/json_bits.h"
 
 namespace visprobe {
 namespace {
+
+using json_bits::Escaped;
+using json_bits::PrefixXor;
 
 // The next '"', '{', '}', '[' or ']' at or after p, or end (16 bytes at a time where SSE2 is).
 const char* SkipToStructural(const char* p, const char* end) {
@@ -30,18 +34,6 @@ const char* SkipToStructural(const char* p, const char* end) {
     ++p;
   }
   return p;
-}
-
-// Bit i of the result is the parity of bits 0..i of x: set for the bytes from an opening quote up
-// to (not including) its closing quote, when x holds the unescaped quotes.
-inline uint64_t PrefixXor(uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
 }
 
 struct BlockMasks {
@@ -85,23 +77,6 @@ inline BlockMasks Classify(const char* p) {
 #else
   return ClassifyScalar(p);
 #endif
-}
-
-// The bytes escaped by a backslash (the second of each pair in a run of backslashes), given the
-// backslashes of a block and whether its first byte is escaped (*carry, updated for the next
-// block). The odd/even run technique of simdjson's stage 1 (Langdale and Lemire, 2019).
-inline uint64_t Escaped(uint64_t backslash, uint64_t* carry) {
-  if (backslash == 0) {
-    const uint64_t e = *carry;
-    *carry = 0;
-    return e;
-  }
-  constexpr uint64_t kOdd = 0xAAAAAAAAAAAAAAAAull;
-  const uint64_t potential = backslash & ~*carry;
-  const uint64_t code = (((potential << 1) | kOdd) - potential) ^ kOdd;
-  const uint64_t escaped = code ^ (backslash | *carry);
-  *carry = (code & backslash) >> 63;
-  return escaped;
 }
 
 }  // namespace

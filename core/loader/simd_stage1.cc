@@ -9,6 +9,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "loader/json_bits.h"
+
 namespace visprobe {
 namespace json_internal {
 
@@ -25,17 +27,6 @@ inline uint64_t Bits(const __m128i (&m)[4]) {
   return lo | (static_cast<uint64_t>(hi) << 32);
 }
 
-// Bit i of the result is the xor of bits 0..i (what simdjson computes with a carry-less multiply).
-inline uint64_t PrefixXor(uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
-
 // The state simdjson's json_structural_indexer carries from one 64-byte block to the next.
 struct Scanner {
   uint64_t next_is_escaped = 0;   // the block ended in an unescaped backslash
@@ -48,7 +39,6 @@ struct Scanner {
   explicit Scanner(uint32_t* o) : out(o) {}
 
   void Block(const uint8_t* p, uint32_t base) {
-    static constexpr uint64_t kOddBits = 0xAAAAAAAAAAAAAAAAull;
     const __m128i quote_c = _mm_set1_epi8('"'), slash_c = _mm_set1_epi8('\\');
     const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
     // simdjson's operator lookup compares byte | 0x20 with ',' ':' '{' '}': that also takes [ ] and,
@@ -71,20 +61,10 @@ struct Scanner {
       high = _mm_or_si128(high, v);
     }
     // Escapes (json_escape_scanner): a backslash escapes the next byte unless it is escaped itself.
-    const uint64_t backslash = Bits(s);
-    uint64_t escaped;
-    if (!backslash) {
-      escaped = next_is_escaped;
-      next_is_escaped = 0;
-    } else {
-      const uint64_t potential = backslash & ~next_is_escaped;
-      const uint64_t code = (((potential << 1) | kOddBits) - potential) ^ kOddBits;
-      escaped = code ^ (backslash | next_is_escaped);
-      next_is_escaped = (code & backslash) >> 63;
-    }
+    const uint64_t escaped = json_bits::Escaped(Bits(s), &next_is_escaped);
     // Strings (json_string_scanner): in_string covers the opening quote and the content.
     const uint64_t quote = Bits(q) & ~escaped;
-    const uint64_t in_string = PrefixXor(quote) ^ prev_in_string;
+    const uint64_t in_string = json_bits::PrefixXor(quote) ^ prev_in_string;
     prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
     // Structurals (json_scanner, json_block): operators, and the first byte of every scalar
     // (a quote included) outside the strings' tails.
