@@ -157,8 +157,6 @@ class Sse2Implementation final : public simdjson::implementation {
 
 }  // namespace
 
-bool HaveSse2Stage1() { return true; }
-
 simdjson::error_code Sse2Stage1(const uint8_t* buf, size_t len, uint32_t* out, uint32_t* n) {
   *n = 0;
   if (len == 0) return simdjson::EMPTY;
@@ -205,8 +203,6 @@ bool UseSse2Stage1WhereScalar() {
 }
 
 #else   // no SSE2: simdjson's own stage 1 everywhere
-
-bool HaveSse2Stage1() { return false; }
 
 simdjson::error_code Sse2Stage1(const uint8_t*, size_t, uint32_t*, uint32_t* n) {
   *n = 0;

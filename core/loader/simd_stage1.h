@@ -18,16 +18,14 @@
 namespace visprobe {
 namespace json_internal {
 
-// Whether this build has the SSE2 stage 1 (x86-64, or wasm compiled with -msse2).
-bool HaveSse2Stage1();
-
 // Writes the positions of buf[0, len)'s structural characters to out (room for len + 3), then the
 // sentinels simdjson expects (len, len, 0), and sets *n to their count. Returns what simdjson's
 // SIMD stage 1 returns for the same bytes in regular (non-streaming) mode.
 simdjson::error_code Sse2Stage1(const uint8_t* buf, size_t len, uint32_t* out, uint32_t* n);
 
 // The simdjson implementation whose parsers run Sse2Stage1 (strings, minify and UTF-8 checks are
-// the kernel's simdjson chose); nullptr without SSE2. For the tests to run it natively.
+// the kernel's simdjson chose); nullptr in a build without SSE2 (x86-64 and the wasm builds, compiled
+// with -msse2, have it). For the tests to run it natively.
 const simdjson::implementation* Sse2Stage1Implementation();
 
 // Makes simdjson's parsers use Sse2Stage1 when the kernel simdjson chose is its scalar fallback.

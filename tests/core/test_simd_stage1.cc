@@ -20,7 +20,6 @@
 #include "simdjson.h"
 #include "test_util.h"
 
-using visprobe::json_internal::HaveSse2Stage1;
 using visprobe::json_internal::Sse2Stage1;
 using visprobe::json_internal::Sse2Stage1Implementation;
 using visprobe::json_internal::UseSse2Stage1WhereScalar;
@@ -197,8 +196,8 @@ void JsonFilesUnder(const std::string& dir, std::vector<std::string>& out) {
 }  // namespace
 
 TEST_CASE("SIMD stage 1: the structurals and errors of simdjson's own stage 1") {
-  if (!HaveSse2Stage1()) SUCCEED("this build has no SSE2 stage 1");
-  if (!HaveSse2Stage1()) return;
+  if (!Sse2Stage1Implementation()) SUCCEED("this build has no SSE2 stage 1");
+  if (!Sse2Stage1Implementation()) return;
   bool simd = false;
   const simdjson::implementation* ref = Reference(&simd);
   REQUIRE(ref != nullptr);
@@ -265,7 +264,7 @@ TEST_CASE("SIMD stage 1: the structurals and errors of simdjson's own stage 1") 
 TEST_CASE("SIMD stage 1: used by the parsers exactly where simdjson has only its scalar fallback") {
   const bool used = UseSse2Stage1WhereScalar();
 #if defined(__EMSCRIPTEN__)
-  CHECK(used == HaveSse2Stage1());   // the wasm builds compile with -msse2
+  CHECK(used == (Sse2Stage1Implementation() != nullptr));   // the wasm builds compile with -msse2
   if (used) CHECK(simdjson::get_active_implementation()->name() == "sse2_stage1");
 #else
   CHECK_FALSE(used);
