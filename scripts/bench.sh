@@ -102,7 +102,7 @@ if [ "$which" = floor ]; then
   SQ=build/native/vp_sqlite3
   printf '| input | mode | dump.json MB | tb_nodes rows | .vis.db MB | engine wall s | reading the rows s | SQLite copy, indexes during: s | MB/s ceiling | SQLite copy, indexes after: s | MB/s ceiling |\n'
   printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
-  for job in medium:build c200:compare large:build; do
+  for job in ${FLOOR_JOBS:-medium:build c200:compare large:build}; do
     s=${job%%:*}; mode=${job##*:}
     [ -f "$OUT/$s/manifest.json" ] || { echo "bench-out/$s missing: run scripts/bench.sh $s first" >&2; exit 1; }
     dir="$OUT/$s"
