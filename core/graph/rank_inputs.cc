@@ -149,6 +149,14 @@ Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
       return InvalidInput("The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
     return LoadFailed("stack.json", r.status());
   }
+  // The map gets its room once (grown by doubling it was rehashed into fresh memory, like
+  // construct.json's index).
+  size_t names = old_map.size();
+  if (new_format) {
+    names = 0;
+    for (const auto& grp : groups) names += grp.first.size();
+  }
+  s.by_name.reserve(names);
   if (new_format) {
     for (auto& grp : groups)
       for (auto& n : grp.first) s.by_name[n] = grp.second;
