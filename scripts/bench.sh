@@ -2,7 +2,7 @@
 # Benchmark (not a test): builds generated dumps of three sizes with -oc and prints, per input,
 # the dump.json MB (both sides for compare), wall seconds, MB/s of dump.json, peak RSS
 # (/usr/bin/time -v) and tb_nodes rows, for a build with -oc and a compare with -oc.
-# Usage: scripts/bench.sh [small|medium|c200|large|all|trend|tensor|floor]   (default all; large = one rank,
+# Usage: scripts/bench.sh [small|m40|medium|c200|large|all|trend|tensor|floor [SIZE:MODE ...]]   (default all; large = one rank,
 #        >= 1 GB; c200 = the comparison benchmark of issue 3: two dumps of at least 200 MB each)
 #   tensor: a real-tensor compare (task tensor, 2 layers) whose 4096-element .npy samples are tiled
 #           to 262,144 elements (1 MB of float32 each, about 1 GB of .npy on both sides), read from
@@ -13,7 +13,9 @@
 #          SQLite (target vp_sqlite3): once with the indexes kept during the inserts (as the engine
 #          does with threads), once with the indexes made after them. Prints each copy's seconds and
 #          the MB/s of dump.json they leave as a ceiling for the engine (the time to read the source
-#          rows taken off), beside the engine's own run.
+#          rows taken off), beside the engine's own run. `floor SIZE:MODE ...` picks the runs (default
+#          medium:build c200:compare large:build; m40:build and m40:compare are the pair timed
+#          against msProbe).
 #   trend: data2db on a generated dump run (8 ranks, 10 steps, 24 layers) and monitor run (8 ranks,
 #          200 steps), native and wasm (Node), with wall, MB/s of input, peak RSS and trend rows.
 # Inputs are generated once into bench-out/ (deterministic, seed 7) and reused.
@@ -94,7 +96,7 @@ PY
   exit 0
 fi
 
-declare -A MB=([small]=10 [medium]=120 [c200]=205 [large]=1100)
+declare -A MB=([small]=10 [m40]=40 [medium]=120 [c200]=205 [large]=1100)
 
 
 if [ "$which" = floor ]; then
@@ -102,7 +104,8 @@ if [ "$which" = floor ]; then
   SQ=build/native/vp_sqlite3
   printf '| input | mode | dump.json MB | tb_nodes rows | .vis.db MB | engine wall s | reading the rows s | SQLite copy, indexes during: s | MB/s ceiling | SQLite copy, indexes after: s | MB/s ceiling |\n'
   printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
-  for job in ${FLOOR_JOBS:-medium:build c200:compare large:build}; do
+  jobs=("${@:2}"); [ ${#jobs[@]} -gt 0 ] || jobs=(medium:build c200:compare large:build)
+  for job in "${jobs[@]}"; do
     s=${job%%:*}; mode=${job##*:}
     [ -f "$OUT/$s/manifest.json" ] || { echo "bench-out/$s missing: run scripts/bench.sh $s first" >&2; exit 1; }
     dir="$OUT/$s"
