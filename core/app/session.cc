@@ -128,11 +128,12 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
       return db.WriteRenderedRow(id, std::string_view(text).substr(0, mid), std::string_view(text).substr(mid));
     });
   }
-  // A batch closes at 256 rows or this many bytes. 2 MiB (2.5 MiB reserved) was far more than 256
-  // rows of the generated dumps take (about 360 KB): each new block then had the kernel zero a huge
-  // page it barely used. 512 KiB: peak 118 against 137 MiB (40 MB build), 175 against 193 MiB
-  // (medium), wall time the same (0.98x, 16 pairs; 1.02x, 8 pairs).
-  constexpr size_t kBatchBytes = 512u << 10;
+  // A batch closes at 256 rows or this many bytes. A new block starts with room for kFirstRoom:
+  // 256 rows of a generated build take about 360 KB, and 2.5 MiB reserved for each had the kernel
+  // zero huge pages the block never used (peak 137 against 118 MiB on the 40 MB build, 193 against
+  // 175 MiB on the medium one). A compare's rows are larger: its blocks grow once, then come back
+  // from the pool with their room (closing them at 512 KiB instead measured 1.05-1.12x on c200).
+  constexpr size_t kBatchBytes = 2u << 20, kFirstRoom = 512u << 10;
   // Blocks the writer is done with come back here with their buffers, so the parse threads fill
   // memory that is already there: fresh blocks cost the kernel a zeroed huge page each (6 % of a
   // medium build's CPU when every block was new). A block comes back when its last row is in.
@@ -149,7 +150,7 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     }
     if (!b) {
       b = std::make_unique<RowBlock>();
-      b->text.reserve(kBatchBytes + (kBatchBytes >> 2));   // no regrowth copies
+      b->text.reserve(kFirstRoom);
     }
     return b;
   };
