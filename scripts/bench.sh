@@ -104,8 +104,8 @@ if [ "$which" = floor ]; then
   SQ=build/native/vp_sqlite3
   printf '| input | mode | dump.json MB | tb_nodes rows | .vis.db MB | engine wall s | reading the rows s | SQLite copy, indexes during: s | MB/s ceiling | SQLite copy, indexes after: s | MB/s ceiling |\n'
   printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
-  jobs=("${@:2}"); [ ${#jobs[@]} -gt 0 ] || jobs=(medium:build c200:compare large:build)
-  for job in "${jobs[@]}"; do
+  runs=("${@:2}"); [ ${#runs[@]} -gt 0 ] || runs=(medium:build c200:compare large:build)
+  for job in "${runs[@]}"; do
     s=${job%%:*}; mode=${job##*:}
     [ -f "$OUT/$s/manifest.json" ] || { echo "bench-out/$s missing: run scripts/bench.sh $s first" >&2; exit 1; }
     dir="$OUT/$s"

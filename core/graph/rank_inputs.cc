@@ -32,9 +32,10 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
   // 153-156, a child and its parent module's name), made once: grown by doubling, the index and
   // the entry list of a 1.1 GB dump's 179 MB construct.json were rehashed and copied into fresh
   // memory, which these VMs fault in slowly (see README, design notes). The list's room beyond its
-  // entries is never touched; the index rounds up to the same power of two as it would have grown to.
-  // At most 4 M entries: past that (a construct.json over 512 MB) both grow as before, so a file
-  // padded with whitespace cannot make the index fill memory it will not use.
+  // entries is never touched. The index's is: for the generated dumps it rounds up to the power of
+  // two the index grows to anyway; shorter names grow it once more, longer ones leave it at most
+  // 128 / (bytes an entry) too large. At most 4 M entries (a construct.json over 512 MB grows from
+  // there), so a file padded with whitespace cannot make the index fill memory it will not use.
   constexpr uint64_t kMostRoom = 4u << 20;
   const uint64_t room = std::min<uint64_t>({max_entries, FileSize(path) / 128 + 16, kMostRoom});
   c.entries.reserve(room);
