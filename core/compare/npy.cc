@@ -355,6 +355,12 @@ struct FileCloser {
 
 }  // namespace
 
+bool DecodeElements(const unsigned char* p, size_t n, const NpyDtype& dt, double* out) { return DecodeRun(p, n, dt, out); }
+
+uint64_t ElementBits(const unsigned char* p, const NpyDtype& dt) {
+  return IntBits(LoadUInt(p, dt.size, dt.order == '>'), dt);
+}
+
 std::string NpyDtype::name() const {
   if (kind == 'b') return "bool";
   std::string base = kind == 'f' ? "float" : kind == 'i' ? "int" : "uint";
@@ -475,7 +481,7 @@ Result<NpyArray> ReadNpy(const std::string& path) {
   }
   arr.all_finite = finite;
   if (arr.shape.empty() && arr.dtype.kind != 'f')   // 0-d: the one element is still in `buf`
-    arr.scalar_bits = IntBits(LoadUInt(buf.data(), arr.dtype.size, arr.dtype.order == '>'), arr.dtype);
+    arr.scalar_bits = ElementBits(buf.data(), arr.dtype);
   // Squeezing drops length-1 axes only, so the Fortran layout of the squeezed shape is the same.
   if (h.fortran && arr.shape.size() > 1) arr.data = FortranToC(arr.data, arr.shape);
   return arr;

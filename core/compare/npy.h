@@ -70,6 +70,12 @@ struct NpyArray {
 // error Status naming the file; every read is bounded by the file size.
 Result<NpyArray> ReadNpy(const std::string& path);
 
+// n consecutive elements of `dt` at p, widened to double into out (the .npy and .pt readers'
+// one decoder). Returns whether every element is finite.
+bool DecodeElements(const unsigned char* p, size_t n, const NpyDtype& dt, double* out);
+// The exact integer value of one 'i' / 'u' / 'b' element (sign-extended for 'i'): NpyArray::scalar_bits.
+uint64_t ElementBits(const unsigned char* p, const NpyDtype& dt);
+
 // float16 bits -> double, exact (subnormals, ±inf, NaN).
 double HalfToDouble(uint16_t h);
 // Rounds a double to the nearest float16 value (ties to even, overflow to ±inf), result widened.

@@ -12,6 +12,7 @@
 
 #include "base/fs.h"
 #include "base/pyfmt.h"
+#include "compare/torch_pt.h"
 
 namespace visprobe {
 
@@ -269,69 +270,55 @@ MetricValue Cosine(const Sums4& sums, size_t size, std::string& msg) {
   return MetricValue::Number(c);
 }
 
-// One pass over two finite arrays for all six metrics. The sums follow numpy's pairwise
-// summation (np.add.reduce on contiguous data: 8 accumulators for blocks of at most 128 terms,
-// halving above that), each with numpy's order of additions, so they round as np.sum does; the
-// maximum of |x - y| and the relative errors are taken over each block while it is in cache.
+// One pass over two finite arrays for all six metrics. The four sums are added in the order of
+// the reference BLAS ddot, which numpy's dot and linalg.norm call for float64 vectors (msProbe:
+// Cosine = x.dot(y) / (norm(x) norm(y)), EucDist = norm(x - y, ord=2) = sqrt(d.dot(d)); Debian's
+// numpy links libblas.so.3, netlib's reference BLAS): the first n % 5 products one by one, then
+// each group of five products added left to right to the running sum. The maximum of |x - y|
+// and the relative errors are taken over each block while it is in cache.
 template <class T>
 struct OnePass {
-  const double* x = nullptr;
-  const double* y = nullptr;
+  Sums4 sums;
   uint64_t max_abs_bits = 0;   // of a non-negative double
   RelAcc<T> rel;
 
-  Sums4 Sum(size_t begin, size_t n) {
-    if (n > 128) {
-      size_t n2 = n / 2;
-      n2 -= n2 % 8;
-      Sums4 a = Sum(begin, n2);
-      Sums4 b = Sum(begin + n2, n - n2);
-      return {a.xy + b.xy, a.xx + b.xx, a.yy + b.yy, a.dd + b.dd};
+  void Head(const double* x, const double* y, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      const double a = x[i], b = y[i], d = a - b;
+      sums.xy += a * b;
+      sums.xx += a * a;
+      sums.yy += b * b;
+      sums.dd += d * d;
     }
-    const double* px = x + begin;
-    const double* py = y + begin;
-    Sums4 s;
-    size_t i = 0;
-    if (n >= 8) {
-      double xy[8], xx[8], yy[8], dd[8];
-      for (int j = 0; j < 8; ++j) {
-        double d = px[j] - py[j];
-        xy[j] = px[j] * py[j];
-        xx[j] = px[j] * px[j];
-        yy[j] = py[j] * py[j];
-        dd[j] = d * d;
-      }
-      for (i = 8; i < n - (n % 8); i += 8) {
-        for (int j = 0; j < 8; ++j) {
-          double a = px[i + j], b = py[i + j], d = a - b;
-          xy[j] += a * b;
-          xx[j] += a * a;
-          yy[j] += b * b;
-          dd[j] += d * d;
-        }
-      }
-      auto fold = [](const double* r) { return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); };
-      s = {fold(xy), fold(xx), fold(yy), fold(dd)};
+    Maxima(x, y, n);
+  }
+  // n is a multiple of 5.
+  void Fives(const double* x, const double* y, size_t n) {
+    Sums4 s = sums;
+    for (size_t i = 0; i < n; i += 5) {
+      const double* a = x + i;
+      const double* b = y + i;
+      const double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2], d3 = a[3] - b[3], d4 = a[4] - b[4];
+      s.xy = s.xy + a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4];
+      s.xx = s.xx + a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3] + a[4] * a[4];
+      s.yy = s.yy + b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3] + b[4] * b[4];
+      s.dd = s.dd + d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4;
     }
-    for (; i < n; ++i) {
-      double a = px[i], b = py[i], d = a - b;
-      s.xy += a * b;
-      s.xx += a * a;
-      s.yy += b * b;
-      s.dd += d * d;
-    }
+    sums = s;
+    Maxima(x, y, n);
+  }
+  void Maxima(const double* x, const double* y, size_t n) {
     // x and y are finite here (non-finite values were zeroed or refused), so |x - y| is never NaN;
     // as in RelAcc, its maximum is kept as bits.
     uint64_t mb = max_abs_bits;
     for (size_t k = 0; k < n; ++k) {
-      const double d = std::fabs(px[k] - py[k]);
+      const double d = std::fabs(x[k] - y[k]);
       uint64_t bits;
       std::memcpy(&bits, &d, 8);
       mb = bits > mb ? bits : mb;
     }
     max_abs_bits = mb;
-    rel.Add(px, py, n);
-    return s;
+    rel.Add(x, y, n);
   }
 };
 
@@ -343,11 +330,16 @@ struct PassResult {
 
 template <class T>
 PassResult RunOnePass(const double* x, const double* y, size_t size) {
+  constexpr size_t kBlock = 5 * 800;   // a multiple of five, 64 KiB of the two arrays
   OnePass<T> pass;
-  pass.x = x;
-  pass.y = y;
+  const size_t head = size % 5;
+  pass.Head(x, y, head);
+  for (size_t b = head; b < size; b += kBlock) {
+    const size_t n = std::min(kBlock, size - b);
+    pass.Fives(x + b, y + b, n);
+  }
   PassResult r;
-  r.sums = pass.Sum(0, size);
+  r.sums = pass.sums;
   std::memcpy(&r.max_abs, &pass.max_abs_bits, 8);
   r.rel = pass.rel.Stats();
   return r;
@@ -410,6 +402,13 @@ TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
   return m;
 }
 
+Result<NpyArray> LoadTensorFile(const std::string& path) {
+  // msProbe picks the reader by framework: PyTorch dumps hold .pt files, MindSpore dumps .npy.
+  const bool pt = path.size() >= 3 && path.compare(path.size() - 3, 3, ".pt") == 0;
+  RETURN_IF_ERROR(CheckPath(path, PathKind::kFile, PathAccess::kRead, pt ? ".pt" : ".npy"));
+  return pt ? ReadPt(path) : ReadNpy(path);
+}
+
 TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& npu_data_name,
                                  const std::string& bench_dir, const std::string& bench_data_name) {
   // §9.6.1, in msProbe's order.
@@ -423,14 +422,10 @@ TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& 
     return m;
   }
 
-  auto load = [](const std::string& path) -> Result<NpyArray> {
-    RETURN_IF_ERROR(CheckPath(path, PathKind::kFile, PathAccess::kRead, ".npy"));
-    return ReadNpy(path);
-  };
-  Result<NpyArray> npu = load(JoinPath(npu_dir, npu_data_name));
+  Result<NpyArray> npu = LoadTensorFile(JoinPath(npu_dir, npu_data_name));
   std::string error;
   if (npu.ok()) {
-    Result<NpyArray> bench = load(JoinPath(bench_dir, bench_data_name));
+    Result<NpyArray> bench = LoadTensorFile(JoinPath(bench_dir, bench_data_name));
     if (bench.ok()) return CompareTensors(*npu, *bench);
     error = bench.status().message();
   } else {

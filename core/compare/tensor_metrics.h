@@ -62,9 +62,12 @@ struct TensorMetrics {
 // §9.6.2-§9.6.5 on two loaded (squeezed) arrays.
 TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench);
 
+// Reads one tensor file, .pt (torch.save) or .npy by its suffix, after msProbe's path checks.
+Result<NpyArray> LoadTensorFile(const std::string& path);
+
 // §9.6.1: the row's two data names (item `data_name`, "-1" when absent, "N/A" for an unmatched
-// side) and the `dump_tensor_data` folders; reads both files (path checks of §16.3 with suffix
-// .npy; `.pt` files are not supported and give the "read failed" row) and compares them.
+// side) and the `dump_tensor_data` folders; reads both files (path checks of §16.3 with the
+// suffix .pt or .npy; an unreadable file gives the "read failed" row) and compares them.
 TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& npu_data_name,
                                  const std::string& bench_dir, const std::string& bench_data_name);
 

@@ -670,7 +670,7 @@ TEST_CASE("§9.6.5 0-d tensors: MaxAbsErr in the arrays' own dtype, no NaN handl
   CheckMetrics(m, Six("shape unmatched"));
 }
 
-TEST_CASE("§9.6.6 large arrays: pairwise sums match a long double reference", "[tensor]") {
+TEST_CASE("§9.6.6 large arrays: the sums match a long double reference", "[tensor]") {
   vptest::TempDir dir;
   const size_t n = 100003;
   std::vector<double> x(n), y(n);
@@ -691,27 +691,15 @@ TEST_CASE("§9.6.6 large arrays: pairwise sums match a long double reference", "
 
 // ---- §9.6.1 locating -----------------------------------------------------------------------------
 
-// numpy's pairwise summation (pairwise_sum in numpy's loops_utils), written out plainly: below 8
-// terms in order; up to 128 terms with 8 accumulators; above that, halved at a multiple of 8.
-double NumpyPairwiseSum(const std::vector<double>& v, size_t begin, size_t n) {
-  if (n < 8) {
-    double res = 0.;
-    for (size_t i = begin; i < begin + n; ++i) res += v[i];
-    return res;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (size_t j = 0; j < 8; ++j) r[j] = v[begin + j];
-    size_t i = 8;
-    for (; i < n - (n % 8); i += 8)
-      for (size_t j = 0; j < 8; ++j) r[j] += v[begin + i + j];
-    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += v[begin + i];
-    return res;
-  }
-  size_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return NumpyPairwiseSum(v, begin, n2) + NumpyPairwiseSum(v, begin + n2, n - n2);
+// The reference BLAS ddot's order (what numpy's dot and linalg.norm call for float64 vectors with
+// Debian's libblas.so.3), written out plainly: the first n % 5 terms one by one, then groups of five
+// added left to right to the running sum.
+double NetlibDotOrderSum(const std::vector<double>& v) {
+  const size_t n = v.size(), m = n % 5;
+  double t = 0;
+  for (size_t i = 0; i < m; ++i) t += v[i];
+  for (size_t i = m; i < n; i += 5) t = t + v[i] + v[i + 1] + v[i + 2] + v[i + 3] + v[i + 4];
+  return t;
 }
 
 // The relative-error figures of §9.6.3 by a plain loop in precision T (eps added where the golden
@@ -737,7 +725,7 @@ void RelReference(const std::vector<double>& x, const std::vector<double>& y, do
   *r5 = static_cast<double>(c5) / static_cast<double>(x.size());
 }
 
-TEST_CASE("§9.6.6 the one-pass metrics: numpy's pairwise sums bit for bit, and every lane of the maxima and counts", "[tensor]") {
+TEST_CASE("§9.6.6 the one-pass metrics: BLAS ddot's sums bit for bit, and every lane of the maxima and counts", "[tensor]") {
   vptest::TempDir dir;
   std::vector<size_t> sizes;
   for (size_t n = 2; n <= 300; ++n) sizes.push_back(n);
@@ -768,8 +756,8 @@ TEST_CASE("§9.6.6 the one-pass metrics: numpy's pairwise sums bit for bit, and 
         const char* descr = f32 ? "<f4" : "<f8";
         TensorMetrics m = CompareFiles(dir, Vec(descr, x), Vec(descr, y));
         REQUIRE_FALSE(m[kEucDist].is_text);
-        CHECK(m[kEucDist].value == std::sqrt(NumpyPairwiseSum(dd, 0, n)));   // bit for bit
-        double cos = NumpyPairwiseSum(xy, 0, n) / (std::sqrt(NumpyPairwiseSum(xx, 0, n)) * std::sqrt(NumpyPairwiseSum(yy, 0, n)));
+        CHECK(m[kEucDist].value == std::sqrt(NetlibDotOrderSum(dd)));   // bit for bit
+        double cos = NetlibDotOrderSum(xy) / (std::sqrt(NetlibDotOrderSum(xx)) * std::sqrt(NetlibDotOrderSum(yy)));
         cos = RoundDecimals(cos, 12);
         if (cos > 0.9999) cos = RoundDecimals(cos, 6);
         if (!close) CHECK(cos < 0.9999);   // the 12-decimal value is compared, not a rounded one
@@ -811,11 +799,16 @@ TEST_CASE("§9.6.1 locating: no data file, unmatched, unreadable", "[tensor]") {
   m = CompareTensorFiles(nd, "a.npy", bd, "b.npy");
   check_row(m, "Dump file: a.npy or b.npy not found or read failed.", false);
 
-  // PyTorch .pt dumps are not read: the path check wants .npy.
+  // A .pt file that is no zip: the read-failed row, the reader's message naming the file.
   vptest::WriteFile(nd + "/t.pt", "PK\x03\x04 not really a zip");
   vptest::WriteFile(bd + "/t.pt", "PK\x03\x04 not really a zip");
   m = CompareTensorFiles(nd, "t.pt", bd, "t.pt");
   check_row(m, "Dump file: t.pt or t.pt not found or read failed.", false);
+  CHECK(Contains(m.read_error, "t.pt: not a readable torch.save archive: not a zip archive"));
+  // Neither .pt nor .npy: the path check wants .npy, as msProbe's MindSpore reader does.
+  vptest::WriteFile(nd + "/t.bin", "x");
+  vptest::WriteFile(bd + "/t.bin", "x");
+  m = CompareTensorFiles(nd, "t.bin", bd, "t.bin");
   CHECK(Contains(m.read_error, "should be one of the following types of files: [.npy]"));
 
   // A corrupt golden file: the reference aborts, the engine gives the read-failed row.

@@ -1,0 +1,405 @@
+#include "compare/torch_pickle.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace visprobe {
+namespace {
+
+struct StorageClass {
+  const char* name;
+  TorchDtype dtype;
+};
+// torch.<X>Storage as torch.save names them in a tensor's persistent id (the typed storage
+// classes of torch 1.x and 2.x; UntypedStorage is bytes).
+constexpr StorageClass kStorages[] = {
+    {"torch.FloatStorage", TorchDtype::kFloat32},   {"torch.DoubleStorage", TorchDtype::kFloat64},
+    {"torch.HalfStorage", TorchDtype::kFloat16},    {"torch.BFloat16Storage", TorchDtype::kBFloat16},
+    {"torch.Float8_e4m3fnStorage", TorchDtype::kFloat8E4M3}, {"torch.Float8_e5m2Storage", TorchDtype::kFloat8E5M2},
+    {"torch.CharStorage", TorchDtype::kInt8},       {"torch.ShortStorage", TorchDtype::kInt16},
+    {"torch.IntStorage", TorchDtype::kInt32},       {"torch.LongStorage", TorchDtype::kInt64},
+    {"torch.ByteStorage", TorchDtype::kUInt8},      {"torch.UInt16Storage", TorchDtype::kUInt16},
+    {"torch.UInt32Storage", TorchDtype::kUInt32},   {"torch.UInt64Storage", TorchDtype::kUInt64},
+    {"torch.BoolStorage", TorchDtype::kBool},       {"torch.UntypedStorage", TorchDtype::kUInt8},
+};
+constexpr const char* kRebuildTensor = "torch._utils._rebuild_tensor_v2";
+constexpr const char* kRebuildParameter = "torch._utils._rebuild_parameter";
+constexpr const char* kRebuildParameterState = "torch._utils._rebuild_parameter_with_state";
+constexpr const char* kOrderedDict = "collections.OrderedDict";
+constexpr size_t kMaxDims = 64;
+
+const StorageClass* FindStorage(const std::string& name) {
+  for (const StorageClass& s : kStorages)
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+bool AllowedGlobal(const std::string& name) {
+  return name == kRebuildTensor || name == kRebuildParameter || name == kRebuildParameterState || name == kOrderedDict ||
+         FindStorage(name) != nullptr;
+}
+
+// A value on the unpickler's stack. Containers hold indices into the value arena.
+struct Value {
+  enum Kind : uint8_t { kNone, kBool, kInt, kFloat, kStr, kTuple, kList, kDict, kGlobal, kStorage, kTensor };
+  Kind kind = kNone;
+  int64_t i = 0;
+  std::string s;                 // kStr text, kGlobal "module.name"
+  std::vector<uint32_t> items;   // kTuple / kList elements; kDict keys and values in turn
+  uint32_t ref = 0;              // kStorage / kTensor: index into the unpickler's lists
+};
+
+const char* KindName(Value::Kind k) {
+  static const char* const kNames[] = {"None", "bool", "int", "float", "str", "tuple", "list", "dict", "global", "storage", "tensor"};
+  return kNames[k];
+}
+
+class Unpickler {
+ public:
+  Unpickler(std::string_view pkl, const std::string& where) : p_(pkl), where_(where) {}
+
+  Result<TensorRef> Run() {
+    for (;;) {
+      if (pos_ >= p_.size()) return Bad("truncated pickle (no STOP)");
+      const unsigned char op = static_cast<unsigned char>(p_[pos_++]);
+      if (op == '.') break;
+      RETURN_IF_ERROR(Step(op));
+    }
+    if (stack_.size() != 1 || !marks_.empty()) return Bad("the pickle does not leave one object");
+    const Value& top = values_[stack_.back()];
+    if (top.kind != Value::kTensor)
+      return Bad(std::string("holds a ") + KindName(top.kind) + ", not a tensor");
+    return tensors_[top.ref];
+  }
+
+ private:
+  Status Bad(const std::string& what) const {
+    return InvalidInput(where_ + ": not a readable torch.save file: " + what);
+  }
+
+  Status Need(size_t n) const { return p_.size() - pos_ >= n ? Status::Ok() : Bad("truncated pickle"); }
+  uint64_t Le(size_t n) {
+    uint64_t v = 0;
+    for (size_t k = n; k-- > 0;) v = (v << 8) | static_cast<unsigned char>(p_[pos_ + k]);
+    pos_ += n;
+    return v;
+  }
+  uint32_t Push(Value v) {
+    values_.push_back(std::move(v));
+    stack_.push_back(static_cast<uint32_t>(values_.size() - 1));
+    return stack_.back();
+  }
+  Status Pop(uint32_t* out) {
+    if (stack_.empty() || (!marks_.empty() && stack_.size() <= marks_.back())) return Bad("stack underflow");
+    *out = stack_.back();
+    stack_.pop_back();
+    return Status::Ok();
+  }
+  // The values above the last MARK, removed from the stack.
+  Status PopMark(std::vector<uint32_t>* out) {
+    if (marks_.empty()) return Bad("no MARK");
+    const size_t m = marks_.back();
+    marks_.pop_back();
+    out->assign(stack_.begin() + static_cast<std::ptrdiff_t>(m), stack_.end());
+    stack_.resize(m);
+    return Status::Ok();
+  }
+  Status PushTuple(size_t n) {
+    if (stack_.size() < n || (!marks_.empty() && stack_.size() - n < marks_.back())) return Bad("stack underflow");
+    Value t;
+    t.kind = Value::kTuple;
+    t.items.assign(stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
+    stack_.resize(stack_.size() - n);
+    Push(std::move(t));
+    return Status::Ok();
+  }
+  Status Str(size_t len_bytes) {
+    RETURN_IF_ERROR(Need(len_bytes));
+    const uint64_t n = Le(len_bytes);
+    RETURN_IF_ERROR(Need(n));
+    Value v;
+    v.kind = Value::kStr;
+    v.s.assign(p_.data() + pos_, static_cast<size_t>(n));
+    pos_ += static_cast<size_t>(n);
+    Push(std::move(v));
+    return Status::Ok();
+  }
+  Status Int(int64_t i) {
+    Value v;
+    v.kind = Value::kInt;
+    v.i = i;
+    Push(std::move(v));
+    return Status::Ok();
+  }
+  Status Global(std::string name) {
+    if (!AllowedGlobal(name))
+      return InvalidInput(where_ + ": refused: the pickle names the global '" + name +
+                          "', which torch.save never writes for a tensor (nothing in a .pt file is run)");
+    Value v;
+    v.kind = Value::kGlobal;
+    v.s = std::move(name);
+    Push(std::move(v));
+    return Status::Ok();
+  }
+  Status Line(std::string* out) {
+    const size_t nl = p_.find('\n', pos_);
+    if (nl == std::string_view::npos) return Bad("truncated GLOBAL");
+    out->assign(p_.data() + pos_, nl - pos_);
+    pos_ = nl + 1;
+    return Status::Ok();
+  }
+  Status Memo(uint64_t key) {
+    if (stack_.empty()) return Bad("memo of an empty stack");
+    memo_[key] = stack_.back();
+    return Status::Ok();
+  }
+  Status Get(uint64_t key) {
+    auto it = memo_.find(key);
+    if (it == memo_.end()) return Bad("memo key " + std::to_string(key) + " was never stored");
+    stack_.push_back(it->second);
+    return Status::Ok();
+  }
+  Status Append(uint32_t list, const std::vector<uint32_t>& items, bool pairs) {
+    Value& l = values_[list];
+    if (pairs ? l.kind != Value::kDict : l.kind != Value::kList) return Bad(pairs ? "SETITEMS on a non-dict" : "APPENDS on a non-list");
+    if (pairs && items.size() % 2) return Bad("odd SETITEMS");
+    l.items.insert(l.items.end(), items.begin(), items.end());
+    return Status::Ok();
+  }
+
+  Status Step(unsigned char op);
+  Status PersistentId();
+  Status Reduce();
+  Result<TensorRef> RebuildTensor(const std::vector<uint32_t>& args);
+  Result<std::vector<int64_t>> Ints(uint32_t tuple, const char* what) const;
+
+  std::string_view p_;
+  const std::string& where_;
+  size_t pos_ = 0;
+  std::vector<Value> values_;
+  std::vector<uint32_t> stack_;
+  std::vector<size_t> marks_;
+  std::unordered_map<uint64_t, uint32_t> memo_;
+  std::vector<TensorRef> storages_;   // storage refs keep dtype, key and numel in a TensorRef
+  std::vector<TensorRef> tensors_;
+};
+
+Status Unpickler::Step(unsigned char op) {
+  switch (op) {
+    case 0x80: RETURN_IF_ERROR(Need(1)); if (Le(1) > 5) return Bad("unknown pickle protocol"); return Status::Ok();  // PROTO
+    case 0x95: RETURN_IF_ERROR(Need(8)); pos_ += 8; return Status::Ok();    // FRAME: a length hint
+    case '(': marks_.push_back(stack_.size()); return Status::Ok();        // MARK
+    case ')': return PushTuple(0);
+    case 0x85: return PushTuple(1);
+    case 0x86: return PushTuple(2);
+    case 0x87: return PushTuple(3);
+    case 't': {
+      std::vector<uint32_t> items;
+      RETURN_IF_ERROR(PopMark(&items));
+      Value t;
+      t.kind = Value::kTuple;
+      t.items = std::move(items);
+      Push(std::move(t));
+      return Status::Ok();
+    }
+    case ']': { Value v; v.kind = Value::kList; Push(std::move(v)); return Status::Ok(); }
+    case '}': { Value v; v.kind = Value::kDict; Push(std::move(v)); return Status::Ok(); }
+    case 'a': case 's': {   // APPEND, SETITEM
+      const size_t n = op == 'a' ? 1 : 2;
+      if (stack_.size() < n + 1 || (!marks_.empty() && stack_.size() - n - 1 < marks_.back())) return Bad("stack underflow");
+      std::vector<uint32_t> items(stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
+      stack_.resize(stack_.size() - n);
+      return Append(stack_.back(), items, op == 's');
+    }
+    case 'e': case 'u': {   // APPENDS, SETITEMS
+      std::vector<uint32_t> items;
+      RETURN_IF_ERROR(PopMark(&items));
+      if (stack_.empty()) return Bad("stack underflow");
+      return Append(stack_.back(), items, op == 'u');
+    }
+    case 'N': { Push(Value()); return Status::Ok(); }
+    case 0x88: case 0x89: { Value v; v.kind = Value::kBool; v.i = op == 0x88; Push(std::move(v)); return Status::Ok(); }
+    case 'K': RETURN_IF_ERROR(Need(1)); return Int(static_cast<int64_t>(Le(1)));
+    case 'M': RETURN_IF_ERROR(Need(2)); return Int(static_cast<int64_t>(Le(2)));
+    case 'J': RETURN_IF_ERROR(Need(4)); return Int(static_cast<int32_t>(static_cast<uint32_t>(Le(4))));
+    case 0x8a: {   // LONG1: little-endian two's complement of n bytes
+      RETURN_IF_ERROR(Need(1));
+      const size_t n = static_cast<size_t>(Le(1));
+      if (n > 8) return Bad("integer wider than 64 bits");
+      RETURN_IF_ERROR(Need(n));
+      uint64_t v = Le(n);
+      if (n > 0 && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~uint64_t{0} << (8 * n);
+      return Int(static_cast<int64_t>(v));
+    }
+    case 'G': {   // BINFLOAT: big-endian double (kept only as a placeholder value)
+      RETURN_IF_ERROR(Need(8));
+      pos_ += 8;
+      Value v;
+      v.kind = Value::kFloat;
+      Push(std::move(v));
+      return Status::Ok();
+    }
+    case 'X': return Str(4);
+    case 0x8c: return Str(1);
+    case 0x8d: return Str(8);
+    case 'q': RETURN_IF_ERROR(Need(1)); return Memo(Le(1));
+    case 'r': RETURN_IF_ERROR(Need(4)); return Memo(Le(4));
+    case 0x94: return Memo(memo_.size());   // MEMOIZE
+    case 'h': RETURN_IF_ERROR(Need(1)); return Get(Le(1));
+    case 'j': RETURN_IF_ERROR(Need(4)); return Get(Le(4));
+    case 'c': {   // GLOBAL "module\nname\n"
+      std::string module, name;
+      RETURN_IF_ERROR(Line(&module));
+      RETURN_IF_ERROR(Line(&name));
+      return Global(module + "." + name);
+    }
+    case 0x93: {   // STACK_GLOBAL
+      uint32_t name, module;
+      RETURN_IF_ERROR(Pop(&name));
+      RETURN_IF_ERROR(Pop(&module));
+      if (values_[name].kind != Value::kStr || values_[module].kind != Value::kStr) return Bad("STACK_GLOBAL of non-strings");
+      return Global(values_[module].s + "." + values_[name].s);
+    }
+    case 'Q': return PersistentId();
+    case 'R': return Reduce();
+    case 'b': {   // BUILD: state for a tensor or a dict (backward hooks, Parameter state) is dropped
+      uint32_t state, obj;
+      RETURN_IF_ERROR(Pop(&state));
+      RETURN_IF_ERROR(Pop(&obj));
+      const Value::Kind k = values_[obj].kind;
+      if (k != Value::kTensor && k != Value::kDict) return Bad(std::string("BUILD on a ") + KindName(k));
+      stack_.push_back(obj);
+      return Status::Ok();
+    }
+    default: {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", op);
+      return Bad(std::string("pickle opcode ") + hex + " at byte " + std::to_string(pos_ - 1) +
+                 " is not one torch.save writes for a tensor");
+    }
+  }
+}
+
+Status Unpickler::PersistentId() {
+  uint32_t pid;
+  RETURN_IF_ERROR(Pop(&pid));
+  const Value& t = values_[pid];
+  // ('storage', <storage class>, key, location, numel)
+  if (t.kind != Value::kTuple || t.items.size() != 5 || values_[t.items[0]].kind != Value::kStr ||
+      values_[t.items[0]].s != "storage")
+    return Bad("a persistent id that is not a storage");
+  const Value& cls = values_[t.items[1]];
+  const Value& key = values_[t.items[2]];
+  const Value& numel = values_[t.items[4]];
+  if (cls.kind != Value::kGlobal || key.kind != Value::kStr || numel.kind != Value::kInt || numel.i < 0)
+    return Bad("a malformed storage id");
+  const StorageClass* sc = FindStorage(cls.s);
+  if (!sc) return Bad("'" + cls.s + "' is not a storage class");
+  TensorRef s;
+  s.dtype = sc->dtype;
+  s.storage_key = key.s;
+  s.storage_numel = static_cast<uint64_t>(numel.i);
+  // An untyped storage counts bytes; the tensor's dtype is not known from it (torch 2.x writes
+  // typed names for tensors, so this only reaches here for a bare storage).
+  storages_.push_back(std::move(s));
+  Value v;
+  v.kind = Value::kStorage;
+  v.ref = static_cast<uint32_t>(storages_.size() - 1);
+  Push(std::move(v));
+  return Status::Ok();
+}
+
+Result<std::vector<int64_t>> Unpickler::Ints(uint32_t tuple, const char* what) const {
+  const Value& t = values_[tuple];
+  if (t.kind != Value::kTuple || t.items.size() > kMaxDims) return Bad(std::string("bad tensor ") + what);
+  std::vector<int64_t> out;
+  for (uint32_t i : t.items) {
+    if (values_[i].kind != Value::kInt) return Bad(std::string("bad tensor ") + what);
+    out.push_back(values_[i].i);
+  }
+  return out;
+}
+
+Result<TensorRef> Unpickler::RebuildTensor(const std::vector<uint32_t>& a) {
+  // _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata])
+  if (a.size() != 6 && a.size() != 7) return Bad("_rebuild_tensor_v2 with " + std::to_string(a.size()) + " arguments");
+  if (values_[a[0]].kind != Value::kStorage) return Bad("_rebuild_tensor_v2 without a storage");
+  if (values_[a[1]].kind != Value::kInt || values_[a[1]].i < 0) return Bad("bad storage offset");
+  TensorRef t = storages_[values_[a[0]].ref];
+  t.offset = static_cast<uint64_t>(values_[a[1]].i);
+  Result<std::vector<int64_t>> size = Ints(a[2], "size");
+  if (!size.ok()) return size.status();
+  Result<std::vector<int64_t>> stride = Ints(a[3], "stride");
+  if (!stride.ok()) return stride.status();
+  if (size->size() != stride->size()) return Bad("size and stride of different lengths");
+  for (size_t k = 0; k < size->size(); ++k) {
+    if ((*size)[k] < 0 || (*stride)[k] < 0) return Bad("negative size or stride");
+    t.size.push_back(static_cast<uint64_t>((*size)[k]));
+  }
+  t.stride = std::move(*stride);
+  const Value& rg = values_[a[4]];
+  if (rg.kind != Value::kBool && rg.kind != Value::kInt) return Bad("bad requires_grad");
+  t.requires_grad = rg.i != 0;
+  return t;
+}
+
+Status Unpickler::Reduce() {
+  uint32_t args, fn;
+  RETURN_IF_ERROR(Pop(&args));
+  RETURN_IF_ERROR(Pop(&fn));
+  const Value& f = values_[fn];
+  const Value& a = values_[args];
+  if (f.kind != Value::kGlobal) return Bad(std::string("REDUCE of a ") + KindName(f.kind));
+  if (a.kind != Value::kTuple) return Bad("REDUCE without an argument tuple");
+  const std::vector<uint32_t> items = a.items;
+  if (f.s == kOrderedDict) {
+    if (!items.empty()) return Bad("OrderedDict with arguments");
+    Value d;
+    d.kind = Value::kDict;
+    Push(std::move(d));
+    return Status::Ok();
+  }
+  if (f.s == kRebuildTensor) {
+    Result<TensorRef> t = RebuildTensor(items);
+    if (!t.ok()) return t.status();
+    tensors_.push_back(std::move(*t));
+  } else if (f.s == kRebuildParameter || f.s == kRebuildParameterState) {
+    // _rebuild_parameter(data, requires_grad, backward_hooks[, state]): the data's tensor.
+    if (items.size() < 3 || values_[items[0]].kind != Value::kTensor) return Bad(f.s + " without a tensor");
+    TensorRef t = tensors_[values_[items[0]].ref];
+    t.requires_grad = values_[items[1]].i != 0;
+    tensors_.push_back(std::move(t));
+  } else {
+    return Bad("refused: the pickle calls '" + f.s + "'");
+  }
+  Value v;
+  v.kind = Value::kTensor;
+  v.ref = static_cast<uint32_t>(tensors_.size() - 1);
+  Push(std::move(v));
+  return Status::Ok();
+}
+
+}  // namespace
+
+int TorchDtypeSize(TorchDtype d) {
+  switch (d) {
+    case TorchDtype::kFloat64: case TorchDtype::kInt64: case TorchDtype::kUInt64: return 8;
+    case TorchDtype::kFloat32: case TorchDtype::kInt32: case TorchDtype::kUInt32: return 4;
+    case TorchDtype::kFloat16: case TorchDtype::kBFloat16: case TorchDtype::kInt16: case TorchDtype::kUInt16: return 2;
+    default: return 1;
+  }
+}
+
+const char* TorchDtypeName(TorchDtype d) {
+  static const char* const kNames[] = {"torch.float32", "torch.float64", "torch.float16", "torch.bfloat16",
+                                       "torch.float8_e4m3fn", "torch.float8_e5m2", "torch.int8", "torch.int16",
+                                       "torch.int32", "torch.int64", "torch.uint8", "torch.uint16", "torch.uint32",
+                                       "torch.uint64", "torch.bool"};
+  return kNames[static_cast<int>(d)];
+}
+
+Result<TensorRef> UnpickleTensor(std::string_view pkl, const std::string& where) {
+  return Unpickler(pkl, where).Run();
+}
+
+}  // namespace visprobe
