@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh build                        configure and build build/san (what test.sh does)
 #   scripts/fuzz.sh run TARGET SECONDS [flags]   run a built target (ctest's fuzz label does this)
 #   scripts/fuzz.sh TARGET|all SECONDS [flags]   build, then run
-# Targets: fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_yaml fuzz_stored_items fuzz_trend_dump
+# Targets: fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_pt fuzz_yaml fuzz_stored_items fuzz_trend_dump
 #          fuzz_trend_csv fuzz_trend_mapping fuzz_csv fuzz_layout
 # Seeds: tests/fuzz/seeds/<target>/ (committed, small); the growing corpus stays in build/fuzz-corpus.
 # A run fails when the fuzzer exits non-zero (a crash, a leak, a timeout), leaves an artifact in
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 san="${VISPROBE_SAN_DIR:-build/san}"
-all=(fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_yaml fuzz_stored_items fuzz_trend_dump fuzz_trend_csv
+all=(fuzz_dump_reader fuzz_rank_folder fuzz_npy fuzz_pt fuzz_yaml fuzz_stored_items fuzz_trend_dump fuzz_trend_csv
      fuzz_trend_mapping fuzz_csv fuzz_layout)
 
 build() {
@@ -44,6 +44,11 @@ run() {
   fi
   local seeds=()
   [ -d "tests/fuzz/seeds/$t" ] && seeds+=("tests/fuzz/seeds/$t")
+  # The real dumper's .pt files (read in place, never copied into the repository).
+  if [ "$t" = fuzz_pt ]; then
+    local real="${VISPROBE_SHARED_DIR:-../shared}/fixtures/msprobe-real-dumper"
+    for d in "$real"/pt_tensor_*/step0/rank0/dump_tensor_data; do [ -d "$d" ] && seeds+=("$d"); done
+  fi
   echo "== $t for ${seconds}s" >&2
   local log="build/fuzz-artifacts/$t.log" rc=0
   "$bin" -max_total_time="$seconds" -artifact_prefix=build/fuzz-artifacts/"$t"- -print_final_stats=1 \

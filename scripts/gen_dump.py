@@ -66,6 +66,7 @@ Notes:
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
@@ -75,6 +76,7 @@ import struct
 import sys
 import tempfile
 import time
+import zipfile
 import zlib
 
 SEQ = 1024                  # sequence length of the declared shapes
@@ -258,6 +260,49 @@ class Tensor:
 def npy_shape(shape):
     """Shape of the array written for a tensor: the declared one, or (NPY_CAP,) when it is larger."""
     return tuple(shape) if numel(shape) <= NPY_CAP else (NPY_CAP,)
+
+
+def _pickle_int(v):
+    if 0 <= v < 256:
+        return b'K' + bytes([v])
+    if 0 <= v < 65536:
+        return b'M' + struct.pack('<H', v)
+    return b'J' + struct.pack('<i', v)
+
+
+def _pickle_str(v):
+    b = v.encode()
+    return b'X' + struct.pack('<I', len(b)) + b
+
+
+def torch_pt_bytes(archive, data, shape, storage_class='FloatStorage', requires_grad=False):
+    """A torch.save file of one C-contiguous CPU tensor, as torch 1.13 writes it, without torch: a stored zip
+    of ``<archive>/data.pkl`` (pickle protocol 2: _rebuild_tensor_v2 of a persistent storage id),
+    ``<archive>/data/0`` (the little-endian elements in ``data``) and ``<archive>/version``; records start
+    64-byte aligned, padded by an ``FB`` extra field as torch's writer does."""
+    itemsize = {'FloatStorage': 4, 'DoubleStorage': 8, 'HalfStorage': 2, 'BFloat16Storage': 2, 'LongStorage': 8,
+                'IntStorage': 4, 'BoolStorage': 1}[storage_class]
+    count = len(data) // itemsize
+    stride, acc = [], 1
+    for d in reversed(shape):
+        stride.insert(0, acc)
+        acc *= max(d, 1)
+    pkl = (b'\x80\x02ctorch._utils\n_rebuild_tensor_v2\nq\x00((' + _pickle_str('storage')
+           + b'ctorch\n' + storage_class.encode() + b'\nq\x01' + _pickle_str('0') + _pickle_str('cpu')
+           + _pickle_int(count) + b'tq\x02Q' + _pickle_int(0)
+           + b'(' + b''.join(_pickle_int(d) for d in shape) + b't'
+           + b'(' + b''.join(_pickle_int(d) for d in stride) + b't'
+           + (b'\x88' if requires_grad else b'\x89')
+           + b'ccollections\nOrderedDict\nq\x03)Rq\x04tq\x05Rq\x06.')
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w', zipfile.ZIP_STORED) as z:
+        for name, payload in (('data.pkl', pkl), ('data/0', data), ('version', b'3\n')):
+            info = zipfile.ZipInfo(archive + '/' + name, date_time=(1980, 1, 1, 0, 0, 0))
+            start = buf.tell() + 30 + len(info.filename)
+            pad = (-(start + 4)) % 64
+            info.extra = b'FB' + struct.pack('<H', pad) + b'Z' * pad
+            z.writestr(info, payload)
+    return buf.getvalue()
 
 
 class Variant:
@@ -497,9 +542,10 @@ class Renderer:
     tensors: their text is a cached template per (shape, dtype, requires_grad, depth) filled with the
     pre-rendered statistics.  For task ``tensor`` it also writes one .npy file per dumped tensor item."""
 
-    def __init__(self, indent, profile, task, npy_dir=None):
+    def __init__(self, indent, profile, task, npy_dir=None, tensor_format='npy'):
         self.nl = ['\n' + ' ' * (indent * i) for i in range(64)]
         self.profile, self.task, self.npy_dir = profile, task, npy_dir
+        self.tensor_format = tensor_format
         self.templates = {}
         self.npy_files = 0
 
@@ -562,13 +608,21 @@ class Renderer:
             return tpl
         if self.task == 'md5':
             return tpl % (t.stats + (t.md5(),))
-        data_name = path + '.npy'
+        data_name = path + ('.pt' if self.tensor_format == 'pt' else '.npy')
         self._write_npy(data_name, t)
         return tpl % (t.stats + (data_name,))
 
     def _write_npy(self, data_name, t):
-        """Write the tensor's sample as an NPY v1.0 little-endian float32 array."""
+        """Write the tensor's sample as an NPY v1.0 little-endian float32 array, or as a torch.save file of a
+        float32 tensor (``.pt``: PyTorch dumps)."""
         if self.npy_dir is None:
+            return
+        if data_name.endswith('.pt'):
+            blob = torch_pt_bytes(data_name[:-3], struct.pack('<%df' % len(t.values), *t.values),
+                                  npy_shape(t.shape), requires_grad=bool(t.rg))
+            with open(os.path.join(self.npy_dir, data_name), 'wb') as fh:
+                fh.write(blob)
+            self.npy_files += 1
             return
         if t.blob is None:
             shape = npy_shape(t.shape)
@@ -949,7 +1003,7 @@ class RankDump:
             if cfg.task == 'tensor':
                 npy_dir = os.path.join(os.path.abspath(self.out_dir), 'dump_tensor_data')
                 os.makedirs(npy_dir, exist_ok=True)
-        self.r = Renderer(cfg.indent, self.prof, cfg.task, npy_dir)
+        self.r = Renderer(cfg.indent, self.prof, cfg.task, npy_dir, cfg.tensor_format)
         nl = self.r.nl
         self.dump_fh, cons_fh, stack_fh = (self._open(n) for n in ('dump.json', 'construct.json', 'stack.json'))
         task = 'statistics' if cfg.task == 'md5' else cfg.task
@@ -1701,6 +1755,8 @@ def parse_args(argv):
     p.add_argument('--vpp', type=int, help='model chunks per pipeline stage (Megatron interleaved schedule); when '
                    'given, module names carry the chunk index (Module.<k>.module...), also with --vpp 1')
     p.add_argument('--level', choices=['L0', 'mix'], default='mix')
+    p.add_argument('--tensor-format', choices=['pt', 'npy'], default=None,
+                   help='task tensor: the files written, as the dumper does by default (pytorch .pt, mindspore .npy)')
     p.add_argument('--task', choices=['statistics', 'md5', 'tensor', 'structure'], default='statistics',
                    help='md5 writes task "statistics" with an "md5" field per tensor (msProbe summary_mode md5)')
     p.add_argument('--micro-batches', type=int, default=1)
@@ -1790,6 +1846,8 @@ def _validate(p, a):
 def derive(cfg):
     """Fill in the model dimensions derived from the arguments."""
     cfg.dp = cfg.ranks // (cfg.tp * cfg.pp)
+    if getattr(cfg, 'tensor_format', None) is None:
+        cfg.tensor_format = 'npy' if cfg.framework == 'mindspore' else 'pt'
     cfg.layers_per_stage = cfg.layers // cfg.pp
     cfg.layers_per_chunk = cfg.layers_per_stage // (cfg.vpp or 1)
     cfg.heads = cfg.hidden // HEAD_DIM

@@ -132,6 +132,11 @@ class Unpickler {
     return Status::Ok();
   }
   Status Global(std::string name) {
+    const bool storage = name.size() > 13 && name.compare(0, 6, "torch.") == 0 &&
+                         name.compare(name.size() - 7, 7, "Storage") == 0;
+    if (storage && !FindStorage(name))
+      return Bad("unsupported tensor dtype: storage class '" + name +
+                 "' (float, bfloat16, float8, integer and bool tensors are read)");
     if (!AllowedGlobal(name))
       return InvalidInput(where_ + ": refused: the pickle names the global '" + name +
                           "', which torch.save never writes for a tensor (nothing in a .pt file is run)");
