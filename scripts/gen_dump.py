@@ -275,21 +275,23 @@ def _pickle_str(v):
     return b'X' + struct.pack('<I', len(b)) + b
 
 
-def torch_pt_bytes(archive, data, shape, storage_class='FloatStorage', requires_grad=False):
-    """A torch.save file of one C-contiguous CPU tensor, as torch 1.13 writes it, without torch: a stored zip
-    of ``<archive>/data.pkl`` (pickle protocol 2: _rebuild_tensor_v2 of a persistent storage id),
-    ``<archive>/data/0`` (the little-endian elements in ``data``) and ``<archive>/version``; records start
-    64-byte aligned, padded by an ``FB`` extra field as torch's writer does."""
+def torch_pt_bytes(archive, data, shape, storage_class='FloatStorage', requires_grad=False, offset=0, stride=None):
+    """A torch.save file of one CPU tensor, as torch 1.13 writes it, without torch: a stored zip of
+    ``<archive>/data.pkl`` (pickle protocol 2: _rebuild_tensor_v2 of a persistent storage id),
+    ``<archive>/data/0`` (the storage: the little-endian elements in ``data``) and ``<archive>/version``;
+    records start 64-byte aligned, padded by an ``FB`` extra field as torch's writer does. The tensor is a
+    view of the storage: ``offset`` and ``stride`` (C-contiguous when None), as torch.save writes a slice."""
     itemsize = {'FloatStorage': 4, 'DoubleStorage': 8, 'HalfStorage': 2, 'BFloat16Storage': 2, 'LongStorage': 8,
                 'IntStorage': 4, 'BoolStorage': 1}[storage_class]
     count = len(data) // itemsize
-    stride, acc = [], 1
-    for d in reversed(shape):
-        stride.insert(0, acc)
-        acc *= max(d, 1)
+    if stride is None:
+        stride, acc = [], 1
+        for d in reversed(shape):
+            stride.insert(0, acc)
+            acc *= max(d, 1)
     pkl = (b'\x80\x02ctorch._utils\n_rebuild_tensor_v2\nq\x00((' + _pickle_str('storage')
            + b'ctorch\n' + storage_class.encode() + b'\nq\x01' + _pickle_str('0') + _pickle_str('cpu')
-           + _pickle_int(count) + b'tq\x02Q' + _pickle_int(0)
+           + _pickle_int(count) + b'tq\x02Q' + _pickle_int(offset)
            + b'(' + b''.join(_pickle_int(d) for d in shape) + b't'
            + b'(' + b''.join(_pickle_int(d) for d in stride) + b't'
            + (b'\x88' if requires_grad else b'\x89')
@@ -2292,6 +2294,133 @@ def _c_t_tensor_npy(side):
                             dump_data_dir='/home/user/dump/step0/rank0/dump_tensor_data'), c, s, npy)}
 
 
+def _bf16_bytes(values):
+    """bfloat16 storage bytes (each float32 value truncated to its upper half, as the values are chosen exact)."""
+    return b''.join(struct.pack('<f', v)[2:] for v in values)
+
+
+def _c_t_tensor_pt(side):
+    """PyTorch task tensor: `.pt` files (torch.save zip + pickle) as the dumper writes them with save_pt, in the
+    forms a real run holds: a slice saved as a strided view with a storage offset (slicing, 8c015a92:
+    `tensor[slice]` is saved, so the file keeps the whole storage), a transposed (non-contiguous) weight, a
+    bfloat16 golden tensor (bf16 autocast), int64 targets, a bool mask and a 0-d loss."""
+    d, c, s, _ = _tensor_records('pytorch', '.pt')
+    golden = _CORPUS_SIDE['golden']
+    lin = 'Functional.linear.0.forward'
+    files = {}
+    g = 1.0 + (0.05 if golden else 0.0)
+
+    def f32(vals):
+        return struct.pack('<%df' % len(vals), *vals)
+
+    # input.0 [1, 4]: a slice of a [3, 4] activation (rows 1:2), offset 4 into 12 elements.
+    act = [0.0, 0.0, 0.0, 0.0, 0.5, -0.25, 1.0, 0.75, 9.0, 9.0, 9.0, 9.0]
+    files[lin + '.input.0.pt'] = torch_pt_bytes(lin + '.input.0', f32(act), [1, 4], offset=4, requires_grad=True)
+    # input.1 [2, 4]: weight.t() of a [4, 2] parameter: stride (1, 2).
+    w = [0.1, -0.2, 0.3, 0.4, -0.1, 0.2, 0.05, -0.3]
+    wt = [w[(i % 2) * 4 + i // 2] for i in range(8)]
+    files[lin + '.input.1.pt'] = torch_pt_bytes(lin + '.input.1', f32(wt), [2, 4], stride=[1, 2], requires_grad=True)
+    files[lin + '.kwargs.bias.pt'] = torch_pt_bytes(lin + '.kwargs.bias', f32([0.2, -0.1]), [2], requires_grad=True)
+    y = [0.5 * g, -0.3, 0.25, 1.0]
+    if golden:   # bf16 autocast: the output is bfloat16 (values exact in bf16)
+        files[lin + '.output.0.pt'] = torch_pt_bytes(lin + '.output.0', _bf16_bytes([0.5234375, -0.30078125, 0.25, 1.0]),
+                                                     [2, 2], 'BFloat16Storage', requires_grad=True)
+        d[lin]['output'][0]['dtype'] = 'torch.bfloat16'
+    else:
+        files[lin + '.output.0.pt'] = torch_pt_bytes(lin + '.output.0', f32(y), [2, 2], requires_grad=True)
+    pre = 'Module.fc.Linear'
+    for name, vals, shape in ((pre + '.forward.0.input.0', [0.5, -0.25, 1.0, 0.75], [1, 4]),
+                              (pre + '.forward.0.output.0', y, [2, 2]),
+                              (pre + '.forward.0.parameters.weight', w, [2, 4]),
+                              (pre + '.backward.0.input.0', [1.0, 1.0, 1.0, 1.0], [2, 2]),
+                              (pre + '.backward.0.output.0', [0.7, -0.5, 0.2, 0.0], [1, 4]),
+                              (pre + '.parameters_grad.weight', [0.5, -0.25, 1.0, 0.75] * 2, [2, 4])):
+        files[name + '.pt'] = torch_pt_bytes(name, f32(vals), shape)
+    # cross_entropy: float logits, int64 targets, a bool mask argument, a 0-d loss.
+    ce = 'Functional.cross_entropy.0.forward'
+    d[ce] = {'input_args': [_pt([2, 2], mx=1.0, mn=-0.3, mean=0.36, norm=1.2, data_name=ce + '.input.0.pt'),
+                            _pt([2], dtype='torch.int64', mx=1, mn=0, mean=0.5, norm=1.0, rg=False,
+                                data_name=ce + '.input.1.pt'),
+                            _pt([2], dtype='torch.bool', mx=True, mn=False, mean=None, norm=None, rg=False,
+                                data_name=ce + '.input.2.pt')],
+             'input_kwargs': {},
+             'output': [_pt([], mx=0.7, mn=0.7, mean=0.7, norm=0.7, data_name=ce + '.output.0.pt')]}
+    files[ce + '.input.0.pt'] = torch_pt_bytes(ce + '.input.0', f32(y), [2, 2], requires_grad=True)
+    files[ce + '.input.1.pt'] = torch_pt_bytes(ce + '.input.1', struct.pack('<2q', 1, 0), [2], 'LongStorage')
+    files[ce + '.input.2.pt'] = torch_pt_bytes(ce + '.input.2', b'\x01\x00' if not golden else b'\x01\x01', [2],
+                                               'BoolStorage')
+    files[ce + '.output.0.pt'] = torch_pt_bytes(ce + '.output.0', f32([0.75 * g]), [], requires_grad=True)
+    c[ce] = None
+    return {'': _rank(_dump(d, task='tensor', dump_data_dir='/home/user/dump/step0/rank0/dump_tensor_data'), c, s,
+                      files)}
+
+
+def _c_s_module_preorder(side):
+    """msProbe HEAD (4400e05c): a Module's inputs are collected in a forward pre-hook, so its stack group is
+    recorded before its children's API groups (pre-order), an inplace module's inputs are taken before it
+    writes over them (ReLU(inplace=True): input statistics differ from the output's), and a Module key updated
+    again is popped and re-inserted (parameters_grad after the last gradient; records keep their final order)."""
+    d, c, _ = _mlp_mix()
+    relu = d['Module.act.ReLU.forward.0']
+    relu['input_kwargs'] = {}
+    relu['input_args'] = [_pt((2, 3), mx=1.2, mn=-0.9, mean=0.1, norm=1.7)]        # before the inplace write
+    relu['output'] = [_pt((2, 3), mx=1.2, mn=0.0, mean=0.4, norm=1.5)]
+    d['Functional.relu.0.forward']['input_kwargs'] = {'inplace': _v('bool', True)}
+    # parameters_grad of fc1: bias last, so the key was re-inserted after its second update.
+    d['Module.fc1.Linear.parameters_grad'] = d.pop('Module.fc1.Linear.parameters_grad')
+    model, linear = '/workspace/model.py', '/usr/lib/python3/site-packages/torch/nn/modules/linear.py'
+    stack = _stack_new([
+        (['Tensor.__add__.0.forward', 'Torch.zeros.0.forward'],
+         [_frame('/workspace/train.py', 88, 'main', 'x = x + 1'), _frame('/workspace/train.py', 120, '<module>', 'main()')]),
+        (['Module.fc1.Linear.forward.0', 'Module.fc2.Linear.forward.0'],     # pre-hook: before linear.0
+         [_frame('/usr/lib/python3/site-packages/torch/nn/modules/module.py', 1190, '_call_impl',
+                 'result = forward_pre_hook(self, input)'), _frame(model, 21, 'forward', 'x = self.fc(x)')]),
+        (['Functional.linear.0.forward', 'Functional.linear.1.forward'],
+         [_frame(linear, 125, 'forward', 'return F.linear(input, self.weight, self.bias)')]),
+        (['Module.act.ReLU.forward.0'],
+         [_frame('/usr/lib/python3/site-packages/torch/nn/modules/module.py', 1190, '_call_impl',
+                 'result = forward_pre_hook(self, input)'), _frame(model, 22, 'forward', 'x = self.act(x)')]),
+        (['Functional.relu.0.forward'], [_frame(model, 22, 'forward', 'x = self.act(x)')]),
+        (['Tensor.sum.0.forward'], [_frame('/workspace/train.py', 91, 'main', 'loss = y.sum()')]),
+    ])
+    return {'': _rank(_dump(d), c, stack)}
+
+
+def _c_api_npu_atb(side):
+    """torch_npu's atb APIs (a59532a9): wrapped from torch_npu.atb and named without the `atb.` part, as NPU
+    APIs: NPU.npu_ring_mla.0.forward, NPU._npu_paged_attention_v2.0.backward."""
+    mla, pa = 'NPU.npu_ring_mla.0.forward', 'NPU._npu_paged_attention_v2.0'
+    data = {
+        mla: {'input_args': [_pt((2, 8, 64), dtype='torch.float16'), _pt((2, 8, 64), dtype='torch.float16'),
+                             _v('int', 8)],
+              'input_kwargs': {'kernel_type': _v('str', 'kernel_type_high_precision'), 'mask': None},
+              'output': [_pt((2, 8, 64), dtype='torch.float16', mx=0.9, mn=-0.8, mean=0.01, norm=3.2),
+                         _pt((2, 8), mx=2.0, mn=1.0, mean=1.5, norm=5.0)]},
+        pa + '.forward': {'input_args': [_pt((4, 16), dtype='torch.bfloat16'), _v('float', 0.125)],
+                          'input_kwargs': {}, 'output': [_pt((4, 16), dtype='torch.bfloat16', mx=0.7)]},
+        'Module.attn.Attention.forward.0': {'input_args': [_pt((2, 8, 64), dtype='torch.float16')], 'input_kwargs': {},
+                                            'output': [_pt((2, 8, 64), dtype='torch.float16', mx=0.9, mn=-0.8,
+                                                           mean=0.01, norm=3.2)], 'parameters': {}},
+        pa + '.backward': {'input': [_pt((4, 16), dtype='torch.bfloat16', mx=0.01, rg=False)],
+                           'output': [_pt((4, 16), dtype='torch.bfloat16', mx=0.02, rg=False), None]},
+    }
+    construct = {mla: 'Module.attn.Attention.forward.0', pa + '.forward': 'Module.attn.Attention.forward.0',
+                 'Module.attn.Attention.forward.0': None, pa + '.backward': None}
+    return {'': _rank(_dump(data), construct, _stack_for([mla, pa + '.forward']))}
+
+
+def _c_layout_aclgraph_stats(side):
+    """AclGraphDumper's statistics task (063ec9a7): only step0/pid<PID>/dump.json (indent 2, no construct.json
+    or stack.json), names like Module.layers.0.Linear.forward.0 / Aten.mm.0.forward, leaves without
+    requires_grad. msProbe's graph_visualize cannot build it (construct.json is missing)."""
+    data = {'Aten.mm.0.forward': {'input_args': [{'type': 'torch.Tensor', 'dtype': 'torch.float16', 'shape': [4, 8],
+                                                  'Max': 1.0, 'Min': -1.0, 'Mean': 0.0, 'Norm': 2.0}],
+                                  'input_kwargs': {},
+                                  'output': [{'type': 'torch.Tensor', 'dtype': 'torch.float16', 'shape': [4, 4],
+                                              'Max': 1.5, 'Min': -1.5, 'Mean': 0.0, 'Norm': 3.0}]}}
+    return {'step0/pid4242': {'dump.json': _dump(data, level='L1')}}
+
+
 def _c_dj_level_l0(side):
     d, c, s = _l0_nested()
     return {'': _rank(_dump(d, level='L0'), c, s)}
@@ -2828,6 +2957,9 @@ CORPUS = {
     't_xor': (_c_t_xor, 'compare', [], None),
     't_async': (_c_t_async, 'compare', [], None),
     't_tensor_npy': (_c_t_tensor_npy, 'compare', [], None),
+    't_tensor_pt': (_c_t_tensor_pt, 'compare', [], None),
+    's_module_preorder': (_c_s_module_preorder, 'compare', [], None),
+    'api_npu_atb': (_c_api_npu_atb, 'compare', [], None),
     'rec_bwd_nulls': (_c_rec_bwd_nulls, 'compare', [], None),
     'rec_distributed': (_c_rec_distributed, 'compare', [], None),
     'rec_distributed_fm': (_c_rec_distributed, 'compare', ['-fm'], None),
@@ -2837,6 +2969,7 @@ CORPUS = {
     'rec_nan_check': (_c_rec_nan_check, 'build', [], "The content of 'construct.json' is empty"),
     'layout_no_extra_info': (_c_layout_no_extra_info, 'build', [], 'construct.json does not exist'),
     'layout_debug_level': (_c_layout_debug_level, 'build', [], 'construct.json does not exist'),
+    'layout_aclgraph_stats': (_c_layout_aclgraph_stats, 'build', [], 'No or multiple proc directories'),
 }
 
 
