@@ -199,16 +199,27 @@ struct MatchResult {
   std::string inputData, outputData;
 };
 
-// Manual matching: the pair re-compared from the texts the database stores.
+// Manual matching: the pair re-compared from the texts the database stores; in tensor mode from the
+// two nodes' tensor folders (npuDir / benchDir, '' when the page has none).
 MatchResult CompareStored(std::string task, std::string name, std::string tin, std::string tout, std::string bin,
-                          std::string bout) {
+                          std::string bout, std::string npu_dir, std::string bench_dir) {
   MatchResult out;
-  auto r = visprobe::CompareStoredItems(task, name, tin, tout, bin, bout);
+  auto r = visprobe::CompareStoredItems(task, name, tin, tout, bin, bout, visprobe::TensorDataDirs{npu_dir, bench_dir});
   if (!r.ok()) { out.message = r.status().message(); return out; }
   out.ok = true;
   out.precision = r->precision_index;
   out.inputData = r->input_data;
   out.outputData = r->output_data;
+  return out;
+}
+
+// Where a node's tensor files are under a folder mounted for its side (core LocateTensorDir).
+MatchResult LocateTensors(std::string stored, std::string root, std::string probe) {
+  MatchResult out;
+  auto r = visprobe::LocateTensorDir(stored, root, probe);
+  if (!r.ok()) { out.message = r.status().message(); return out; }
+  out.ok = true;
+  out.inputData = r.value();
   return out;
 }
 
@@ -304,6 +315,7 @@ EMSCRIPTEN_BINDINGS(visprobe) {
   emscripten::function("data2db", &Data2Db);
   emscripten::function("compareStored", &CompareStored);
   emscripten::function("stripFields", &StripFields);
+  emscripten::function("locateTensors", &LocateTensors);
   emscripten::function("help", &Help);
   emscripten::function("parallelLayout", &ParallelLayoutJson);
   emscripten::function("computeBadges", &ComputeBadgesJs);

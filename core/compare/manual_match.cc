@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <unordered_set>
 
+#include "base/fs.h"
 #include "base/pyfmt.h"
+#include "compare/tensor_metrics.h"
 #include "db/vis_db.h"
 #include "loader/json_reader.h"
 #include "loader/json_tree.h"
@@ -116,13 +118,19 @@ Status LoadItems(std::string_view json, bool outputs, NodeItems* out) {
 }  // namespace
 
 Result<ManualCompareResult> CompareStoredItems(const std::string& task, std::string_view name, std::string_view tin,
-                                               std::string_view tout, std::string_view bin, std::string_view bout) {
+                                               std::string_view tout, std::string_view bin, std::string_view bout,
+                                               const TensorDataDirs& dirs) {
   CompareSettings s;
   if (task == "summary") s.mode = CompareMode::kSummary;
   else if (task == "md5") s.mode = CompareMode::kMd5;
   else if (task == "structure") s.mode = CompareMode::kStructure;
-  else if (task == "all") return InvalidInput("Tensor files required for real-data matching");
-  else return InvalidInput("Manual matching is not available for the task '" + task + "'.");
+  else if (task == "all") {
+    if (dirs.npu.empty() || dirs.bench.empty()) return InvalidInput("Tensor files required for real-data matching");
+    s.mode = CompareMode::kRealData;
+    s.tensor_metrics = TensorMetricsInDirs(dirs.npu, dirs.bench, nullptr);
+  } else {
+    return InvalidInput("Manual matching is not available for the task '" + task + "'.");
+  }
   NodeItems npu, bench;
   RETURN_IF_ERROR(LoadItems(tin, false, &npu));
   RETURN_IF_ERROR(LoadItems(tout, true, &npu));
@@ -133,6 +141,23 @@ Result<ManualCompareResult> CompareStoredItems(const std::string& task, std::str
   r.precision_index = c.precision_index;
   VisDbWriter::RenderItems(npu, c.input_extra, c.output_extra, &r.input_data, &r.output_data);
   return r;
+}
+
+Result<std::string> LocateTensorDir(const std::string& stored, const std::string& root, const std::string& probe) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i <= stored.size();) {
+    size_t j = stored.find('/', i);
+    if (j == std::string::npos) j = stored.size();
+    if (j > i) parts.push_back(stored.substr(i, j - i));
+    i = j + 1;
+  }
+  for (size_t k = 0; k <= parts.size(); ++k) {
+    std::string dir = root;
+    for (size_t m = k; m < parts.size(); ++m) dir = JoinPath(dir, parts[m]);
+    if (IsDir(dir) && (probe.empty() || IsRegularFile(JoinPath(dir, probe)))) return dir;
+  }
+  return NotFound("No tensor files for this node under " + root + ": looked for " +
+                  (probe.empty() ? std::string("the folder") : probe) + " in a tail of " + stored);
 }
 
 Result<std::string> StripComparisonFields(std::string_view json) {

@@ -454,8 +454,12 @@ std::string TensorCompareLogLine(const std::string& npu_name, const TensorMetric
 
 TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
                                  std::function<void(const std::string&)> log_info) {
-  std::string nd = JoinPath(target_rank_dir, "dump_tensor_data");
-  std::string bd = JoinPath(golden_rank_dir, "dump_tensor_data");
+  return TensorMetricsInDirs(JoinPath(target_rank_dir, "dump_tensor_data"), JoinPath(golden_rank_dir, "dump_tensor_data"),
+                             std::move(log_info));
+}
+
+TensorMetricsFn TensorMetricsInDirs(const std::string& nd, const std::string& bd,
+                                    std::function<void(const std::string&)> log_info) {
   return [nd, bd, log_info](const CmpItem& n, const CmpItem* b) {
     TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));
     if (log_info) {

@@ -81,5 +81,8 @@ std::string TensorCompareLogLine(const std::string& npu_name, const TensorMetric
 // as compare cells. With `log_info`, each comparison logs "start compare: <name>" and its line.
 TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
                                  std::function<void(const std::string&)> log_info);
+// The same over the two dump_tensor_data folders themselves (manual matching: tb_nodes.dump_data_dir).
+TensorMetricsFn TensorMetricsInDirs(const std::string& npu_data_dir, const std::string& bench_data_dir,
+                                    std::function<void(const std::string&)> log_info);
 
 }  // namespace visprobe

@@ -78,6 +78,7 @@ export class EngineClient {
   /** Removes the OPFS run folders but the open databases' and `keep`. @param {string[]} [keep] */
   sweepOpfs(keep) { return this.request(Req.SWEEP_OPFS, { keep: keep || [] }); }
   match(args) { return this.request(Req.MATCH, args); }
+  tensorFolders(args) { return this.request(Req.TENSOR_FOLDERS, args); }
   unmatch(args) { return this.request(Req.UNMATCH, args); }
   /** Problem badges of one graph (BEY-08). @param {{step: number, rank: number, side: string, db?: string}} args */
   badges(args) { return this.request(Req.BADGES, args); }

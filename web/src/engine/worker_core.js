@@ -297,6 +297,7 @@ async function run(id, args) {
     const file = await slot.handle.getFile();
     const lock = await slot.handle.createSyncAccessHandle();
     const name = result.dbPath.split('/').pop();
+    keepTensorFolders(name, args);
     const info = openDatabase(name, null, true, lazyDatabaseBytes(blobSource(file, name)), { run: pool.name, file: slot.file, lock });
     reply(id, Ev.RESULT, { ...plain, db: { ...info, opfs: { run: pool.name, file: slot.file }, size: file.size } });
     return;
@@ -310,8 +311,14 @@ async function run(id, args) {
   const node = FS.lookupPath(result.dbPath).node;
   const bytes = node.contents.subarray(0, node.usedBytes);
   const info = openDatabase(result.dbPath.split('/').pop(), bytes);
+  keepTensorFolders(info.name, args);
   FS.unlink(result.dbPath);
   reply(id, Ev.RESULT, { ...plain, db: info });
+}
+
+/** A compare's dump folders stay known to tensor-mode matching on its database (the Files are references). */
+function keepTensorFolders(/** @type {string} */ name, /** @type {any} */ args) {
+  if (args.golden) tensorFolders.set(name, { target: args.target, golden: args.golden, targetName: args.targetName || '', goldenName: args.goldenName || '' });
 }
 
 /**
@@ -373,16 +380,16 @@ function pyJsonList(list) {
 }
 
 function row(step, rank, side, name) {
-  const st = db.prepare('SELECT node_name, node_type, up_node, sub_nodes, matched_node_link, input_data, output_data FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?');
+  const st = db.prepare('SELECT node_name, node_type, up_node, sub_nodes, matched_node_link, input_data, output_data, dump_data_dir FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?');
   try {
     st.bind([step, rank, side, name]);
     if (!st.step()) return null;
-    const [n, type, up, sub, link, input, output] = st.get();
+    const [n, type, up, sub, link, input, output, dataDir] = st.get();
     let links = [];
     let subs = [];
     try { links = JSON.parse(link || '[]'); } catch { links = []; }
     try { subs = sub ? JSON.parse(sub) : []; } catch { subs = []; }
-    return { name: n, type: String(type), up, subs, links, input, output };
+    return { name: n, type: String(type), up, subs, links, input, output, dataDir: dataDir == null ? '' : String(dataDir) };
   } finally {
     st.free();
   }
@@ -411,9 +418,41 @@ function task() {
   return r ? String(r.values[0][0]) : '';
 }
 
-function matchPair(a, n, b) {
+/**
+ * Tensor-mode matching reads the dump folders: those of the build that made the database (kept from
+ * its RUN), or those the page gave with TENSOR_FOLDERS. By database name.
+ * @type {Map<string, {target: import('./protocol.js').FileEntry[], golden: import('./protocol.js').FileEntry[], targetName: string, goldenName: string}>}
+ */
+const tensorFolders = new Map();
+let tensorMounts = 0;
+
+/** The first data file a node's items name (to find its folder), or ''. @param {string} items */
+function firstDataName(items) {
+  const m = /"data_name": "([^"]+)"/g;
+  for (let r = m.exec(items || ''); r; r = m.exec(items || '')) if (r[1] !== '-1' && r[1] !== 'N/A') return r[1];
+  return '';
+}
+
+/**
+ * The pair's two tensor folders under the mounted roots (core LocateTensorDir: the stored
+ * dump_data_dir re-rooted under the folder given for each side).
+ * @param {{target: string, golden: string}} roots @param {any} n @param {any} b
+ */
+function tensorDirs(roots, n, b) {
+  const where = (/** @type {any} */ r, /** @type {string} */ root) => {
+    const probe = firstDataName(r.input) || firstDataName(r.output);
+    if (!probe) return '';
+    const found = engine.locateTensors(r.dataDir || '', root, probe);
+    if (!found.ok) throw new Error(found.message);
+    return found.inputData;
+  };
+  return { npu: where(n, roots.target), bench: where(b, roots.golden) };
+}
+
+function matchPair(a, n, b, roots) {
   const t = task();
-  const res = engine.compareStored(t, n.name, n.input || '{}', n.output || '{}', b.input || '{}', b.output || '{}');
+  const dirs = t === 'all' && roots ? tensorDirs(roots, n, b) : { npu: '', bench: '' };
+  const res = engine.compareStored(t, n.name, n.input || '{}', n.output || '{}', b.input || '{}', b.output || '{}', dirs.npu, dirs.bench);
   if (!res.ok) throw new Error(res.message);
   const nLink = pyJsonList([...ancestors(a.step, a.rank, 'Bench', b.name), b.name]);
   const bLink = pyJsonList([...ancestors(a.step, a.rank, 'NPU', n.name), n.name]);
@@ -442,8 +481,9 @@ function manualMatch(a) {
   if (n.links.length || b.links.length) throw new Error('Both nodes must be unmatched.');
   if (n.type !== b.type) throw new Error('Node types differ');
   const pairs = [];
+  const roots = task() === 'all' ? mountTensorFolders() : null;
   const visit = (x, y) => {
-    matchPair(a, x, y);
+    matchPair(a, x, y, roots);
     pairs.push([x.name, y.name]);
     if (!a.descendants) return;
     const groups = new Map();
@@ -466,9 +506,31 @@ function manualMatch(a) {
     db.run('COMMIT');
   } catch (e) {
     db.run('ROLLBACK');
+    // Messages name the user's folders, not the mount points.
+    if (roots && e instanceof Error) e.message = roots.named(e.message);
     throw e;
+  } finally {
+    if (roots) unmountTensorFolders(roots);
   }
   return { pairs };
+}
+
+/** Mounts the current database's tensor folders (WORKERFS, read in place); null when there are none. */
+function mountTensorFolders() {
+  const f = tensorFolders.get(dbName);
+  if (!f) return null;
+  const root = `/tensors${++tensorMounts}`;
+  const roots = { target: `${root}/target`, golden: `${root}/golden`,
+                  named: userPaths([[`${root}/target`, f.targetName || 'target'], [`${root}/golden`, f.goldenName || 'golden']]) };
+  mount(f.target, roots.target);
+  mount(f.golden, roots.golden);
+  return roots;
+}
+
+/** @param {{target: string, golden: string}} roots */
+function unmountTensorFolders(roots) {
+  engine.FS.unmount(roots.target);
+  engine.FS.unmount(roots.golden);
 }
 
 function manualUnmatch(a) {
@@ -539,8 +601,10 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     } else if (type === Req.DB_STATS) {
       const entry = open.get(args && args.name ? String(args.name) : dbName);
       const engineState = engine ? 'loaded' : engineLoading ? 'loading' : 'none';
-      reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, opfs: entry.opfs ? entry.opfs.run : '', engine: engineState, ...entry.lazy.stats() }
-                                               : { lazy: false, opfs: '', engine: engineState });
+      const tf = tensorFolders.get(args && args.name ? String(args.name) : dbName);
+      const tensors = tf ? { target: tf.targetName, golden: tf.goldenName } : null;
+      reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, opfs: entry.opfs ? entry.opfs.run : '', engine: engineState, tensors, ...entry.lazy.stats() }
+                                               : { lazy: false, opfs: '', engine: engineState, tensors });
     } else if (type === Req.QUERY_PLANS) {
       reply(id, Ev.RESULT, queryPlans(databaseOf(args && args.db)));
     } else if (type === Req.CAPS) {
@@ -552,6 +616,11 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     } else if (type === Req.QUERY) {
       const res = databaseOf(args.db).exec(args.sql, args.params || []);
       reply(id, Ev.RESULT, res.length ? { columns: res[0].columns, values: res[0].values } : { columns: [], values: [] });
+    } else if (type === Req.TENSOR_FOLDERS) {
+      const name = args && args.db ? String(args.db) : dbName;
+      if (!name) throw new Error('No database is open.');
+      tensorFolders.set(name, { target: args.target || [], golden: args.golden || [], targetName: args.targetName || '', goldenName: args.goldenName || '' });
+      reply(id, Ev.RESULT, { db: name });
     } else if (type === Req.MATCH || type === Req.UNMATCH) {
       if (!db) throw new Error('No database is open.');
       await loadEngine();

@@ -7,6 +7,7 @@ import { VirtualList, appendHighlighted } from './virtual_list.js';
 import { saveBlob as save } from '../host/download.js';
 import { t } from '../i18n.js';
 import { engineText } from '../engine_text.js';
+import { entriesFromFileList } from '../intake/files.js';
 
 /** A searchable select over a long list of names: an input, ▲ ▼, and a virtualised dropdown. */
 export class NodePicker {
@@ -136,9 +137,8 @@ export class MatchingPanel {
     this.dbgMatched = new NodePicker('ws-dbg-matched', 'debugMatched', choose(0));
     this.bchMatched = new NodePicker('ws-bch-matched', 'benchMatched', choose(1));
     const tensorTask = ws.task === 'all';
-    // MAT-01 1: match configuration files (hidden for the real-data task).
+    // MAT-01 1: match configuration files.
     const cfg = el('fieldset', undefined, 'ws-group ws-config');
-    cfg.hidden = tensorTask;
     cfg.append(tel('legend', 'matchConfigFile'));
     // The select of the session's files: choosing one applies it. A file from disk joins the list.
     this.configSel = /** @type {HTMLSelectElement} */ (el('select'));
@@ -192,6 +192,7 @@ export class MatchingPanel {
     this.msg = el('p', '', 'ws-match-msg');
     this.msg.dataset.testid = 'match-msg';
     this.el.append(cfg, create, remove, this.msg);
+    if (tensorTask) this.el.prepend(this.tensorFoldersGroup());
     this.descMatch = d1.input;
     this.descUnmatch = d2.input;
     matchBtn.addEventListener('click', () => this.doMatch(true));
@@ -264,6 +265,55 @@ export class MatchingPanel {
     }
   }
 
+  /**
+   * Real-data task: the dump folders whose .pt / .npy files a match reads. A build made on this page
+   * brings its own; a database opened from a file needs them chosen (read in place, never uploaded).
+   */
+  tensorFoldersGroup() {
+    const box = el('fieldset', undefined, 'ws-group ws-tensor-folders');
+    box.dataset.testid = 'tensor-folders';
+    setTitle(box, 'tensorFoldersHelp');
+    this.tensorState = el('p', '', 'ws-tensor-state');
+    this.tensorState.dataset.testid = 'tensor-state';
+    /** @type {{name: string, entries: any[]}[]} */
+    const chosen = [];
+    const picker = (/** @type {number} */ side, /** @type {string} */ key) => {
+      const lab = el('label', undefined, 'button');
+      const input = /** @type {HTMLInputElement} */ (el('input'));
+      input.type = 'file';
+      input.webkitdirectory = true;
+      input.multiple = true;
+      input.hidden = true;
+      input.id = side ? 'ws-bench-folder' : 'ws-debug-folder';
+      input.addEventListener('change', async () => {
+        if (!input.files || !input.files.length) return;
+        chosen[side] = entriesFromFileList(input.files);
+        input.value = '';
+        if (chosen[0] && chosen[1]) {
+          await this.ws.engine.tensorFolders({ target: chosen[0].entries, golden: chosen[1].entries,
+                                               targetName: chosen[0].name, goldenName: chosen[1].name });
+          setText(this.tensorState, 'tensorFoldersChosen', chosen[0].name || '.', chosen[1].name || '.');
+        } else {
+          setText(this.tensorState, 'tensorFoldersChosen', chosen[0] ? chosen[0].name : '…', chosen[1] ? chosen[1].name : '…');
+        }
+      });
+      lab.append(tel('span', key), input);
+      return lab;
+    };
+    setText(this.tensorState, 'tensorFoldersNone');
+    this.ws.engine.dbStats(this.ws.dbName()).then((/** @type {any} */ st) => {
+      if (st && st.tensors) setText(this.tensorState, 'tensorFoldersBuild', st.tensors.target || '.', st.tensors.golden || '.');
+    }).catch(() => {});
+    box.append(tel('legend', 'tensorFolders'), picker(0, 'debugFolder'), picker(1, 'benchFolder'), this.tensorState);
+    return box;
+  }
+
+  /** An engine message, with the way out when tensor files are missing. @param {unknown} e */
+  failureText(e) {
+    const m = /** @type {Error} */ (e).message;
+    return m === 'Tensor files required for real-data matching' ? t('tensorFoldersNeeded') : engineText(m);
+  }
+
   /** MAT-03 / MAT-04, then MAT-05. @param {boolean} match */
   async doMatch(match) {
     const p = this.ws.panes[0];
@@ -276,7 +326,7 @@ export class MatchingPanel {
       if (!match && (!npu || !bench)) throw new Error(t('selectToUnmatch'));
       if (match) await this.ws.engine.match(args); else await this.ws.engine.unmatch(args);
     } catch (e) {
-      this.say(engineText(/** @type {Error} */ (e).message), false);
+      this.say(this.failureText(e), false);
       return;
     }
     this.ws.invalidateNames();
@@ -317,15 +367,19 @@ export class MatchingPanel {
     const p = this.ws.panes[0];
     let ok = 0;
     let failed = 0;
+    let why = '';
     for (const npu of Object.keys(pairs)) {
       if (npu === '__proto__') continue;
       try {
         await this.ws.engine.match({ step: p.opts.step, rank: p.opts.rank, npu, bench: String(pairs[npu]), descendants: false });
         ok += 1;
-      } catch { failed += 1; }
+      } catch (e) {
+        failed += 1;
+        if (!why) why = `${npu} → ${String(pairs[npu])}: ${this.failureText(e)}`;
+      }
     }
     this.ws.invalidateNames();
     await this.ws.afterMatch();
-    this.say(t('configApplied', ok + failed, ok, failed), true);
+    this.say(t('configApplied', ok + failed, ok, failed) + (why ? `\n${why}` : ''), failed === 0);
   }
 }
