@@ -4,9 +4,10 @@
 # (/usr/bin/time -v) and tb_nodes rows, for a build with -oc and a compare with -oc.
 # Usage: scripts/bench.sh [small|m40|medium|c200|large|all|trend|tensor|floor [SIZE:MODE ...]]   (default all; large = one rank,
 #        >= 1 GB; c200 = the comparison benchmark of issue 3: two dumps of at least 200 MB each)
-#   tensor: a real-tensor compare (task tensor, 2 layers) whose 4096-element .npy samples are tiled
-#           to 262,144 elements (1 MB of float32 each, about 1 GB of .npy on both sides), read from
-#           the page cache; prints .npy MB, wall, MB/s of .npy and peak RSS.
+#   tensor: a real-tensor compare (task tensor, 2 layers) whose 4096-element samples are tiled to
+#           262,144 elements (1 MB of float32 each, about 1 GB on both sides), written twice with the
+#           same data: as .npy and as .pt (torch.save); read from the page cache, three interleaved
+#           runs each (and msProbe once each with MSPROBE_MIRROR set); prints MB, GB/s, peak RSS.
 #   floor: how fast SQLite alone can write what the engine writes. For the medium and large builds and
 #          the c200 compare, the engine's database is made, then its rows are copied into a new file
 #          with the same schema, page size and cache by the sqlite3 shell built on the engine's own
@@ -54,44 +55,69 @@ if [ "$which" = trend ]; then
 fi
 
 if [ "$which" = tensor ]; then
-  dir="$OUT/tensor"
-  if [ ! -f "$dir/manifest.json" ]; then
+  # The same tensors as .npy (MindSpore's files) and as .pt (torch.save, PyTorch's): two dumps of
+  # identical data, so the two readers are timed on the same bytes, interleaved (npy, pt, npy, ...).
+  for fmt in npy pt; do
+    dir="$OUT/tensor_$fmt"
+    [ -f "$dir/manifest.json" ] && continue
     rm -rf "$dir"
     mkdir -p "$dir"
-    python3 scripts/gen_dump.py "$dir/target" --task tensor --layers 2 --seed 7 --golden "$dir/golden" \
-      --noise 0.001 --diverge-layer 1 --manifest "$dir/manifest.json.tmp" >&2
+    python3 scripts/gen_dump.py "$dir/target" --task tensor --tensor-format "$fmt" --layers 2 --seed 7 \
+      --golden "$dir/golden" --noise 0.001 --diverge-layer 1 --manifest "$dir/manifest.json.tmp" >&2
     # Tile every 4096-element sample 64 times (the same values repeated: metrics are unchanged in
     # kind, the bytes to read and compare grow 64x).
     python3 - "$dir" <<'PY'
-import ast, glob, os, struct, sys
-for p in glob.glob(os.path.join(sys.argv[1], '*', 'dump_tensor_data', '*.npy')):
-    b = open(p, 'rb').read()
-    hl = struct.unpack('<H', b[8:10])[0]
-    hdr = ast.literal_eval(b[10:10 + hl].decode('latin1'))
-    if hdr['shape'] != (4096,):
-        continue
-    h = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (hdr['descr'], 4096 * 64)
-    h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+import ast, glob, os, struct, sys, zipfile
+sys.path.insert(0, 'scripts')
+from gen_dump import torch_pt_bytes
+for p in glob.glob(os.path.join(sys.argv[1], '*', 'dump_tensor_data', '*')):
+    if p.endswith('.npy'):
+        b = open(p, 'rb').read()
+        hl = struct.unpack('<H', b[8:10])[0]
+        hdr = ast.literal_eval(b[10:10 + hl].decode('latin1'))
+        if hdr['shape'] != (4096,):
+            continue
+        h = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (hdr['descr'], 4096 * 64)
+        h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+        out = b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode('latin1') + b[10 + hl:] * 64
+    else:
+        z = zipfile.ZipFile(p)
+        name = z.namelist()[0].split('/')[0]
+        data = z.read(name + '/data/0')
+        if len(data) != 4096 * 4:
+            continue
+        out = torch_pt_bytes(name, data * 64, [4096 * 64])
     with open(p + '.tmp', 'wb') as f:
-        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode('latin1') + b[10 + hl:] * 64)
+        f.write(out)
     os.replace(p + '.tmp', p)
 PY
     mv "$dir/manifest.json.tmp" "$dir/manifest.json"
-  fi
-  bytes=$(find "$dir" -name '*.npy' -printf '%s\n' | awk '{t+=$1} END {print t}')
-  find "$dir" -name '*.npy' -exec cat {} + >/dev/null   # into the page cache
-  printf '| input | .npy MB | mode | wall s | MB/s of .npy | peak RSS MB | tb_nodes rows |\n'
-  printf '| --- | ---: | --- | ---: | ---: | ---: | ---: |\n'
-  for run in 1 2 3; do
-    res="$OUT/tensor.compare"
-    rm -rf "$res"
-    /usr/bin/time -v build/native/visprobe graph_visualize -tp "$dir/target" -gp "$dir/golden" -o "$res" >"$res.log" 2>"$res.time"
-    wall=$(wall_of "$res.time")
-    rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
-    rows=$(sqlite3 "$res"/*.vis.db 'SELECT count(*) FROM tb_nodes')
-    awk -v b="$bytes" -v w="$wall" -v r="$rss" -v rows="$rows" -v run="$run" 'BEGIN {
-      mb = b / 1e6; printf "| tensor (run %d) | %.1f | compare | %.2f | %.1f | %.0f | %d |\n", run, mb, w, (w > 0 ? mb / w : 0), r / 1024, rows }'
-    rm -rf "$res"
+  done
+  printf '| input | tensor MB | files | run | wall s | GB/s of tensor files | peak RSS MB | tb_nodes rows |\n'
+  printf '| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |\n'
+  # msProbe on the same pair once per format when it can run here (MSPROBE_MIRROR, torch for .pt).
+  peers=(); [ -n "${MSPROBE_MIRROR:-}" ] && peers=(msprobe)
+  for run in 1 2 3 "${peers[@]}"; do
+    for fmt in npy pt; do
+      dir="$OUT/tensor_$fmt"
+      bytes=$(find "$dir" -name "*.$fmt" -printf '%s\n' | awk '{t+=$1} END {print t}')
+      files=$(find "$dir" -name "*.$fmt" | wc -l)
+      find "$dir" -name "*.$fmt" -exec cat {} + >/dev/null   # into the page cache
+      res="$OUT/tensor.compare"
+      rm -rf "$res"
+      if [ "$run" = msprobe ]; then
+        MSPROBE_PEER_TIMESTAMP=20260101000000 /usr/bin/time -v ../shared/reference/msprobe.sh graph_visualize \
+          -tp "$dir/target" -gp "$dir/golden" -o "$res" >"$res.log" 2>"$res.time" || { tail -5 "$res.log" >&2; continue; }
+      else
+        /usr/bin/time -v build/native/visprobe graph_visualize -tp "$dir/target" -gp "$dir/golden" -o "$res" >"$res.log" 2>"$res.time"
+      fi
+      wall=$(wall_of "$res.time")
+      rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$res.time")
+      rows=$(sqlite3 "$res"/*.vis.db 'SELECT count(*) FROM tb_nodes')
+      awk -v f="$fmt" -v n="$files" -v b="$bytes" -v w="$wall" -v r="$rss" -v rows="$rows" -v run="$run" 'BEGIN {
+        mb = b / 1e6; printf "| .%s | %.1f | %d | %s | %.2f | %.2f | %.0f | %d |\n", f, mb, n, run, w, (w > 0 ? mb / 1000 / w : 0), r / 1024, rows }'
+      rm -rf "$res"
+    done
   done
   exit 0
 fi
