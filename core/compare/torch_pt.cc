@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -158,14 +159,35 @@ NpyDtype NumpyDtypeOf(TorchDtype d) {
   return dt;
 }
 
-Result<PtInfo> InspectPt(const std::string& path) {
+namespace {
+
+// torch.save's zip container; a file of the format before it (torch <= 1.5, or
+// _use_new_zipfile_serialization=False) is named as such: a pickle (protocol 2) of torch's magic number.
+Result<StoredZip> OpenArchive(const std::string& path) {
   Result<StoredZip> zip = StoredZip::Open(path);
+  if (zip.ok() || zip.status().code() != Code::kInvalidInput) return zip;
+  unsigned char head[4] = {0, 0, 0, 0};
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    const size_t n = std::fread(head, 1, sizeof head, f);
+    std::fclose(f);
+    // PROTO 2, LONG1 of 10 bytes: the legacy format's magic number 0x1950a86a20f9469cfc6c.
+    if (n == 4 && head[0] == 0x80 && head[1] == 0x02 && head[2] == 0x8a && head[3] == 0x0a)
+      return Bad(path, "the legacy torch.save format (torch 1.5 and older, or _use_new_zipfile_serialization=False); "
+                       "msProbe's dumper writes the zip format: load and save it again with torch 1.6 or later");
+  }
+  return zip;
+}
+
+}  // namespace
+
+Result<PtInfo> InspectPt(const std::string& path) {
+  Result<StoredZip> zip = OpenArchive(path);
   if (!zip.ok()) return zip.status();
   return Inspect(*zip);
 }
 
 Result<NpyArray> ReadPt(const std::string& path) {
-  Result<StoredZip> zip = StoredZip::Open(path);
+  Result<StoredZip> zip = OpenArchive(path);
   if (!zip.ok()) return zip.status();
   Result<PtInfo> info = Inspect(*zip);
   if (!info.ok()) return info.status();

@@ -225,6 +225,10 @@ TEST_CASE("pt: hostile and broken files: one message naming the file, nothing ru
 
   CHECK_THAT(ErrorOf(Write(dir, "text.pt", "just text, no zip")), Contains("text.pt: not a readable torch.save archive: not a zip"));
   CHECK_THAT(ErrorOf(Write(dir, "empty.pt", "")), Contains("empty.pt") && Contains("too short"));
+  // The format before torch 1.6 (what torch.save(..., _use_new_zipfile_serialization=False) writes):
+  // named, not read.
+  const std::string legacy("\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.\x80\x02M\xe9\x03.", 22);
+  CHECK_THAT(ErrorOf(Write(dir, "legacy.pt", legacy)), Contains("legacy.pt") && Contains("the legacy torch.save format"));
   // Truncated at every length: never a crash, always a message naming the file.
   for (size_t n = 0; n < good.size(); n += 7) {
     CAPTURE(n);
