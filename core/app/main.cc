@@ -33,6 +33,9 @@ const char* malloc_conf = "narenas:8,thp:always,metadata_thp:auto";
 #include "app/data2db.h"
 #include "app/log.h"
 #include "app/plot_cli.h"
+#ifndef VISPROBE_VIRTUAL_FS
+#include "app/serve.h"
+#endif
 #include "app/session.h"
 #include "base/thread_init.h"
 
@@ -47,7 +50,7 @@ void BindArenaZero() {
 #endif
 
 const char kTopHelp[] =
-    "usage: visprobe [-h] {graph_visualize,data2db,plot_model_parallelism,gather} ...\n"
+    "usage: visprobe [-h] [--version] {graph_visualize,data2db,plot_model_parallelism,gather,serve} ...\n"
     "\n"
     "visprobe: msProbe precision dumps, analysed natively or in the browser.\n"
     "\n"
@@ -57,9 +60,11 @@ const char kTopHelp[] =
     "  plot_model_parallelism\n"
     "                    chart which Megatron layers live on which ranks (TP / PP / VPP / DP) as SVG or JSON\n"
     "  gather            join the parts of a run sharded with --shard I/N into the one database\n"
+    "  serve             serve the page and the runs under a folder over HTTP (as tensorboard --logdir)\n"
     "\n"
     "options:\n"
     "  -h, --help        show this help message and exit\n"
+    "  --version         print the version and exit\n"
     "\n"
     "Run `visprobe <command> --help` for the options of a command.\n";
 
@@ -202,13 +207,26 @@ int main(int argc, char** argv) {
     std::fputs(kTopHelp, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
+  if (args[0] == "--version") {
+    std::printf("visprobe %s\n", VISPROBE_VERSION);
+    return 0;
+  }
   std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "graph_visualize") return GraphVisualizeMain(args);
+#ifndef VISPROBE_VIRTUAL_FS
+  if (cmd == "serve") {
+    visprobe::ServeOptions o;
+    o.exe = argv[0];
+    o.version = VISPROBE_VERSION;
+    const int rc = visprobe::ParseServeArgs(args, &o);
+    return rc >= 0 ? rc : visprobe::Serve(o);
+  }
+#endif
   if (cmd == "data2db") return Data2DbMain(args);
   if (cmd == "plot_model_parallelism") return visprobe::PlotModelParallelismMain(args, stdout, stderr);
   if (cmd == "gather") return GatherMain(args);
   std::fputs(kTopHelp, stderr);
-  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', 'plot_model_parallelism', 'gather')\n", cmd.c_str());
+  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', 'plot_model_parallelism', 'gather', 'serve')\n", cmd.c_str());
   return 2;
 }

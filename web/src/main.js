@@ -19,6 +19,7 @@ import { engineText } from './engine_text.js';
 import { setError, setEngineError, appendLog as log } from './engine_messages.js';
 import { fillSummary, listNodes as listNodesOf } from './host/db_summary.js';
 import { keepSession } from './host/keep_session.js';
+import { detectServer, initServerRuns } from './host/server_runs.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -189,6 +190,29 @@ async function openHostedDb(spec) {
     setStatus('statusFailed', 0);
     setEngineError(String(/** @type {Error} */ (e).message));
   }
+}
+
+/** Graph databases on the server: each a source read lazily over HTTP Range, the first shown. @param {{name: string, url: string}[]} runs */
+async function openServerGraphs(runs) {
+  setError('');
+  try {
+    await keepCurrentSource(engine);
+    for (const r of [...runs].reverse()) {
+      setStatus('openingSource', undefined, r.name);
+      const info = await engine.openUrl(r.name, r.url);
+      if (info.kind === 'trend') await showTrendDatabase(info.name, null);
+      else await showDatabase(info.name, { source: addSource('', info.name, null, r.url) });
+    }
+    setStatus('databaseOpened', 100);
+  } catch (e) {
+    setStatus('statusFailed', 0);
+    setEngineError(String(/** @type {Error} */ (e).message));
+  }
+}
+
+/** Trend databases from the server, opened together (A/B in the trend views). @param {File[]} files */
+async function openServerTrends(files) {
+  for (const f of files) await openDbFile(f, f.name);
 }
 
 async function runEngine() {
@@ -580,6 +604,10 @@ function init() {
   const hosted = new URLSearchParams(location.search).get('db');
   if (hosted) openHostedDb(hosted);
   else restoreSession();
+  // Served by `visprobe serve LOGDIR`: the runs on the server, and builds there.
+  detectServer().then((info) => {
+    if (info) initServerRuns({ info, openGraphs: openServerGraphs, openTrends: openServerTrends });
+  });
   const sample = document.getElementById('load-sample');   // absent from the one-file page
   if (sample) sample.addEventListener('click', () => loadSample().catch((e) => setError(translate('noSample', e.message))));
   const trendSample = document.getElementById('load-trend-sample');

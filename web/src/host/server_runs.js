@@ -1,0 +1,282 @@
+// @ts-check
+// The page served by `visprobe serve LOGDIR`: the runs under LOGDIR in one searchable list (graph
+// and trend databases, shard parts, dump folders, monitor runs), opened in one click (databases
+// read lazily with HTTP Range requests, several at once), and builds / data2db run by the server
+// with their progress streamed here. On a static host /api/info does not answer and nothing of
+// this shows. Every text from the server is set as textContent.
+import { t, onLanguage } from '../i18n.js';
+import { toast } from '../graph/dom.js';
+
+/** @typedef {{path: string, kind: string, size: number, mtime: number, summary: Record<string, any>}} Run */
+/** @typedef {{id: number, kind: string, label: string, output: string, state: string, percent: number, error: string, results: string[], log: string[]}} Job */
+
+/** The server's /api/info, or null on a static host. */
+export async function detectServer() {
+  try {
+    const r = await fetch('api/info', { cache: 'no-store' });
+    if (!r.ok) return null;
+    const info = await r.json();
+    return info && info.server === 'visprobe' ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The URL of a file under LOGDIR (the token travels as the cookie the first page load set). @param {string} path */
+export const fileUrl = (path) => new URL(`api/file?path=${encodeURIComponent(path)}`, location.href).href;
+
+const sizeText = (/** @type {number} */ b) => (b >= 1e9 ? `${(b / 1e9).toFixed(2)} GB` : b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(b / 1e3))} kB`);
+const timeText = (/** @type {number} */ s) => new Date(s * 1000).toLocaleString();
+
+/** A short description of a run's summary. @param {Run} r */
+function summaryText(r) {
+  const s = r.summary || {};
+  if (r.kind === 'graph' || r.kind === 'part') return [s.graph_type, s.task && `task ${s.task}`, s.rank_list && `ranks ${s.rank_list}`, s.step_list && `steps ${s.step_list}`].filter(Boolean).join(' · ');
+  if (r.kind === 'trend') return s.max_step !== undefined ? `steps ${s.min_step}-${s.max_step} · ranks 0-${s.max_rank}` : '';
+  if (r.kind === 'dump') return s.layout === 'steps' ? `stepN/rankN: ${s.steps} steps` : s.layout === 'ranks' ? `rankN: ${s.ranks} ranks` : t('serverOneRank');
+  if (r.kind === 'monitor') return `${s.ranks} ${t('serverRankFolders')}`;
+  return '';
+}
+
+/**
+ * @param {{info: any, openGraphs: (runs: {name: string, url: string}[]) => Promise<void>,
+ *          openTrends: (files: File[]) => Promise<void>}} app
+ */
+export function initServerRuns(app) {
+  const box = /** @type {HTMLElement} */ (document.getElementById('server-runs'));
+  box.hidden = false;
+  document.body.dataset.server = '1';
+  /** @type {Run[]} */ let runs = [];
+  const selected = new Set();
+
+  const h = (/** @type {string} */ tag, /** @type {string} */ cls = '', /** @type {string} */ text = '') => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text) e.textContent = text;
+    return e;
+  };
+  const title = h('h2');
+  const search = /** @type {HTMLInputElement} */ (h('input'));
+  search.type = 'search';
+  search.id = 'server-search';
+  const openSel = /** @type {HTMLButtonElement} */ (h('button', 'primary'));
+  openSel.id = 'server-open-selected';
+  openSel.type = 'button';
+  const list = h('table', 'server-list');
+  list.dataset.testid = 'server-runs';
+  const tbody = h('tbody');
+  list.append(tbody);
+  const form = buildForm();
+  const jobsBox = h('div', 'server-jobs');
+  jobsBox.dataset.testid = 'server-jobs';
+  const bar = h('div', 'server-bar');
+  bar.append(search, openSel);
+  box.append(title, bar, list, form.el, jobsBox);
+
+  const texts = () => {
+    title.textContent = t('serverRuns', app.info.logdir || '');
+    search.placeholder = t('serverSearch');
+    openSel.textContent = t('serverOpenSelected', selected.size);
+    openSel.disabled = selected.size === 0;
+    form.texts();
+  };
+  onLanguage(() => { texts(); render(); });
+
+  async function load() {
+    try {
+      const r = await fetch('api/runs', { cache: 'no-store' });
+      if (!r.ok) throw new Error(`${r.status} ${(await r.json().catch(() => ({}))).error || r.statusText}`);
+      runs = (await r.json()).runs || [];
+    } catch (e) {
+      toast(t('serverListFailed', /** @type {Error} */ (e).message), 'warn');
+      return;
+    }
+    for (const p of [...selected]) if (!runs.some((r) => r.path === p)) selected.delete(p);
+    render();
+    form.fill(runs);
+  }
+
+  function render() {
+    const q = search.value.trim().toLowerCase();
+    tbody.replaceChildren();
+    for (const r of runs) {
+      if (q && !r.path.toLowerCase().includes(q) && !r.kind.includes(q)) continue;
+      const tr = h('tr');
+      tr.dataset.path = r.path;
+      tr.dataset.kind = r.kind;
+      const pick = h('td');
+      if (r.kind === 'graph' || r.kind === 'trend') {
+        const c = /** @type {HTMLInputElement} */ (h('input'));
+        c.type = 'checkbox';
+        c.checked = selected.has(r.path);
+        c.setAttribute('aria-label', r.path);
+        c.addEventListener('change', () => { if (c.checked) selected.add(r.path); else selected.delete(r.path); texts(); });
+        pick.append(c);
+      }
+      const act = h('td', 'server-act');
+      if (r.kind === 'graph' || r.kind === 'trend') {
+        const b = h('button', '', t('serverOpen'));
+        b.addEventListener('click', () => openRuns([r]));
+        act.append(b);
+      } else if (r.kind === 'dump' || r.kind === 'monitor') {
+        if (r.kind === 'dump') {
+          const b = h('button', '', t('serverBuildThis'));
+          b.addEventListener('click', () => form.choose(r.path));
+          act.append(b);
+        }
+        const d = h('button', '', t('serverTrendThis'));
+        d.addEventListener('click', () => start('data2db', { data: r.path, output: form.output(), options: { format: r.kind === 'monitor' ? 'monitor' : 'auto' } }));
+        act.append(d);
+        if (app.info.readOnly) act.querySelectorAll('button').forEach((x) => { /** @type {HTMLButtonElement} */ (x).disabled = true; });
+      }
+      tr.append(pick, h('td', `server-kind kind-${r.kind}`, t(`serverKind_${r.kind}`)), h('td', 'server-path', r.path || '.'),
+                h('td', 'server-size', sizeText(r.size)), h('td', 'server-time', timeText(r.mtime)), h('td', 'server-summary', summaryText(r)), act);
+      tbody.append(tr);
+    }
+    texts();
+  }
+
+  /** Opens databases: graph ones as sources (the first shown), trend ones together (A/B). @param {Run[]} chosen */
+  async function openRuns(chosen) {
+    const graphs = chosen.filter((r) => r.kind === 'graph').map((r) => ({ name: r.path.split('/').pop() || r.path, url: fileUrl(r.path) }));
+    const trends = chosen.filter((r) => r.kind === 'trend');
+    if (trends.length) {
+      const files = [];
+      for (const r of trends) {
+        const resp = await fetch(fileUrl(r.path));
+        if (!resp.ok) { toast(t('serverListFailed', `${r.path}: ${resp.status}`), 'warn'); return; }
+        files.push(new File([await resp.blob()], r.path.split('/').pop() || 'run.trend.db'));
+      }
+      await app.openTrends(files);
+    }
+    if (graphs.length) await app.openGraphs(graphs);
+  }
+  openSel.addEventListener('click', () => openRuns(runs.filter((r) => selected.has(r.path))));
+  search.addEventListener('input', render);
+
+  /** POSTs a build or data2db and follows it. @param {string} kind @param {any} body */
+  async function start(kind, body) {
+    const r = await fetch(`api/${kind}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const out = await r.json().catch(() => ({}));
+    if (!r.ok) { toast(out.error || `${r.status}`, 'warn'); return; }
+    follow(out.id);
+  }
+
+  /** One line per job, updated from its event stream until it ends. @param {number} id */
+  function follow(id) {
+    const row = h('div', 'server-job');
+    row.dataset.job = String(id);
+    const label = h('span', 'server-job-label');
+    const prog = /** @type {HTMLProgressElement} */ (h('progress'));
+    prog.max = 100;
+    const state = h('span', 'server-job-state');
+    state.dataset.testid = 'job-state';
+    const cancel = h('button', '', t('cancel'));
+    cancel.addEventListener('click', () => fetch(`api/jobs/${id}/cancel`, { method: 'POST' }));
+    const tail = h('pre', 'server-job-log');
+    row.append(label, prog, state, cancel, tail);
+    jobsBox.prepend(row);
+    const es = new EventSource(`api/jobs/${id}/events`);
+    es.onmessage = (ev) => {
+      /** @type {Job} */ const j = JSON.parse(ev.data);
+      label.textContent = `${j.kind === 'build' ? 'graph_visualize' : 'data2db'} ${j.label}`;
+      if (j.percent >= 0) prog.value = j.percent; else prog.removeAttribute('value');
+      state.textContent = t(`serverJob_${j.state}`) + (j.error ? `: ${j.error}` : '');
+      row.dataset.state = j.state;
+      tail.textContent = j.log.slice(-3).join('\n');
+      if (j.state === 'done' || j.state === 'failed' || j.state === 'cancelled') {
+        es.close();
+        cancel.remove();
+        if (j.state === 'done') {
+          for (const p of j.results) {
+            const b = h('button', 'primary', t('serverOpenResult', p.split('/').pop() || p));
+            b.addEventListener('click', () => openRuns([{ path: p, kind: p.endsWith('.trend.db') ? 'trend' : 'graph', size: 0, mtime: 0, summary: {} }]));
+            row.append(b);
+          }
+        }
+        load();
+      }
+    };
+    es.onerror = () => { if (row.dataset.state !== 'done') state.textContent = t('serverJobLost'); es.close(); };
+  }
+
+  /** The build form: target and golden dump folders under LOGDIR, msProbe's options, output folder. */
+  function buildForm() {
+    const el = h('fieldset', 'server-build');
+    el.dataset.testid = 'server-build';
+    const legend = h('legend');
+    const target = /** @type {HTMLSelectElement} */ (h('select'));
+    target.id = 'server-target';
+    const golden = /** @type {HTMLSelectElement} */ (h('select'));
+    golden.id = 'server-golden';
+    const oc = /** @type {HTMLInputElement} */ (h('input'));
+    oc.type = 'checkbox';
+    oc.id = 'server-oc';
+    const fm = /** @type {HTMLInputElement} */ (h('input'));
+    fm.type = 'checkbox';
+    fm.id = 'server-fm';
+    const merge = /** @type {HTMLInputElement} */ (h('input'));
+    merge.id = 'server-merge';
+    merge.placeholder = '--rank_size 4 4 --tp 2 2 --pp 2 2';
+    const out = /** @type {HTMLInputElement} */ (h('input'));
+    out.id = 'server-output';
+    const go = /** @type {HTMLButtonElement} */ (h('button', 'primary'));
+    go.id = 'server-build-go';
+    go.type = 'button';
+    const labels = { t: h('label'), g: h('label'), oc: h('label'), fm: h('label'), m: h('label'), o: h('label') };
+    const span = () => h('span');
+    const [st, sg, soc, sfm, sm, so] = [span(), span(), span(), span(), span(), span()];
+    labels.t.append(st, target);
+    labels.g.append(sg, golden);
+    labels.oc.append(oc, soc);
+    labels.fm.append(fm, sfm);
+    labels.m.append(sm, merge);
+    labels.o.append(so, out);
+    el.append(legend, labels.t, labels.g, labels.oc, labels.fm, labels.m, labels.o, go);
+    if (app.info.readOnly) el.disabled = true;
+    go.addEventListener('click', () => {
+      if (!target.value) return;
+      /** @type {Record<string, any>} */ const options = { overflowCheck: oc.checked, fuzzyMatch: fm.checked };
+      const m = merge.value.trim().split(/\s+/);
+      for (let i = 0; i < m.length; ++i) {
+        const key = { '--rank_size': 'rankSize', '--tp': 'tp', '--pp': 'pp', '--vpp': 'vpp', '--order': 'order' }[m[i]];
+        if (!key) continue;
+        const vals = [];
+        while (i + 1 < m.length && !m[i + 1].startsWith('--')) vals.push(m[++i]);
+        options[key] = vals.join(' ');
+      }
+      start('build', { target: target.value, golden: golden.value || undefined, output: out.value.trim(), options });
+    });
+    return {
+      el,
+      output: () => out.value.trim(),
+      choose: (/** @type {string} */ p) => { target.value = p; el.scrollIntoView({ block: 'nearest' }); },
+      fill: (/** @type {Run[]} */ all) => {
+        const dumps = all.filter((r) => r.kind === 'dump').map((r) => r.path);
+        for (const [sel, none] of /** @type {[HTMLSelectElement, boolean][]} */ ([[target, false], [golden, true]])) {
+          const keep = sel.value;
+          sel.replaceChildren();
+          if (none) sel.append(Object.assign(h('option', '', t('serverNoGolden')), { value: '' }));
+          for (const d of dumps) sel.append(Object.assign(h('option', '', d || '.'), { value: d }));
+          if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+        }
+      },
+      texts: () => {
+        legend.textContent = t('serverBuildLegend');
+        st.textContent = t('targetDump');
+        sg.textContent = t('goldenDump');
+        soc.textContent = t('optOc');
+        sfm.textContent = t('optFm');
+        sm.textContent = t('graphMerge');
+        so.textContent = t('serverOutput');
+        out.placeholder = t('serverOutputHint');
+        go.textContent = t('serverBuildGo');
+      },
+    };
+  }
+
+  texts();
+  load();
+  // New files appear without a restart (as TensorBoard's run list reloads).
+  window.setInterval(() => { if (!document.hidden) load(); }, 5000);
+}
