@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PKGS=(cmake ninja-build g++ pkg-config libsqlite3-dev catch2 libyaml-cpp-dev libfmt-dev libjemalloc-dev robin-map-dev emscripten
+APT_PKGS=(cmake ninja-build g++ pkg-config dpkg-dev curl patch libsqlite3-dev catch2 libyaml-cpp-dev libfmt-dev libjemalloc-dev robin-map-dev emscripten
           python3 time sqlite3 chromium clang libclang-rt-14-dev ccache
           slurmctld slurmd slurm-client munge procps)
 missing=()
@@ -26,5 +26,26 @@ if [ ! -d node_modules/@nozbe/simdjson ] || [ ! -d node_modules/@nozbe/sqlite ] 
    [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci" >&2
   npm ci --no-audit --no-fund --loglevel=error
+fi
+# cpp-httplib for `visprobe serve`: Debian's source package (header-only httplib.h with Debian's
+# patches; checksums checked by dpkg-source against the .dsc), unpacked into third_party/, plus
+# scripts/patches/ (why each: in the patch). The binary package is a shared library tied to libssl.
+httplib_dir=third_party/cpp-httplib
+if [ ! -f "$httplib_dir/httplib.h" ]; then
+  echo "setup: cpp-httplib from Debian's source package" >&2
+  v=$(apt-cache policy libcpp-httplib-dev | awk '/Candidate:/ {print $2}')
+  [ -n "$v" ] && [ "$v" != "(none)" ] || { echo "setup: no libcpp-httplib-dev in the apt lists" >&2; exit 1; }
+  src=$(mktemp -d)
+  pool=http://deb.debian.org/debian/pool/main/c/cpp-httplib
+  for f in "cpp-httplib_${v}.dsc" "cpp-httplib_${v}.debian.tar.xz" "cpp-httplib_${v%%-*}.orig.tar.xz"; do
+    curl -sSf --retry 3 -o "$src/$f" "$pool/${f//+/%2b}"
+  done
+  # (no Debian keyring here: dpkg-source checks the files' checksums; its signature warning is kept out)
+  (cd "$src" && dpkg-source -q -x "cpp-httplib_${v}.dsc" unpacked >/dev/null 2>"$src/log") || { cat "$src/log" >&2; exit 1; }
+  for p in scripts/patches/cpp-httplib-*.patch; do (cd "$src/unpacked" && patch -s -p1) < "$p"; done
+  mkdir -p "$httplib_dir.tmp"
+  cp "$src/unpacked/httplib.h" "$src/unpacked/LICENSE" "$httplib_dir.tmp/"
+  rm -rf "$src" "$httplib_dir"
+  mv "$httplib_dir.tmp" "$httplib_dir"
 fi
 echo "setup: ok" >&2

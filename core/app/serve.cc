@@ -106,7 +106,7 @@ int ParseRange(const std::string& h, uint64_t size, uint64_t* first, uint64_t* l
   }
   if (!digits(a) || (!b.empty() && !digits(b))) return 1;
   *first = std::strtoull(a.c_str(), nullptr, 10);
-  *last = b.empty() ? (size ? size - 1 : 0) : std::strtoull(b.c_str(), nullptr, 10);
+  *last = b.empty() ? ~uint64_t{0} : std::strtoull(b.c_str(), nullptr, 10);
   if (*last < *first) return 1;   // invalid: ignored
   if (*first >= size) return 2;
   if (*last >= size) *last = size - 1;
@@ -200,6 +200,9 @@ void StartJob(Server& s, const std::string& kind, const httplib::Request& req, h
   job.out_rel = Member(t, root, "output");
   const JIdx o = t.Find(root, "options");
   const bool has_o = o != kJNone && t.Kind(o) == JKind::kObject;
+  const JIdx input = t.Find(root, kind == "build" ? "target" : "data");
+  if (input == kJNone || t.Kind(input) != JKind::kString)
+    return Error(res, 400, std::string(kind == "build" ? "target" : "data") + ": required (a folder under the log folder)");
   if (kind == "build") {
     Result<std::string> target = confined(Member(t, root, "target"), true);
     if (!target.ok()) return Error(res, 400, "target: " + target.status().message());
