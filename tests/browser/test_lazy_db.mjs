@@ -12,7 +12,7 @@
 //   node --test tests/browser/test_lazy_db.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, linkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -223,6 +223,27 @@ test('a multi-GB .vis.db dropped on the page opens lazily', async () => {
 
 test('index.html?db=URL opens a hosted multi-GB .vis.db lazily over HTTP Range requests', async () => {
   await exercise(async (page) => { await page.goto(`${origin}/?db=${hostedName}`); }, 'over HTTP');
+});
+
+test('visprobe serve lists the multi-GB .vis.db and opens it lazily from the run list', async () => {
+  // Issue 48: the same file, served by the native server over its folder; one click in the run list.
+  const folder = join(tmp, 'served');
+  mkdirSync(folder, { recursive: true });
+  linkSync(db, join(folder, 'big.vis.db'));
+  const serve = spawn(native, ['serve', folder, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((ok, fail) => {
+      let text = '';
+      serve.stdout.on('data', (d) => { text += d; const m = /http:\/\/\S+\?token=[0-9a-f]+/.exec(text); if (m) ok(m[0]); });
+      serve.on('exit', (c) => fail(new Error(`visprobe serve exited with ${c}`)));
+    });
+    await exercise(async (page) => {
+      await page.goto(url);
+      await page.click('[data-testid=server-runs] tr[data-path="big.vis.db"] button');
+    }, 'from visprobe serve');
+  } finally {
+    serve.kill();
+  }
 });
 
 test('?db= on another site, or on a server without Range support, says which and what to do', async () => {

@@ -142,10 +142,13 @@ export function initServerRuns(app) {
     const trends = chosen.filter((r) => r.kind === 'trend');
     if (trends.length) {
       const files = [];
+      // Names in the trend views: the file's own, or with its folder when two share one (runs/a/x, runs/b/x).
+      const base = (/** @type {string} */ p) => p.split('/').pop() || p;
+      const dup = (/** @type {string} */ p) => trends.filter((x) => base(x.path) === base(p)).length > 1;
       for (const r of trends) {
         const resp = await fetch(fileUrl(r.path));
         if (!resp.ok) { toast(t('serverListFailed', `${r.path}: ${resp.status}`), 'warn'); return; }
-        files.push(new File([await resp.blob()], r.path.split('/').pop() || 'run.trend.db'));
+        files.push(new File([await resp.blob()], dup(r.path) ? r.path.split('/').slice(-2).join('_') : base(r.path)));
       }
       await app.openTrends(files);
     }
