@@ -1,6 +1,7 @@
 // Bundles the web app into a folder of static files (default build/web): app.js and worker.js
 // (ES modules, esbuild), the engine module and wasm from build/wasm, sql.js's wasm, the page.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const out = process.argv[2] || join(root, 'build', 'web');
 mkdirSync(out, { recursive: true });
-const common = { bundle: true, format: 'esm', target: 'es2020', sourcemap: true, logLevel: 'warning' };
+// The version the page shows: VISPROBE_VERSION (scripts/package.sh), else `git describe`.
+let version = process.env.VISPROBE_VERSION || '';
+if (!version) {
+  try { version = execFileSync('git', ['describe', '--tags', '--always', '--dirty'], { cwd: root }).toString().trim(); } catch { version = 'unknown'; }
+}
+const common = { bundle: true, format: 'esm', target: 'es2020', sourcemap: true, logLevel: 'warning',
+                 define: { __VISPROBE_VERSION__: JSON.stringify(version) } };
 await build({ ...common, entryPoints: [join(here, 'src', 'main.js')], outfile: join(out, 'app.js') });
 await build({ ...common, entryPoints: [join(here, 'src', 'engine', 'worker.js')], outfile: join(out, 'worker.js'),
               external: ['fs', 'path', 'crypto', './visprobe_web.mjs'], platform: 'browser' });
@@ -29,7 +36,7 @@ for (const f of ['visprobe_web.mjs', 'visprobe_web.wasm']) {
   const app = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
                             logOverride: { 'empty-import-meta': 'silent' },
                             entryPoints: [join(here, 'src', 'main.js')],
-                            define: { VISPROBE_WORKER_SOURCE: JSON.stringify(worker.outputFiles[0].text) } });
+                            define: { ...common.define, VISPROBE_WORKER_SOURCE: JSON.stringify(worker.outputFiles[0].text) } });
   const css = readFileSync(join(here, 'style.css'), 'utf8');
   const html = readFileSync(join(here, 'index.html'), 'utf8')
     .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')   // the one-file page is inline by nature

@@ -33,6 +33,9 @@ const engine = typeof VISPROBE_WORKER_SOURCE === 'string'
 // Exposed for the benchmarks and tests (read-only use).
 /** @type {any} */ (window).visprobeEngine = engine;
 
+/* global __VISPROBE_VERSION__ */
+$('app-version').textContent = typeof __VISPROBE_VERSION__ === 'string' ? __VISPROBE_VERSION__ : '';
+
 /** @type {{target: any, golden: any, mapping: File|null}} */
 const chosen = { target: null, golden: null, mapping: null };
 // msProbe's schema costs about 1.8x the dump.json bytes (measured: 1.10 GB -> 1.97 GB). Where the
