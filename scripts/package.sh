@@ -46,18 +46,24 @@ docs() {
 }
 
 cli() {
-  local arch="$1" dir="build/release-$1"
-  local flags=(-DCMAKE_BUILD_TYPE=Release -DVISPROBE_STATIC_RUNTIME=ON -DVISPROBE_VERSION_OVERRIDE="$version")
-  if [ "$arch" = aarch64 ]; then
+  local arch="$1" bin
+  if [ "$arch" = x86_64 ]; then
+    # The native build's objects, linked as the release (target visprobe_release: one link).
+    cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release -DVISPROBE_VERSION_OVERRIDE="${VISPROBE_VERSION:-}" "${launcher[@]}" >/dev/null
+    ninja -C build/native -j "$jobs" visprobe_release >&2
+    bin=build/native/visprobe_release
+  else
     command -v aarch64-linux-gnu-g++ >/dev/null ||
       { echo "package: installing g++-aarch64-linux-gnu" >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++-aarch64-linux-gnu >/dev/null; }
-    flags+=(-DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" -DVISPROBE_JEMALLOC=OFF)
+    cmake -S . -B build/release-aarch64 -G Ninja -DCMAKE_BUILD_TYPE=Release -DVISPROBE_STATIC_RUNTIME=ON \
+      -DVISPROBE_VERSION_OVERRIDE="${VISPROBE_VERSION:-}" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
+      -DVISPROBE_JEMALLOC=OFF "${launcher[@]}" >/dev/null
+    ninja -C build/release-aarch64 -j "$jobs" visprobe >&2
+    bin=build/release-aarch64/visprobe
   fi
-  cmake -S . -B "$dir" -G Ninja "${flags[@]}" "${launcher[@]}" >/dev/null
-  ninja -C "$dir" -j "$jobs" visprobe >&2
   local name="visprobe-$version-linux-$arch"
   mkdir -p "$stage/$name"
-  cp "$dir/visprobe" "$stage/$name/visprobe"
+  cp "$bin" "$stage/$name/visprobe"
   "${STRIP:-$([ "$arch" = aarch64 ] && echo aarch64-linux-gnu-strip || echo strip)}" "$stage/$name/visprobe"
   web_bundle "$stage/$name/web"
   docs "$stage/$name"
