@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds natively (build/native: the visprobe CLI and the Catch2 tests) and, unless
 # VISPROBE_SKIP_WASM=1, with Emscripten (build/wasm: the same core, its tests for Node).
-# Usage: scripts/build.sh [native|wasm|all]   (default all)
+# Usage: scripts/build.sh [native|wasm|web|all]   (default all; web: only the page's engine module)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -16,9 +16,9 @@ if [ "$what" = native ] || [ "$what" = all ]; then
   cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
   ninja -C build/native -j "$jobs"
 fi
-if { [ "$what" = wasm ] || [ "$what" = all ]; } && [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
+if { [ "$what" = wasm ] || [ "$what" = web ] || [ "$what" = all ]; } && [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   # Debian's emscripten needs its node modules on NODE_PATH.
   export NODE_PATH=/usr/share/nodejs
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
-  ninja -C build/wasm -j "$jobs"
+  if [ "$what" = web ]; then ninja -C build/wasm -j "$jobs" visprobe_web; else ninja -C build/wasm -j "$jobs"; fi
 fi

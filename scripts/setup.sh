@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh Debian 12 machine: apt packages for the native and wasm
 # builds, npm packages (pinned by package-lock.json) for the vendored amalgamations.
+#   scripts/setup.sh serve   what building and serving the page needs (scripts/serve.sh)
+#   scripts/setup.sh         everything (scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PKGS=(cmake ninja-build g++ pkg-config dpkg-dev curl patch libsqlite3-dev catch2 libyaml-cpp-dev libfmt-dev libjemalloc-dev robin-map-dev emscripten
-          python3 time sqlite3 chromium clang libclang-rt-14-dev ccache
-          slurmctld slurmd slurm-client munge procps)
+# Two sets: what building and serving the page needs (scripts/serve.sh: `setup.sh serve`), and the
+# rest for the native CLI, the tests, the sanitizers, Chromium, Slurm, the aarch64 release and its
+# qemu check (scripts/test.sh: `setup.sh`, the default).
+SERVE_PKGS=(cmake ninja-build emscripten libfmt-dev robin-map-dev python3)
+TEST_PKGS=(g++ pkg-config dpkg-dev curl patch libsqlite3-dev catch2 libyaml-cpp-dev libjemalloc-dev
+           time sqlite3 chromium clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge procps
+           g++-aarch64-linux-gnu qemu-user-static zip unzip file binutils)
+what="${1:-all}"
+APT_PKGS=("${SERVE_PKGS[@]}")
+[ "$what" = serve ] || APT_PKGS+=("${TEST_PKGS[@]}")
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -31,7 +40,7 @@ fi
 # patches; checksums checked by dpkg-source against the .dsc), unpacked into third_party/, plus
 # scripts/patches/ (why each: in the patch). The binary package is a shared library tied to libssl.
 httplib_dir=third_party/cpp-httplib
-if [ ! -f "$httplib_dir/httplib.h" ]; then
+if [ "$what" != serve ] && [ ! -f "$httplib_dir/httplib.h" ]; then
   echo "setup: cpp-httplib from Debian's source package" >&2
   v=$(apt-cache policy libcpp-httplib-dev | awk '/Candidate:/ {print $2}')
   [ -n "$v" ] && [ "$v" != "(none)" ] || { echo "setup: no libcpp-httplib-dev in the apt lists" >&2; exit 1; }

@@ -41,8 +41,11 @@ if [ "${VISPROBE_SKIP_WASM:-0}" != 1 ]; then
   ./scripts/build.sh wasm
   node web/build.mjs build/web
   stage "build wasm + web"
+  # The release artefacts the package tests unpack (x86_64: one link; aarch64: a cross build).
+  ./scripts/package.sh x86_64 aarch64 web
+  stage "package (x86_64, aarch64 cross, web zip)"
 else
-  exclude+=(_wasm parity browser_)
+  exclude+=(_wasm parity browser_ '^package')
 fi
 cmake -S . -B build/native -DVISPROBE_FUZZ_SECONDS="${VISPROBE_FUZZ_SECONDS:-10}" >/dev/null
 # One more test than cores: the browser tests (one at a time) wait on Chromium much of the time.
