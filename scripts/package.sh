@@ -32,6 +32,7 @@ web_bundle() {
 
 docs() {
   cp README.md LICENSE THIRD_PARTY_NOTICES.md "$1/"
+  cp -r docs "$1/docs"
   mkdir -p "$1/licenses"
   cp node_modules/@nozbe/simdjson/LICENSE "$1/licenses/simdjson.txt"
   cp node_modules/d3/LICENSE "$1/licenses/d3.txt"

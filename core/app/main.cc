@@ -217,7 +217,6 @@ int main(int argc, char** argv) {
 #ifndef VISPROBE_VIRTUAL_FS
   if (cmd == "serve") {
     visprobe::ServeOptions o;
-    o.exe = argv[0];
     o.version = VISPROBE_VERSION;
     const int rc = visprobe::ParseServeArgs(args, &o);
     return rc >= 0 ? rc : visprobe::Serve(o);

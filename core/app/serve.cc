@@ -262,13 +262,15 @@ void JobEvents(Server& s, int id, httplib::Response& res) {
   });
 }
 
-std::string ExeDir() {
+// This binary's own path: builds run it again (the same pipeline as the CLI).
+std::string ExePath() {
   char buf[PATH_MAX];
   const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return ".";
+  if (n <= 0) return "visprobe";
   buf[n] = '\0';
-  return DirName(buf);
+  return buf;
 }
+std::string ExeDir() { return DirName(ExePath()); }
 
 // The page's bundle: --web, else beside the binary (release: web/; install: ../share/visprobe/web;
 // the build tree: build/native/../web).
@@ -348,8 +350,7 @@ int Serve(const ServeOptions& opt) {
     }
   }
   s.runs = std::make_unique<RunLister>(s.root);
-  s.jobs = std::make_unique<JobQueue>(JoinPath(ExeDir(), BaseName(opt.exe.empty() ? "visprobe" : opt.exe)), s.root,
-                                      opt.max_builds, 16);
+  s.jobs = std::make_unique<JobQueue>(ExePath(), s.root, opt.max_builds, 16);
   // SIGINT / SIGTERM end the server from a thread of its own (httplib's stop is not signal-safe).
   sigset_t set;
   sigemptyset(&set);

@@ -14,7 +14,6 @@ struct ServeOptions {
   bool read_only = false;
   int max_builds = 1;            // builds run at once (each uses every core)
   std::string web;               // the page's folder; '' = found beside the binary
-  std::string exe;               // argv[0] (the binary the builds run)
   std::string version;
 };
 
