@@ -297,7 +297,12 @@ void Routes(httplib::Server& http, Server& s) {
   http.set_post_routing_handler([&s](const httplib::Request& req, httplib::Response& res) {
     if (!s.token.empty() && req.has_param("token"))
       res.set_header("Set-Cookie", "visprobe_token=" + s.token + "; Path=/; HttpOnly; SameSite=Strict");
+    // The same for pages outside a secure context, where browsers hide Server-Timing (a session cookie).
+    if (req.path == "/" || req.path == "/index.html") res.set_header("Set-Cookie", "visprobe_serve=1; Path=/; SameSite=Strict");
     res.set_header("X-Content-Type-Options", "nosniff");
+    // How the page knows it is served by visprobe serve, with no request a static host would
+    // answer 404 to (the page reads its navigation's Server-Timing entries).
+    res.set_header("Server-Timing", "visprobe-serve");
   });
   http.Get("/api/info", [&s](const httplib::Request&, httplib::Response& res) {
     Json(res, 200, "{\"server\": \"visprobe\", \"version\": " + JsonText(s.opt.version) + ", \"logdir\": " +

@@ -62,7 +62,10 @@ class Server:
         r = c.getresponse()
         data = r.read()
         c.close()
-        return r.status, dict((k.lower(), v) for k, v in r.getheaders()), data
+        headers = {}
+        for k, v in r.getheaders():   # repeated headers (Set-Cookie) joined as HTTP folds them
+            headers[k.lower()] = headers[k.lower()] + ', ' + v if k.lower() in headers else v
+        return r.status, headers, data
 
     def json(self, method, path, body=None):
         status, _, data = self.request(method, path, body)

@@ -10,9 +10,15 @@ import { toast } from '../graph/dom.js';
 /** @typedef {{path: string, kind: string, size: number, mtime: number, summary: Record<string, any>}} Run */
 /** @typedef {{id: number, kind: string, label: string, output: string, state: string, percent: number, error: string, results: string[], log: string[]}} Job */
 
-/** The server's /api/info, or null on a static host. */
+/**
+ * The server's /api/info, or null on a static host. visprobe serve marks its answers with a
+ * Server-Timing entry, so a static host is never asked for /api/info (its 404 would be a console error).
+ */
 export async function detectServer() {
   try {
+    const nav = /** @type {any} */ (performance.getEntriesByType('navigation')[0]);
+    const timed = nav && Array.isArray(nav.serverTiming) && nav.serverTiming.some((/** @type {any} */ t) => t.name === 'visprobe-serve');
+    if (!timed && !/(^|;\s*)visprobe_serve=1/.test(document.cookie)) return null;
     const r = await fetch('api/info', { cache: 'no-store' });
     if (!r.ok) return null;
     const info = await r.json();
