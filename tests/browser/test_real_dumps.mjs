@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, mkdirSync, cpSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, cpSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, launchChromium, root } from './harness.mjs';
@@ -110,9 +110,11 @@ test('PP4 Megatron run: the merge compare equals the CLI', async () => {
 
 test('a failed run names the dropped folder, not the mount path, and marks the previous graph', async () => {
   const dir = generate('small', '--ranks', '2', '--tp', '2');
-  const bad = join(tmp, 'noconstruct');
+  // All three files (a folder lacking one is refused before Build), dump.json cut short.
+  const bad = join(tmp, 'truncated');
   mkdirSync(join(bad, 'step0', 'rank0'), { recursive: true });
-  for (const f of ['dump.json', 'stack.json']) cpSync(join(dir, 'target', 'rank0', f), join(bad, 'step0', 'rank0', f));
+  for (const f of ['construct.json', 'dump.json', 'stack.json']) cpSync(join(dir, 'target', 'rank0', f), join(bad, 'step0', 'rank0', f));
+  writeFileSync(join(bad, 'step0', 'rank0', 'dump.json'), readFileSync(join(dir, 'target', 'rank0', 'dump.json')).subarray(0, 300));
   const { page, context, errors } = await openPage();
   await page.setInputFiles('#pick-target', join(dir, 'target'));
   assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
@@ -122,7 +124,7 @@ test('a failed run names the dropped folder, not the mount path, and marks the p
   await page.setInputFiles('#pick-target', bad);
   assert.match(await runAndWait(page), /^failed/);
   const error = await page.textContent('#error');
-  assert.match(error, /noconstruct\/step0\/rank0\/construct\.json does not exist/);
+  assert.match(error, /truncated\/step0\/rank0\/dump\.json @ byte 300/);
   assert.doesNotMatch(error, /\/run\d|\/target\//);
   assert.doesNotMatch(await page.textContent('#log'), /\/run\d+\//);
   assert.equal(await page.isVisible('[data-testid=previous-result]'), true);

@@ -5,6 +5,7 @@
 // Text only, never markup: messages name the user's own files.
 import { engineText, engineLogLine } from './engine_text.js';
 import { onLanguage } from './i18n.js';
+import { setDrawer } from './host/app_shell.js';
 
 const $ = (/** @type {string} */ id) => document.getElementById(id);
 
@@ -26,6 +27,9 @@ function renderError() {
 export function setError(text) {
   errorSource = text || '';
   renderError();
+  // A new error while the app's drawer is open (a failed build or open started from it): the
+  // drawer closes onto the message, which sits under it (issue 46).
+  if (text && document.body.classList.contains('app')) setDrawer(false);
 }
 
 /** An engine message (or a worker's) as the error, in the page's language. @param {string} message */

@@ -57,9 +57,30 @@ const FILES = ['construct.json', 'dump.json', 'stack.json'];
  * engine checks it again and has the last word.
  * @param {FileEntry[]} entries
  * The text is a dictionary key (X-01) with its arguments.
- * @returns {{kind: 'files'|'ranks'|'steps'|'monitor'|'database'|'unknown', key: string, args: any[], bytes: number, steps: string[], ranks: string[]}}
+ * @returns {{kind: 'files'|'ranks'|'steps'|'monitor'|'database'|'unknown', key: string, args: any[], bytes: number, steps: string[], ranks: string[], missing: string[]}}
  */
 export function describeLayout(entries) {
+  const layout = layoutOf(entries);
+  return { ...layout, missing: layout.kind === 'files' || layout.kind === 'ranks' || layout.kind === 'steps' ? missingFiles(entries, layout.kind) : [] };
+}
+
+/**
+ * The msProbe files a rank folder lacks (construct.json, dump.json, stack.json: the build reads all
+ * three), as paths in the chosen folder: what the summary names before Build, which stays off.
+ * @param {FileEntry[]} entries @param {string} kind
+ */
+function missingFiles(entries, kind) {
+  const have = new Set(entries.map((e) => e.path));
+  const depth = kind === 'files' ? 0 : kind === 'ranks' ? 1 : 2;
+  const rankDirs = depth === 0 ? [''] : [...new Set(entries.map((e) => e.path.split('/')).filter((p) => p.length > depth)
+    .map((p) => p.slice(0, depth).join('/')))].filter((d) => d.split('/').every((x, i) => (depth === 2 && i === 0 ? STEP : RANK).test(x)));
+  const out = [];
+  for (const d of rankDirs.sort()) for (const f of FILES) if (!have.has(d ? `${d}/${f}` : f)) out.push(d ? `${d}/${f}` : f);
+  return out;
+}
+
+/** @param {FileEntry[]} entries */
+function layoutOf(entries) {
   const bytes = entries.reduce((n, e) => n + e.file.size, 0);
   const top = new Set(entries.map((e) => e.path.split('/')[0]));
   const dirs = [...new Set(entries.filter((e) => e.path.includes('/')).map((e) => e.path.split('/')[0]))];
