@@ -1,7 +1,8 @@
 // Issue 46, the first things a newcomer meets (the items fixed so far): a folder that lacks one of
 // the files a build needs is named as such and Build stays off; a failed build started from the
 // app's drawer closes the drawer onto its message (the error bar is what the eye finds there);
-// "Load the sample" on a page with no sample beside it says so plainly.
+// "Load the sample" on a page with no sample beside it says so plainly; `/` focuses the search box,
+// Enter there jumps to the first hit, Esc closes the shortcuts overlay.
 //   node --test tests/browser/test_newcomer.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,6 +102,29 @@ test('"Load the sample" on a page without a sample says so plainly', async () =>
   const text = await page.textContent('#error');
   assert.match(text, /This page has no sample beside it/);
   assert.doesNotMatch(text, /Unexpected token|JSON/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('keys: / focuses the search box, Enter jumps to the first hit, Esc closes the shortcuts overlay', async () => {
+  const { page, context, errors } = await openPage();
+  await page.setInputFiles('#pick-db', db);
+  await page.waitForSelector('[data-testid=pane-debug] g.node');
+  await page.mouse.click(5, 995);                      // nothing focused that takes keys
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'ws-search');
+  assert.equal(await page.inputValue('#ws-search'), '', 'the slash is not typed into the box');
+  await page.keyboard.type('relu');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => {
+    const p = window.visprobeGraph.panes[0];
+    return p.selected && /relu/i.test(p.selected.name);
+  });
+  await page.mouse.click(5, 995);
+  await page.keyboard.press('?');
+  await page.waitForFunction(() => document.querySelector('[data-testid=shortcuts]').open);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=shortcuts]').open);
   assert.deepEqual(errors, []);
   await context.close();
 });

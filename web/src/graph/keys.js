@@ -48,6 +48,7 @@ export function actionOf(e) {
   if (e.altKey) {
     return { KeyS: 'exportSvg', KeyG: 'exportPng', KeyC: 'exportCsv', KeyK: 'copyLink' }[code] || '';
   }
+  if (e.key === 'Escape') return 'escape';
   if (e.key === '?') return 'help';
   if (e.key === '/') return 'search';
   if (/^[1-9]$/.test(e.key)) return 'depth' + e.key;
@@ -90,10 +91,12 @@ export function runAction(ws, action, exports) {
     case 'collapseAll': ws.expandDepth(1).catch(fail); return true;
     case 'fit': ws.panes.forEach((/** @type {any} */ p) => p.fit()); return true;
     case 'help': if (ws.shortcuts) ws.shortcuts.open = !ws.shortcuts.open; return true;
+    // Esc closes the shortcuts overlay (as it says it does); other Esc handlers run otherwise.
+    case 'escape': if (!ws.shortcuts || !ws.shortcuts.open) return false; ws.shortcuts.open = false; return true;
     case 'search': {
+      // The search box itself (the panel's side radio buttons come before it).
       ws.showPanel('search');
-      const box = /** @type {HTMLInputElement|null} */ (ws.search.el.querySelector('input[type=search], input'));
-      if (box) box.focus();
+      ws.search.input.focus();
       return true;
     }
     case 'syncView': return flip(ws.syncViewBox);

@@ -51,6 +51,16 @@ export class SearchPanel {
       clearTimeout(timer);
       timer = window.setTimeout(() => this.run(), SEARCH_DEBOUNCE_MS);
     });
+    // Enter jumps to the first hit (then the next), the query run now if it is still waiting.
+    this.input.addEventListener('keydown', async (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      if (this.list.el.dataset.query !== this.input.value) {
+        clearTimeout(timer);
+        await this.run();
+      }
+      this.step(1);
+    });
     this.count = tel('h4', 'nodeList', 'ws-count', 0);
     const nav = el('div', undefined, 'ws-filter-nav');
     const prev = el('button', '▲');
