@@ -238,13 +238,18 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
   await page.waitForFunction((n) => window.visprobeGraph.panes[0].laid.length === n, total);
   await page.keyboard.press('c');
   await page.waitForFunction(() => window.visprobeGraph.panes[0].laid.every((n) => n.depth <= 1));
-  // Synced pan / zoom: off by default; on, a zoom in one pane moves the other with it.
+  // Synced pan / zoom: on by default in a compare (issue 46); off, the panes zoom apart; on, a zoom
+  // in one pane moves the other with it; the choice is remembered after a reload.
+  assert.equal(await page.isChecked('#ws-sync-view'), true);
+  await page.keyboard.press('y');
   assert.equal(await page.isChecked('#ws-sync-view'), false);
+  assert.equal(await page.evaluate(() => localStorage.getItem('visprobe.syncView')), '0');
   await page.keyboard.press('w');
   let ts = await page.evaluate(() => window.visprobeGraph.panes.map((p) => p.t.k));
   assert.notEqual(ts[0], ts[1]);
   await page.keyboard.press('y');
   assert.equal(await page.isChecked('#ws-sync-view'), true);
+  assert.equal(await page.evaluate(() => localStorage.getItem('visprobe.syncView')), '1');
   await page.keyboard.press('w');
   await page.mouse.move(300, 500);
   ts = await page.evaluate(() => window.visprobeGraph.panes.map((p) => `${p.t.x},${p.t.y},${p.t.k}`));

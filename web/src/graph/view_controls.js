@@ -9,6 +9,8 @@ import { KEYMAP } from './keys.js';
 import { WHITE, UNMATCHED, OVERFLOW, themed } from './colours.js';
 import { t } from '../i18n.js';
 
+const SYNC_VIEW_KEY = 'visprobe.syncView';
+
 /**
  * Appends the controls to `bar`.
  * @param {any} ws the Workspace @param {HTMLElement} bar
@@ -43,9 +45,15 @@ export function buildViewControls(ws, bar) {
   if (ws.compare) {
     toggle('benchMinimap', 'ws-minimap-1', (on) => ws.setMinimap(1, on));
     ws.syncBox = toggle('syncExpansion', 'ws-sync', () => {});
-    // Issue 19: optional synced pan / zoom (off by default: the two graphs need not align).
-    ws.syncViewBox = toggle('syncView', 'ws-sync-view', (on) => { if (on && ws.panes[0]) ws.syncView(ws.panes[0]); });
-    ws.syncViewBox.checked = false;
+    // Synced pan / zoom: on by default in a compare (issue 46: Debug and Bench drifted apart after
+    // an expand), and the user's choice is remembered.
+    ws.syncViewBox = toggle('syncView', 'ws-sync-view', (on) => {
+      try { localStorage.setItem(SYNC_VIEW_KEY, on ? '1' : '0'); } catch { /* not persisted */ }
+      if (on && ws.panes[0]) ws.syncView(ws.panes[0]);
+    });
+    let stored = null;
+    try { stored = localStorage.getItem(SYNC_VIEW_KEY); } catch { /* no storage */ }
+    ws.syncViewBox.checked = stored !== '0';
   }
   // Issue 19: every action of the toolbar has a key, all listed in this one overlay (keys.js).
   const shortcuts = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-shortcuts'));
