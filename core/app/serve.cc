@@ -113,7 +113,7 @@ int ParseRange(const std::string& h, uint64_t size, uint64_t* first, uint64_t* l
   return 0;
 }
 
-void ServeFile(const Server&, const std::string& path, const httplib::Request& req, httplib::Response& res) {
+void ServeFile(const std::string& path, const httplib::Request& req, httplib::Response& res) {
   const uint64_t size = FileSize(path);
   const std::string name = BaseName(path);
   res.set_header("Accept-Ranges", "bytes");
@@ -249,15 +249,18 @@ void JobEvents(Server& s, int id, httplib::Response& res) {
   JobQueue* jobs = s.jobs.get();
   res.set_chunked_content_provider("text/event-stream", [jobs, id, seen](size_t, httplib::DataSink& sink) {
     const uint64_t v = *seen == ~uint64_t{0} ? jobs->version() : jobs->WaitChange(*seen, 15000);
+    // Ended before the snapshot: the snapshot shows the end, and the stream closes after it.
+    const bool ended = jobs->Ended(id);
     Result<std::string> j = jobs->Json(id);
     if (!j.ok()) { sink.done(); return true; }
-    if (v == *seen) return sink.write(": keep-alive\n\n", 14);
+    if (v == *seen) {
+      if (ended) sink.done();
+      return ended || sink.write(": keep-alive\n\n", 14);
+    }
     *seen = v;
     const std::string ev = "data: " + *j + "\n\n";
     if (!sink.write(ev.data(), ev.size())) return false;
-    const bool over = j->find("\"state\": \"done\"") != std::string::npos || j->find("\"state\": \"failed\"") != std::string::npos ||
-                      j->find("\"state\": \"cancelled\"") != std::string::npos;
-    if (over) sink.done();
+    if (ended) sink.done();
     return true;
   });
 }
@@ -313,7 +316,7 @@ void Routes(httplib::Server& http, Server& s) {
     Result<std::string> p = ConfinedPath(s.root, req.has_param("path") ? req.get_param_value("path") : std::string("\x01"));
     if (!p.ok()) return Error(res, p.status().code() == Code::kNotFound ? 404 : 403, p.status().message());
     if (!IsRegularFile(*p)) return Error(res, 404, "not a file");
-    ServeFile(s, *p, req, res);
+    ServeFile(*p, req, res);
   };
   http.Get("/api/file", file);
   http.Post("/api/build", [&s](const httplib::Request& req, httplib::Response& res) { StartJob(s, "build", req, res); });

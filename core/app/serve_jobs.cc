@@ -16,15 +16,12 @@
 #include "app/serve_runs.h"
 #include "base/fs.h"
 #include "base/pyfmt.h"
+#include "base/strings.h"
 
 namespace visprobe {
 namespace {
 
 constexpr size_t kLogLines = 200;
-
-bool EndsWith(const std::string& s, const std::string& t) {
-  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
 
 // Moves `from` to dir/name, or dir/stem_1.ext, ... (never over an existing file): link() fails
 // with EEXIST where a file is, so two jobs finishing at once cannot take one name.
@@ -237,6 +234,12 @@ std::string JobQueue::ListJson() const {
     first = false;
   }
   return s + "]";
+}
+
+bool JobQueue::Ended(int id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = jobs_.find(id);
+  return it == jobs_.end() || (it->second->state != "queued" && it->second->state != "running");
 }
 
 uint64_t JobQueue::version() const {

@@ -41,6 +41,8 @@ class JobQueue {
   // percent (-1: unknown), log (last lines), results (paths relative to LOGDIR), error}.
   Result<std::string> Json(int id) const;
   std::string ListJson() const;
+  // Whether the job has ended (done, failed or cancelled); an unknown job counts as ended.
+  bool Ended(int id) const;
   // Bumped on every change; WaitChange returns when it passes `seen` or after `ms`.
   uint64_t version() const;
   uint64_t WaitChange(uint64_t seen, int ms) const;

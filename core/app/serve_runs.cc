@@ -9,13 +9,10 @@
 
 #include "base/fs.h"
 #include "base/pyfmt.h"
+#include "base/strings.h"
 
 namespace visprobe {
 namespace {
-
-bool EndsWith(const std::string& s, const std::string& t) {
-  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
 
 bool Matches(const std::string& name, const char* prefix) {
   const size_t n = std::char_traits<char>::length(prefix);

@@ -373,6 +373,8 @@ std::string NpyDtype::descr() const {
 
 std::string NpyArray::shape_string() const { return ShapeText(shape); }
 
+std::string PyShapeText(const std::vector<uint64_t>& shape) { return ShapeText(shape); }
+
 double HalfToDouble(uint16_t h) {
   bool neg = (h & 0x8000) != 0;
   int exp = (h >> 10) & 0x1f;

@@ -76,6 +76,9 @@ bool DecodeElements(const unsigned char* p, size_t n, const NpyDtype& dt, double
 // The exact integer value of one 'i' / 'u' / 'b' element (sign-extended for 'i'): NpyArray::scalar_bits.
 uint64_t ElementBits(const unsigned char* p, const NpyDtype& dt);
 
+// Python's repr of a shape tuple: "()", "(3,)", "(2, 3)" (the readers' messages, shape_string).
+std::string PyShapeText(const std::vector<uint64_t>& shape);
+
 // float16 bits -> double, exact (subnormals, ±inf, NaN).
 double HalfToDouble(uint16_t h);
 // Rounds a double to the nearest float16 value (ties to even, overflow to ±inf), result widened.

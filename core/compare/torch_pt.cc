@@ -107,12 +107,6 @@ class ViewReader {
   uint64_t item_;
 };
 
-std::string ShapeOf(const std::vector<uint64_t>& size) {
-  std::string s = "(";
-  for (size_t i = 0; i < size.size(); ++i) s += (i ? ", " : "") + std::to_string(size[i]);
-  return s + (size.size() == 1 ? ",)" : ")");
-}
-
 Result<PtInfo> Inspect(const StoredZip& zip) {
   const std::string& path = zip.path();
   if (zip.members().empty()) return Bad(path, "an empty archive");
@@ -203,7 +197,7 @@ Result<NpyArray> ReadPt(const std::string& path) {
   const uint64_t limit = std::numeric_limits<uint64_t>::max() / 2;
   for (size_t k = 0; k < t.size.size(); ++k) {
     if (t.size[k] == 0) { count = 0; break; }
-    if (count > limit / t.size[k]) return Bad(path, "tensor size " + ShapeOf(t.size) + " overflows");
+    if (count > limit / t.size[k]) return Bad(path, "tensor size " + PyShapeText(t.size) + " overflows");
     count *= t.size[k];
     const uint64_t reach = (t.size[k] - 1) * static_cast<uint64_t>(t.stride[k]);
     if (t.stride[k] != 0 && (t.size[k] - 1 > limit / static_cast<uint64_t>(t.stride[k]) || last > limit - reach))
@@ -211,7 +205,7 @@ Result<NpyArray> ReadPt(const std::string& path) {
     last += reach;
   }
   if (count > 0 && last >= t.storage_numel)
-    return Bad(path, "tensor of size " + ShapeOf(t.size) + " at offset " + std::to_string(t.offset) +
+    return Bad(path, "tensor of size " + PyShapeText(t.size) + " at offset " + std::to_string(t.offset) +
                          " reaches element " + std::to_string(last) + " of a storage of " + std::to_string(t.storage_numel));
   if (count > std::numeric_limits<size_t>::max() / 2 / sizeof(double))
     return Status(Code::kOutOfMemory, path + ": too many elements (" + std::to_string(count) + ")");

@@ -47,3 +47,17 @@ export function launchChromium() {
 export function launchChromiumProfile(dir) {
   return chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
+
+/**
+ * A fresh browser context and page at `url` (none: not navigated), its uncaught page errors
+ * collected in `errors` for the test to assert empty.
+ * @param {any} browser @param {string} [url] @param {object} [contextOptions]
+ */
+export async function openPage(browser, url, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  if (url) await page.goto(url);
+  return { page, context, errors };
+}

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchChromium, root } from './harness.mjs';
+import { startServer, launchChromium, openPage as openAt, root } from './harness.mjs';
 
 const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
 const native = join(root, 'build', 'native', 'visprobe');
@@ -42,14 +42,7 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function openPage() {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
-  return { page, context, errors };
-}
+const openPage = () => openAt(browser, origin + '/', { viewport: { width: 1600, height: 1000 } });
 
 test('a folder without construct.json is named as such and Build stays off', async () => {
   const { page, context, errors } = await openPage();

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { launchChromium, root } from './harness.mjs';
+import { launchChromium, openPage, root } from './harness.mjs';
 
 const dist = process.env.VISPROBE_DIST || join(root, 'dist');
 let tmp, dir, version, server, origin, browser;
@@ -44,11 +44,7 @@ after(async () => {
 });
 
 test('the web zip on a plain static host: its version, and the sample builds', async () => {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/index.html');
+  const { page, context, errors } = await openPage(browser, origin + '/index.html', { viewport: { width: 1600, height: 1000 } });
   assert.equal(await page.textContent('[data-testid=app-version]'), version);
   await page.click('#load-sample');
   await page.waitForFunction(() => !document.getElementById('run').disabled, null, { timeout: 60000 });
@@ -61,11 +57,7 @@ test('the web zip on a plain static host: its version, and the sample builds', a
 });
 
 test('the one-file visprobe.html of the zip opens from disk with its version', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('file://' + join(dir, 'visprobe.html'));
+  const { page, context, errors } = await openPage(browser, 'file://' + join(dir, 'visprobe.html'));
   assert.equal(await page.textContent('[data-testid=app-version]'), version);
   await page.waitForSelector('#pick-target', { state: 'attached' });
   assert.deepEqual(errors, []);

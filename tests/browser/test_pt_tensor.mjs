@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startServer, launchChromium, root } from './harness.mjs';
+import { startServer, launchChromium, openPage as openAt, root } from './harness.mjs';
 
 const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
 const fixture = (side) => join(shared, 'fixtures', 'msprobe-real-dumper', side, 'step0', 'rank0');
@@ -36,14 +36,7 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function openPage() {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
-  return { page, context, errors };
-}
+const openPage = () => openAt(browser, origin + '/', { acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
 
 async function downloaded(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);

@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { launchChromium, root } from './harness.mjs';
+import { launchChromium, openPage as openAt, root } from './harness.mjs';
 
 const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
 const fixture = (side) => join(shared, 'fixtures', 'msprobe-real-dumper', side);
@@ -49,14 +49,7 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function openPage(address = url) {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(address);
-  return { page, context, errors };
-}
+const openPage = (address = url) => openAt(browser, address, { viewport: { width: 1600, height: 1000 } });
 
 const row = (kind, path) => `[data-testid=server-runs] tr[data-kind=${kind}][data-path="${path}"]`;
 

@@ -3,19 +3,12 @@
 // dumper's .pt files in ../shared/fixtures/msprobe-real-dumper (scripts/fuzz.sh adds them).
 #include <cstdint>
 
-#include "compare/tensor_metrics.h"
 #include "compare/torch_pt.h"
+#include "fuzz_tensor.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string path = vpfuzz::WriteFile("x.pt", data, size);
-  auto a = visprobe::ReadPt(path);
-  if (!a.ok()) return 0;
-  if (a->data.size() > (1u << 20)) return 0;
-  (void)visprobe::CompareTensors(a.value(), a.value());
-  visprobe::NpyArray b = a.value();
-  for (double& v : b.data) v += 1;
-  b.all_finite = false;   // the values changed
-  (void)visprobe::CompareTensors(a.value(), b);
+  auto a = visprobe::ReadPt(vpfuzz::WriteFile("x.pt", data, size));
+  if (a.ok()) vpfuzz::CompareTensorWithItself(a.value());
   return 0;
 }

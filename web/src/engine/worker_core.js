@@ -7,6 +7,7 @@ import { badgesOf, hasBadgeTable, refreshBadges, thresholdsOf } from './badges.j
 import { blobSource, lazyDatabaseBytes, urlSource } from './lazy_file.js';
 import { createPool, opfsAvailable, opfsFilesystem, slotOf, sweepRuns } from './opfs_fs.js';
 import { checkEngineSupport } from './wasm_features.js';
+import { manualMatch, manualUnmatch, keepTensorFolders, setTensorFolders, tensorFolderNames } from './manual_match.js';
 
 /** @type {any} */ let engine = null;
 /** @type {any} */ let SQL = null;
@@ -316,11 +317,6 @@ async function run(id, args) {
   reply(id, Ev.RESULT, { ...plain, db: info });
 }
 
-/** A compare's dump folders stay known to tensor-mode matching on its database (the Files are references). */
-function keepTensorFolders(/** @type {string} */ name, /** @type {any} */ args) {
-  if (args.golden) tensorFolders.set(name, { target: args.target, golden: args.golden, targetName: args.targetName || '', goldenName: args.goldenName || '' });
-}
-
 /**
  * data2db on the dropped folder: the engine writes dump_data.trend.db and/or monitor_data.trend.db
  * into MEMFS; their bytes go back to the page (transferred), which opens them like picked files.
@@ -371,197 +367,6 @@ export function installWorker(l) {
   self.onmessage = onMessage;
 }
 
-// ---- manual matching (web-ui MAT-03 / MAT-04), on the open database -----------------------
-
-/** json.dumps of a list of strings (", " separators, non-ASCII escaped). @param {string[]} list */
-function pyJsonList(list) {
-  const esc = (s) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
-  return '[' + list.map(esc).join(', ') + ']';
-}
-
-function row(step, rank, side, name) {
-  const st = db.prepare('SELECT node_name, node_type, up_node, sub_nodes, matched_node_link, input_data, output_data, dump_data_dir FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?');
-  try {
-    st.bind([step, rank, side, name]);
-    if (!st.step()) return null;
-    const [n, type, up, sub, link, input, output, dataDir] = st.get();
-    let links = [];
-    let subs = [];
-    try { links = JSON.parse(link || '[]'); } catch { links = []; }
-    try { subs = sub ? JSON.parse(sub) : []; } catch { subs = []; }
-    return { name: n, type: String(type), up, subs, links, input, output, dataDir: dataDir == null ? '' : String(dataDir) };
-  } finally {
-    st.free();
-  }
-}
-
-function ancestors(step, rank, side, name) {
-  const out = [];
-  let cur = row(step, rank, side, name);
-  for (let guard = 0; cur && cur.up && guard < 10000; ++guard) {
-    out.unshift(cur.up);
-    cur = row(step, rank, side, cur.up);
-  }
-  return out;
-}
-
-const twinOf = (name) => (name.includes('forward') ? name.split('forward').join('backward') : name.split('backward').join('forward'));
-
-// Children paired by key (module class + direction, or API name + direction, plus type), in order.
-function childKey(r) {
-  const seg = r.name.split('.').filter((s) => !/^\d+$/.test(s));
-  return r.type + ':' + seg.slice(r.type === '0' ? -2 : 1).join('.');
-}
-
-function task() {
-  const r = db.exec('SELECT task FROM tb_config')[0];
-  return r ? String(r.values[0][0]) : '';
-}
-
-/**
- * Tensor-mode matching reads the dump folders: those of the build that made the database (kept from
- * its RUN), or those the page gave with TENSOR_FOLDERS. By database name.
- * @type {Map<string, {target: import('./protocol.js').FileEntry[], golden: import('./protocol.js').FileEntry[], targetName: string, goldenName: string}>}
- */
-const tensorFolders = new Map();
-let tensorMounts = 0;
-
-/** The first data file a node's items name (to find its folder), or ''. @param {string} items */
-function firstDataName(items) {
-  const m = /"data_name": "([^"]+)"/g;
-  for (let r = m.exec(items || ''); r; r = m.exec(items || '')) if (r[1] !== '-1' && r[1] !== 'N/A') return r[1];
-  return '';
-}
-
-/**
- * The pair's two tensor folders under the mounted roots (core LocateTensorDir: the stored
- * dump_data_dir re-rooted under the folder given for each side).
- * @param {{target: string, golden: string}} roots @param {any} n @param {any} b
- */
-function tensorDirs(roots, n, b) {
-  const where = (/** @type {any} */ r, /** @type {string} */ root) => {
-    const probe = firstDataName(r.input) || firstDataName(r.output);
-    if (!probe) return '';
-    const found = engine.locateTensors(r.dataDir || '', root, probe);
-    if (!found.ok) throw new Error(found.message);
-    return found.inputData;
-  };
-  return { npu: where(n, roots.target), bench: where(b, roots.golden) };
-}
-
-function matchPair(a, n, b, roots) {
-  const t = task();
-  const dirs = t === 'all' && roots ? tensorDirs(roots, n, b) : { npu: '', bench: '' };
-  const res = engine.compareStored(t, n.name, n.input || '{}', n.output || '{}', b.input || '{}', b.output || '{}', dirs.npu, dirs.bench);
-  if (!res.ok) throw new Error(res.message);
-  const nLink = pyJsonList([...ancestors(a.step, a.rank, 'Bench', b.name), b.name]);
-  const bLink = pyJsonList([...ancestors(a.step, a.rank, 'NPU', n.name), n.name]);
-  db.run('UPDATE tb_nodes SET matched_node_link = ?, precision_index = ?, input_data = ?, output_data = ?, modified = 1 WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
-         [nLink, res.precision < 0 ? null : res.precision, res.inputData, res.outputData, a.step, a.rank, 'NPU', n.name]);
-  db.run('UPDATE tb_nodes SET matched_node_link = ?, modified = 1 WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
-         [bLink, a.step, a.rank, 'Bench', b.name]);
-}
-
-function unmatchPair(a, n, b) {
-  const input = engine.stripFields(n.input || '{}');
-  const output = engine.stripFields(n.output || '{}');
-  if (!input.ok) throw new Error(input.message);
-  if (!output.ok) throw new Error(output.message);
-  db.run("UPDATE tb_nodes SET matched_node_link = '[]', precision_index = NULL, input_data = ?, output_data = ?, modified = 1 WHERE step = ? AND rank = ? AND data_source = 'NPU' AND node_name = ?",
-         [input.inputData, output.inputData, a.step, a.rank, n.name]);
-  db.run("UPDATE tb_nodes SET matched_node_link = '[]', modified = 1 WHERE step = ? AND rank = ? AND data_source = 'Bench' AND node_name = ?",
-         [a.step, a.rank, b.name]);
-}
-
-function manualMatch(a) {
-  const n = row(a.step, a.rank, 'NPU', a.npu);
-  const b = row(a.step, a.rank, 'Bench', a.bench);
-  if (!n) throw new Error('Please select the debug-side unmatched node!');
-  if (!b) throw new Error('Please select the bench-side unmatched node!');
-  if (n.links.length || b.links.length) throw new Error('Both nodes must be unmatched.');
-  if (n.type !== b.type) throw new Error('Node types differ');
-  const pairs = [];
-  const roots = task() === 'all' ? mountTensorFolders() : null;
-  const visit = (x, y) => {
-    matchPair(a, x, y, roots);
-    pairs.push([x.name, y.name]);
-    if (!a.descendants) return;
-    const groups = new Map();
-    for (const c of y.subs.map((s) => row(a.step, a.rank, 'Bench', s)).filter((r) => r && !r.links.length)) {
-      const k = childKey(c);
-      if (!groups.has(k)) groups.set(k, []);
-      groups.get(k).push(c);
-    }
-    for (const c of x.subs.map((s) => row(a.step, a.rank, 'NPU', s)).filter((r) => r && !r.links.length)) {
-      const list = groups.get(childKey(c));
-      if (list && list.length) visit(c, list.shift());
-    }
-  };
-  db.run('BEGIN');
-  try {
-    visit(n, b);
-    const tn = row(a.step, a.rank, 'NPU', twinOf(n.name));
-    const tb = row(a.step, a.rank, 'Bench', twinOf(b.name));
-    if (tn && tb && tn.name !== n.name && !tn.links.length && !tb.links.length && tn.type === tb.type) visit(tn, tb);
-    db.run('COMMIT');
-  } catch (e) {
-    db.run('ROLLBACK');
-    // Messages name the user's folders, not the mount points.
-    if (roots && e instanceof Error) e.message = roots.named(e.message);
-    throw e;
-  } finally {
-    if (roots) unmountTensorFolders(roots);
-  }
-  return { pairs };
-}
-
-/** Mounts the current database's tensor folders (WORKERFS, read in place); null when there are none. */
-function mountTensorFolders() {
-  const f = tensorFolders.get(dbName);
-  if (!f) return null;
-  const root = `/tensors${++tensorMounts}`;
-  const roots = { target: `${root}/target`, golden: `${root}/golden`,
-                  named: userPaths([[`${root}/target`, f.targetName || 'target'], [`${root}/golden`, f.goldenName || 'golden']]) };
-  mount(f.target, roots.target);
-  mount(f.golden, roots.golden);
-  return roots;
-}
-
-/** @param {{target: string, golden: string}} roots */
-function unmountTensorFolders(roots) {
-  engine.FS.unmount(roots.target);
-  engine.FS.unmount(roots.golden);
-}
-
-function manualUnmatch(a) {
-  const n = row(a.step, a.rank, 'NPU', a.npu);
-  const b = row(a.step, a.rank, 'Bench', a.bench);
-  if (!n || !b) throw new Error('Please select the nodes to be unmatched!');
-  if (n.links[n.links.length - 1] !== b.name || b.links[b.links.length - 1] !== n.name) throw new Error('These nodes are not matched with each other');
-  const pairs = [];
-  const visit = (x, y) => {
-    unmatchPair(a, x, y);
-    pairs.push([x.name, y.name]);
-    if (!a.descendants) return;
-    for (const c of x.subs.map((s) => row(a.step, a.rank, 'NPU', s)).filter((r) => r && r.links.length)) {
-      const peer = row(a.step, a.rank, 'Bench', c.links[c.links.length - 1]);
-      if (peer && peer.links[peer.links.length - 1] === c.name) visit(c, peer);
-    }
-  };
-  db.run('BEGIN');
-  try {
-    visit(n, b);
-    const tn = row(a.step, a.rank, 'NPU', twinOf(n.name));
-    const tb = row(a.step, a.rank, 'Bench', twinOf(b.name));
-    if (tn && tb && tn.name !== n.name && tn.links[tn.links.length - 1] === tb.name) visit(tn, tb);
-    db.run('COMMIT');
-  } catch (e) {
-    db.run('ROLLBACK');
-    throw e;
-  }
-  return { pairs };
-}
-
 /** The engine's plot_model_parallelism layout; a validation failure becomes an error reply. */
 function parallelLayout(config) {
   if (typeof engine.parallelLayout !== 'function')
@@ -601,8 +406,7 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     } else if (type === Req.DB_STATS) {
       const entry = open.get(args && args.name ? String(args.name) : dbName);
       const engineState = engine ? 'loaded' : engineLoading ? 'loading' : 'none';
-      const tf = tensorFolders.get(args && args.name ? String(args.name) : dbName);
-      const tensors = tf ? { target: tf.targetName, golden: tf.goldenName } : null;
+      const tensors = tensorFolderNames(args && args.name ? String(args.name) : dbName);
       reply(id, Ev.RESULT, entry && entry.lazy ? { lazy: true, size: entry.lazy.source.size, opfs: entry.opfs ? entry.opfs.run : '', engine: engineState, tensors, ...entry.lazy.stats() }
                                                : { lazy: false, opfs: '', engine: engineState, tensors });
     } else if (type === Req.QUERY_PLANS) {
@@ -619,12 +423,13 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     } else if (type === Req.TENSOR_FOLDERS) {
       const name = args && args.db ? String(args.db) : dbName;
       if (!name) throw new Error('No database is open.');
-      tensorFolders.set(name, { target: args.target || [], golden: args.golden || [], targetName: args.targetName || '', goldenName: args.goldenName || '' });
+      setTensorFolders(name, args);
       reply(id, Ev.RESULT, { db: name });
     } else if (type === Req.MATCH || type === Req.UNMATCH) {
       if (!db) throw new Error('No database is open.');
       await loadEngine();
-      const out = type === Req.MATCH ? manualMatch(args) : manualUnmatch(args);
+      const env = { db, dbName, engine, mount, userPaths };
+      const out = type === Req.MATCH ? manualMatch(env, args) : manualUnmatch(env, args);
       refreshBadges(engine, db, args.step, args.rank);
       reply(id, Ev.RESULT, out);
     } else if (type === Req.BADGES) {
