@@ -48,7 +48,9 @@ test('a folder without construct.json is named as such and Build stays off', asy
   const { page, context, errors } = await openPage();
   await page.setInputFiles('#pick-target', join(tmp, 'noconstruct'));
   await page.waitForSelector('[data-testid=missing-target]');
-  assert.match(await page.textContent('[data-testid=layout-target]'), /missing construct\.json: the build needs construct\.json, dump\.json and stack\.json/);
+  const summary = await page.textContent('[data-testid=layout-target]');
+  assert.match(summary, /one rank folder, .* — missing construct\.json: the build needs construct\.json, dump\.json and stack\.json/);
+  assert.doesNotMatch(summary, /\(construct\.json, dump\.json, stack\.json\)/, 'no claim of files that are not there');
   assert.equal(await page.isDisabled('#run'), true);
   // A complete folder: nothing missing, Build on.
   await page.setInputFiles('#pick-target', worked('npu'));

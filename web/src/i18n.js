@@ -93,6 +93,7 @@ const DICT = {
               '浏览器为本页面提供的存储已满（已用 {0} MB，上限 {1} MB），数据库无法写入。请释放空间（清除本地保存的数据，或在浏览器设置中清除站点数据）、选择更少的 step 或 rank，或使用 visprobe 命令行：{2}'],
   layoutDatabase: ['a database file', '数据库文件'],
   layoutFiles: ['one rank (construct.json, dump.json, stack.json)', '单个 rank（construct.json、dump.json、stack.json）'],
+  layoutOneRank: ['one rank folder', '单个 rank 目录'],
   layoutMissing: ['missing {0}: the build needs construct.json, dump.json and stack.json in every rank folder', '缺少 {0}：构建需要每个 rank 目录中都有 construct.json、dump.json 和 stack.json'],
   layoutRanks: ['{0} rank folder(s): {1}', '{0} 个 rank 目录：{1}'],
   layoutSteps: ['{0} step folder(s) × {1} rank folder(s)', '{0} 个 step 目录 × {1} 个 rank 目录'],

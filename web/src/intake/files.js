@@ -61,7 +61,9 @@ const FILES = ['construct.json', 'dump.json', 'stack.json'];
  */
 export function describeLayout(entries) {
   const layout = layoutOf(entries);
-  return { ...layout, missing: layout.kind === 'files' || layout.kind === 'ranks' || layout.kind === 'steps' ? missingFiles(entries, layout.kind) : [] };
+  const missing = layout.kind === 'files' || layout.kind === 'ranks' || layout.kind === 'steps' ? missingFiles(entries, layout.kind) : [];
+  // One rank folder lacking a file: not described by the three files it should hold.
+  return { ...layout, missing, key: layout.kind === 'files' && missing.length ? 'layoutOneRank' : layout.key };
 }
 
 /**
