@@ -27,7 +27,7 @@ function paneSvg(p) {
   g.setAttribute('transform', `translate(${p.t.x},${p.t.y}) scale(${p.t.k})`);
   const { x, y, k } = p.t;
   const visible = p.drawn.filter((n) => n.y + n.h >= -y / k && n.y <= (-y + h) / k);
-  drawSvg(g, visible, (n) => p.style(n));
+  drawSvg(g, visible, (n) => p.style(n), false, k);
   svg.append(style, bg, g);
   return { svg, w, h, count: visible.length };
 }

@@ -3,8 +3,8 @@
 // layout or colour change into a cached image; each frame only copies it and draws the viewport.
 import { isLeaf, H, LW } from './layout.js';
 
-const MW = 100;
-const MH = 400;
+const MW = 64;
+const MH = 220;
 const MAX_IMAGE_H = 16000;
 
 export class Minimap {

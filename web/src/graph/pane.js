@@ -22,8 +22,10 @@ const PREFETCH_ROWS = 6000;
 export const CANVAS_THRESHOLD = 3000;
 export const ZOOM_MIN = 0.05;
 export const ZOOM_MAX = 4;
+/** Issue 46: the zoom a jump brings a node to at least: a leaf's label at 9 px, a header's at 12 px. */
+export const READABLE_K = 1.5;
 /** The minimap's width with its border and padding (style.css .ws-minimap) and a gap. */
-const MINIMAP_W = 118;
+const MINIMAP_W = 82;
 const INITIAL = Object.freeze({ x: 36, y: 72, k: 1.8 });
 const COLS = `node_name, node_type, sub_nodes, precision_index, overflow_level, matched_node_link, micro_step_id,
   CASE WHEN matched_distributed IS NULL OR matched_distributed IN ('', '{}') OR NOT json_valid(matched_distributed) THEN ''
@@ -407,7 +409,7 @@ export class Pane {
     } else {
       if (this.renderer !== 'svg') { this.canvasRenderer.clear(); this.canvas.hidden = true; this.overlay.textContent = ''; }
       this.renderer = 'svg';
-      this.pills = drawSvg(this.boxes, this.drawn, style, animate);
+      this.pills = drawSvg(this.boxes, this.drawn, style, animate, k);
     }
     this.layer = { x, y, k, w, h };
     this.applyLayer({ a: 0, b: 0, s: 1 });
@@ -464,8 +466,11 @@ export class Pane {
     this.draw(true);
   }
 
-  /** GI-06: centre on a node (header at the horizontal centre, ~100 px above the middle). @param {any} n */
-  centre(n) {
+  /** GI-06: centre on a node (header at the horizontal centre, ~100 px above the middle). @param {any} n @param {boolean} [readable] */
+  centre(n, readable = false) {
+    // Issue 46: a jump (search, lists, breadcrumb) zooms in to a scale where the node's label reads
+    // (after Fit a hit stayed a tiny ellipse), unless the node would then be wider than the pane.
+    if (readable && this.t.k < READABLE_K) this.t.k = Math.max(this.t.k, Math.min(READABLE_K, (this.width - 40) / Math.max(1, n.w)));
     this.t.x = this.width / 2 - (n.x + n.w / 2) * this.t.k;
     this.t.y = this.height / 2 - 100 - n.y * this.t.k;
     this.draw(false);

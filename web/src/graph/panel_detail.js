@@ -7,6 +7,46 @@ import { t } from '../i18n.js';
 import { crossStrip } from './panel_strip.js';
 
 const HIDDEN_FIELDS = new Set(['data_name', 'value']);
+/** Issue 46: the verdict's columns first, then the errors, then the raw statistics. */
+const LEAD_FIELDS = ['Result', 'Err_message'];
+const ERROR_FIELDS = ['MaxRelativeErr', 'MinRelativeErr', 'MeanRelativeErr', 'NormRelativeErr', 'Cosine', 'EucDist', 'MaxAbsErr',
+                      'One Thousandth Err Ratio', 'Five Thousandths Err Ratio', 'Max diff', 'Min diff', 'Mean diff', 'L2norm diff',
+                      'Requires_grad Consistent'];
+/** The error columns the verdict quotes for a flagged row (the ones that decide Result). */
+const QUOTED_FIELDS = ['MaxRelativeErr', 'MeanRelativeErr', 'NormRelativeErr', 'Cosine', 'MaxAbsErr', 'One Thousandth Err Ratio'];
+const LEVELS = ['pass', 'warning', 'error'];
+
+/** The fields in the order the table shows them. @param {string[]} fields */
+export function orderFields(fields) {
+  const rank = (/** @type {string} */ f) => {
+    const lead = LEAD_FIELDS.indexOf(f);
+    if (lead >= 0) return lead;
+    const err = ERROR_FIELDS.indexOf(f);
+    return err >= 0 ? LEAD_FIELDS.length + err : 100;
+  };
+  return fields.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+}
+
+/** Err_message as msProbe writes it (a list in a string, or text) as a list. @param {any} v */
+export function errMessages(v) {
+  if (v === null || v === undefined) return [];
+  if (Array.isArray(v)) return v.map(String).filter(Boolean);
+  const text = String(v).trim();
+  if (text.startsWith('[')) {
+    try { const list = JSON.parse(text); if (Array.isArray(list)) return list.map(String).filter(Boolean); } catch { /* as text */ }
+  }
+  return text && text !== '-' && text !== 'None' ? [text] : [];
+}
+
+/** A table cell: Err_message as its messages (none: empty), other fields as written, '-' when absent. @param {any} item @param {string} f */
+function cellOf(item, f) {
+  const has = Object.prototype.hasOwnProperty.call(item, f) && item[f] !== null;
+  if (f === 'Err_message') return el('td', has ? errMessages(item[f]).join('; ') : '-', 'ws-errmsg');
+  return el('td', has ? String(item[f]) : '-');
+}
+
+/** A communication peer's number as msProbe stores it: 'Nan' / NaN / null mean none. @param {any} v */
+const peerNumber = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
 /** JSON from the database, parsed defensively (X-05). @param {any} text @param {any} fallback */
 function parseJson(text, fallback) {
@@ -160,9 +200,11 @@ export class DetailPanel {
       head.append(legend);
     }
     box.append(head);
+    if (primary) box.append(this.verdict(dbg, bch, all));
     if (!all.length) { container.append(box); return; }
     const fields = [];
     for (const r of all) for (const f of keysOf(r.item)) if (!HIDDEN_FIELDS.has(f) && !fields.includes(f)) fields.push(f);
+    fields.splice(0, fields.length, ...orderFields(fields));
     const wrap = el('div', undefined, 'ws-table-wrap');
     const table = el('table');
     const tr0 = el('tr');
@@ -186,13 +228,61 @@ export class DetailPanel {
       if (compare) nameCell.append(el('span', '● ', r.paired ? 'dot-green' : 'dot-red'));
       nameCell.append(r.key.startsWith(r.node + '.') ? r.key.slice(r.node.length + 1) : r.key);
       const item = r.item && typeof r.item === 'object' ? r.item : {};
-      tr.append(nameCell, ...fields.map((f) => el('td', Object.prototype.hasOwnProperty.call(item, f) && item[f] !== null ? String(item[f]) : '-')));
+      tr.append(nameCell, ...fields.map((f) => cellOf(item, f)));
       body.append(tr);
     }
     table.append(body);
     wrap.append(table);
     box.append(wrap);
     container.append(box);
+  }
+
+  /**
+   * Issue 46: the node's verdict, first in the panel: the level its precision index falls in (the
+   * colour of its box), the rows whose Result set it with their Err_message and errors, and the
+   * overflow level (with why it is "-" when the build had no overflow check).
+   * @param {any} dbg @param {any} bch @param {any[]} rows
+   */
+  verdict(dbg, bch, rows) {
+    const ws = /** @type {any} */ (this.ws);
+    const box = el('div', undefined, 'ws-verdict');
+    box.dataset.testid = 'verdict';
+    const own = dbg || bch;
+    if (this.ws.compare && dbg && !bch) box.append(tel('span', 'verdictUnmatched', 'ws-verdict-badge'));
+    else if (this.ws.compare && dbg) box.append(this.levelBadge(dbg.precision, ws.colors || []));
+    const overflow = own.overflow === null || own.overflow === undefined || own.overflow === '' ? null : String(own.overflow);
+    box.append(overflow ? tel('span', 'verdictOverflow', '', overflow) : tel('span', ws.overflowCheck ? 'verdictNoOverflow' : 'verdictNoOverflowCheck', 'ws-muted'));
+    const debugRows = rows.filter((r) => r.side === 'NPU' && r.item && typeof r.item === 'object' && 'Result' in r.item);
+    const worst = debugRows.reduce((w, r) => Math.max(w, LEVELS.indexOf(String(r.item.Result))), -1);
+    if (worst < 0) return box;
+    const list = el('div', undefined, 'ws-verdict-rows');
+    if (worst === 0) list.append(tel('span', 'verdictAllPass', 'ws-muted'));
+    for (const r of debugRows.filter((x) => LEVELS.indexOf(String(x.item.Result)) === worst && worst > 0)) {
+      const line = el('span', undefined, 'ws-verdict-row');
+      const key = r.key.startsWith(r.node + '.') ? r.key.slice(r.node.length + 1) : r.key;
+      line.append(el('b', key), ` ${t(LEVELS[worst])}`);
+      const quoted = QUOTED_FIELDS.filter((f) => r.item[f] !== undefined && r.item[f] !== null && r.item[f] !== '' && r.item[f] !== ' ');
+      if (quoted.length) line.append(`: ${quoted.map((f) => `${f} ${r.item[f]}`).join(', ')}`);
+      const msgs = errMessages(r.item.Err_message);
+      if (msgs.length) line.append(' — ', el('span', msgs.join('; '), 'ws-verdict-msg'));
+      list.append(line);
+    }
+    box.append(list);
+    return box;
+  }
+
+  /** The precision index and the bucket it falls in, coloured as the box is. @param {any} value @param {any[]} colors */
+  levelBadge(value, colors) {
+    const v = value === null || value === undefined || value === '' ? NaN : Number(value);
+    const badge = el('span', undefined, 'ws-verdict-badge');
+    badge.dataset.testid = 'verdict-level';
+    if (Number.isNaN(v)) { badge.append(t('verdictNoIndex')); return badge; }
+    const c = Math.min(1, Math.max(0, v));
+    const bucket = colors.find((b, i) => c >= b.lo && (c < b.hi || (i === colors.length - 1 && c <= b.hi)));
+    badge.style.background = bucket ? bucket.colour : '';
+    const level = bucket && bucket.level ? t(bucket.level) : '';
+    badge.append(t('verdictLevel', String(v), level, bucket ? `[${bucket.lo}, ${bucket.hi}]` : ''));
+    return badge;
   }
 
   /** DET-05 / DET-06: stack, merge details and communication peers of one side. @param {any} row @param {import('./pane.js').Pane} p */
@@ -231,7 +321,10 @@ export class DetailPanel {
         const li = el('li');
         const b = el('button', `rank${rank}: ${String(info2[1])}`, 'ws-link');
         b.addEventListener('click', () => this.onPeer && this.onPeer(p, rank, String(info2[1])));
-        li.append(b, el('span', ` ${info2[0] ?? ''}`, 'ws-muted'));
+        // The number beside a peer is its precision index; msProbe writes "Nan" when there is none.
+        const index = peerNumber(info2[0]);
+        if (index !== null) li.append(b, el('span', ` ${t('precisionIndexShort')} ${index}`, 'ws-muted'));
+        else li.append(b);
         list.append(li);
       }
       info.append(tel('h4', type), list);

@@ -4,7 +4,7 @@
 // CSS transform while panning. Boxes are batched by style into Path2D objects, and text is drawn
 // only where it is at least 6 px tall on screen.
 import { isLeaf, H, LW } from './layout.js';
-import { fitLabel, markerOf } from './render_common.js';
+import { fitLabel, markerOf, labelSize } from './render_common.js';
 import { pillBox, PILL_H, PILL_FONT } from './badges.js';
 
 /**
@@ -74,14 +74,14 @@ export class CanvasRenderer {
           p.moveTo(n.x + LW, n.y + H / 2);
           p.ellipse(n.x + LW / 2, n.y + H / 2, LW / 2, H / 2, 0, 0, 2 * Math.PI);
         }
-        if (showText6) texts.push([n, s.text, 6, LW]);
+        if (showText6) texts.push([n, s.text, labelSize(true, t.k), LW]);
       } else {
         if (round) gr.fillPath.roundRect(n.x, n.y, n.w, H, 5); else gr.fillPath.rect(n.x, n.y, n.w, H);
         if (round) gr.strokePath.roundRect(n.x, n.y, n.w, H, 5); else gr.strokePath.rect(n.x, n.y, n.w, H);
         if (n.expanded) {
           if (round) gr.strokePath.roundRect(n.x, n.y, n.w, n.h, 5); else gr.strokePath.rect(n.x, n.y, n.w, n.h);
         }
-        if (showText8) texts.push([n, s.text, 8, n.w]);
+        if (showText8) texts.push([n, s.text, labelSize(false, t.k), n.w]);
       }
     }
     for (const gr of groups.values()) {

@@ -5,7 +5,7 @@
 import { select } from 'd3-selection';
 import 'd3-transition';
 import { isLeaf, H, LW } from './layout.js';
-import { fitLabel, markerOf } from './render_common.js';
+import { fitLabel, markerOf, labelSize } from './render_common.js';
 import { pillBox, PILL_H, PILL_FONT } from './badges.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -27,15 +27,22 @@ export function reducedMotion() {
 /** The painted geometry of a node element. @param {any} d */
 const geoOf = (d) => ({ x: d.x, y: d.y, w: d.w, h: d.h, expanded: !!d.expanded });
 
+/** The zoom of the drawing in progress (drawSvg runs synchronously). */
+let labelK = 1;
+
 /**
  * @param {SVGGElement} g  the layer
  * @param {any[]} nodes @param {(n: any) => BoxStyle} style
  * @param {boolean} [animate]  animate the change (GR-10), unless too many elements change or the
  *   user prefers reduced motion; then `g.__animEnd` is the time (performance.now()) it ends
+ * @param {number} [k]  the zoom the labels are fitted for (render_common labelSize)
  * @returns {number} problem badges drawn (BEY-08)
  */
-export function drawSvg(g, nodes, style, animate = false) {
+export function drawSvg(g, nodes, style, animate = false, k = 1) {
   let pills = 0;
+  labelK = k;
+  const leafSize = labelSize(true, k);
+  const moduleSize = labelSize(false, k);
   const sel = select(g).selectAll('g.node').data(nodes, (/** @type {any} */ d) => d.name);
   const exit = sel.exit();
   const entering = sel.enter().size();
@@ -85,7 +92,8 @@ export function drawSvg(g, nodes, style, animate = false) {
     const marker = markerOf(d);
     const b = s.badge;
     if (b) pills += 1;
-    const sig = `${d.x},${d.y},${d.w},${d.h},${d.expanded},${s.fill},${s.stroke},${s.width},${s.text},${marker},${b ? b.text + b.fill + b.title : ''}`;
+    const size = d.subNames.length === 0 ? leafSize : moduleSize;
+    const sig = `${d.x},${d.y},${d.w},${d.h},${d.expanded},${s.fill},${s.stroke},${s.width},${s.text},${marker},${size},${b ? b.text + b.fill + b.title : ''}`;
     if (gg.__sig === sig) return;
     gg.__sig = sig;
     const old = gg.__geo || null;
@@ -161,7 +169,7 @@ function paint(gg, d, s, marker) {
     else outline.setAttribute('display', 'none');
   }
   const text = /** @type {SVGTextElement} */ (gg.querySelector('text'));
-  const size = leaf ? 6 : 8;
+  const size = labelSize(leaf, labelK);
   const boxW = leaf ? LW : d.w;
   text.textContent = fitLabel(d, boxW, size);
   text.setAttribute('x', String(d.x + boxW / 2));

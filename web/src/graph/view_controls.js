@@ -10,6 +10,19 @@ import { WHITE, UNMATCHED, OVERFLOW, themed } from './colours.js';
 import { t } from '../i18n.js';
 
 const SYNC_VIEW_KEY = 'visprobe.syncView';
+const MINIMAP_KEY = 'visprobe.minimaps';
+
+/** A remembered on / off choice. @param {string} key @param {boolean} fallback */
+function remembered(key, fallback) {
+  let v = null;
+  try { v = localStorage.getItem(key); } catch { /* no storage */ }
+  return v === null ? fallback : v === '1';
+}
+
+/** @param {string} key @param {boolean} on */
+function remember(key, on) {
+  try { localStorage.setItem(key, on ? '1' : '0'); } catch { /* not persisted */ }
+}
 
 /**
  * Appends the controls to `bar`.
@@ -31,29 +44,36 @@ export function buildViewControls(ws, bar) {
   navButton('⚠◀', 'bar-prev-warning', 'prevWarning', () => ws.navigator.stepKind(-1, 'warning'));
   navButton('⚠▶', 'bar-next-warning', 'nextWarning', () => ws.navigator.stepKind(1, 'warning'));
   bar.append(nav);
-  // GR-09 view controls.
+  // GR-09 view controls. Issue 46: one toolbar row; the four toggles live in the View menu, and
+  // the minimaps start hidden (an inset over the pane's corner, shown when wanted: M or the menu).
   const controls = el('span', undefined, 'ws-controls');
-  const toggle = (/** @type {string} */ key, /** @type {string} */ id, /** @type {(on: boolean) => void} */ fn) => {
-    const c = checkbox(key, true);
+  const viewMenu = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-view-menu ws-menu-fold'));
+  viewMenu.dataset.testid = 'view-menu';
+  const viewList = el('div', undefined, 'ws-fold-list');
+  viewMenu.append(tel('summary', 'viewMenu'), viewList);
+  const toggle = (/** @type {string} */ key, /** @type {string} */ id, /** @type {boolean} */ on, /** @type {(on: boolean) => void} */ fn) => {
+    const c = checkbox(key, on);
     c.input.id = id;
     c.label.classList.add('ws-toggle');
     c.input.addEventListener('change', () => fn(c.input.checked));
-    controls.append(c.label);
+    viewList.append(c.label);
     return c.input;
   };
-  toggle(ws.compare ? 'debugMinimap' : 'minimap', 'ws-minimap-0', (on) => ws.setMinimap(0, on));
+  const minimapsOn = remembered(MINIMAP_KEY, false);
+  const minimapToggle = (/** @type {number} */ i) => (/** @type {boolean} */ on) => {
+    remember(MINIMAP_KEY, on);
+    ws.setMinimap(i, on);
+  };
+  toggle(ws.compare ? 'debugMinimap' : 'minimap', 'ws-minimap-0', minimapsOn, minimapToggle(0));
   if (ws.compare) {
-    toggle('benchMinimap', 'ws-minimap-1', (on) => ws.setMinimap(1, on));
-    ws.syncBox = toggle('syncExpansion', 'ws-sync', () => {});
+    toggle('benchMinimap', 'ws-minimap-1', minimapsOn, minimapToggle(1));
+    ws.syncBox = toggle('syncExpansion', 'ws-sync', true, () => {});
     // Synced pan / zoom: on by default in a compare (issue 46: Debug and Bench drifted apart after
     // an expand), and the user's choice is remembered.
-    ws.syncViewBox = toggle('syncView', 'ws-sync-view', (on) => {
-      try { localStorage.setItem(SYNC_VIEW_KEY, on ? '1' : '0'); } catch { /* not persisted */ }
+    ws.syncViewBox = toggle('syncView', 'ws-sync-view', remembered(SYNC_VIEW_KEY, true), (on) => {
+      remember(SYNC_VIEW_KEY, on);
       if (on && ws.panes[0]) ws.syncView(ws.panes[0]);
     });
-    let stored = null;
-    try { stored = localStorage.getItem(SYNC_VIEW_KEY); } catch { /* no storage */ }
-    ws.syncViewBox.checked = stored !== '0';
   }
   // Issue 19: every action of the toolbar has a key, all listed in this one overlay (keys.js).
   const shortcuts = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-shortcuts'));
@@ -89,7 +109,7 @@ export function buildViewControls(ws, bar) {
   const fit = tel('button', 'fitToScreen');
   fit.dataset.testid = 'fit';
   fit.addEventListener('click', () => ws.panes.forEach((p) => p.fit()));
-  controls.append(depthBox, shortcuts, fit);
+  controls.append(depthBox, fit, viewMenu, shortcuts);
   const exportSvg = el('button', 'SVG');
   setTitle(exportSvg, 'exportSvg');
   exportSvg.addEventListener('click', () => exportGraph(ws.panes, 'svg'));
@@ -110,28 +130,30 @@ export function buildViewControls(ws, bar) {
   exportMenu.append(tel('summary', 'exportMenu'), exportList);
   controls.append(exportMenu);
   if (ws.opts.onCopyLink) {
-    const copyLink = el('button', '🔗');
+    // Issue 46: a word, not an emoji (the glyph needed an emoji font).
+    const copyLink = tel('button', 'copyLinkShort');
     copyLink.dataset.testid = 'copy-link';
     setTitle(copyLink, 'copyLink');
     copyLink.addEventListener('click', () => ws.opts.onCopyLink && ws.opts.onCopyLink());
     controls.append(copyLink);
   }
   bar.append(controls);
+  // One fold open at a time; a click elsewhere closes them.
+  const folds = /** @type {HTMLDetailsElement[]} */ ([viewMenu, exportMenu]);
+  for (const f of folds) f.addEventListener('toggle', () => { if (f.open) for (const g of folds) if (g !== f) g.open = false; });
+  document.addEventListener('pointerdown', (e) => {
+    for (const f of folds) if (f.open && !f.contains(/** @type {Node} */ (e.target))) f.open = false;
+  }, { signal: ws.abort.signal });
 }
 
 /**
- * GR-07 / GR-12: the legend of shapes, colours and markers.
+ * GR-07 / GR-08 / GR-12: the legend, in the toolbar's one row (issue 46): the colour scale inline,
+ * the shapes and markers in a fold beside it.
  * @param {HTMLElement} box @param {{overflow: boolean, compare: boolean, colors: Array<{colour: string, lo: number, hi: number, level?: string}>}} o
  */
 export function drawLegend(box, o) {
+  const wasOpen = !!box.querySelector('details[open]');
   box.textContent = '';
-  for (const [cls, key, tip] of [['shape-module', 'kindModule', ''], ['shape-leaf', 'kindLeaf', 'kindLeafHelp'],
-                                 ['shape-apis', 'kindApis', 'kindApisHelp'], ['shape-fused', 'kindFused', 'kindFusedHelp']]) {
-    const item = el('span', undefined, 'ws-kind');
-    item.append(el('i', undefined, cls), tel('span', key));
-    if (tip) setTitle(item, tip);
-    box.append(item);
-  }
   const swatch = (/** @type {string} */ colour, /** @type {string} */ text) => {
     const item = el('span', undefined, 'ws-swatch');
     const chip = el('i');
@@ -142,11 +164,26 @@ export function drawLegend(box, o) {
   if (o.overflow) {
     for (const k of ['medium', 'high', 'critical']) swatch(OVERFLOW[k], t(k));
   } else if (o.compare) {
-    for (const c of o.colors) swatch(c.colour, `${c.level || ''} [${c.lo}, ${c.hi}]`);
+    // The level names the database carries (pass / warning / error) in the page's language.
+    for (const c of o.colors) swatch(c.colour, `${c.level ? t(c.level) : ''} [${c.lo}, ${c.hi}]`);
     swatch(themed(UNMATCHED), t('unmatched'));
   } else {
     swatch(themed(WHITE), t('noPrecision'));
   }
+  const shapes = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-menu-fold ws-shapes'));
+  shapes.dataset.testid = 'legend-shapes';
+  shapes.open = wasOpen;
+  const list = el('div', undefined, 'ws-fold-list');
+  for (const [cls, key, tip] of [['shape-module', 'kindModule', ''], ['shape-leaf', 'kindLeaf', 'kindLeafHelp'],
+                                 ['shape-apis', 'kindApis', 'kindApisHelp'], ['shape-fused', 'kindFused', 'kindFusedHelp']]) {
+    const item = el('span', undefined, 'ws-kind');
+    item.append(el('i', undefined, cls), tel('span', key));
+    if (tip) setTitle(item, tip);
+    list.append(item);
+  }
   // GR-12 markers.
-  box.append(el('span', `↗ ↙ ⇄ ${t('markerComm')}   ⊕ ${t('markerMerged')}   • ${t('markerModified')}`, 'ws-muted'));
+  list.append(el('span', `↗ ↙ ⇄ ${t('markerComm')}`, 'ws-muted'), el('span', `⊕ ${t('markerMerged')}`, 'ws-muted'),
+              el('span', `• ${t('markerModified')}`, 'ws-muted'));
+  shapes.append(tel('summary', 'legendShapes'), list);
+  box.append(shapes);
 }

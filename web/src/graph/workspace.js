@@ -19,6 +19,7 @@ import { HoverCard } from './hover_card.js';
 import { drawBreadcrumb } from './breadcrumb.js';
 import { actionOf, runAction } from './keys.js';
 import { buildViewControls, drawLegend } from './view_controls.js';
+import { paneSplitter, sideSplitter, dockSplitter } from './splitters.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
 
@@ -101,8 +102,10 @@ export class Workspace {
     this.scopeText.dataset.testid = 'scope';
     bar.append(this.scopeText);
     buildViewControls(this, bar);
+    // Issue 46: the legend in the toolbar's one row, before the view controls.
     this.legendBox = el('div', undefined, 'ws-legend');
     this.legendBox.dataset.testid = 'legend';
+    bar.insertBefore(this.legendBox, bar.querySelector('.ws-controls'));
     // Issue 19: the selected node's ancestors, each one click away.
     this.crumbs = el('nav', undefined, 'ws-crumbs');
     this.crumbs.dataset.testid = 'breadcrumb';
@@ -117,23 +120,7 @@ export class Workspace {
     panes.append(this.paneHosts[0]);
     if (this.paneHosts[1]) {
       this.paneHosts[1].dataset.testid = 'pane-bench';
-      const splitter = el('div', undefined, 'ws-splitter');
-      splitter.dataset.testid = 'splitter';
-      splitter.setAttribute('role', 'separator');
-      splitter.addEventListener('pointerdown', (e) => {
-        if (e.target !== splitter) return;   // the collapse button
-        splitter.setPointerCapture(e.pointerId);
-        const box = panes.getBoundingClientRect();
-        const move = (/** @type {PointerEvent} */ ev) => {
-          const share = Math.min(0.8, Math.max(0.2, (ev.clientX - box.left) / box.width));
-          this.paneHosts[0].style.flex = `0 0 ${(share * 100).toFixed(2)}%`;
-          this.paneHosts[1].style.flex = '1 1 0';
-          for (const p of this.panes) p.resized();
-        };
-        const up = () => { splitter.removeEventListener('pointermove', move); splitter.removeEventListener('pointerup', up); };
-        splitter.addEventListener('pointermove', move);
-        splitter.addEventListener('pointerup', up);
-      });
+      const splitter = paneSplitter(panes, this.paneHosts, () => { for (const p of this.panes) p.resized(); });
       const collapse = el('button', '⇥', 'ws-collapse');
       collapse.dataset.testid = 'collapse-bench';
       setTitle(collapse, 'collapseBench');
@@ -214,7 +201,8 @@ export class Workspace {
     tools.append(themeButton, langButton);
     rail.append(tools);
     const main = el('div', undefined, 'ws-main');
-    main.append(rail, selection.el, side, panes);
+    const sideSplit = sideSplitter(side, () => { for (const p of this.panes) p.resized(); });
+    main.append(rail, selection.el, side, sideSplit, panes);
     // BEY-04: pans, zooms, toggles and list choices move the view state.
     for (const type of ['pointerup', 'wheel', 'keyup', 'dblclick', 'change']) main.addEventListener(type, () => this.stateChanged(), { signal, passive: true });
     this.detail = new DetailPanel(this);
@@ -222,24 +210,9 @@ export class Workspace {
     // Issue 19: the detail panel docked under the graph, its height dragged on the splitter above it.
     const dock = el('div', undefined, 'ws-dock');
     dock.dataset.testid = 'detail-dock';
-    const dockSplit = el('div', undefined, 'ws-dock-splitter');
-    dockSplit.dataset.testid = 'dock-splitter';
-    dockSplit.setAttribute('role', 'separator');
-    dockSplit.setAttribute('aria-orientation', 'horizontal');
-    dockSplit.addEventListener('pointerdown', (e) => {
-      dockSplit.setPointerCapture(e.pointerId);
-      const box = h.getBoundingClientRect();
-      const move = (/** @type {PointerEvent} */ ev) => {
-        const px = Math.min(box.height - 160, Math.max(60, box.bottom - ev.clientY));
-        h.style.setProperty('--dock-h', `${Math.round(px)}px`);
-        for (const p of this.panes) p.resized();
-      };
-      const up = () => { dockSplit.removeEventListener('pointermove', move); dockSplit.removeEventListener('pointerup', up); };
-      dockSplit.addEventListener('pointermove', move);
-      dockSplit.addEventListener('pointerup', up);
-    });
+    const dockSplit = dockSplitter(h, () => { for (const p of this.panes) p.resized(); });
     dock.append(this.crumbs, this.detail.el);
-    h.append(bar, this.legendBox, main, dockSplit, dock);
+    h.append(bar, main, dockSplit, dock);
     this.card = new HoverCard({ fetchRow: (pane, name, side) => this.detail.fetchRow(pane, name, side), other: (p) => this.other(p), compare: this.compare });
     signal.addEventListener('abort', () => this.card.destroy());
     paintPrefButtons();
@@ -484,7 +457,7 @@ export class Workspace {
     const n = await p.reveal(name);
     if (!n) { toast(t('nodeNotFound', name), 'warn'); return; }
     p.render();
-    p.centre(n);
+    p.centre(n, true);
     await this.revealCounterpart(p, n);
     await this.select(p, n);
   }
@@ -496,7 +469,7 @@ export class Workspace {
     const c = await o.reveal(n.link[n.link.length - 1]);
     if (!c) return;
     o.render();
-    o.centre(c);
+    o.centre(c, true);
   }
 
   /** MAT-05: recolour without losing expansion or view; refresh lists and details. */

@@ -21,6 +21,10 @@ export const inApp = () => document.body.classList.contains('app');
 /** A database is shown: the full-window layout, the drawer closed. */
 export function enterApp() {
   document.body.classList.add('app');
+  // Issue 46: the status line joins the header (one row less over the graph).
+  const status = document.querySelector('main > .status');
+  const bar = $('app-bar');
+  if (status && bar) bar.after(status);
   setDrawer(false);
 }
 
