@@ -138,6 +138,17 @@ const DICT = {
   cardSingle: ['single graph: nothing compared, white', '单图：无比对，白色'],
   cardOverflowLevel: ['overflow level {0}', '溢出等级 {0}'],
   cardNoOverflow: ['no overflow → white', '无溢出 → 白色'],
+  // Issue 46: the hover card says what set the node's colour.
+  cardLevel: ['precision index {0} → {1} ({2})', '精度指标 {0} → {1}（{2}）'],
+  cardLevelRange: ['precision index {0} → the bucket {1}', '精度指标 {0} → 区间 {1}'],
+  cardNoIndex: ['no precision index → white (nothing compared)', '无精度指标 → 白色（未比对）'],
+  cardUnmatchedDebug: ['unmatched → grey: no Bench node pairs with this one', '未匹配 → 灰色：没有与之配对的 Bench 节点'],
+  cardUnmatchedBench: ['unmatched → grey: no Debug node pairs with this one', '未匹配 → 灰色：没有与之配对的 Debug 节点'],
+  cardBenchWhite: ['white here: the colour is on the Debug node, whose', '此处为白色：颜色标在 Debug 节点上，其'],
+  cardCollection: ['API list / fused operators: always white', 'API 列表 / 融合算子：始终为白色'],
+  cardSingle: ['single graph: nothing compared, white', '单图：无比对，白色'],
+  cardOverflowLevel: ['overflow level {0}', '溢出等级 {0}'],
+  cardNoOverflow: ['no overflow → white', '无溢出 → 白色'],
   // Issue 46: the filter lists what the navigator flags (modules by their own precision index too).
   filterHelpFlagged: ['Debug side. Warning ({0} ≤ precision < {1}) and Error (precision ≥ {1}): every node by its own precision index, modules included, as the navigator flags them; Pass (0 ≤ precision < {0}), Unmatched and the overflow levels: leaf nodes. The bounds are those of the file\'s colour table.',
                       'Debug 侧。警告（{0} ≤ 精度 < {1}）与错误（精度 ≥ {1}）：按各节点自身的精度指标，含模块，与导航面板一致；通过（0 ≤ 精度 < {0}）、未匹配与溢出等级：仅叶子节点。阈值取自文件的颜色表。'],

@@ -65,17 +65,37 @@ export function parseColourTable(json) {
 }
 
 /**
+ * The bucket of the table a value falls in (web-ui GR-04: left-closed, right-open, the last range
+ * closed at 1, values clamped into [0, 1]); null for NaN / null / no range.
+ * @template {{colour: string, lo: number, hi: number}} B
+ * @param {number|null} value @param {B[]} colors @returns {B|null}
+ */
+export function bucketOf(value, colors) {
+  if (value === null || value === undefined || Number.isNaN(value)) return null;
+  const v = Math.min(1, Math.max(0, value));
+  for (const c of colors) {
+    const last = c.hi >= 1;
+    if (v >= c.lo && (v < c.hi || (last && v <= c.hi))) return c;
+  }
+  return null;
+}
+
+/**
  * GR-04: precision colour of a value through the table (NaN / null: white).
  * @param {number|null} value @param {Array<{colour: string, lo: number, hi: number}>} colors
  */
 export function bucketFill(value, colors) {
-  if (value === null || Number.isNaN(value)) return WHITE;
-  const v = Math.min(1, Math.max(0, value));
-  for (const c of colors) {
-    const last = c.hi >= 1;
-    if (v >= c.lo && (v < c.hi || (last && v <= c.hi))) return c.colour;
-  }
-  return WHITE;
+  const b = bucketOf(value, colors);
+  return b ? b.colour : WHITE;
+}
+
+/**
+ * A bucket's range as a reader states it: "< 0.3" for the first, "≥ 0.6" for the last, else
+ * "≥ 0.3, < 0.6". @param {{lo: number, hi: number}} b
+ */
+export function rangeText(b) {
+  if (b.lo <= 0) return b.hi >= 1 ? '0 – 1' : `< ${b.hi}`;
+  return b.hi >= 1 ? `≥ ${b.lo}` : `≥ ${b.lo}, < ${b.hi}`;
 }
 
 /**

@@ -1,0 +1,154 @@
+// Issue 46, what a newcomer met in the graph workspace: the hover card names what gave a box its
+// colour (precision index and bucket, or the overflow level) and stays inside the window; "pass"
+// boxes are dark in the dark theme; the filter's Warning / Error lists count what the navigator
+// flags; a .vis.config records manual unmatches too; the one-file page carries the sample.
+// Real Chromium, the real engine: inputs from scripts/gen_dump.py built by build/native/visprobe.
+//   node --test tests/browser/test_newcomer_graph.mjs      (after node web/build.mjs build/web)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, launchChromium, openPage as openAt, root } from './harness.mjs';
+
+const native = join(root, 'build', 'native', 'visprobe');
+const web = process.env.VISPROBE_WEB_DIR || join(root, 'build', 'web');
+const VIEW = { width: 1600, height: 1000 };
+let server, origin, browser, tmp, db;
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'visprobe_newcomer_graph_'));
+  // A compare whose golden drifts from layer 2 on (errors and warnings, modules among them) and
+  // whose target overflows in layer 1, built with overflow checking.
+  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(tmp, 't'), '--golden', join(tmp, 'g'), '--layers', '4',
+                           '--hidden', '64', '--diverge-layer', '2', '--overflow-layer', '1', '--seed', '7'], { stdio: 'pipe' });
+  execFileSync(native, ['graph_visualize', '-tp', join(tmp, 't'), '-gp', join(tmp, 'g'), '-o', join(tmp, 'out'), '-oc'], { stdio: 'pipe' });
+  db = join(tmp, 'out', readdirSync(join(tmp, 'out')).find((f) => f.endsWith('.vis.db')));
+  ({ server, origin } = await startServer(web));
+  browser = await launchChromium();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Rows of the built database (sqlite3 -json). */
+const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', db, q]).toString() || '[]');
+
+async function openDb(file = db, contextOptions = {}) {
+  const { page, context, errors } = await openAt(browser, origin + '/', { viewport: VIEW, acceptDownloads: true, ...contextOptions });
+  await page.setInputFiles('#pick-db', file);
+  await page.waitForSelector('[data-testid=pane-bench] g.node', { timeout: 120000 });
+  return { page, context, errors };
+}
+
+const settled = (page) => page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.settled())));
+
+/**
+ * The window point over node `name` of pane `i` (a fraction `fx` along its header), once nothing
+ * else covers it there.
+ */
+const pointOver = (page, i, name, fx = 0.5) => page.waitForFunction(([k, n, f]) => {
+  const p = window.visprobeGraph.panes[k];
+  const b = p.screenBox(n);
+  const r = p.host.getBoundingClientRect();
+  const pt = b && { x: r.left + b.x + Math.max(3, Math.min(b.w - 3, b.w * f)), y: r.top + b.y + b.h / 2 };
+  const hit = pt && document.elementFromPoint(pt.x, pt.y);
+  return hit && hit.closest('g.node') && hit.closest('g.node').dataset.name === n ? pt : null;
+}, [i, name, fx]).then((h) => h.jsonValue());
+
+/** Moves the pointer onto `at` and waits for the hover card of `name`; returns its text. */
+async function hoverAt(page, at, name) {
+  await page.mouse.move(2, 2);
+  await page.waitForSelector('[data-testid=hover-card]', { state: 'hidden' });
+  await page.mouse.move(at.x, at.y);
+  await page.waitForFunction((n) => {
+    const c = document.querySelector('[data-testid=hover-card]');
+    return c && !c.hidden && c.querySelector('.ws-card-name')?.textContent === n;
+  }, name);
+  return page.textContent('[data-testid=hover-card]');
+}
+
+/** Reveals and selects `name` in pane `i` (as a list does), then hovers it. */
+async function hoverNode(page, i, name) {
+  await page.evaluate(([k, n]) => window.visprobeGraph.selectFromList(window.visprobeGraph.panes[k], n), [i, name]);
+  await settled(page);
+  return hoverAt(page, await pointOver(page, i, name), name);
+}
+
+test('the hover card says which number gave the box its colour: precision index and bucket, the rows behind it; overflow level in overflow mode', async () => {
+  const { page, context, errors } = await openDb();
+  // A module in error by its own outputs, and the leaf of layer 2 in warning.
+  const [mod] = sql("SELECT node_name, precision_index FROM tb_nodes WHERE data_source = 'NPU' AND node_name = 'Module.module.module.GPTModel.forward.0'");
+  assert.equal(mod.precision_index, 1);
+  let card = await hoverNode(page, 0, mod.node_name);
+  assert.match(card, /precision index 1 → error \(≥ 0\.6\)/, card);
+  // The row whose Result set it, with the metric its message names.
+  assert.match(card, /output\.0: NormRelativeErr 60\.0% — error: The NormRelativeErr of output is greater than 0\.5\./, card);
+  const [warn] = sql("SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND precision_index = 0.5 AND sub_nodes IN ('', '[]') ORDER BY node_order LIMIT 1");
+  card = await hoverNode(page, 0, warn.node_name);
+  assert.match(card, /precision index 0\.5 → warning \(≥ 0\.3, < 0\.6\)/, card);
+  assert.match(card, /warning: The norm relative error of output is 10 times that of input\./, card);
+  const [pass] = sql("SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND precision_index = 0 AND sub_nodes IN ('', '[]') AND matched_node_link NOT IN ('', '[]') ORDER BY node_order LIMIT 1");
+  card = await hoverNode(page, 0, pass.node_name);
+  assert.match(card, /precision index 0 → pass \(< 0\.3\)/, card);
+  // The Bench box is white: the card says the colour is on its Debug node, and names the same number.
+  card = await hoverNode(page, 1, mod.node_name);
+  assert.match(card, /white here: the colour is on the Debug node, whose precision index 1 → error \(≥ 0\.6\)/, card);
+  // Overflow mode: the overflow level is what colours the box.
+  const [crit] = sql("SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND overflow_level = 'critical' AND sub_nodes IN ('', '[]') ORDER BY node_order LIMIT 1");
+  await page.click('[data-testid=rail-filter]');
+  await page.click('[data-testid=mode-overflow]');
+  await page.waitForSelector('[data-testid=filter-critical]');
+  card = await hoverNode(page, 0, crit.node_name);
+  assert.match(card, /overflow level critical/, card);
+  assert.doesNotMatch(card, /→ error/);
+  // In Chinese the words follow.
+  await page.click('[data-testid=lang-toggle]');
+  card = await hoverNode(page, 0, crit.node_name);
+  assert.match(card, /溢出等级 严重/, card);
+  await page.click('[data-testid=lang-toggle]');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The card's box and whether it lies inside the window. */
+const cardBox = (page) => page.$eval('[data-testid=hover-card]', (c) => {
+  const r = c.getBoundingClientRect();
+  const inner = [...c.querySelectorAll('*')].map((e) => e.getBoundingClientRect());
+  return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, vw: innerWidth, vh: innerHeight,
+           // rows wider than the card run past its edge (or are cut by it)
+           rowsRight: Math.max(...inner.map((x) => x.right)), rowsBottom: Math.max(...inner.map((x) => x.bottom)) };
+});
+
+test('a hover card near the right and bottom edges of the Bench pane stays inside the 1600 x 1000 window', async () => {
+  const { page, context, errors } = await openDb();
+  // A box of the Bench pane moved to the pane's bottom right corner (the card holds both sides' rows).
+  const name = 'Module.module.module.GPTModel.forward.0';
+  assert.equal(sql(`SELECT count(*) AS n FROM tb_nodes WHERE data_source = 'Bench' AND node_name = '${name}' AND output_data LIKE '%Max%'`)[0].n, 1);
+  await page.evaluate((n) => {
+    const p = window.visprobeGraph.panes[1];
+    const b = p.screenBox(n);
+    p.t.x += p.width - 6 - (b.x + b.w);
+    p.t.y += p.height - 4 - (b.y + b.h);
+    p.draw(true);
+  }, name);
+  const at = await pointOver(page, 1, name, 0.97);
+  const pane = await page.$eval('[data-testid=pane-bench]', (e) => { const r = e.getBoundingClientRect(); return { right: r.right, bottom: r.bottom }; });
+  assert.ok(pane.right - at.x < 60 && pane.bottom - at.y < 40, `the pointer is at the pane's corner: ${JSON.stringify({ at, pane })}`);
+  await hoverAt(page, at, name);
+  const box = await cardBox(page);
+  const where = JSON.stringify(box);
+  assert.equal(box.vw, 1600);
+  assert.ok(box.left >= 0 && box.top >= 0 && box.right <= 1600 && box.bottom <= 1000, `card inside the window: ${where}`);
+  assert.ok(box.rowsRight <= box.right && box.rowsBottom <= box.bottom, `no row runs past the card: ${where}`);
+  // Flipped: left of and above the pointer, not under it.
+  assert.ok(box.right <= at.x, `left of the pointer: ${where}`);
+  // Below the pointer it would cross the bottom edge: above it instead.
+  if (at.y + 16 + (box.bottom - box.top) > 1000 - 8) assert.ok(box.bottom <= at.y, `above the pointer: ${where}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
