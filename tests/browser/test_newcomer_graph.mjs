@@ -152,3 +152,35 @@ test('a hover card near the right and bottom edges of the Bench pane stays insid
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** Relative luminance (0..1) of #RRGGBB. */
+function luminance(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  const lin = (c) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * lin((v >> 16) & 255) + 0.7152 * lin((v >> 8) & 255) + 0.0722 * lin(v & 255);
+}
+
+test('dark theme: a pass box is a dark fill of the pass hue, apart from "no precision"; light theme unchanged', async () => {
+  const { page, context, errors } = await openDb(db, { colorScheme: 'dark' });
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  const [pass] = sql("SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND precision_index = 0 AND node_type = '0' AND up_node = 'DefaultModel' AND matched_node_link NOT IN ('', '[]') ORDER BY node_order LIMIT 1");
+  const fillOf = (pane, n) => page.getAttribute(`[data-testid=${pane}] g.node[data-name="${n}"] rect.header`, 'fill');
+  const fill = await fillOf('pane-debug', pass.node_name);
+  assert.ok(luminance(fill) < 0.08, `pass fill ${fill} is dark`);
+  const v = parseInt(fill.slice(1), 16);
+  assert.ok(((v >> 16) & 255) > (v & 255) + 8, `pass fill ${fill} keeps the warm hue of the pass colour`);
+  const none = await fillOf('pane-bench', pass.node_name);   // bench side: "no colour"
+  assert.notEqual(fill.toUpperCase(), none.toUpperCase(), 'pass is not the "no precision" fill');
+  // The label stays readable (white on the dark fill).
+  assert.equal(await page.getAttribute(`[data-testid=pane-debug] g.node[data-name="${pass.node_name}"] text`, 'fill'), '#FFFFFF');
+  // The filter's Pass swatch is the node's fill (GR-07).
+  await page.click('[data-testid=rail-filter]');
+  const swatch = await page.$eval('[data-testid=filter-pass] + i', (i) => getComputedStyle(i).backgroundColor);
+  assert.equal(swatch, `rgb(${(v >> 16) & 255}, ${(v >> 8) & 255}, ${v & 255})`);
+  // Light: msProbe's cream.
+  await page.click('[data-testid=theme-toggle]');
+  await page.waitForFunction((n) => document.querySelector(`[data-testid=pane-debug] g.node[data-name="${n}"] rect.header`)?.getAttribute('fill') === '#FFFCF3', pass.node_name);
+  assert.equal(await page.$eval('[data-testid=filter-pass] + i', (i) => getComputedStyle(i).backgroundColor), 'rgb(255, 252, 243)');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

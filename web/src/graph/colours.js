@@ -22,21 +22,26 @@ export const FILTER_BUCKETS = [
   { key: 'error', lo: 0.6, hi: 1 },
 ];
 
+/** The lowest bucket of msProbe's tables (3 and 5 buckets): "pass". */
+export const PASS = '#FFFCF3';
+
 /**
  * Issue 19: the fills that mean "no colour" (no precision, unmatched, no overflow) in each theme,
  * from this one table: in the dark theme a white box and the cream "pass" of msProbe's table
- * looked alike. The file's precision buckets and the overflow levels keep their colours (they
- * carry meaning in the legend); the text colour follows the fill (textColour).
+ * looked alike. Issue 46: the cream "pass" itself was a bright block on the dark canvas; in the
+ * dark theme it is a dark fill of the same warm hue (the lowest step of the yellow-to-red scale,
+ * apart from the neutral grey of "no precision"). The other buckets and the overflow levels keep
+ * their colours (they carry meaning in the legend); the text colour follows the fill (textColour).
  */
 export const THEME_FILLS = {
-  light: { [WHITE]: WHITE, [UNMATCHED]: UNMATCHED },
-  dark: { [WHITE]: '#303030', [UNMATCHED]: '#5E5E5E' },
+  light: { [WHITE]: WHITE, [UNMATCHED]: UNMATCHED, [PASS]: PASS },
+  dark: { [WHITE]: '#303030', [UNMATCHED]: '#5E5E5E', [PASS]: '#3D3724' },
 };
 
 /** The fill as the current theme paints it. @param {string} fill */
 export function themed(fill) {
   if (typeof document === 'undefined' || document.documentElement.dataset.theme !== 'dark') return fill;
-  return /** @type {Record<string, string>} */ (THEME_FILLS.dark)[fill] || fill;
+  return /** @type {Record<string, string>} */ (THEME_FILLS.dark)[String(fill).toUpperCase()] || fill;
 }
 
 /** Fill darkened by 40 per channel (GR-06). @param {string} hex */

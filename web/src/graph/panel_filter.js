@@ -3,9 +3,29 @@
 // colours, the matching Debug leaves in a virtualised list with a name filter and previous / next.
 import { el, tel, setText, setTitle, setPlaceholder } from './dom.js';
 import { VirtualList, appendHighlighted } from './virtual_list.js';
-import { bucketFill, OVERFLOW, UNMATCHED, FILTER_BUCKETS } from './colours.js';
+import { bucketFill, OVERFLOW, UNMATCHED, FILTER_BUCKETS, themed } from './colours.js';
 import { t } from '../i18n.js';
 import { scopeRowids, scopeTerms } from './scope_rows.js';
+import { onTheme } from '../host/prefs.js';
+
+/**
+ * GR-07 in either theme: the swatches are painted as the nodes are (themed), and repainted when the
+ * theme changes. One listener for the module; panels whose element left the page are dropped.
+ * @type {Set<FilterPanel>}
+ */
+const LIVE = new Set();
+let listening = false;
+function repaintOnTheme(/** @type {FilterPanel} */ panel) {
+  LIVE.add(panel);
+  if (listening) return;
+  listening = true;
+  onTheme(() => {
+    for (const p of [...LIVE]) {
+      if (!p.el.isConnected) { LIVE.delete(p); continue; }
+      p.paintSwatches();
+    }
+  });
+}
 
 const COND = {
   pass: '(precision_index >= 0 AND precision_index < 0.3)',
@@ -92,7 +112,7 @@ export class FilterPanel {
       key: (r) => r.name,
       render: (li, r) => {
         const chip = el('i', undefined, 'ws-chip');
-        chip.style.background = r.colour;
+        chip.style.background = themed(r.colour);
         li.title = r.name;
         li.append(chip);
         appendHighlighted(li, r.name, this.name.value);
@@ -101,10 +121,25 @@ export class FilterPanel {
     });
     this.el.append(modeBox, title, this.checks, this.count, nav, this.msg, this.list.el);
     this.fillChecks();
+    repaintOnTheme(this);
   }
 
-  /** GR-07: the swatch of a bucket is the fill a node of that bucket gets. @param {string} key */
+  /** The box swatches and the visible rows' chips in the current theme. */
+  paintSwatches() {
+    for (const cb of this.checks.querySelectorAll('input[type=checkbox]')) {
+      const chip = /** @type {HTMLElement|null} */ (cb.nextElementSibling);
+      if (chip) chip.style.background = this.colourOf(/** @type {HTMLInputElement} */ (cb).value);
+    }
+    this.list.draw();
+  }
+
+  /** GR-07: the swatch of a bucket is the fill a node of that bucket gets (in this theme). @param {string} key */
   colourOf(key) {
+    return themed(this.rawColourOf(key));
+  }
+
+  /** The bucket's colour as the file's table gives it. @param {string} key */
+  rawColourOf(key) {
     if (key === 'unmatched') return UNMATCHED;
     if (OVERFLOW[key]) return OVERFLOW[key];
     const b = FILTER_BUCKETS.find((x) => x.key === key);
@@ -164,7 +199,7 @@ export class FilterPanel {
     this.rows = r.values.map(([name, precision, level, unmatched]) => ({
       name: String(name),
       colour: overflow ? OVERFLOW[String(level)] || '#FFFFFF'
-        : unmatched && this.ws.compare ? UNMATCHED : precision === null ? '#FFFFFF' : this.colourOf(bucket(Number(precision))),
+        : unmatched && this.ws.compare ? UNMATCHED : precision === null ? '#FFFFFF' : this.rawColourOf(bucket(Number(precision))),
     }));
     this.name.value = '';
     this.applyName();
