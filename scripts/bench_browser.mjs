@@ -5,6 +5,7 @@ import { spawn, execSync } from 'node:child_process';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { openOptions } from '../tests/browser/harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const [target, golden] = process.argv.slice(2).map((p) => resolve(p));
@@ -24,6 +25,7 @@ await page.goto(origin + '/');
 const t0 = Date.now();
 await page.setInputFiles('#pick-target', target);
 if (golden) await page.setInputFiles('#pick-golden', golden);
+await openOptions(page);
 await page.check('#opt-oc');
 await page.click('#run');
 await page.waitForFunction(() => /^(ready|failed)/.test(document.getElementById('status').textContent), null, { timeout: 600000 });

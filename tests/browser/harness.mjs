@@ -61,3 +61,68 @@ export async function openPage(browser, url, contextOptions = {}) {
   if (url) await page.goto(url);
   return { page, context, errors };
 }
+
+// Tests assert end states, never a state caught on the way (a fade that is over under load, a toast
+// already gone): the helpers below make passing things observable without racing the clock.
+
+/**
+ * From now on, records the text of every toast the page shows (web/src/graph/dom.js: they leave
+ * after 2.5 s, sooner than a loaded machine gets back to look). Call before the action.
+ * @param {any} page
+ */
+export const recordToasts = (page) => page.evaluate(() => {
+  if (window.__toasts) return;
+  window.__toasts = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (n.nodeType !== 1) continue;
+        for (const t of n.matches('[data-testid=toast]') ? [n] : n.querySelectorAll('[data-testid=toast]')) window.__toasts.push(t.textContent);
+      }
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+});
+
+/**
+ * Waits until a toast saying exactly `text` has been shown since recordToasts(); the texts recorded
+ * so far (an error names them when it never comes).
+ * @param {any} page @param {string} text
+ */
+export async function toastShown(page, text) {
+  try {
+    await page.waitForFunction((t) => window.__toasts.includes(t), text);
+  } catch (e) {
+    throw new Error(`no toast "${text}" (shown: ${JSON.stringify(await page.evaluate(() => window.__toasts))}): ${e.message}`);
+  }
+  return page.evaluate(() => window.__toasts);
+}
+
+/** The page's engine client has no request outstanding (every query a view started has answered). */
+export const engineIdle = (page) => page.waitForFunction(() => window.visprobeEngine.pending.size === 0);
+
+/**
+ * BEY-04: the URL fragment holds the graph workspace's current view state (the page rewrites it
+ * 250 ms after the last change, web/src/host/url_state.js): a reload now restores this view.
+ * @param {any} page
+ */
+export const fragmentFlushed = (page) => page.waitForFunction(() => {
+  const want = window.visprobeGraph.viewState();
+  const have = new URLSearchParams(location.hash.slice(1));
+  return have.has('db') && Object.entries(want).every(([k, v]) =>
+    (v === undefined || v === null || v === '' ? !have.has(`graph.${k}`) : have.get(`graph.${k}`) === String(v)));
+});
+
+/** Opens the start screen's Options fold (msProbe's flags live there, folded). @param {any} page */
+export async function openOptions(page) {
+  await page.evaluate(() => { const f = /** @type {HTMLDetailsElement} */ (document.getElementById('options-fold')); if (f) f.open = true; });
+}
+
+/**
+ * Sets a toggle of the graph toolbar's View menu (minimaps, sync) as a user does: the menu opened,
+ * the box set, the menu closed again. @param {any} page @param {string} selector @param {boolean} on
+ */
+export async function setToggle(page, selector, on) {
+  await page.evaluate(() => { const m = document.querySelector('[data-testid=view-menu]'); if (m) m.open = true; });
+  await page.setChecked(selector, on);
+  await page.evaluate(() => { const m = document.querySelector('[data-testid=view-menu]'); if (m) m.open = false; });
+}

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startServer, launchChromium, root } from './harness.mjs';
+import { startServer, launchChromium, root, setToggle } from './harness.mjs';
 
 const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
 const native = resolve(root, process.env.VISPROBE_NATIVE || join('build', 'native', 'visprobe'));
@@ -75,7 +75,7 @@ async function bothRevealed(page, name) {
   await page.waitForFunction((n) => {
     const [d, b] = window.visprobeGraph.panes;
     return d.selected && d.selected.name === n && b.highlight && b.screenBox(b.highlight);
-  }, name, { timeout: 10000 }).catch(async (e) => {
+  }, name).catch(async (e) => {
     const st = await page.evaluate(() => {
       const [d, b] = window.visprobeGraph.panes;
       return { selected: d.selected && d.selected.name, link: d.selected && d.selected.link, highlight: b.highlight,
@@ -185,8 +185,9 @@ test('every jump reveals the node and its matched node in the Bench pane; breadc
   // Navigator list.
   await collapseBoth(page);
   await page.click('[data-testid=rail-navigator]');
-  await page.waitForSelector('[data-testid=nav-list] li');
-  await page.waitForTimeout(300);   // the list fills in chunks
+  // The flagged list loaded (its count is marked done) and drawn three rows deep.
+  await page.waitForFunction(() => document.querySelector('[data-testid=navigator] .ws-count[data-done]') &&
+                                   document.querySelectorAll('[data-testid=nav-list] li').length >= 3);
   const before = await pane(page, 0, (p) => p.selected && p.selected.name);
   const li = page.locator('[data-testid=nav-list] li').nth(2);
   const navName = await li.textContent();
@@ -319,14 +320,15 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
   const toggles = () => page.evaluate(() => ['ws-minimap-0', 'ws-minimap-1', 'ws-sync'].map((id) => document.getElementById(id).checked));
   const minimapShown = () => page.$$eval('.ws-minimap', (m) => m.map((x) => x.checkVisibility()));
   const [m0, m1, sync0] = await toggles();
-  assert.ok(m0 && m1, 'both minimaps start on');
+  assert.ok(!m0 && !m1, 'both minimaps start hidden (issue 46: shown when wanted)');
+  assert.ok((await minimapShown()).every((shown) => !shown));
   await page.locator('[data-testid=pane-debug]').hover();
   await page.keyboard.press('m');
-  assert.deepEqual((await toggles()).slice(0, 2), [false, false]);
-  assert.ok((await minimapShown()).every((shown) => !shown), 'M hid the minimaps');
-  await page.keyboard.press('m');
   assert.deepEqual((await toggles()).slice(0, 2), [true, true]);
-  assert.deepEqual(await minimapShown(), [true, true], 'M showed both minimaps again');
+  assert.deepEqual(await minimapShown(), [true, true], 'M showed both minimaps');
+  await page.keyboard.press('m');
+  assert.deepEqual((await toggles()).slice(0, 2), [false, false]);
+  assert.ok((await minimapShown()).every((shown) => !shown), 'M hid the minimaps again');
   await page.keyboard.press('x');
   assert.equal((await toggles())[2], !sync0);
   await page.keyboard.press('x');
@@ -337,6 +339,8 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
 
 test('Fit to screen fits the graph beside the minimap, inside the pane (issue 19)', async () => {
   const { page, context, errors } = await openDb();
+  await setToggle(page, '#ws-minimap-0', true);
+  await setToggle(page, '#ws-minimap-1', true);
   // The boxes' bounding box (headers, outlines, leaves) and the minimap's rectangle of each pane.
   const geometry = () => page.evaluate(() => ['debug', 'bench'].map((side) => {
     const host = document.querySelector(`[data-testid=pane-${side}]`);
@@ -371,12 +375,12 @@ test('Fit to screen fits the graph beside the minimap, inside the pane (issue 19
   }
   // Without the minimap Fit uses the whole width, past where the minimap was.
   const before = await geometry();
-  await page.uncheck('#ws-minimap-0');
+  await setToggle(page, '#ws-minimap-0', false);
   const [d] = await fitted();
   assert.equal(d.minimap, null);
   assert.ok(d.box.right > before[0].minimap.left + 40 && d.box.right <= d.pane.right, `whole width: ${JSON.stringify(d)}`);
   // Expanded to depth 3 the picture is taller than wide: still inside the pane and clear of the minimap.
-  await page.check('#ws-minimap-0');
+  await setToggle(page, '#ws-minimap-0', true);
   await page.selectOption('[data-testid=expand-depth]', '3');
   await page.waitForFunction(() => window.visprobeGraph.host.dataset.depth === '3');
   for (const [i, g] of (await fitted()).entries()) {
@@ -496,6 +500,19 @@ test('search rows: every term highlighted in one run of text that stays inside i
   });
   assert.ok(bar.oneLine && bar.n >= 3, `view controls on one line: ${JSON.stringify(bar)}`);
   assert.ok(bar.h < 40, `bar ${bar.h} px high`);
+  // Issue 46: the side panel is resizable (its splitter dragged) and keeps its width after a reload.
+  const sideW = () => page.$eval('.ws-side', (e) => Math.round(e.getBoundingClientRect().width));
+  const w0 = await sideW();
+  const sp = await page.$eval('[data-testid=side-splitter]', (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+  await page.mouse.move(sp.x, sp.y);
+  await page.mouse.down();
+  await page.mouse.move(sp.x + 140, sp.y, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction(() => localStorage.getItem('visprobe.sideWidth') !== null);
+  const w1 = await sideW();
+  const left = await page.$eval('.ws-side', (e) => e.getBoundingClientRect().left);
+  assert.ok(w1 > w0 + 100 && Math.abs(w1 - (sp.x + 140 - left)) <= 2, `the side panel's edge follows the drag: ${w0} -> ${w1}`);
+  assert.equal(Number(await page.evaluate(() => localStorage.getItem('visprobe.sideWidth'))), w1);
   // Search with two terms: each row is one span with both terms marked, inside the row's box.
   await page.click('[data-testid=rail-search]');
   await page.fill('#ws-search', 'layers.2 linear');

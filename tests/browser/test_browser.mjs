@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, writeFileSync, readFileSync, cpSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium } from './harness.mjs';
+import { startServer, launchChromium, openOptions, recordToasts, toastShown, fragmentFlushed } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
@@ -73,6 +73,7 @@ test('compare of two folders, download and re-open', async () => {
   const { page, context, foreign } = await openPage();
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
+  await openOptions(page);
   await page.check('#opt-oc');
   assert.match(await runAndWait(page), /^ready/);
   const db = nativeDb(['-tp', worked('npu'), '-gp', worked('bench'), '-oc']);
@@ -200,6 +201,7 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   await page.setViewportSize({ width: 1400, height: 1100 });
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
+  await openOptions(page);
   await page.check('#opt-oc');
   assert.match(await runAndWait(page), /^ready/);
   await page.waitForSelector('[data-testid=pane-bench] g.node');
@@ -383,14 +385,15 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   // select of the session's files; choosing it there after an unmatch matches the pairs again.
   assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.value)), ['']);
   assert.equal(await page.isDisabled('#ws-config'), true);
+  // Toasts leave after 2.5 s, before a loaded machine looks: every one shown is recorded.
+  await recordToasts(page);
   const [cfg] = await Promise.all([page.waitForEvent('download'), page.click('#ws-gen-config')]);
   assert.match(cfg.suggestedFilename(), /^compare_\d{14}_0_0\.vis\.config$/);
   const cfgPath = join(tmp, cfg.suggestedFilename());
   await cfg.saveAs(cfgPath);
   const pairs = JSON.parse(readFileSync(cfgPath, 'utf8'));
   assert.equal(pairs['Module.fc1.Linear.forward.0'], 'Module.fc1.Linear.forward.0');
-  const toasts = () => page.$$eval('[data-testid=toast]', (ts) => ts.map((x) => x.textContent));
-  assert.ok((await toasts()).includes(`File generated: ${cfg.suggestedFilename()}`), (await toasts()).join(' | '));
+  await toastShown(page, `File generated: ${cfg.suggestedFilename()}`);
   assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.textContent)), ['Choose match configuration file', cfg.suggestedFilename()]);
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.click('#ws-unmatch');
@@ -403,7 +406,7 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   assert.match(applied, /^Matched by configuration file: total 5, succeeded \d, failed \d/);
   // A failed pair is named with the engine's reason.
   if (!/failed 0/.test(applied)) assert.match(applied, /\n\S+ → \S+: Both nodes must be unmatched\./);
-  assert.ok((await toasts()).includes(applied));
+  await toastShown(page, applied);
   assert.equal(await count('#ws-dbg-unmatched'), 0);
   assert.equal(await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill')), '#FFDC7F');
   assert.equal(await page.inputValue('#ws-config'), '');   // back to the prompt: the file can be chosen again
@@ -475,8 +478,7 @@ test('issue 20: a build in the page writes its database to OPFS, opens it lazily
   // The session refers to the OPFS file (no copy) and a reload reopens it from there.
   await page.waitForFunction(() => /^opfs-run:/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 })
     .catch(async (e) => { throw new Error(`session ${await page.evaluate(() => document.querySelector('[data-testid=workspace]').dataset.session)}: ${e.message}`); });
-  await page.waitForFunction(() => location.hash.includes('db='));
-  await page.waitForTimeout(400);
+  await fragmentFlushed(page);   // the fragment names the kept database and holds the view
   await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
   const restored = await page.evaluate(() => window.visprobeEngine.dbStats());
@@ -494,10 +496,15 @@ test('issue 20: a build in the page writes its database to OPFS, opens it lazily
   assert.deepEqual(Object.keys(runs), [second.opfs], 'Forget leaves only the shown database\'s folder');
   await page.reload();
   await page.waitForSelector('[data-testid=forget-stored]');
-  // The previous page's worker lets go of its file when it ends: try a few times.
-  for (let i = 0; i < 20 && Object.keys(await opfsRuns(page)).length; i++) {
+  // The previous page's worker lets go of its file when it ends (whenever a loaded machine gets to
+  // it): Forget again, each time once the last Forget has finished (its toast), until the folders
+  // are gone or a minute has passed.
+  await recordToasts(page);
+  const forgotten = () => page.evaluate(() => window.__toasts.filter((x) => x === 'Stored data removed').length);
+  for (const t0 = Date.now(); Date.now() - t0 < 60000 && Object.keys(await opfsRuns(page)).length;) {
+    const n = await forgotten();
     await page.click('[data-testid=forget-stored]');
-    await page.waitForTimeout(300);
+    await page.waitForFunction((k) => window.__toasts.filter((x) => x === 'Stored data removed').length > k, n);
   }
   assert.deepEqual(await opfsRuns(page), {}, 'Forget with nothing shown clears every OPFS run folder');
   assert.deepEqual(errors, []);

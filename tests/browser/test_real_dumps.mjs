@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, cpSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchChromium, root } from './harness.mjs';
+import { startServer, launchChromium, root, openOptions, engineIdle } from './harness.mjs';
 
 const native = join(root, 'build', 'native', 'visprobe');
 const gen = join(root, 'scripts', 'gen_dump.py');
@@ -72,6 +72,7 @@ async function samePageAndNative(dir, { golden = true, flags = {}, cli = [] }) {
   const { page, context, errors } = await openPage();
   await page.setInputFiles('#pick-target', join(dir, 'target'));
   if (golden) await page.setInputFiles('#pick-golden', join(dir, 'golden'));
+  await openOptions(page);
   if (flags.oc) await page.check('#opt-oc');
   if (flags.fm) await page.check('#opt-fm');
   if (flags.rankSize) await page.click('details.merge summary');
@@ -156,6 +157,7 @@ test('hovering and double-clicking through the boxes of a freshly built graph ke
   await page.goto(origin + '/');
   await page.setInputFiles('#pick-target', join(dir, 'target'));
   await page.setInputFiles('#pick-golden', join(dir, 'golden'));
+  await openOptions(page);
   await page.check('#opt-oc');
   assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
   await page.waitForSelector('[data-testid=pane-debug] g.node');
@@ -186,7 +188,9 @@ test('hovering and double-clicking through the boxes of a freshly built graph ke
     for (let round = 0; round < 2; ++round) {
       for (let i = 0; i < 6; ++i) {
         for (const side of ['debug', 'bench']) {
-          // The previous double-click's expand (and its synced twin) has finished gliding.
+          // The previous double-click's expand (and its synced twin) is drawn (every query it started
+          // has answered) and has finished gliding: the box found next stays under the pointer.
+          await engineIdle(page);
           await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.settled())));
           // The Bench pane three boxes ahead: its twin of the Debug box was just toggled with it
           // (synced expansion), and a second double-click there would only undo that.
@@ -194,10 +198,12 @@ test('hovering and double-clicking through the boxes of a freshly built graph ke
           if (!at) continue;
           await page.mouse.move(5, 5);   // off the panes: the card of the previous box goes
           await page.mouse.move(at.x, at.y);
+          // The card comes 250 ms after the pointer rests, once both sides' rows are read: however
+          // long a loaded machine takes for that (nothing else moves the box meanwhile).
           const card = await page.waitForFunction((n) => {
             const c = document.querySelector('[data-testid=hover-card]');
             return c && !c.hidden && c.querySelector('.ws-card-name')?.textContent === n;
-          }, at.name, { timeout: 2000 }).then(() => true, () => false);
+          }, at.name).then(() => true, () => false);
           if (card) { ++cards[side]; seen.add(at.name); }
           await page.mouse.dblclick(at.x, at.y);
           ++visited[side];
