@@ -300,3 +300,13 @@ test('a search jump after Fit zooms to a readable scale; toasts stay clear of th
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('Chinese mode: the legend names the levels in Chinese, no English level left', async () => {
+  const { page, context, errors } = await openCompare({ locale: 'zh-CN' });
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  const legend = await page.textContent('[data-testid=legend]');
+  for (const word of ['通过', '警告', '错误', '未匹配']) assert.ok(legend.includes(word), `${word} in ${legend}`);
+  assert.doesNotMatch(legend, /\b(pass|warning|error)\b/i);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
