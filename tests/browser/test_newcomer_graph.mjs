@@ -184,3 +184,59 @@ test('dark theme: a pass box is a dark fill of the pass hue, apart from "no prec
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** The navigator's flagged rows with only the `kinds` boxes checked. */
+async function navigatorRows(page, kinds) {
+  await page.click('[data-testid=rail-navigator]');
+  for (const k of ['error', 'warning', 'unmatched', 'overflow']) {
+    const box = `[data-testid=nav-${k}]`;
+    if (!(await page.$(box))) continue;
+    const done = await page.$eval('[data-testid=navigator] .ws-count', (c) => Number(c.dataset.done || 0));
+    if ((await page.isChecked(box)) === kinds.includes(k)) continue;
+    await page.setChecked(box, kinds.includes(k));
+    await page.waitForFunction((d) => Number(document.querySelector('[data-testid=navigator] .ws-count').dataset.done || 0) > d, done);
+  }
+  await page.waitForFunction(() => document.querySelector('[data-testid=navigator] .ws-count').dataset.done);
+  return page.evaluate(() => window.visprobeGraph.navigator.rows.map((r) => r.name));
+}
+
+/** The filter's rows with only the `keys` boxes checked. */
+async function filterRows(page, keys) {
+  await page.click('[data-testid=rail-filter]');
+  for (const k of ['pass', 'warning', 'error', 'unmatched']) {
+    if ((await page.isChecked(`[data-testid=filter-${k}]`)) === keys.includes(k)) continue;
+    const done = await page.$eval('[data-testid=filter] .ws-count', (c) => Number(c.dataset.done || 0));
+    await page.setChecked(`[data-testid=filter-${k}]`, keys.includes(k));
+    await page.waitForFunction((d) => Number(document.querySelector('[data-testid=filter] .ws-count').dataset.done || 0) > d, done);
+  }
+  return page.evaluate(() => window.visprobeGraph.filter.rows.map((r) => r.name));
+}
+
+const countOf = async (page, panel) => Number(/\((\d+)\)/.exec(await page.textContent(`[data-testid=${panel}] .ws-count`))[1]);
+
+test('the Error / Warning filter lists what the navigator flags, modules by their own precision index included', async () => {
+  const { page, context, errors } = await openDb();
+  const want = (q) => sql(`SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND ${q} ORDER BY node_order`).map((r) => r.node_name);
+  const errorsDb = want('precision_index >= 0.6');
+  const modules = want("precision_index >= 0.6 AND sub_nodes NOT IN ('', '[]')");
+  assert.ok(modules.length > 0 && modules.length < errorsDb.length, 'the file has errors on modules and on leaves');
+  for (const kinds of [['error'], ['warning'], ['error', 'warning']]) {
+    const nav = await navigatorRows(page, kinds);
+    const navCount = await countOf(page, 'navigator');
+    const filter = await filterRows(page, kinds);
+    const filterCount = await countOf(page, 'filter');
+    assert.equal(filterCount, navCount, `${kinds}: the filter counts what the navigator counts`);
+    assert.deepEqual(filter, nav, `${kinds}: the same nodes in the same order`);
+  }
+  // Error alone: every node at or above the legend's error bound, modules included.
+  await filterRows(page, ['error']);
+  assert.deepEqual(await page.evaluate(() => window.visprobeGraph.filter.rows.map((r) => r.name)), errorsDb);
+  for (const m of modules) assert.ok(errorsDb.includes(m));
+  // Pass stays a list of leaves (nothing the navigator flags).
+  const passLeaves = want("precision_index >= 0 AND precision_index < 0.3 AND sub_nodes IN ('', '[]')");
+  assert.deepEqual(await filterRows(page, ['pass']), passLeaves);
+  // The "?" says which nodes the boxes list and with which bounds.
+  assert.match(await page.getAttribute('[data-testid=filter-help]', 'title'), /Error \(precision ≥ 0\.6\): every node by its own precision index, modules included/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -27,13 +27,30 @@ function repaintOnTheme(/** @type {FilterPanel} */ panel) {
   });
 }
 
-const COND = {
-  pass: '(precision_index >= 0 AND precision_index < 0.3)',
-  warning: '(precision_index >= 0.3 AND precision_index < 0.6)',
-  error: '(precision_index >= 0.6 AND precision_index <= 1)',
-  unmatched: "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))",
-  medium: "(overflow_level = 'medium')", high: "(overflow_level = 'high')", critical: "(overflow_level = 'critical')",
-};
+const LEAF = "(sub_nodes IS NULL OR sub_nodes IN ('', '[]'))";
+const UNMATCHED_SQL = "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))";
+
+/**
+ * Issue 46: the lists count what the navigator flags (panel_navigator.js): Warning and Error are
+ * every node by its own precision index, modules included (a module whose outputs diverge while its
+ * leaves pass is where the divergence shows), with the bounds of the file's legend by the engine's
+ * rule (the navigator's and the badges'); Pass, Unmatched and the overflow levels are leaf notions.
+ * @param {string} key @param {{warning: number, error: number}} b
+ */
+function condOf(key, b) {
+  const w = Number(b.warning);
+  const e = Number(b.error);
+  switch (key) {
+    case 'pass': return `(${LEAF} AND precision_index >= 0 AND precision_index < ${w})`;
+    case 'warning': return `(precision_index >= ${w} AND precision_index < ${e})`;
+    case 'error': return `(precision_index >= ${e})`;
+    case 'unmatched': return `(${LEAF} AND ${UNMATCHED_SQL})`;
+    default: return `(${LEAF} AND overflow_level = '${key === 'medium' || key === 'high' ? key : 'critical'}')`;
+  }
+}
+
+/** The fixed FLT-04 bounds, until the file's are known. */
+const DEFAULT_BOUNDS = { warning: FILTER_BUCKETS[1].lo, error: FILTER_BUCKETS[2].lo };
 
 export class FilterPanel {
   /**
@@ -85,7 +102,13 @@ export class FilterPanel {
     const title = el('h4');
     this.title = tel('span', 'precisionError');
     const help = el('span', '?', 'ws-help');
-    setTitle(help, 'filterHelp');
+    help.dataset.testid = 'filter-help';
+    this.help = help;
+    /** The legend's warning / error bounds (asked from the engine on the first list). */
+    this.bounds = DEFAULT_BOUNDS;
+    /** @type {Promise<void>|null} */
+    this.boundsAsked = null;
+    this.helpText();
     help.tabIndex = 0;
     title.append(this.title, ' ', help);
     this.checks = el('div', undefined, 'ws-checks');
@@ -142,8 +165,9 @@ export class FilterPanel {
   rawColourOf(key) {
     if (key === 'unmatched') return UNMATCHED;
     if (OVERFLOW[key]) return OVERFLOW[key];
-    const b = FILTER_BUCKETS.find((x) => x.key === key);
-    return b ? bucketFill(b.lo, this.ws.colors) : UNMATCHED;
+    if (key === 'pass') return bucketFill(0, this.ws.colors);
+    if (key === 'warning' || key === 'error') return bucketFill(this.bounds[key], this.ws.colors);
+    return UNMATCHED;
   }
 
   /** FLT-02 / FLT-03 boxes for the current mode; clears the list (FLT-01). */
@@ -178,24 +202,45 @@ export class FilterPanel {
     this.fillChecks();
   }
 
-  /** FLT-04: Debug leaves (micro-step filtered) of any checked bucket, in execution order. */
+  /** The "?" text with the bounds in use (FLT-04 note). */
+  helpText() {
+    setTitle(this.help, 'filterHelpFlagged');
+    this.help.dataset.i18nTitleArgs = JSON.stringify([this.bounds.warning, this.bounds.error]);
+    this.help.title = t('filterHelpFlagged', this.bounds.warning, this.bounds.error);
+  }
+
+  /** The legend's bounds by the engine's rule, asked once (the fixed ones if the engine cannot say). */
+  ensureBounds() {
+    if (!this.boundsAsked) {
+      this.boundsAsked = Promise.resolve(this.ws.engine.thresholds()).then((b) => {
+        if (b && Number.isFinite(Number(b.warning)) && Number.isFinite(Number(b.error))) this.bounds = { warning: Number(b.warning), error: Number(b.error) };
+      }, () => { /* the fixed bounds */ }).then(() => { this.helpText(); this.paintSwatches(); });
+    }
+    return this.boundsAsked;
+  }
+
+  /**
+   * FLT-04 with the navigator's notion (issue 46): Debug nodes (micro-step filtered) of any checked
+   * bucket, in execution order: Warning / Error at every level, the others leaves.
+   */
   async run() {
     const keys = [...this.checks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value);
     const seq = ++this.seq;
     this.msg.textContent = '';
     const p = this.ws.panes[0];
     if (!keys.length || !p) { this.rows = []; this.applyName(); this.done(); return; }
-    const where = keys.map((k) => COND[k]).join(' OR ');
+    await this.ensureBounds();
+    const where = keys.map((k) => condOf(k, this.bounds)).join(' OR ');
     const range = (await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU')) || [0, -1];
     if (seq !== this.seq) return;
     const r = await this.ws.engine.query(
-      `SELECT node_name, precision_index, overflow_level, (matched_node_link IS NULL OR matched_node_link IN ('', '[]'))
-       FROM tb_nodes WHERE ${scopeTerms()}
-       AND (sub_nodes IS NULL OR sub_nodes = '' OR sub_nodes = '[]') AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
+      `SELECT node_name, precision_index, overflow_level, ${UNMATCHED_SQL}
+       FROM tb_nodes WHERE ${scopeTerms()} AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
       [...range, p.opts.step, p.opts.rank, 'NPU', p.opts.micro, p.opts.micro]);
     if (seq !== this.seq) return;
     const overflow = this.mode.value === 'overflow';
-    const bucket = (/** @type {any} */ v) => (v >= 0.6 ? 'error' : v >= 0.3 ? 'warning' : 'pass');
+    const { warning, error } = this.bounds;
+    const bucket = (/** @type {any} */ v) => (v >= error ? 'error' : v >= warning ? 'warning' : 'pass');
     this.rows = r.values.map(([name, precision, level, unmatched]) => ({
       name: String(name),
       colour: overflow ? OVERFLOW[String(level)] || '#FFFFFF'
