@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, launchChromium, openPage as openAt, root } from './harness.mjs';
@@ -239,4 +239,82 @@ test('the Error / Warning filter lists what the navigator flags, modules by thei
   assert.match(await page.getAttribute('[data-testid=filter-help]', 'title'), /Error \(precision ≥ 0\.6\): every node by its own precision index, modules included/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** Chooses `name` in a matching picker (a virtualised list: a click on its row). */
+async function pick(page, id, name) {
+  await page.click(id);
+  await page.fill(id, name);
+  await page.click(`[data-testid=picker-${id.slice(4)}] li[title="${name}"]`);
+}
+
+/** Clicks a matching button and waits for its message. */
+async function matchAction(page, button, message) {
+  await page.evaluate(() => { document.querySelector('[data-testid=match-msg]').textContent = ''; });
+  await page.click(button);
+  await page.waitForFunction(() => document.querySelector('[data-testid=match-msg]').textContent !== '');
+  const text = await page.textContent('[data-testid=match-msg]');
+  assert.match(text, message);
+  return text;
+}
+
+/** The stored link of a Debug node in the page's database. */
+const linkOf = (page, name) => page.evaluate(async (n) => {
+  const r = await window.visprobeEngine.query("SELECT matched_node_link FROM tb_nodes WHERE data_source = 'NPU' AND node_name = ?", [n]);
+  return JSON.parse(r.values[0][0] || '[]');
+}, name);
+
+test('a .vis.config saved after match + unmatch records the unmatch (msProbe\'s flat format); applied to a fresh open, the pair is unmatched', async () => {
+  const node = 'Functional.layer_norm.4.forward';
+  const twin = 'Functional.layer_norm.4.backward';   // unmatched with it (MAT-04)
+  const { page, context, errors } = await openDb();
+  await page.click('[data-testid=rail-matching]');
+  await page.waitForSelector('[data-testid=matching][data-ready]');
+  await page.setChecked('#ws-descendants', false);
+  await page.setChecked('#ws-descendants-unmatch', false);
+  // The build matched it; unmatch it, match it again, unmatch it again.
+  await pick(page, '#ws-dbg-matched', node);
+  await page.waitForFunction((n) => document.querySelector('#ws-bch-matched').value === n, node);
+  await matchAction(page, '#ws-unmatch', /Unmatch successful/);
+  await pick(page, '#ws-dbg-unmatched', node);
+  await pick(page, '#ws-bch-unmatched', node);
+  await matchAction(page, '#ws-match', /^Match successful/);
+  await pick(page, '#ws-dbg-matched', node);
+  await page.waitForFunction((n) => document.querySelector('#ws-bch-matched').value === n, node);
+  await matchAction(page, '#ws-unmatch', /Unmatch successful/);
+  assert.deepEqual(await linkOf(page, node), []);
+  // Saved: the file says the node is unmatched, in the {debug: bench} object msProbe reads.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#ws-gen-config')]);
+  const file = join(tmp, download.suggestedFilename());
+  await download.saveAs(file);
+  const cfg = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(cfg, { [node]: '', [twin]: '' });
+  assert.ok(Object.values(cfg).every((v) => typeof v === 'string'), 'flat object of names');
+  assert.deepEqual(errors, []);
+  await context.close();
+  // A fresh open of the same file: the build's pair is there; applying the config undoes it.
+  const fresh = await openDb();
+  await fresh.page.click('[data-testid=rail-matching]');
+  await fresh.page.waitForSelector('[data-testid=matching][data-ready]');
+  assert.equal((await linkOf(fresh.page, node)).at(-1), node);
+  const unmatchedBefore = Number(await fresh.page.getAttribute('[data-testid=picker-dbg-unmatched]', 'data-count'));
+  await fresh.page.setInputFiles('#ws-apply-config', file);
+  await fresh.page.waitForFunction(() => /Matched by configuration file/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  assert.equal(await fresh.page.textContent('[data-testid=match-msg]'), 'Matched by configuration file: total 2, succeeded 2, failed 0');
+  assert.deepEqual(await linkOf(fresh.page, node), []);
+  assert.deepEqual(await linkOf(fresh.page, twin), []);
+  await fresh.page.waitForFunction((n) => Number(document.querySelector('[data-testid=picker-dbg-unmatched]').dataset.count) === n, unmatchedBefore + 2);
+  // The pair drawn grey once revealed (unmatched).
+  await fresh.page.evaluate((n) => window.visprobeGraph.selectFromList(window.visprobeGraph.panes[0], n), node);
+  await fresh.page.waitForFunction((n) => document.querySelector(`[data-testid=pane-debug] g.node[data-name="${n}"] ellipse`)?.getAttribute('fill') === '#C7C7C7', node);
+  // A pair that fails is named with the reason; the rest of the file still applies.
+  const bad = join(tmp, 'bad.vis.config');
+  writeFileSync(bad, JSON.stringify({ [node]: 'Functional.no_such_node.0.forward', [twin]: '' }));
+  await fresh.page.evaluate(() => { document.querySelector('[data-testid=match-msg]').textContent = ''; });
+  await fresh.page.setInputFiles('#ws-apply-config', bad);
+  await fresh.page.waitForFunction(() => /Matched by configuration file/.test(document.querySelector('[data-testid=match-msg]').textContent));
+  const msg = await fresh.page.textContent('[data-testid=match-msg]');
+  assert.match(msg, /^Matched by configuration file: total 2, succeeded 1, failed 1\nFunctional\.layer_norm\.4\.forward → Functional\.no_such_node\.0\.forward: \S/);
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
 });

@@ -1,7 +1,11 @@
 // @ts-check
 // Matching panel (web-ui §8.3, compare graphs): searchable, virtualised pickers of the unmatched and
 // matched nodes of each side with up / down arrows, Match / Unmatch (with descendants), and the
-// .vis.config files of the manual pairs (generate, apply).
+// .vis.config files of the manual edits (generate, apply). Issue 46: a .vis.config stays the flat
+// {"debug node": "bench node"} object msProbe's tb_graph_ascend reads and writes; a Debug node
+// unmatched by hand is written as {"debug node": ""} (msProbe pairs it with no node: its
+// get_parent_node_list("") is [], an empty link), so a file saved after an unmatch says so, and
+// applying it unmatches the node again.
 import { el, tel, setText, setTitle, setPlaceholder, toast, checkbox } from './dom.js';
 import { VirtualList, appendHighlighted } from './virtual_list.js';
 import { saveBlob as save } from '../host/download.js';
@@ -171,7 +175,7 @@ export class MatchingPanel {
     openLab.append(tel('span', 'openConfig'), apply);
     const gen = tel('button', 'generateConfig');
     gen.id = 'ws-gen-config';
-    setTitle(gen, 'generateConfigHelp');
+    setTitle(gen, 'generateConfigHelpUnmatch');
     gen.addEventListener('click', () => this.generateConfig());
     cfg.append(this.configSel, openLab, gen);
     // MAT-01 2 and 3.
@@ -334,26 +338,67 @@ export class MatchingPanel {
     this.say(t(match ? 'matchOk' : 'unmatchOk'), true);
   }
 
-  /** MAT-06: the manually matched pairs as {debug: bench}. */
+  /**
+   * MAT-06 and issue 46: the Debug side's hand-made state of this step and rank, in execution order:
+   * {debug: bench} for a node matched by hand, {debug: ""} for one unmatched by hand (modified = 1,
+   * as msProbe marks both).
+   */
   async generateConfig() {
     const p = this.ws.panes[0];
     const r = await this.ws.engine.query(
-      "SELECT node_name, matched_node_link FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU' AND modified = 1 AND matched_node_link NOT IN ('', '[]') ORDER BY node_order",
+      "SELECT node_name, matched_node_link FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU' AND modified = 1 ORDER BY node_order",
       [p.opts.step, p.opts.rank]);
-    /** @type {Record<string, string>} */
-    const pairs = {};
-    for (const [name, link] of r.values) {
-      try { const l = JSON.parse(link); if (Array.isArray(l) && l.length) pairs[String(name)] = String(l[l.length - 1]); } catch { /* skip */ }
+    /** @type {[string, string][]} */
+    const entries = [];
+    for (const [node, link] of r.values) {
+      const peer = lastOf(link);
+      if (peer !== undefined) entries.push([String(node), peer === null ? '' : peer]);
     }
     const name = `${this.ws.dbName().replace(/\.vis\.db$|\.db$/, '')}_${p.opts.step}_${p.opts.rank}.vis.config`;
-    const text = JSON.stringify(pairs, null, 4);
+    const text = JSON.stringify(Object.fromEntries(entries), null, 4);   // own keys only, "__proto__" included
     CONFIGS.set(name, text);
     this.fillConfigs();
     save(new Blob([text], { type: 'application/json' }), name);
     this.say(t('fileGenerated', name), true);
   }
 
-  /** MAT-06: matches each pair of a .vis.config (without descendants). @param {string} name @param {string} text */
+  /** A node's link and type in this step and rank (undefined: no such node). @param {any} scope @param {string} side @param {string} name */
+  async nodeOf(scope, side, name) {
+    const r = await this.ws.engine.query('SELECT matched_node_link, node_type FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
+                                         [scope.step, scope.rank, side, name]);
+    return r.values.length ? { peer: lastOf(r.values[0][0]) || null, type: String(r.values[0][1]) } : undefined;
+  }
+
+  /** {debug: ""}: the node's pair undone (already unmatched: nothing to do). @param {any} scope @param {string} npu */
+  async unmatchEntry(scope, npu) {
+    const n = await this.nodeOf(scope, 'NPU', npu);
+    if (!n) throw new Error(t('configNoNode', scope.step, scope.rank));
+    if (n.peer) await this.ws.engine.unmatch({ ...scope, npu, bench: n.peer, descendants: false });
+  }
+
+  /**
+   * {debug: bench}: matched (without descendants). A node matched to another one first lets it go,
+   * so the file's pairs win over the pairs the build made; a pair matched already fails as before.
+   * @param {any} scope @param {string} npu @param {any} bench
+   */
+  async matchEntry(scope, npu, bench) {
+    if (typeof bench !== 'string') throw new Error(t('notPairs'));
+    const [n, b] = await Promise.all([this.nodeOf(scope, 'NPU', npu), this.nodeOf(scope, 'Bench', bench)]);
+    if (n && b && n.type === b.type) {
+      if (n.peer && n.peer !== bench) await this.ws.engine.unmatch({ ...scope, npu, bench: n.peer, descendants: false });
+      if (b.peer && b.peer !== npu) {
+        const other = await this.nodeOf(scope, 'Bench', bench);   // the line above may have freed it (twins)
+        if (other && other.peer && other.peer !== npu) await this.ws.engine.unmatch({ ...scope, npu: other.peer, bench, descendants: false });
+      }
+    }
+    await this.ws.engine.match({ ...scope, npu, bench, descendants: false });
+  }
+
+  /**
+   * MAT-06: applies a .vis.config: its unmatches ({debug: ""}) first, then its pairs, each without
+   * descendants; the toast counts them and names the first that failed, with why.
+   * @param {string} name @param {string} text
+   */
   async applyConfig(name, text) {
     /** @type {any} */
     let pairs;
@@ -365,21 +410,31 @@ export class MatchingPanel {
       return;
     }
     const p = this.ws.panes[0];
+    const scope = { step: p.opts.step, rank: p.opts.rank };
+    const entries = Object.keys(pairs).filter((k) => k !== '__proto__').map((k) => [k, pairs[k]]);
     let ok = 0;
-    let failed = 0;
-    let why = '';
-    for (const npu of Object.keys(pairs)) {
-      if (npu === '__proto__') continue;
-      try {
-        await this.ws.engine.match({ step: p.opts.step, rank: p.opts.rank, npu, bench: String(pairs[npu]), descendants: false });
-        ok += 1;
-      } catch (e) {
-        failed += 1;
-        if (!why) why = `${npu} → ${String(pairs[npu])}: ${this.failureText(e)}`;
-      }
+    /** @type {string[]} */
+    const failed = [];
+    for (const [npu] of entries.filter(([, v]) => v === '')) {
+      try { await this.unmatchEntry(scope, npu); ok += 1; } catch (e) { failed.push(t('configUnmatchFailed', npu, this.failureText(e))); }
+    }
+    for (const [npu, bench] of entries.filter(([, v]) => v !== '')) {
+      try { await this.matchEntry(scope, npu, bench); ok += 1; } catch (e) { failed.push(`${npu} → ${String(bench)}: ${this.failureText(e)}`); }
     }
     this.ws.invalidateNames();
     await this.ws.afterMatch();
-    this.say(t('configApplied', ok + failed, ok, failed) + (why ? `\n${why}` : ''), failed === 0);
+    this.say(t('configApplied', ok + failed.length, ok, failed.length) + (failed.length ? `\n${failed[0]}` : ''), !failed.length);
+  }
+}
+
+/** The counterpart a stored link names: its last element; null for an empty link; undefined when unreadable. @param {any} link */
+function lastOf(link) {
+  if (link === null || link === undefined || link === '') return null;
+  try {
+    const l = JSON.parse(String(link));
+    if (!Array.isArray(l)) return undefined;
+    return l.length ? String(l[l.length - 1]) : null;
+  } catch {
+    return undefined;
   }
 }
