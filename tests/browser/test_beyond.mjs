@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, copyFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium } from './harness.mjs';
+import { startServer, launchChromium, fragmentFlushed } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
@@ -81,7 +81,7 @@ async function matchedShown(page) {
   await page.waitForFunction(() => {
     const [d, b] = window.visprobeGraph.panes;
     return d.selected && b.highlight && b.screenBox(b.highlight);
-  }, null, { timeout: 10000 }).catch(() => {});
+  }).catch(() => {});   // the answer below says what is missing
   return page.evaluate(() => {
     const [d, b] = window.visprobeGraph.panes;
     const inside = (p, name) => { const s = p.screenBox(name); return !!s && s.x + s.w > 0 && s.x < p.width && s.y + s.h > 0 && s.y < p.height; };
@@ -220,7 +220,10 @@ test('badges on collapsed modules, moving when a module is expanded; overflow co
   // Step 0, rank 0 had no overflow: no overflow pill at all.
   await scope(page, 0, 0);
   await page.click('[data-testid=mode-overflow]');
-  await page.waitForTimeout(100);
+  // The panes in overflow mode (setMode redraws them as it sets the mode), their badges loaded.
+  await page.waitForFunction(() => window.visprobeGraph.panes.every((p) => p.mode === 'overflow'));
+  await badgesDrawn(page);
+  assert.equal(await page.getAttribute('[data-testid=pane-debug]', 'data-badges'), '0');
   assert.equal(await page.$$eval('[data-testid=pane-debug] g.badge', (b) => b.length), 0);
   assert.deepEqual(errors, []);
   await context.close();
@@ -436,8 +439,7 @@ test('a reload into the scope the database opens with loads that scope once (BEY
   await page.waitForFunction(() => window.visprobeGraph.panes[0].selected);
   const want = await page.evaluate(() => window.visprobeGraph.viewState());
   assert.ok(want.sel && want.exp0 && want.step === '0' && want.rank === '0', JSON.stringify(want));
-  await page.waitForFunction(() => location.hash.includes('graph.sel='));
-  await page.waitForTimeout(400);
+  await fragmentFlushed(page);   // the fragment holds this view (rewritten 250 ms after the last change)
   await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
   assert.deepEqual(await page.evaluate(() => window.visprobeGraph.viewState()), want);
@@ -460,8 +462,8 @@ test('deep link and session: a reload restores the view from browser storage; a 
   const state = () => page.evaluate(() => window.visprobeGraph.viewState());
   const want = await state();
   assert.ok(want.sel && want.exp0 && want.mode === 'overflow' && want.step === String(OVERFLOW.step), JSON.stringify(want));
-  await page.waitForFunction(() => location.hash.includes('graph.sel=') && location.hash.includes('graph.mode=overflow') && location.hash.includes('db='));
-  await page.waitForTimeout(400);
+  await fragmentFlushed(page);   // the fragment holds this view, the keys' pan and zoom included
+  assert.deepEqual(await state(), want);
   const url = page.url();
   // Reload: no file is picked again; the kept database and the fragment give the same view.
   await page.reload();
@@ -494,9 +496,11 @@ test('deep link and session: a reload restores the view from browser storage; a 
   await page.waitForFunction(() => !location.hash.includes('db='));
   const again = await context.newPage();
   await again.goto(url);
-  await again.waitForTimeout(1500);
-  assert.equal(await again.evaluate(() => document.querySelector('[data-testid=workspace]').dataset.restored || ''), '');
+  // The page decides at start-up (main.js restoreSession, before the load event): with no kept
+  // session it starts no restore, so none is under way ('Restoring…' notice) and none was made.
   assert.equal(await again.evaluate(() => localStorage.getItem('visprobe.session')), null);
+  assert.deepEqual(await again.evaluate(() => ({ restored: document.querySelector('[data-testid=workspace]').dataset.restored || '',
+                                                   notice: document.getElementById('notice').textContent })), { restored: '', notice: '' });
   assert.deepEqual(errors, []);
   await context.close();
 });

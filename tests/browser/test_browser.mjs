@@ -504,6 +504,7 @@ test('issue 20: a build in the page writes its database to OPFS, opens it lazily
   for (const t0 = Date.now(); Date.now() - t0 < 60000 && Object.keys(await opfsRuns(page)).length;) {
     const n = await forgotten();
     await page.click('[data-testid=forget-stored]');
+    if (await page.isVisible('[data-testid=forget-dialog]')) await page.click('[data-testid=forget-confirm]');   // asked first
     await page.waitForFunction((k) => window.__toasts.filter((x) => x === 'Stored data removed').length > k, n);
   }
   assert.deepEqual(await opfsRuns(page), {}, 'Forget with nothing shown clears every OPFS run folder');

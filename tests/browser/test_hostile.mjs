@@ -134,7 +134,7 @@ test('page: hostile names build, render as written, are found by literal searche
     const expected = sorted([...want, ...want]);   // two ranks
     await page.fill('#search', q);
     await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('#nodes tbody tr')]
-      .map((tr) => tr.children[3].textContent).sort()) === w, JSON.stringify(expected), { timeout: 10000 }).catch(() => {});
+      .map((tr) => tr.children[3].textContent).sort()) === w, JSON.stringify(expected)).catch(() => {});   // the assert says what differs
     assert.deepEqual(await tableNames(), expected, `node table search ${JSON.stringify(q)}`);
   }
 
@@ -146,6 +146,10 @@ test('page: hostile names build, render as written, are found by literal searche
       .find((g) => g.dataset.name === name)?.querySelector('rect.header'), m);
     assert.ok(header.asElement(), `no box for ${m}`);
     await header.asElement().dblclick();
+    // The expand is drawn (its children load first) and its glide is over before the next box is
+    // looked for: it moves the boxes below it.
+    await page.waitForFunction((name) => window.visprobeGraph.panes[0].nodes.get(name)?.expanded, m);
+    await page.evaluate(() => window.visprobeGraph.panes[0].settled());
   }
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=pane-debug] g.node').length === n, spec.names.length);
   assert.deepEqual(sorted(await paneNames(page)), sorted(spec.names));

@@ -186,8 +186,8 @@ async function otherViews(page) {
   await page.evaluate(() => { document.querySelector('[data-testid=worst]').open = true; });
   await settled(2);
   await page.click('[data-testid=rail-matching]');
-  await page.waitForSelector('[data-testid=matching]', { timeout: 30000 });
-  await page.waitForTimeout(1000);
+  // Its four name lists loaded (data-ready is set once they are): their statements are planned too.
+  await page.waitForSelector('[data-testid=matching][data-ready]', { timeout: 120000 });
 }
 
 /**

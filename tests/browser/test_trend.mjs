@@ -582,7 +582,7 @@ test('exports: heat-map CSV and SVG, line-chart PNG', async () => {
   // X-01: an export that fails says so in the page's language (toBlob without a blob, an image
   // that does not load)
   await page.evaluate(() => { HTMLCanvasElement.prototype.toBlob = function (cb) { cb(null); }; });
-  const shown = (text) => page.waitForFunction((x) => document.getElementById('error').textContent === x, text, { timeout: 10000 });
+  const shown = (text) => page.waitForFunction((x) => document.getElementById('error').textContent === x, text);
   await page.click('[data-testid=line-export-png]');
   await shown('PNG export failed');
   await page.click('[data-testid=lang-toggle]');
@@ -819,7 +819,7 @@ test('deep link and session: a reload restores the trend view (with run B) from 
   // Invalid values in a link fall back to the defaults silently. The fragment is rewritten 250 ms
   // after the last change (debounced): start from the restored view's fragment, not a stale one.
   await page.waitForFunction(() => location.hash.includes('trend.mode=segmented') && location.hash.includes('trend.view=a') &&
-    location.hash.includes('trend.dimension=rank'), null, { timeout: 10000 });
+    location.hash.includes('trend.dimension=rank'));
   const url = new URL(page.url());
   const bad = new URLSearchParams(url.hash.slice(1));
   bad.set('trend.metric', 'nope'); bad.set('trend.dimension', 'x'); bad.set('trend.tags', '["zz::q"]'); bad.set('trend.compare', 'gone.db');
@@ -834,9 +834,11 @@ test('deep link and session: a reload restores the trend view (with run B) from 
   await page.click('[data-testid=forget-stored]');
   await page.waitForFunction(() => !/[#&]db=/.test(location.hash) && localStorage.getItem('visprobe.session') === null);
   await page.reload();
-  await page.waitForTimeout(1500);
-  assert.equal(await page.evaluate(() => document.querySelector('[data-testid=trend]').dataset.restored || ''), '');
-  assert.equal(await page.evaluate(() => !!window.__visprobeTrend), false);
+  // The page decides at start-up (main.js restoreSession, before the load event): with no kept
+  // session it starts no restore, so none is under way ('Restoring…' notice) and none was made.
+  assert.deepEqual(await page.evaluate(() => ({ restored: document.querySelector('[data-testid=trend]').dataset.restored || '',
+                                                  notice: document.getElementById('notice').textContent, trend: !!window.__visprobeTrend })),
+                   { restored: '', notice: '', trend: false });
   assert.deepEqual(errors, []);
   await context.close();
 });
