@@ -104,8 +104,9 @@ export class NameIndex {
     const terms = exact ? [exact[1]] : q.split(/\s+/);
     const first = terms[0];
     const rest = terms.slice(1);
+    if (!first) return out;   // `""`: no node has an empty name (an empty needle would match at every offset)
     let pos = this.hay.indexOf(first);
-    while (pos >= 0) {
+    while (pos >= 0 && pos < this.hay.length) {
       const i = this.at(pos);
       const lower = this.hay.slice(this.offsets[i], this.offsets[i + 1] - 1);
       if ((!exact || lower === first) && rest.every((t) => lower.includes(t)) && ok(i)) out.push(i);

@@ -24,7 +24,9 @@ export function parse(hash = location.hash) {
     if (dot < 0) { base[k] = v; continue; }
     const name = k.slice(0, dot);
     if (name === '__proto__' || name === 'constructor') continue;
-    (bySection[name] = bySection[name] || {})[k.slice(dot + 1)] = v;
+    // An own entry only: a section named after an inherited member (toString) never reaches the built-in.
+    if (!Object.prototype.hasOwnProperty.call(bySection, name)) bySection[name] = {};
+    bySection[name][k.slice(dot + 1)] = v;
   }
   return { top: base, sections: bySection };
 }
