@@ -1,10 +1,14 @@
 // Bundles the web app into a folder of static files (default build/web): app.js and worker.js
-// (ES modules, esbuild), the engine module and wasm from build/wasm, sql.js's wasm, the page.
+// (ES modules, esbuild), the engine module and wasm from build/wasm, sql.js's wasm, the page; and
+// the same app in one file, visprobe.html, with the sample inside (issue 46).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -27,8 +31,51 @@ for (const f of ['visprobe_web.mjs', 'visprobe_web.wasm']) {
   if (!existsSync(src)) throw new Error(`${src} is missing: run ./scripts/build.sh wasm first`);
   cpSync(src, join(out, f));
 }
+/**
+ * Issue 46: the sample of scripts/make_sample.sh (a compare pair and a monitor run, 2.5 MB, about
+ * 200 kB gzipped) packed for the one-file page, which cannot fetch files beside it: a 4-byte
+ * little-endian header length, the JSON header {index, files: [part, path, offset, length][]}, the
+ * files' bytes; gzipped, in base64 (web/src/host/sample.js unpacks it). null when it cannot be made.
+ */
+function packedSample() {
+  // Kept in build/ under a hash of the scripts that write it (a rebuild of the page reuses it).
+  const scripts = ['make_sample.sh', 'gen_dump.py', 'gen_trend_data.py'].map((f) => readFileSync(join(root, 'scripts', f)));
+  const key = createHash('sha256').update(Buffer.concat(scripts)).digest('hex').slice(0, 16);
+  const cache = join(root, 'build', `one_file_sample.${key}.b64`);
+  if (existsSync(cache)) return readFileSync(cache, 'utf8');
+  const tmp = mkdtempSync(join(tmpdir(), 'visprobe_sample_'));
+  try {
+    const dir = join(tmp, 'sample');
+    execFileSync('bash', [join(root, 'scripts', 'make_sample.sh'), dir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+    const files = [];
+    const chunks = [];
+    let offset = 0;
+    for (const part of Object.keys(index)) {
+      for (const path of index[part]) {
+        const bytes = readFileSync(join(dir, part, path));
+        files.push([part, path, offset, bytes.length]);
+        chunks.push(bytes);
+        offset += bytes.length;
+      }
+    }
+    const head = Buffer.from(JSON.stringify({ index, files }));
+    const size = Buffer.alloc(4);
+    size.writeUInt32LE(head.length);
+    const packed = gzipSync(Buffer.concat([size, head, ...chunks]), { level: 9 }).toString('base64');
+    try { writeFileSync(cache, packed); } catch { /* not kept */ }
+    return packed;
+  } catch (e) {
+    console.error(`web: visprobe.html is built without the sample: ${String(e && e.message).split('\n')[0]}`);
+    return null;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 // The one-file build: everything inlined into visprobe.html, which works opened from disk.
 {
+  const sample = packedSample();
   const worker = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
                                entryPoints: [join(here, 'src', 'engine', 'worker_single.js')],
                                loader: { '.wasm': 'binary' }, logOverride: { 'empty-import-meta': 'silent' },
@@ -36,15 +83,16 @@ for (const f of ['visprobe_web.mjs', 'visprobe_web.wasm']) {
   const app = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
                             logOverride: { 'empty-import-meta': 'silent' },
                             entryPoints: [join(here, 'src', 'main.js')],
-                            define: { ...common.define, VISPROBE_WORKER_SOURCE: JSON.stringify(worker.outputFiles[0].text) } });
+                            define: { ...common.define, VISPROBE_WORKER_SOURCE: JSON.stringify(worker.outputFiles[0].text),
+                                      ...(sample ? { VISPROBE_SAMPLE: JSON.stringify(sample) } : {}) } });
   const css = readFileSync(join(here, 'style.css'), 'utf8');
-  const html = readFileSync(join(here, 'index.html'), 'utf8')
+  // Without a sample inside, no button offers one: removed by their ids (whatever their text).
+  const markup = readFileSync(join(here, 'index.html'), 'utf8');
+  const html = (sample ? markup : markup.replace(/<button\b[^>]*\bid="load-(?:trend-)?sample"[^>]*>[\s\S]*?<\/button>/g, ''))
     .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')   // the one-file page is inline by nature
     .replace('<link rel="stylesheet" href="style.css">', () => `<style>${css}</style>`)
     .replace('<script type="module" src="app.js"></script>',
-             () => `<script>${app.outputFiles[0].text.replace(/<\/script/gi, '<\\/script')}</script>`)
-    .replace('<button id="load-sample" type="button">Load the sample</button>', '')
-    .replace('<button id="load-trend-sample" type="button">Load the trend sample</button>', '');
+             () => `<script>${app.outputFiles[0].text.replace(/<\/script/gi, '<\\/script')}</script>`);
   writeFileSync(join(out, 'visprobe.html'), html);
 }
 console.error(`web: built into ${out}`);

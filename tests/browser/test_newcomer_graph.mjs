@@ -318,3 +318,27 @@ test('a .vis.config saved after match + unmatch records the unmatch (msProbe\'s 
   assert.deepEqual(fresh.errors, []);
   await fresh.context.close();
 });
+
+test('the one-file visprobe.html opened from disk has the sample one click away: the compare builds, the trend sample opens', async () => {
+  const file = 'file://' + join(web, 'visprobe.html');
+  const { page, context, errors } = await openAt(browser, undefined, { viewport: VIEW });
+  const requests = [];
+  page.on('request', (r) => { if (!/^(file|blob|data):/.test(r.url())) requests.push(r.url()); });
+  await page.goto(file);
+  assert.equal(await page.isVisible('#load-sample'), true, 'the button is offered');
+  await page.click('#load-sample');
+  await page.waitForFunction(() => !document.getElementById('run').disabled, null, { timeout: 120000 });
+  await page.click('#run');
+  await page.waitForFunction(() => /^(ready|failed)/.test(document.getElementById('status').textContent), null, { timeout: 300000 });
+  assert.match(await page.textContent('#status'), /^ready/, await page.textContent('#error'));
+  await page.waitForSelector('[data-testid=pane-bench] g.node');
+  assert.deepEqual(errors, []);
+  await context.close();
+  // The trend sample: its monitor run goes through data2db in the tab, the trend views open.
+  const trend = await openAt(browser, file, { viewport: VIEW });
+  await trend.page.click('#load-trend-sample');
+  await trend.page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0, null, { timeout: 300000 });
+  assert.deepEqual(trend.errors, []);
+  await trend.context.close();
+  assert.deepEqual(requests, [], 'nothing fetched from a network');
+});

@@ -146,14 +146,6 @@ const DICT = {
                               '将手动匹配与取消匹配保存为 {file}_{step}_{rank}.vis.config：配对写为 {"调试侧节点": "标杆侧节点"}，手动取消匹配的节点写为 {"调试侧节点": ""}'],
   configUnmatchFailed: ['{0} → "" (unmatch): {1}', '{0} → ""（取消匹配）：{1}'],
   configNoNode: ['no Debug node of this name in step {0}, rank {1}', 'step {0}、rank {1} 中没有此名称的调试侧节点'],
-  // Issue 46: the filter lists what the navigator flags (modules by their own precision index too).
-  filterHelpFlagged: ['Debug side. Warning ({0} ≤ precision < {1}) and Error (precision ≥ {1}): every node by its own precision index, modules included, as the navigator flags them; Pass (0 ≤ precision < {0}), Unmatched and the overflow levels: leaf nodes. The bounds are those of the file\'s colour table.',
-                      'Debug 侧。警告（{0} ≤ 精度 < {1}）与错误（精度 ≥ {1}）：按各节点自身的精度指标，含模块，与导航面板一致；通过（0 ≤ 精度 < {0}）、未匹配与溢出等级：仅叶子节点。阈值取自文件的颜色表。'],
-  // Issue 46: a .vis.config also records the manual unmatches (a Debug node paired with "").
-  generateConfigHelpUnmatch: ['Saves the manual matches and unmatches to {file}_{step}_{rank}.vis.config: {"debug node": "bench node"} for a pair, {"debug node": ""} for a node unmatched by hand',
-                              '将手动匹配与取消匹配保存为 {file}_{step}_{rank}.vis.config：配对写为 {"调试侧节点": "标杆侧节点"}，手动取消匹配的节点写为 {"调试侧节点": ""}'],
-  configUnmatchFailed: ['{0} → "" (unmatch): {1}', '{0} → ""（取消匹配）：{1}'],
-  sampleEmbedded: ['the sample inside this page', '页面内置示例'],
   helpNoWorkspace: ['Shortcuts are listed in the graph workspace (?).', '快捷键列表位于图工作区（?）。'],
   buildOpenData: ['Build / open data', '构建 / 打开数据'],
   debugGraph: ['Debug graph', '调试侧图'],
