@@ -67,37 +67,7 @@ export class FilterPanel {
     /** @type {Array<{name: string, colour: string}>} */
     this.shown = [];
     this.seq = 0;
-    // FLT-01: a two-segment control Precision error | Overflow (radio buttons: arrow keys move
-    // between the segments). Overflow is disabled, with the reason as tooltip, without -oc data.
-    const modeBox = el('div', undefined, 'ws-mode ws-segmented');
-    modeBox.id = 'ws-mode';
-    modeBox.setAttribute('role', 'radiogroup');
-    modeBox.dataset.i18nAria = 'colourMode';
-    modeBox.setAttribute('aria-label', t('colourMode'));
-    /** @type {Record<string, HTMLInputElement>} */
-    const radios = {};
-    for (const [value, key] of [['precision', 'precisionError'], ['overflow', 'overflow']]) {
-      const seg = el('label', undefined, 'ws-segment');
-      seg.dataset.testid = 'mode-' + value;
-      const r = /** @type {HTMLInputElement} */ (el('input'));
-      r.type = 'radio';
-      r.name = 'ws-mode';
-      r.value = value;
-      r.checked = value === 'precision';
-      if (value === 'overflow' && !ws.overflowCheck) {
-        r.disabled = true;
-        setTitle(seg, 'noOverflowData');   // on the segment: a disabled input shows no tooltip
-      }
-      r.addEventListener('change', () => { if (r.checked) { ws.setMode(value); this.fillChecks(); } });
-      seg.append(r, tel('span', key));
-      modeBox.append(seg);
-      radios[value] = r;
-    }
-    /** The mode ('precision' | 'overflow'); setting it does not recolour (setMode does). */
-    this.mode = {
-      get value() { return radios.overflow.checked ? 'overflow' : 'precision'; },
-      set value(v) { radios[v === 'overflow' ? 'overflow' : 'precision'].checked = true; },
-    };
+    const modeBox = this.modeSwitch();
     // FLT-02 title with the thresholds (FLT-04 note).
     const title = el('h4');
     this.title = tel('span', 'precisionError');
@@ -145,6 +115,44 @@ export class FilterPanel {
     this.el.append(modeBox, title, this.checks, this.count, nav, this.msg, this.list.el);
     this.fillChecks();
     repaintOnTheme(this);
+  }
+
+  /**
+   * FLT-01: a two-segment control Precision error | Overflow (radio buttons: arrow keys move between
+   * the segments). Overflow is disabled, with the reason as tooltip, without -oc data. Sets this.mode.
+   */
+  modeSwitch() {
+    const ws = this.ws;
+    const modeBox = el('div', undefined, 'ws-mode ws-segmented');
+    modeBox.id = 'ws-mode';
+    modeBox.setAttribute('role', 'radiogroup');
+    modeBox.dataset.i18nAria = 'colourMode';
+    modeBox.setAttribute('aria-label', t('colourMode'));
+    /** @type {Record<string, HTMLInputElement>} */
+    const radios = {};
+    for (const [value, key] of [['precision', 'precisionError'], ['overflow', 'overflow']]) {
+      const seg = el('label', undefined, 'ws-segment');
+      seg.dataset.testid = 'mode-' + value;
+      const r = /** @type {HTMLInputElement} */ (el('input'));
+      r.type = 'radio';
+      r.name = 'ws-mode';
+      r.value = value;
+      r.checked = value === 'precision';
+      if (value === 'overflow' && !ws.overflowCheck) {
+        r.disabled = true;
+        setTitle(seg, 'noOverflowData');   // on the segment: a disabled input shows no tooltip
+      }
+      r.addEventListener('change', () => { if (r.checked) { ws.setMode(value); this.fillChecks(); } });
+      seg.append(r, tel('span', key));
+      modeBox.append(seg);
+      radios[value] = r;
+    }
+    /** The mode ('precision' | 'overflow'); setting it does not recolour (setMode does). */
+    this.mode = {
+      get value() { return radios.overflow.checked ? 'overflow' : 'precision'; },
+      set value(v) { radios[v === 'overflow' ? 'overflow' : 'precision'].checked = true; },
+    };
+    return modeBox;
   }
 
   /** The box swatches and the visible rows' chips in the current theme. */
