@@ -457,6 +457,8 @@ const DICT = {
   parTpAxis: ['TP Group', 'TP 组'],
   parCopies: ['Model Copies', '模型副本'],
   parCopy: ['Model Copy {0}', '模型副本 {0}'],
+  parTitle: ['Model Parallelism Configuration | Total Layers: {0} | DP={1} | TP={2} | PP={3} | VPP={4}', '模型并行配置 | 总层数：{0} | DP={1} | TP={2} | PP={3} | VPP={4}'],
+  parGroup: ['Group{0}: Ranks{1}-{2}', '第 {0} 组：Rank {1}-{2}'],
 };
 
 const KEY = 'visprobe.lang';

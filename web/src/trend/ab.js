@@ -4,9 +4,8 @@
 // the zoom and the A/B colour scale are shared), the tooltip lines and the series of a clicked
 // cell. The workspace owns the toolbar and the charts and calls in here.
 import { alignRows, viewOf, cellValues, seriesOnA, seriesDiff, COMPARE_SPECIALS } from './compare.js';
-import { valueText, middleEllipsis } from './scales.js';
-import { AXES } from './queries.js';
-import { axisText } from './widgets.js';
+import { valueText } from './scales.js';
+import { cellNames, droppedNote } from './clicks.js';
 import { specialText } from './colorbar.js';
 import { t } from '../i18n.js';
 
@@ -78,9 +77,8 @@ export class AbComparison {
   async series(s, hit, withDiff) {
     const al = /** @type {import('./compare.js').Aligned} */ (this.aligned);
     const y = al.ys[al.yi[hit.index]];
-    const axes = AXES[s.dimension];
-    const who = s.dimension === 'module_name' ? String(y.id) : `${y.label.split('_')[0]} ${middleEllipsis(y.name, 28)}`;
-    const base = `${axisText(axes.x)}: ${hit.x} / ${axisText(axes.y)}: ${who}`;
+    const cy = { idText: s.dimension === 'module_name' ? String(y.id) : y.label.split('_')[0], name: y.name, vpp: y.vpp, micro: y.micro };
+    const names = (/** @type {import('./clicks.js').SideTag} */ tag) => cellNames(this.qa, s.dimension, hit.x, cy, tag);
     const key = `${hit.x}|${y.key}`;
     const q = (/** @type {TrendQueries} */ t, /** @type {number|null} */ yId) =>
       (yId === null ? Promise.resolve(null) : t.trend({ ...s, x: hit.x, yId }).catch((e) => {
@@ -90,14 +88,16 @@ export class AbComparison {
     const a = await q(this.qa, y.idA);
     const rawB = await q(this.qb, y.idB);
     const b = rawB && seriesOnA(rawB, s.dimension === 'module_name' ? await this.qa.targetIds() : null);
-    const title = `${axisText(axes.x)}: ${hit.x} / ${axisText(axes.y)}: ${y.label}`;
     const out = [];
-    if (a) out.push({ key: key + '|A', name: `A · ${base}`, title: `A (${this.nameA}) · ${title}`, xs: a.xs, values: a.values, labels: a.labels });
-    if (b) out.push({ key: key + '|B', name: `B · ${base}`, title: `B (${this.nameB}) · ${title}` + (b.dropped ? ` ${t('trDropped', b.dropped)}` : ''),
-                      xs: b.xs, values: b.values, labels: b.labels, dash: '6 3' });
+    if (a) out.push({ key: key + '|A', names: names({ short: 'A', long: `A (${this.nameA})` }), xs: a.xs, values: a.values, labels: a.labels });
+    if (b) {
+      const dropped = b.dropped;
+      out.push({ key: key + '|B', names: names({ short: 'B', long: `B (${this.nameB})`, extra: () => droppedNote(dropped) }),
+                 xs: b.xs, values: b.values, labels: b.labels, dash: '6 3' });
+    }
     if (withDiff && a && b) {
       const d = seriesDiff(a, b);
-      out.push({ key: key + '|A−B', name: `A−B · ${base}`, title: `A − B · ${title}`, xs: d.xs, values: d.values, labels: d.labels, dash: '2 2' });
+      out.push({ key: key + '|A−B', names: names({ short: 'A−B', long: 'A − B' }), xs: d.xs, values: d.values, labels: d.labels, dash: '2 2' });
     }
     return { key, series: out };
   }

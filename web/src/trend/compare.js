@@ -25,7 +25,7 @@ export const COMPARE_SPECIALS = Object.freeze([
 export const KIND = Object.freeze({ FINITE: 0, NULL: 1, POS: 2, NEG: 3, ONLY_A: 4, ONLY_B: 5, INF: 6 });
 
 /**
- * @typedef {{key: string, id: number, idA: number|null, idB: number|null, label: string, name: string}} AlignedY
+ * @typedef {{key: string, id: number, idA: number|null, idB: number|null, label: string, name: string, vpp?: number, micro?: number}} AlignedY
  *   id: A's target id, or minus B's id for a target only B has (ranks: the rank)
  * @typedef {{xs: number[], ys: AlignedY[], xi: Int32Array, yi: Int32Array, va: Float64Array, vb: Float64Array,
  *            side: Uint8Array, rows: number, byModule: boolean}} Aligned  side: 1 A only, 2 B only, 3 both; NaN = NULL or absent
@@ -76,7 +76,7 @@ export function alignRows(rowsA, rowsB, dimension) {
   /** @type {AlignedY[]} */
   const ys = order.map((y) => (byModule
     ? { key: y.key, id: y.idA !== null ? y.idA : -(/** @type {number} */ (y.idB)), idA: y.idA, idB: y.idB, name: y.name,
-        label: moduleLabel(y.idA !== null ? y.idA : `B${y.idB}`, y.vpp, y.name, y.micro) }
+        label: moduleLabel(y.idA !== null ? y.idA : `B${y.idB}`, y.vpp, y.name, y.micro), vpp: y.vpp, micro: y.micro }
     : { key: y.key, id: Number(y.key), idA: Number(y.key), idB: Number(y.key), name: y.name, label: y.name }));
   const xs = [...xSet].sort((p, q) => p - q);
   const xIndex = new Map(xs.map((x, i) => [x, i]));

@@ -9,6 +9,7 @@ import { finiteStats, colourScale, gradientLut, segments, pieceOf, kindOf, value
 import { drawGradientBar, drawPieces, drawSpecials, hatchPattern, specialText } from './colorbar.js';
 import { t } from '../i18n.js';
 import { el, themeOf, windowSlider } from './widgets.js';
+import { moduleText } from './queries.js';
 
 const M = { top: 100, right: 80, bottom: 90, left: 220 };
 const LUT = gradientLut(256);
@@ -33,7 +34,7 @@ const FIRST_WINDOW = 64;
 const firstWindow = (n) => Math.max(1, n <= FIRST_WINDOW ? n : Math.max(FIRST_WINDOW, Math.ceil(n * 0.3)));
 
 export class Heatmap {
-  /** @param {HTMLElement} host @param {{onClick: (c: CellHit) => void}} opts */
+  /** @param {HTMLElement} host @param {{onClick: (c: CellHit) => void, onRange?: () => void}} opts  onRange: the user moved the colour range */
   constructor(host, opts) {
     this.opts = opts;
     this.body = el('div', undefined, 'tr-heat-body');
@@ -311,7 +312,10 @@ export class Heatmap {
     } else {
       drawGradientBar(this.gBar, { width: w, min: this.stats.min, max: this.stats.max, lo: this.range[0], hi: this.range[1],
                                    colors: this.diverging ? DIVERGING : GRADIENT,
-                                   muted: th.muted, scale: this.scale, onRange: (lo, hi) => this.setRange(lo, hi) });
+                                   muted: th.muted, scale: this.scale, onRange: (lo, hi) => {
+                                     this.setRange(lo, hi);
+                                     if (this.opts.onRange) this.opts.onRange();
+                                   } });
     }
     drawSpecials(this.gSpecial, { width: w, counts: this.counts, hidden: this.hiddenSpecial, fg: th.fg, items: this.specials, onToggle: (k) => {
       if (this.hiddenSpecial.has(k)) this.hiddenSpecial.delete(k); else this.hiddenSpecial.add(k);
@@ -352,7 +356,9 @@ export class Heatmap {
     const value = el('div', t('trValueLabel'));
     const k = this.kindAt(i);
     value.append(swatch, c.kinds && k && Number.isNaN(c.v[i]) ? specialText(this.specials[k - 1]) : valueText(c.v[i]));
-    this.tip.replaceChildren(el('b', `${ax.yName}: ${y.label}`), el('div', `${ax.xName}: ${ax.xText(c.xs[c.xi[i]])}`), value,
+    // Issue 46: the module name (never the internal `<id>_<vpp>_<name>_<micro>` key), the step as on the axis
+    const yText = ax.byModule ? moduleText(y.name, y.vpp || 0, y.micro || 0) : y.label;
+    this.tip.replaceChildren(el('b', `${ax.yName}: ${yText}`), el('div', `${ax.xName}: ${ax.xText(c.xs[c.xi[i]])}`), value,
                              ...(this.detail ? this.detail(i).map((t) => el('div', t)) : []));
     this.tip.hidden = false;
     const tw = this.tip.offsetWidth;
@@ -398,10 +404,7 @@ export class Heatmap {
       if (!d || d.moved) return;
       const [mx, my] = local(e);
       const i = this.cellAt(mx, my);
-      if (i < 0) return;
-      const c = /** @type {Cube} */ (this.cube);
-      const y = c.ys[c.yi[i]];
-      this.opts.onClick({ x: c.xs[c.xi[i]], yId: y.id, yLabel: y.label, value: c.v[i], index: i });
+      if (i >= 0) this.opts.onClick(this.hitOf(i));
     });
     node.addEventListener('pointerleave', () => this.hover(-1, 0, 0));
     node.addEventListener('wheel', (e) => {
@@ -415,6 +418,25 @@ export class Heatmap {
       this.draw();
       this.hover(this.cellAt(mx, my), mx, my);
     }, { passive: false });
+  }
+
+  /** What a click on cell i reports. @param {number} i @returns {CellHit} */
+  hitOf(i) {
+    const c = /** @type {Cube} */ (this.cube);
+    const y = c.ys[c.yi[i]];
+    return { x: c.xs[c.xi[i]], yId: y.id, yLabel: y.label, value: c.v[i], index: i };
+  }
+
+  /** The cell at category values (x, y id), shown or not, as a click reports it; null if absent (a restored series). @param {number} x @param {number} yId */
+  hitAt(x, yId) {
+    const c = this.cube;
+    if (!c) return null;
+    const xi = c.xs.indexOf(x);
+    const yi = c.ys.findIndex((y) => y.id === yId);
+    if (xi < 0 || yi < 0) return null;
+    const key = xi * c.ys.length + yi;
+    const i = this.grid ? this.grid[key] : (this.gridMap.get(key) ?? -1);
+    return i >= 0 ? this.hitOf(i) : null;
   }
 
   /** Shows every category (the timing benchmark's worst case). */

@@ -16,8 +16,12 @@ const M = { top: 16, right: 40, bottom: 78, left: 96 };
 const CLAMP = 1e8;
 const clampY = (/** @type {number} */ v) => Math.max(-CLAMP, Math.min(CLAMP, v));
 
-/** @typedef {{key: string, name: string, title: string, xs: number[], values: (number|null)[], labels: string[],
- *             color: string, visible: boolean, dash?: string}} Series  dash: stroke-dasharray (the B and A − B lines of a pair) */
+/** @typedef {{name: string, title: string, tip?: string}} SeriesNames  legend name, legend title, tooltip name (default: name) */
+/** @typedef {{key: string, name: string, title: string, tip?: string, xs: number[], values: (number|null)[], labels: string[],
+ *             color: string, visible: boolean, dash?: string, names?: () => SeriesNames, cell?: {x: number, yId: number}}} Series
+ *   dash: stroke-dasharray (the B and A − B lines of a pair); names: the names in the current language (X-01, called
+ *   again on a language change); cell: the heat-map cell the series was clicked from (kept with the view state) */
+/** @typedef {{x: string, y: string, xTick?: (x: number) => string}} Axes  xTick: tick and tooltip text of an x value (steps: their iteration) */
 
 export class LineChart {
   /** @param {HTMLElement} host @param {HTMLElement} tools where the Clear button goes */
@@ -41,8 +45,14 @@ export class LineChart {
     this.tip = el('div', undefined, 'tr-tip');
     this.tip.dataset.testid = 'line-tip';
     this.tip.hidden = true;
-    this.body.append(this.tip);
+    // Issue 46: what to do while the chart is empty (the language toggle re-translates it)
+    this.hint = el('div', t('trLineHint'), 'tr-empty tr-line-hint');
+    this.hint.dataset.i18n = 'trLineHint';
+    this.hint.dataset.testid = 'line-hint';
+    this.body.append(this.tip, this.hint);
     host.append(this.legend, this.body);
+    /** @type {(() => void)|null} the user removed series (✕ or Clear) */
+    this.onChange = null;
     const clear = el('button', '⊠ ', 'tr-clear');
     const clearText = el('span', t('clear'));
     clearText.dataset.i18n = 'clear';
@@ -50,7 +60,7 @@ export class LineChart {
     clear.title = t('trRemoveAll');
     clear.dataset.i18nTitle = 'trRemoveAll';
     clear.dataset.testid = 'line-clear';
-    clear.addEventListener('click', () => this.clear());
+    clear.addEventListener('click', () => { this.clear(); if (this.onChange) this.onChange(); });
     tools.append(clear);
     /** @type {Series[]} */
     this.series = [];
@@ -59,21 +69,30 @@ export class LineChart {
     this.xw = null;
     /** @type {number[]|null} */
     this.yw = null;
+    /** @type {Axes} */
     this.axes = { x: 'step', y: 'norm' };
     this.wire();
     new ResizeObserver(() => this.render()).observe(this.body);
   }
 
-  /** @param {{x: string, y: string}} axes x named by the dimension key, y by the statistic */
+  /** @param {Axes} axes x named by the dimension, y by the statistic */
   setAxes(axes) { this.axes = axes; }
+
+  /** X-01: every series named again in the current language (then render). */
+  relabel() {
+    for (const s of this.series) if (s.names) Object.assign(s, s.names());
+  }
+
+  /** @param {number} x */
+  xText(x) { return this.axes.xTick ? this.axes.xTick(x) : tickFormat(x); }
 
   /** The next series colour (a pair of A and B series shares one). */
   takeColor() { return SERIES_COLORS[this.colorNext++ % SERIES_COLORS.length]; }
 
-  /** Adds a series unless its key is shown already. @param {Omit<Series, 'color'|'visible'> & {color?: string}} s */
+  /** Adds a series unless its key is shown already. @param {Omit<Series, 'color'|'visible'|'name'|'title'> & {color?: string, name?: string, title?: string}} s */
   add(s) {
     if (this.series.some((o) => o.key === s.key)) return false;
-    this.series.push({ ...s, color: s.color || this.takeColor(), visible: true });
+    this.series.push({ name: '', title: '', ...s, ...(s.names ? s.names() : {}), color: s.color || this.takeColor(), visible: true });
     this.xw = null;
     this.yw = null;
     this.render();
@@ -88,6 +107,7 @@ export class LineChart {
     this.series = this.series.filter((s) => s.key !== key);
     this.yw = null;
     this.render();
+    if (this.onChange) this.onChange();
   }
 
   clear() {
@@ -135,6 +155,7 @@ export class LineChart {
     const th = themeOf(this.body);
     const e = this.extent();
     const visible = this.series.filter((s) => s.visible);
+    this.hint.hidden = this.series.length > 0;
     this.gSeries.selectAll('*').remove();
     if (!visible.length || !Number.isFinite(e.x0)) {
       for (const g of [this.gGrid, this.gX, this.gY, this.gNames]) g.selectAll('*').remove();
@@ -158,7 +179,7 @@ export class LineChart {
       .attr('y1', (d) => y(d)).attr('y2', (d) => y(d)).attr('stroke', th.grid);
     this.gX.attr('transform', `translate(0,${p.y + p.h})`)
       .call(axisBottom(x).tickValues(x.ticks(Math.max(2, Math.floor(p.w / 70))).filter(Number.isInteger))   // steps, ranks, ids
-        .tickFormat((d) => tickFormat(Number(d))));
+        .tickFormat((d) => this.xText(Number(d))));   // issue 46: steps as their iteration, like the tooltip
     this.gX.selectAll('text').attr('transform', 'rotate(-45)').attr('text-anchor', 'end').attr('dx', '-0.4em').attr('dy', '0.5em').attr('fill', th.fg);
     this.gY.attr('transform', `translate(${p.x},0)`).call(axisLeft(y).tickValues(yTicks).tickFormat((d) => tickFormat(Number(d))));
     this.gY.selectAll('text').attr('fill', th.fg);
@@ -222,7 +243,8 @@ export class LineChart {
     const px = this.scales.x(best.x);
     const p = /** @type {any} */ (this.plot);
     this.guide.attr('visibility', 'visible').attr('x1', px).attr('x2', px).attr('y1', p.y).attr('y2', p.y + p.h);
-    const rows = [el('b', best.label)];
+    // Issue 46: the x value as the axis prints it (a step's iteration), or the point's label (a module name)
+    const rows = [el('b', `${this.axes.x}: ${this.axes.xTick ? this.axes.xTick(best.x) : best.label}`)];
     for (const s of visible) {
       const j = s.xs.indexOf(best.x);
       if (j < 0) continue;
@@ -230,7 +252,7 @@ export class LineChart {
       const sw = el('span', undefined, 'tr-swatch');
       sw.style.background = s.color;
       const v = s.values[j];
-      row.append(sw, `${s.name} `, el('b', v === null ? 'null' : valueText(v)));
+      row.append(sw, `${s.tip || s.name} `, el('b', v === null ? 'null' : valueText(v)));
       rows.push(row);
     }
     this.tip.replaceChildren(...rows);

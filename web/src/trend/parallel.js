@@ -8,7 +8,7 @@ import { interpolateViridis } from 'd3-scale-chromatic';
 import { copyColor } from './scales.js';
 import { el, field } from './widgets.js';
 import { standaloneSvg, saveSvg, savePng } from './export.js';
-import { t } from '../i18n.js';
+import { t, onLanguage } from '../i18n.js';
 import { onTheme } from '../host/prefs.js';
 import { engineText } from '../engine_text.js';
 
@@ -26,6 +26,21 @@ const FIELDS = [
   ['pipeline_parallel_size', 'parPp', 'parPpHelp', '2'],
   ['num_layers_per_virtual_pipeline_stage', 'parVirtual', 'parVirtualHelp', ''],
 ];
+
+/**
+ * X-01 (issue 46): the engine's English title and row labels in the page's language. The engine
+ * keeps msProbe's text; the page translates the two forms it writes and leaves any other text.
+ * @param {string} text
+ */
+export function layoutText(text) {
+  const title = /^Model Parallelism Configuration \| Total Layers: (\d+) \| DP=(\d+) \| TP=(\d+) \| PP=(\d+) \| VPP=(\d+)$/.exec(text);
+  if (title) return t('parTitle', ...title.slice(1));
+  const group = /^Group(\d+): Ranks(\d+)-(\d+)$/.exec(text);
+  return group ? t('parGroup', ...group.slice(1)) : text;
+}
+
+/** Width of a 14 px title: about 7.6 px a Latin character, 14 px a CJK one. @param {string} text */
+const titleWidth = (text) => [...text].reduce((w, ch) => w + (/[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 14 : 7.6), 0);
 
 export class ParallelView {
   /** @param {HTMLElement} host @param {{parallelLayout: (args: any) => Promise<Layout>}} engine */
@@ -79,6 +94,25 @@ export class ParallelView {
     // The chart follows the theme (until its host leaves the page).
     const redraw = () => { if (!host.isConnected) return; if (this.layout) this.draw(this.layout); };
     onTheme(redraw);
+    onLanguage(redraw);   // X-01: stage, axis and legend texts in the new language
+  }
+
+  /**
+   * Issue 46: the form starts from the loaded run (the defaults were 8 devices and 24 layers
+   * whatever was open): world size = its ranks, layers = its layer count, TP and PP 2 where they
+   * divide them, else 1; no virtual pipeline. The user edits from there.
+   * @param {{ranks: number, layers: number}} run
+   */
+  setRun(run) {
+    const i = this.inputs;
+    if (run.ranks > 0) i.world_size.value = String(run.ranks);
+    if (run.layers > 0) i.num_layers.value = String(run.layers);
+    const ws = Number(i.world_size.value);
+    const tp = ws % 2 === 0 ? 2 : 1;
+    const pp = (ws / tp) % 2 === 0 && Number(i.num_layers.value) % 2 === 0 ? 2 : 1;
+    i.tensor_parallel_size.value = String(tp);
+    i.pipeline_parallel_size.value = String(pp);
+    i.num_layers_per_virtual_pipeline_stage.value = '';
   }
 
   args() {
@@ -122,7 +156,8 @@ export class ParallelView {
     const legendH = 36 + L.dp * 16;
     // Issue 19: wide enough for the title (14 px text, about 7.6 px a character), which is centred
     // on the chart (it was centred on the cells and cut at 8 x 24).
-    const W = Math.max(M.left + pw + M.right, Math.ceil(L.title.length * 7.6) + 40);
+    const title = layoutText(L.title);
+    const W = Math.max(M.left + pw + M.right, Math.ceil(titleWidth(title)) + 40);
     // The page's theme (the chart was white in the dark theme).
     const dark = document.documentElement.dataset.theme === 'dark';
     const ink = dark ? '#e6e6e6' : '#222';
@@ -153,12 +188,12 @@ export class ParallelView {
     });
     const ticks = svg.append('g').attr('font-size', 10);
     L.rows.forEach((row, r) => ticks.append('text').attr('class', 'tr-par-ylabel').attr('x', M.left - 6).attr('y', yc(r))
-      .attr('text-anchor', 'end').attr('dominant-baseline', 'central').text(row.label));
+      .attr('text-anchor', 'end').attr('dominant-baseline', 'central').text(layoutText(row.label)));
     for (let c = 0; c < m; ++c) ticks.append('text').attr('x', xc(c)).attr('y', M.top + ph + 14).attr('text-anchor', 'middle').text(t('parStage', c));
     svg.append('text').attr('x', M.left + pw / 2).attr('y', M.top + ph + 40).attr('text-anchor', 'middle').attr('font-size', 12).text(t('parVppAxis'));
     svg.append('text').attr('transform', `translate(16,${M.top + ph / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text(t('parTpAxis'));
     svg.append('text').attr('class', 'tr-par-title').attr('x', W / 2).attr('y', 22).attr('text-anchor', 'middle')
-      .attr('font-size', 14).text(L.title);
+      .attr('font-size', 14).text(title);
     const legend = svg.append('g').attr('class', 'tr-par-legend').attr('transform', `translate(${M.left + pw + 24},${M.top})`).attr('font-size', 10);
     legend.append('text').attr('font-size', 11).attr('font-weight', 'bold').text(t('parCopies'));
     for (let c = 0; c < L.dp; ++c) {

@@ -23,11 +23,18 @@ export const AXES = Object.freeze({
 /** `<target_id>_<vpp_stage>_<target_name>_<micro_step>` (Q4). */
 export const moduleLabel = (id, vpp, name, micro) => `${id}_${vpp}_${name}_${micro}`;
 
+/**
+ * Issue 46: a target as the user knows it: its module name, with the VPP stage and micro step (call
+ * index) only when they are not 0 — never the internal `<id>_<vpp>_<name>_<micro>` key.
+ * @param {string} name @param {number} vpp @param {number} micro
+ */
+export const moduleText = (name, vpp, micro) => `${name}${Number(vpp) ? ` · vpp${vpp}` : ''}${Number(micro) ? ` · µ${micro}` : ''}`;
+
 /** What identifies a target across files (its UNIQUE key, §8.2; ids are per file). */
 export const targetKey = (name, vpp, micro) => `${vpp}\u0000${micro}\u0000${name}`;
 
 /**
- * @typedef {{xs: number[], ys: {id: number, label: string, name: string}[], xi: Int32Array, yi: Int32Array,
+ * @typedef {{xs: number[], ys: {id: number, label: string, name: string, vpp?: number, micro?: number}[], xi: Int32Array, yi: Int32Array,
  *            v: Float64Array, rows: number}} Cube  one heat map: categories and cells (v NaN = NULL)
  */
 
@@ -256,10 +263,30 @@ export class TrendQueries {
     return {
       xs: rows.map((r) => Number(r[spec.x])),
       values: rows.map((r) => (r[3] === null ? null : Number(r[3]))),
-      labels: rows.map((r) => (s.dimension === 'module_name' ? moduleLabel(r[2], r[5], r[4], r[6])
+      labels: rows.map((r) => (s.dimension === 'module_name' ? moduleText(r[4], r[5], r[6])
         : s.dimension === 'step' ? this.stepText(Number(r[0])) : `Rank${r[1]}`)),
       keys: rows.map((r) => targetKey(r[4], r[5], r[6])),
     };
+  }
+
+  /**
+   * Issue 46: the run's shape for the parallelism form: ranks (max_rank + 1 of global_stats) and
+   * layers (the highest `<name>.N` layer tag + 1, `layers.N` preferred; 0 when the file has none).
+   */
+  async runShape() {
+    let ranks = 0;
+    let layers = 0;
+    try { ranks = Number((await this.rows('SELECT max_rank FROM global_stats ORDER BY ROWID DESC LIMIT 1'))[0][0]) + 1; } catch { ranks = 0; }
+    if (this.tables.has('monitoring_tags')) {
+      /** @type {Map<string, number>} prefix -> highest index + 1 */
+      const top = new Map();
+      for (const [name] of await this.rows("SELECT DISTINCT tag_name FROM monitoring_tags WHERE category = 'layer'")) {
+        const m = /^(.*)\.(\d+)$/.exec(String(name));
+        if (m) top.set(m[1], Math.max(top.get(m[1]) || 0, Number(m[2]) + 1));
+      }
+      layers = top.get('layers') || Math.max(0, ...top.values());
+    }
+    return { ranks: Number.isFinite(ranks) && ranks > 0 ? ranks : 0, layers };
   }
 
   /** The catalogue shown beside the toolbar (counts and the global_stats row). */
@@ -294,7 +321,7 @@ export function cubeOf(rows, dimension) {
   for (const r of rows) {
     xSet.add(Number(r[xCol]));
     const yid = Number(byModule ? r[2] : r[0]);
-    if (!yMap.has(yid)) yMap.set(yid, byModule ? { id: yid, label: moduleLabel(r[2], r[5], r[4], r[6]), name: String(r[4]) }
+    if (!yMap.has(yid)) yMap.set(yid, byModule ? { id: yid, label: moduleLabel(r[2], r[5], r[4], r[6]), name: String(r[4]), vpp: Number(r[5]), micro: Number(r[6]) }
       : { id: yid, label: String(yid), name: String(yid) });
   }
   const xs = [...xSet].sort((a, b) => a - b);

@@ -8,11 +8,13 @@ import { Heatmap } from './heatmap.js';
 import { LineChart } from './linechart.js';
 import { ParallelView } from './parallel.js';
 import { AbComparison } from './ab.js';
-import { middleEllipsis } from './scales.js';
+import { addCellSeries } from './clicks.js';
+import { viewStateOf, applyViewState } from './view_state.js';
 import { exportButtons, exportChart, heatCells } from './chart_export.js';
 import { saveBlob } from '../host/download.js';
 import { el, field, selectEl, searchableSelect, tagPicker, splitter, spinner, axisText } from './widgets.js';
 import { t, onLanguage } from '../i18n.js';
+import { onTheme } from '../host/prefs.js';
 
 /** X-01: an element or option whose text follows the language. @template {HTMLElement} E @param {E} e @param {string} key @returns {E} */
 function keyed(e, key) {
@@ -126,7 +128,7 @@ export class TrendWorkspace {
     this.heatTitle = el('span', t('trHeatMap'), 'tr-pane-title');
     heatHead.append(this.heatTitle, exportButtons('heat', (k) => exportChart(this, 'heat', k).catch((e) => this.opts.onError(e.message))));
     heatPane.append(heatHead);
-    this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)) });
+    this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)), onRange: () => this.notify() });
     this.heatSpin = spinner(heatPane);
     const linePane = el('section', undefined, 'tr-pane tr-line-pane');
     const lineHead = el('div', undefined, 'tr-pane-head');
@@ -134,6 +136,7 @@ export class TrendWorkspace {
     lineHead.append(keyed(el('span', undefined, 'tr-pane-title'), 'trTrend'), lineTools);
     linePane.append(lineHead);
     this.line = new LineChart(linePane, lineTools);
+    this.line.onChange = () => this.notify();
     lineTools.append(exportButtons('line', (k) => exportChart(this, 'line', k).catch((e) => this.opts.onError(e.message))));
     this.lineSpin = spinner(linePane);
     const relayout = () => { /* the charts observe their own size */ };
@@ -147,6 +150,7 @@ export class TrendWorkspace {
     layout.append(bar, splitter(layout, bar, 'x', 0.1, 0.3, relayout), charts);
     h.append(layout);
     onLanguage(() => this.relabel());
+    onTheme(() => { this.heat.draw(true); this.line.render(); });   // issue 46: axis texts in the new theme's colours
   }
 
   /** X-01: the texts drawn from data (heat-map title, axis names, the line chart) in the new language. */
@@ -160,7 +164,8 @@ export class TrendWorkspace {
     }
     if (this.state.dimension === 'step' && this.valueSel.options.length)   // `Step4 (iter 1, µ1)` in the new language
       this.valueSel.set(this.valueSel.options.map((o) => ({ value: o.value, text: this.q.stepText(Number(o.value)) })), this.valueSel.value);
-    if (this.state.stat) this.line.setAxes({ x: axisText(dimensionName(this.state.dimension)), y: this.state.stat });
+    if (this.state.stat) this.line.setAxes(this.lineAxes());
+    this.line.relabel();   // the legend in the new language (issue 46: it kept the old one)
     this.line.render();
   }
 
@@ -183,44 +188,16 @@ export class TrendWorkspace {
     if (this.opts.onState) this.opts.onState();
   }
 
-  /** BEY-04: the deep-link section (database, selections, heat-map mode, colour scale, comparison). */
+  /** BEY-04: the deep-link section (view_state.js). */
   viewState() {
-    const s = this.state;
-    /** @type {Record<string, string>} */
-    const v = { db: this.current, metric: s.metric, stat: s.stat, dimension: s.dimension, value: s.value, mode: s.mode, scale: this.heat.scaleKind };
-    if (s.tags.length) v.tags = JSON.stringify(s.tags);
-    if (s.compare) { v.compare = s.compare; v.view = s.view; }
-    return v;
+    return viewStateOf(this);
   }
 
-  /**
-   * BEY-04: restores a viewState() once the database is open. Values come from a URL: each is
-   * checked against what the file offers; an invalid one keeps its default.
-   * @param {Record<string, string>} v
-   */
+  /** BEY-04: restores a viewState() once the database is open (view_state.js). @param {Record<string, string>} v */
   async applyState(v) {
-    await this.run(async () => {
-      if (v.db && v.db !== this.current && this.files.has(v.db)) await this.reset(v.db);
-      const s = this.state;
-      const m = this.metrics.find((x) => x.name === v.metric);
-      if (m && m.name !== s.metric && !(await this.setMetric(m.name))) return;
-      const stats = (this.metrics.find((x) => x.name === s.metric) || { stats: [] }).stats;
-      if (v.stat && stats.includes(v.stat)) { s.stat = v.stat; this.statSel.value = v.stat; }
-      if (DIMENSIONS.some((d) => d.value === v.dimension)) s.dimension = /** @type {any} */ (v.dimension);
-      this.dimSel.value = s.dimension;
-      let tags = [];
-      try { tags = JSON.parse(v.tags || '[]'); } catch { tags = []; }
-      const known = new Set((this.tagList || []).map((t) => `${t.name}::${t.category}`));
-      s.tags = Array.isArray(tags) ? [...new Set(tags.map(String).filter((t) => known.has(t)))] : [];
-      this.tagSel.set(this.tagList || [], s.tags);
-      if (v.mode === 'gradient' || v.mode === 'segmented') { s.mode = v.mode; this.mode.value = v.mode; this.heat.mode = v.mode; }
-      if (['linear', 'log', 'quantile'].includes(v.scale)) { this.scaleSel.value = v.scale; this.heat.scaleKind = /** @type {any} */ (v.scale); }
-      if (v.view === 'diff' || v.view === 'a' || v.view === 'b') { s.view = v.view; this.viewSel.value = v.view; }
-      if (v.compare) await this.setCompare(v.compare);
-      s.value = v.value || '';
-      await this.loadValues(true);   // the value kept when the list has it, else the first
-    });
+    await applyViewState(this, v);
   }
+
   /**
    * A .trend.db the engine has just opened: list it and show it (the last opened is current).
    * @param {string} name @param {Blob} file
@@ -307,8 +284,9 @@ export class TrendWorkspace {
     this.viewSel.disabled = true;
     this.line.clear();
     await this.q.open();
-    const [metrics, info] = await Promise.all([this.q.catalogue(), this.q.info()]);
+    const [metrics, info, shape] = await Promise.all([this.q.catalogue(), this.q.info(), this.q.runShape().catch(() => null)]);
     if (gen !== this.gen) return;
+    if (shape) this.parallel.setRun(shape);   // issue 46: the parallelism form starts from this run
     this.metrics = metrics;
     this.info.replaceChildren();
     for (const [k, v] of info) {
@@ -428,10 +406,11 @@ export class TrendWorkspace {
     this.line.clear();
     this.pending.clear();
     const axes = AXES[s.dimension];
-    this.line.setAxes({ x: axisText(dimensionName(s.dimension)), y: s.stat });
-    const xText = axes.x === 'Step' ? (/** @type {number} */ x) => this.q.stepText(x).replace(/^Step/, '') : (/** @type {number} */ x) => String(x);
-    const xTick = axes.x === 'Step' ? (/** @type {number} */ x) => this.q.stepTick(x) : (/** @type {number} */ x) => String(x);
-    const names = { xName: axisText(axes.x), yName: axisText(axes.y), xText, xTick, byModule: s.dimension !== 'module_name' };
+    this.line.setAxes(this.lineAxes());
+    // Issue 46: ticks and tooltips give a step the same text (its iteration and micro step)
+    const q = this.q;
+    const xTick = axes.x === 'Step' ? (/** @type {number} */ x) => q.stepTick(x) : (/** @type {number} */ x) => String(x);
+    const names = { xName: axisText(axes.x), yName: axisText(axes.y), xText: xTick, xTick, byModule: s.dimension !== 'module_name' };
     this.names = names;
     const empty = { xs: [], ys: [], xi: new Int32Array(0), yi: new Int32Array(0), v: new Float64Array(0), rows: 0 };
     const ab = this.ab;
@@ -472,6 +451,15 @@ export class TrendWorkspace {
     }
   }
 
+  /** The line chart's axes: x named by the dimension, its steps shown as iterations (issue 46), y by the statistic. */
+  lineAxes() {
+    const s = this.state;
+    const q = this.q;
+    /** @type {((x: number) => string)|undefined} */
+    const xTick = s.dimension === 'step' ? (x) => q.stepTick(x) : s.dimension === 'rank' ? (x) => String(x) : undefined;
+    return { x: axisText(dimensionName(s.dimension)), y: s.stat, xTick };
+  }
+
   heatTitleText() {
     const s = this.state;
     const axes = AXES[s.dimension];
@@ -481,48 +469,9 @@ export class TrendWorkspace {
     return `${t('trHeatMap')} — ${view} (A: ${this.current}, B: ${this.ab.nameB}) — ${what}${this.ab.note ? ` — ${this.ab.note}` : ''}`;
   }
 
-  /** Comparing: the A and B series of the cell in one colour (B dashed), and A − B in the A − B view. @param {import('./heatmap.js').CellHit} c */
-  async addPair(c) {
-    const ab = /** @type {AbComparison} */ (this.ab);
-    const s = this.state;
-    const gen = this.gen;
-    const y = ab.aligned ? ab.aligned.ys[ab.aligned.yi[c.index]] : null;
-    const pending = y ? `${c.x}|${y.key}` : '';
-    if (!y || this.line.has(pending + '|A') || this.line.has(pending + '|B') || this.pending.has(pending)) return;
-    this.pending.add(pending);
-    this.lineSpin.show(true);
-    try {
-      const r = await ab.series({ metric: s.metric, stat: s.stat, dimension: s.dimension, value: Number(s.value), tags: this.tagNames() },
-                                c, s.view === 'diff');
-      if (gen !== this.gen || this.ab !== ab) return;
-      const color = this.line.takeColor();
-      for (const x of r.series) this.line.add({ ...x, color });
-    } finally {
-      this.pending.delete(pending);
-      this.lineSpin.show(false);
-    }
-  }
-
-  /** Q7 of a clicked cell, added as a series unless already shown (§10.4 Click). @param {import('./heatmap.js').CellHit} c */
+  /** Q7 of a clicked cell as a series (clicks.js). @param {import('./heatmap.js').CellHit} c */
   async addSeries(c) {
-    if (this.ab) return this.addPair(c);
-    const key = `${c.x}|${c.yId}`;
-    if (this.line.has(key) || this.pending.has(key)) return;
-    const s = this.state;
-    const gen = this.gen;
-    this.pending.add(key);
-    this.lineSpin.show(true);
-    try {
-      const t = await this.q.trend({ metric: s.metric, stat: s.stat, dimension: s.dimension, x: c.x, yId: c.yId, tags: this.tagNames() });
-      if (gen !== this.gen) return;
-      const axes = AXES[s.dimension];
-      const yText = s.dimension === 'module_name' ? String(c.yId) : `${c.yId} ${middleEllipsis(c.yLabel.split('_').slice(2, -1).join('_'), 28)}`;
-      this.line.add({ key, name: `${axisText(axes.x)}: ${c.x} / ${axisText(axes.y)}: ${yText}`, title: `${axisText(axes.x)}: ${c.x} / ${axisText(axes.y)}: ${c.yLabel}`,
-                      xs: t.xs, values: t.values, labels: t.labels });
-    } finally {
-      this.pending.delete(key);
-      this.lineSpin.show(false);
-    }
+    await addCellSeries(this, c);
   }
 
 }
