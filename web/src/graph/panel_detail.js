@@ -5,6 +5,7 @@
 import { el, tel, setText, toast } from './dom.js';
 import { t } from '../i18n.js';
 import { crossStrip } from './panel_strip.js';
+import { themed, textColour } from './colours.js';
 
 const HIDDEN_FIELDS = new Set(['data_name', 'value']);
 /** Issue 46: the verdict's columns first, then the errors, then the raw statistics. */
@@ -279,7 +280,8 @@ export class DetailPanel {
     if (Number.isNaN(v)) { badge.append(t('verdictNoIndex')); return badge; }
     const c = Math.min(1, Math.max(0, v));
     const bucket = colors.find((b, i) => c >= b.lo && (c < b.hi || (i === colors.length - 1 && c <= b.hi)));
-    badge.style.background = bucket ? bucket.colour : '';
+    badge.style.background = bucket ? themed(bucket.colour) : '';
+    if (bucket) badge.style.color = textColour(themed(bucket.colour));
     const level = bucket && bucket.level ? t(bucket.level) : '';
     badge.append(t('verdictLevel', String(v), level, bucket ? `[${bucket.lo}, ${bucket.hi}]` : ''));
     return badge;

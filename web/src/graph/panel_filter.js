@@ -5,7 +5,7 @@ import { el, tel, setText, setTitle, setPlaceholder } from './dom.js';
 import { VirtualList, appendHighlighted } from './virtual_list.js';
 import { bucketFill, OVERFLOW, UNMATCHED, FILTER_BUCKETS, themed } from './colours.js';
 import { t } from '../i18n.js';
-import { scopeRowids, scopeTerms } from './scope_rows.js';
+import { scopeRowids, scopeTerms, LEAF, COLOURED } from './scope_rows.js';
 import { onTheme } from '../host/prefs.js';
 
 /**
@@ -27,7 +27,6 @@ function repaintOnTheme(/** @type {FilterPanel} */ panel) {
   });
 }
 
-const LEAF = "(sub_nodes IS NULL OR sub_nodes IN ('', '[]'))";
 const UNMATCHED_SQL = "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))";
 
 /**
@@ -42,8 +41,8 @@ function condOf(key, b) {
   const e = Number(b.error);
   switch (key) {
     case 'pass': return `(${LEAF} AND precision_index >= 0 AND precision_index < ${w})`;
-    case 'warning': return `(precision_index >= ${w} AND precision_index < ${e})`;
-    case 'error': return `(precision_index >= ${e})`;
+    case 'warning': return `(${COLOURED} AND precision_index >= ${w} AND precision_index < ${e})`;
+    case 'error': return `(${COLOURED} AND precision_index >= ${e})`;
     case 'unmatched': return `(${LEAF} AND ${UNMATCHED_SQL})`;
     default: return `(${LEAF} AND overflow_level = '${key === 'medium' || key === 'high' ? key : 'critical'}')`;
   }

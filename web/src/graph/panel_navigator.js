@@ -8,9 +8,8 @@ import { el, tel, setText, setTitle } from './dom.js';
 import { VirtualList } from './virtual_list.js';
 import { bucketFill, OVERFLOW, UNMATCHED, WHITE } from './colours.js';
 import { t } from '../i18n.js';
-import { scopeRowids, scopeTerms } from './scope_rows.js';
+import { scopeRowids, scopeTerms, LEAF, COLOURED } from './scope_rows.js';
 
-const LEAF = "(sub_nodes IS NULL OR sub_nodes IN ('', '[]'))";
 const UNMATCHED_SQL = "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))";
 const PAGE = 50;
 
@@ -181,8 +180,9 @@ export class NavigatorPanel {
     // Errors and warnings at every level (a module whose own outputs diverge while its leaves pass
     // is where the divergence shows, issue 19); unmatched and overflow are leaf notions, as in the badges.
     const conds = [];
-    if (kinds.has('error')) conds.push(`precision_index >= ${Number(error)}`);
-    if (kinds.has('warning')) conds.push(`(precision_index >= ${Number(warning)} AND precision_index < ${Number(error)})`);
+    // API lists and fused operators draw white (GR-04): not flagged by their index.
+    if (kinds.has('error')) conds.push(`(${COLOURED} AND precision_index >= ${Number(error)})`);
+    if (kinds.has('warning')) conds.push(`(${COLOURED} AND precision_index >= ${Number(warning)} AND precision_index < ${Number(error)})`);
     if (kinds.has('unmatched')) conds.push(`(${LEAF} AND ${UNMATCHED_SQL})`);
     if (kinds.has('overflow')) conds.push(`(${LEAF} AND overflow_level IN ('medium', 'high', 'critical'))`);
     if (!conds.length) return [];

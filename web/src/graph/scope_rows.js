@@ -20,3 +20,8 @@ export async function scopeRowids(engine, step, rank, side) {
 
 /** The WHERE terms of one graph's rows in its rowid range (alias `a`, e.g. 'n.' or ''); params: lo, hi, step, rank, side. */
 export const scopeTerms = (a = '') => `${a}rowid BETWEEN ? AND ? AND +${a}step = ? AND +${a}rank = ? AND +${a}data_source = ?`;
+
+/** A leaf: a node without children (SQL over tb_nodes). */
+export const LEAF = "(sub_nodes IS NULL OR sub_nodes IN ('', '[]'))";
+/** Nodes whose box takes the precision colour (API lists and fused operators stay white, GR-04). */
+export const COLOURED = 'CAST(node_type AS INTEGER) NOT IN (8, 9)';

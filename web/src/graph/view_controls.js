@@ -165,7 +165,7 @@ export function drawLegend(box, o) {
     for (const k of ['medium', 'high', 'critical']) swatch(OVERFLOW[k], t(k));
   } else if (o.compare) {
     // The level names the database carries (pass / warning / error) in the page's language.
-    for (const c of o.colors) swatch(c.colour, `${c.level ? t(c.level) : ''} [${c.lo}, ${c.hi}]`);
+    for (const c of o.colors) swatch(themed(c.colour), `${c.level ? t(c.level) : ''} [${c.lo}, ${c.hi}]`);
     swatch(themed(UNMATCHED), t('unmatched'));
   } else {
     swatch(themed(WHITE), t('noPrecision'));
