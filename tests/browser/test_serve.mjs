@@ -101,7 +101,7 @@ test('a build and a data2db started from the page run on the server; the result 
   assert.match(await page.textContent('[data-testid=server-jobs] .server-job[data-state=done]'), /done/);
   const built = readdirSync(join(logdir, 'runs')).find((f) => f.startsWith('compare_'));
   assert.ok(built, 'the compare was written under the log folder');
-  await page.waitForSelector(row('graph', `runs/${built}`), { timeout: 20000 });
+  await page.waitForSelector(row('graph', `runs/${built}`), { timeout: 60000 });   // the list reloads when the job ends (a hang guard)
   const cli = join(tmp, 'cli');
   execFileSync(native, ['graph_visualize', '-tp', join(logdir, 'dumps', 'target'), '-gp', join(logdir, 'dumps', 'golden'), '-fm', '-o', cli], { stdio: 'pipe' });
   const want = rowsOf(join(cli, readdirSync(cli).find((f) => f.endsWith('.vis.db'))));
