@@ -510,7 +510,8 @@ test('hostile module names stay text: tag list, axis, tooltip', async () => {
   await page.mouse.move(p.x, p.y);
   await page.waitForSelector('[data-testid=heat-tip]:not([hidden])');
   const tip = await page.textContent('[data-testid=heat-tip]');
-  assert.ok(tip.includes(`Module Name: ${heat.yIds[0]}_0_${EVIL}_0`), tip);
+  // Issue 46: the tooltip names the module as the user knows it, never the internal key.
+  assert.ok(tip.includes(`Module Name: ${EVIL}`) && !tip.includes(`${heat.yIds[0]}_0_`), tip);
   assert.match(tip, /Rank: 0/);
   assert.match(tip, /Value: /);
   assert.equal(await page.textContent('.tr-yt title'), `${heat.yIds[0]}_0_${EVIL}_0`);
@@ -806,7 +807,7 @@ test('deep link and session: a reload restores the trend view (with run B) from 
   await page.waitForFunction(() => /^(opfs|opfs-run|indexeddb):/.test(document.querySelector('[data-testid=trend]').dataset.session || '') &&
     /[#&]db=/.test(location.hash) && location.hash.includes('trend.mode=segmented') && location.hash.includes('trend.view=a') &&
     location.hash.includes('trend.compare=c_dump2.trend.db'), null, { timeout: 60000 });
-  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('visprobe.session')).more.map((m) => m.name)), ['c_dump2.trend.db']);
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('visprobe.recent')).find((e) => e.name === 'a_dump.trend.db').more.map((m) => m.name)), ['c_dump2.trend.db']);
   // Reload: no file is picked again; the kept databases and the fragment give the same view.
   await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-testid=trend]').dataset.restored === '1' && window.__visprobeTrend.idle(), null, { timeout: 60000 });
@@ -830,11 +831,12 @@ test('deep link and session: a reload restores the trend view (with run B) from 
   assert.deepEqual([s2.db, s2.metric, s2.dimension, s2.tags, s2.compare, s2.mode], ['a_dump.trend.db', 'forward', 'step', [], '', 'segmented']);
   assert.equal(await tab.textContent('#error'), '');
   await tab.close();
-  // Forget: nothing is restored any more.
+  // Forget (confirmed in its dialog): nothing is restored any more.
   await page.click('[data-testid=forget-stored]');
-  await page.waitForFunction(() => !/[#&]db=/.test(location.hash) && localStorage.getItem('visprobe.session') === null);
+  await page.click('[data-testid=forget-confirm]');
+  await page.waitForFunction(() => !/[#&]db=/.test(location.hash) && localStorage.getItem('visprobe.recent') === null);
   await page.reload();
-  // The page decides at start-up (main.js restoreSession, before the load event): with no kept
+  // The page decides at start-up (host/views.js restoreFromUrl, before the load event): with no kept
   // session it starts no restore, so none is under way ('Restoring…' notice) and none was made.
   assert.deepEqual(await page.evaluate(() => ({ restored: document.querySelector('[data-testid=trend]').dataset.restored || '',
                                                   notice: document.getElementById('notice').textContent, trend: !!window.__visprobeTrend })),

@@ -139,8 +139,8 @@ const DICT = {
   cardOverflowLevel: ['overflow level {0}', '溢出等级 {0}'],
   cardNoOverflow: ['no overflow → white', '无溢出 → 白色'],
   // Issue 46: the filter lists what the navigator flags (modules by their own precision index too).
-  filterHelpFlagged: ['Debug side. Warning ({0} ≤ precision < {1}) and Error (precision ≥ {1}): every node by its own precision index, modules included, as the navigator flags them; Pass (0 ≤ precision < {0}), Unmatched and the overflow levels: leaf nodes. The bounds are those of the file\'s colour table.',
-                      'Debug 侧。警告（{0} ≤ 精度 < {1}）与错误（精度 ≥ {1}）：按各节点自身的精度指标，含模块，与导航面板一致；通过（0 ≤ 精度 < {0}）、未匹配与溢出等级：仅叶子节点。阈值取自文件的颜色表。'],
+  filterHelpFlagged: ['Debug side. Warning ({0} ≤ precision < {1}) and Error (precision ≥ {1}): every node by its own precision index, modules included (API lists and fused operators, drawn white, are not), as the navigator flags them; Pass (0 ≤ precision < {0}), Unmatched and the overflow levels: leaf nodes. The bounds are those of the file\'s colour table.',
+                      'Debug 侧。警告（{0} ≤ 精度 < {1}）与错误（精度 ≥ {1}）：按各节点自身的精度指标，含模块（绘为白色的 API 列表与融合算子除外），与导航面板一致；通过（0 ≤ 精度 < {0}）、未匹配与溢出等级：仅叶子节点。阈值取自文件的颜色表。'],
   // Issue 46: a .vis.config also records the manual unmatches (a Debug node paired with "").
   generateConfigHelpUnmatch: ['Saves the manual matches and unmatches to {file}_{step}_{rank}.vis.config: {"debug node": "bench node"} for a pair, {"debug node": ""} for a node unmatched by hand',
                               '将手动匹配与取消匹配保存为 {file}_{step}_{rank}.vis.config：配对写为 {"调试侧节点": "标杆侧节点"}，手动取消匹配的节点写为 {"调试侧节点": ""}'],
@@ -322,7 +322,7 @@ const DICT = {
   noWarningThere: ['No warning in that direction', '该方向没有警告'],
   nextPrevWarning: ['Next / previous warning', '下一个 / 上一个警告'],
   toggleMinimaps: ['Minimaps on / off', '开关缩略图'],
-  flaggedNodes: ['Flagged leaves in execution order ({0})', '按执行顺序的问题叶子节点（{0}）'],
+  flaggedNodes: ['Flagged nodes in execution order ({0})', '按执行顺序的问题节点（{0}）'],
   noFlagged: ['No flagged node in this graph', '此图中没有问题节点'],
   worstNodes: ['Worst nodes', '最差节点'],
   worstHelp: ['Compared leaves of the Debug side, metrics over their outputs; click a column to sort, a row to go to the node.',

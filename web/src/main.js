@@ -5,20 +5,19 @@
 import { EngineClient } from './engine/client.js';
 import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
 import yaml from 'js-yaml';
-import { Workspace } from './graph/workspace.js';
-import { TrendSession } from './trend/session.js';
 import { saveBlob } from './host/download.js';
 import * as urlState from './host/url_state.js';
 import * as store from './host/store.js';
-import { addSource, findSource, getCurrentSource, setCurrentSource, sourceList, keepCurrentSource } from './host/sources.js';
+import * as views from './host/views.js';
+import { addSource, getCurrentSource, keepCurrentSource } from './host/sources.js';
 import { toast, setText } from './graph/dom.js';
 import { t as translate } from './i18n.js';
 import { initPrefs, toggleTheme, toggleLanguage } from './host/prefs.js';
-import { enterApp, setDrawer, inApp, wireAppShell } from './host/app_shell.js';
+import { setDrawer, inApp, wireAppShell } from './host/app_shell.js';
 import { engineText } from './engine_text.js';
 import { setError, setEngineError, appendLog as log } from './engine_messages.js';
-import { fillSummary, listNodes as listNodesOf } from './host/db_summary.js';
-import { keepSession } from './host/keep_session.js';
+import { listNodes as listNodesOf } from './host/db_summary.js';
+import { initShow } from './host/show.js';
 import { storage, probeStorage, MAX_DUMP_BYTES, DB_PER_DUMP_BYTE } from './host/storage_budget.js';
 import { detectServer, initServerRuns } from './host/server_runs.js';
 import { sampleEntries } from './host/sample.js';
@@ -40,8 +39,6 @@ $('app-version').textContent = typeof __VISPROBE_VERSION__ === 'string' ? __VISP
 
 /** @type {{target: any, golden: any, mapping: File|null}} */
 const chosen = { target: null, golden: null, mapping: null };
-// The largest lazily read database the all-graphs name table scans (256 MB).
-const LIKE_SCAN_BYTES = 256e6;
 
 /** The CLI command that does this run on a machine, for the messages that send a user there. */
 function cliCommand() {
@@ -79,6 +76,9 @@ function setStatus(key, percent, ...args) {
   setText($('status'), key, ...args);
   if (percent !== undefined) /** @type {HTMLProgressElement} */ ($('progress')).value = percent;
 }
+
+// The graph and trend workspaces and the database each shows (host/show.js).
+const { showDatabase, showTrendDatabase, trendSession } = initShow(engine, setStatus);
 
 function dumpBytes(entries) {
   return entries.filter((e) => e.path.endsWith('dump.json')).reduce((n, e) => n + e.file.size, 0);
@@ -148,7 +148,8 @@ async function openDbFile(file, name) {
   try {
     // The worker reads the file lazily (a block at a time): no copy of it here or there.
     await keepCurrentSource(engine);
-    const info = await engine.openDb(name || /** @type {File} */ (file).name || 'opened.vis.db', file);
+    // A .trend.db opens beside a shown graph (the Graph | Trend switch brings that back as it was).
+    const info = await views.openFile(name || /** @type {File} */ (file).name || 'opened.vis.db', file);
     if (info.kind === 'trend') await showTrendDatabase(info.name, file);
     else await showDatabase(info.name, { file, source: addSource('', info.name, file) });
     setStatus('databaseOpened', 100);
@@ -238,7 +239,7 @@ async function runEngine() {
     await keepCurrentSource(engine);
     const r = await engine.run({ target: t.entries, golden: chosen.golden ? chosen.golden.entries : null, options,
                                  targetName: t.name, goldenName: chosen.golden ? chosen.golden.name : '',
-                                 keepRuns: [store.keptRun()].filter(Boolean) },
+                                 keepRuns: store.keptRuns() },
       (type, data) => {
         if (type === 'LOG') {
           log(data.line);
@@ -314,165 +315,6 @@ async function runTrend() {
   }
 }
 
-/** BEY-03/04: reopen the kept database named by the URL and restore the view of the fragment. */
-async function restoreSession() {
-  const hash = location.hash;
-  const { top } = urlState.parse(hash);
-  if (!top.db) return false;
-  const kept = store.stored();
-  if (!kept || kept.key !== top.db) return false;
-  setNotice(translate('restoring'));
-  try {
-    const found = await store.load(top.db);
-    if (!found) return false;
-    if (found.kind === 'trend') {
-      // Blobs first: openDb hands the bytes over to the worker.
-      // Trend databases are small and held in memory: a later session may replace their files.
-      const data = await found.data.arrayBuffer();
-      const file = new Blob([data]);
-      const more = [];
-      for (const m of found.more) more.push({ name: m.name, file: new Blob([await m.data.arrayBuffer()]) });
-      const info = await engine.openDb(found.name, data);
-      await showTrendDatabase(info.name, file, { restoreHash: hash, key: top.db, more });
-      setStatus('statusRestored', 100);
-      return true;
-    }
-    // Lazily, from where it is kept (an OPFS file the worker holds open, or IndexedDB's Blob).
-    const info = await engine.openDb(found.name, found.data, { opfsPath: found.path });
-    // No copy of the bytes here: the source is exported from the worker if it is ever left.
-    await showDatabase(info.name, { restoreHash: hash, key: top.db, source: addSource('', info.name, null) });
-    setStatus('statusRestored', 100);
-    return true;
-  } catch (e) {
-    const m = /** @type {Error} */ (e).message;
-    setError(() => translate('restoreFailed', engineText(m)));
-    return false;
-  } finally {
-    setNotice('');
-  }
-}
-
-async function forgetStored() {
-  await store.forget();
-  // Builds in OPFS too, but the database shown (its folder goes at the next run or sweep).
-  await engine.sweepOpfs([]).catch(() => {});
-  await probeStorage(engine);
-  refresh();
-  urlState.setTop({ db: null });
-  $('workspace').dataset.session = '';
-  $('trend').dataset.session = '';
-  toast(translate('forgotten'), 'ok');
-}
-
-/** SEL-02: shows another source (File or Directory change in the data-selection popover). @param {string} id */
-async function switchSource(id) {
-  const next = findSource(id);
-  if (!next || next === getCurrentSource()) return;
-  setStatus('openingSource', undefined, next.name);
-  try {
-    await keepCurrentSource(engine);
-    if (!next.blob && next.url) {
-      const info = await engine.openUrl(next.name, next.url);
-      await showDatabase(info.name, { source: next });
-    } else {
-      if (!next.blob) throw new Error(translate('sourceGone', next.name));
-      const info = await engine.openDb(next.name, next.blob);
-      await showDatabase(info.name, { file: next.blob, source: next });
-    }
-    setStatus('databaseOpened', 100);
-  } catch (e) {
-    setStatus('statusFailed', 0);
-    throw e;
-  }
-}
-
-/**
- * @param {string} name
- * @param {{restoreHash?: string, key?: string, file?: Blob, source?: import('./host/sources.js').Source}} [opts]
- */
-async function showDatabase(name, opts = {}) {
-  const source = setCurrentSource(opts.source || addSource('', name, opts.file || null));
-  markPrevious(false);
-  shownDb = name;
-  $('result').hidden = false;
-  $('trend').hidden = true;
-  enterApp();
-  $('app-db').textContent = name;
-  $('download').hidden = false;
-  trendSession.leave();   // the graph's database replaces a kept trend session
-  document.querySelector('main')?.classList.add('wide');   // the graph panes use the whole width
-  $('db-name').textContent = name;
-  await fillSummary(engine, $('summary'));
-  /** @type {HTMLTableSectionElement} */ ($('nodes').querySelector('tbody')).textContent = '';
-  // The all-graphs name table is a LIKE over every row (a full scan): on a large database read
-  // lazily (a dropped file, OPFS, a URL) that reads the whole file, so it is offered only below
-  // LIKE_SCAN_BYTES; the workspace's search panel finds names through index3 in either case.
-  const stats = await engine.dbStats().catch(() => ({ lazy: false, size: 0 }));
-  /** @type {HTMLElement} */ ($('result').querySelector('.nodes')).hidden = !!stats.lazy && Number(stats.size) > LIKE_SCAN_BYTES;
-  try {
-    if (graph) graph.destroy();
-    const ws = new Workspace($('workspace'), engine, {
-      dbName: name,
-      onState: () => urlState.changed(),
-      onEdit: () => { source.edited = true; if (!source.url) keepSession(engine, $('workspace'), name); },
-      sources: () => sourceList(source.id),
-      onSource: switchSource,
-      onIntake: () => {
-        setDrawer(true);
-        $('slot-target').focus({ preventScroll: true });
-      },
-      onCopyLink: async () => {
-        try { await navigator.clipboard.writeText(urlState.link()); toast(translate('linkCopied'), 'ok'); }
-        catch { toast(urlState.link(), 'info'); }
-      },
-    });
-    graph = ws;
-    /** @type {any} */ (window).visprobeGraph = graph;   // read by the tests and benchmarks
-    if (unregisterGraph) unregisterGraph();
-    unregisterGraph = urlState.register('graph', { get: () => ws.viewState(), apply: (st) => ws.applyState(st) });
-    await graph.open();
-    if (opts.restoreHash) {
-      urlState.setTop({ db: opts.key || null });
-      await urlState.restore('graph', opts.restoreHash);
-      $('workspace').dataset.restored = '1';
-    } else if (!source.url) {
-      // A hosted database (`?db=`) needs no session: its URL opens it again, and keeping a copy
-      // would read the whole file over HTTP (27 s and 2 GB for a 2 GB file, measured).
-      keepSession(engine, $('workspace'), name, opts.file);
-    }
-    urlState.changed();
-  } catch (e) {
-    const m = /** @type {Error} */ (e).message;
-    setError(() => translate('graphOpenFailed', engineText(m)));
-  }
-}
-
-/** @type {(() => void)|null} */
-let unregisterGraph = null;
-/** @type {Workspace|null} */
-let graph = null;
-/** BEY-03/04: the trend workspace and its kept session (trend/session.js). */
-const trendSession = new TrendSession($('trend'), engine, { onError: setEngineError });
-
-/**
- * A .trend.db the worker opened: the trend workspace (its own module). A restored session also
- * lists its run B and applies the fragment's trend section.
- * @param {string} name @param {Blob} file
- * @param {{restoreHash?: string, key?: string, more?: {name: string, file: Blob}[]}} [opts]
- */
-async function showTrendDatabase(name, file, opts = {}) {
-  markPrevious(false);
-  shownDb = name;
-  $('result').hidden = true;
-  $('workspace').hidden = true;
-  enterApp();
-  $('app-db').textContent = name;
-  $('download').hidden = true;
-  document.querySelector('main')?.classList.add('wide');
-  if (unregisterGraph) { unregisterGraph(); unregisterGraph = null; }
-  await trendSession.show(name, file, opts);
-}
-
 async function download() {
   const cur = getCurrentSource();
   if (cur && cur.url && !cur.edited) {
@@ -518,7 +360,7 @@ function wireSlot(side) {
   });
 }
 
-/** X-01 / X-02: language and theme (host/prefs.js); the sample buttons keep plain markup (the one-file build removes them by their exact text). */
+/** X-01 / X-02: language and theme (host/prefs.js); the sample buttons get their dictionary keys here (the one-file build without a sample removes them by id). */
 function initLanguage() {
   const sample = document.getElementById('load-sample');
   if (sample) sample.dataset.i18n = 'loadSample';
@@ -579,19 +421,21 @@ function init() {
   });
   $('run').addEventListener('click', runEngine);
   $('run-trend').addEventListener('click', runTrend);
-  $('cancel').addEventListener('click', () => engine.cancel());
+  $('cancel').addEventListener('click', () => { engine.cancel(); views.workerRestarted(); });
   $('download').addEventListener('click', download);
-  $('forget-stored').addEventListener('click', () => { forgetStored(); });
   urlState.init();
+  views.initViews({ engine, trendSession, showGraph: showDatabase, showTrend: showTrendDatabase, addSource, currentSource: getCurrentSource,
+                    keepSource: () => keepCurrentSource(engine), onShown: (name) => { markPrevious(false); shownDb = name; },
+                    afterForget: () => probeStorage(engine).then(refresh), setNotice, setStatus, setError });
   probeStorage(engine).then(refresh);
   const hosted = new URLSearchParams(location.search).get('db');
   if (hosted) openHostedDb(hosted);
-  else restoreSession();
+  else views.restoreFromUrl();
   // Served by `visprobe serve LOGDIR`: the runs on the server, and builds there.
   detectServer().then((info) => {
     if (info) initServerRuns({ info, openGraphs: openServerGraphs, openTrends: openServerTrends });
   });
-  const sample = document.getElementById('load-sample');   // absent from the one-file page
+  const sample = document.getElementById('load-sample');   // absent from a one-file page made without a sample
   if (sample) sample.addEventListener('click', () => loadSample().catch((e) => setError(e.plain ? e.message : translate('noSample', e.message))));
   const trendSample = document.getElementById('load-trend-sample');
   if (trendSample) trendSample.addEventListener('click', () => loadTrendSample().catch((e) => setError(e.plain ? e.message : translate('noSample', e.message))));

@@ -1,8 +1,8 @@
 // @ts-check
-// BEY-03/04: the shown database kept in browser storage for a reload or a copied link (split out of
-// main.js, behaviour unchanged).
-import * as urlState from './url_state.js';
+// BEY-03/04: the shown database kept in browser storage (the recent results, host/store.js) for a
+// reload, a copied link or the Graph | Trend switch.
 import * as store from './store.js';
+import * as views from './views.js';
 
 /**
  * BEY-03: keep the database just shown in the browser's storage (OPFS, else IndexedDB), keyed by a
@@ -15,6 +15,8 @@ import * as store from './store.js';
  */
 export async function keepSession(engine, box, name, file) {
   box.dataset.session = 'pending';
+  // An edit (no file: exported from the worker) replaces the result kept before it.
+  const replaces = file ? '' : views.keyOf('graph');
   try {
     let blob = file;
     /** @type {{run: string, file: string}|null} */ let ref = null;
@@ -27,9 +29,10 @@ export async function keepSession(engine, box, name, file) {
     }
     if (!ref && blob.size > store.MAX_STORED_BYTES) { box.dataset.session = ''; return; }
     const key = await store.fingerprint(blob);
-    urlState.setTop({ db: key });
     // A build in OPFS is kept where it is (no copy); other databases are copied into storage.
-    const backend = await store.save(key, name, blob, ref ? { ref } : {});
+    const backend = await store.save(key, name, blob, { ...(ref ? { ref } : {}), replaces });
+    // The fingerprint goes into the URL (and the view's fragment to the kept result).
+    if (backend) views.kept('graph', name, key);
     box.dataset.session = backend ? `${backend}:${key}` : '';
   } catch (e) {
     box.dataset.session = '';

@@ -1,10 +1,12 @@
 // @ts-check
 // BEY-03/04 for the trend workspace: the workspace of the page's .trend.db files, its section of
-// the URL fragment, and its session: the current .trend.db (and run B when comparing) kept in the
-// browser's storage, and restored from it with the fragment's trend section.
+// the URL fragment, and its session: the current .trend.db (and run B when comparing) kept with the
+// browser's recent results (host/store.js), and restored from there with the fragment's trend
+// section. The graph view may step in front of it (host/views.js): it is suspended, not dropped.
 import { TrendWorkspace } from './workspace.js';
 import * as urlState from '../host/url_state.js';
 import * as store from '../host/store.js';
+import * as views from '../host/views.js';
 
 export class TrendSession {
   /**
@@ -21,14 +23,25 @@ export class TrendSession {
     this.unregister = null;
     /** The trend files last kept (current and run B): a new pair is kept again. */
     this.kept = '';
+    /** The fingerprint of the current file once kept. */
+    this.key = '';
     this.restoring = false;
     this.saving = Promise.resolve();
   }
 
-  /** The graph's database replaces the trend workspace: no trend section in the URL, no kept trend session. */
-  leave() {
+  /** The graph's view in front: no trend section in the URL; the workspace and its files stay. */
+  suspend() {
     if (this.unregister) { this.unregister(); this.unregister = null; }
+  }
+
+  /** Shown again as it was left (the Graph | Trend switch). */
+  resume() {
+    const ws = this.trend;
+    if (!ws) return;
+    if (!this.unregister) this.unregister = urlState.register('trend', { get: () => ws.viewState(), apply: (st) => ws.applyState(st) });
+    this.host.hidden = false;
     this.kept = '';
+    this.keep();   // kept again only when the recent list lost it
   }
 
   /**
@@ -39,7 +52,10 @@ export class TrendSession {
     if (!this.trend || !this.trend.current || this.restoring) return;
     const ws = this.trend;
     const sig = `${ws.current}\n${ws.state.compare}`;
-    if (sig === this.kept) return;
+    if (sig === this.kept) {
+      if (this.key) views.kept('trend', ws.current, this.key);
+      return;
+    }
     this.kept = sig;
     const box = this.host;
     box.dataset.session = 'pending';
@@ -51,9 +67,10 @@ export class TrendSession {
         if (!blob) { box.dataset.session = ''; return; }
         const b = cmp ? ws.files.get(cmp) : undefined;
         const key = await store.fingerprint(blob);
-        urlState.setTop({ db: key });
         const backend = await store.save(key, name, blob, { kind: 'trend', more: b ? [{ name: cmp, blob: b }] : [] });
-        if (sig === this.kept) box.dataset.session = backend ? `${backend}:${key}` : '';
+        if (sig !== this.kept) return;
+        box.dataset.session = backend ? `${backend}:${key}` : '';
+        if (backend) { this.key = key; views.kept('trend', name, key); }
       } catch (e) {
         box.dataset.session = '';
         console.warn('session not kept:', e);
@@ -71,7 +88,7 @@ export class TrendSession {
     if (!this.trend) {
       this.trend = new TrendWorkspace(this.host, this.engine, {
         onError: this.opts.onError,
-        onState: () => { urlState.changed(); this.keep(); },
+        onState: () => { views.changed(); this.keep(); },
       });
     }
     const ws = this.trend;
@@ -83,7 +100,7 @@ export class TrendSession {
     } else {
       // The kept pair is what the store holds: the restore itself saves nothing.
       this.kept = `${name}\n${(opts.more || [])[0]?.name || ''}`;
-      urlState.setTop({ db: opts.key || null });
+      this.key = opts.key || '';
       this.restoring = true;
       try {
         await ws.add(name, file);
