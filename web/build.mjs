@@ -78,6 +78,9 @@ function packedSample() {
   const sample = packedSample();
   const worker = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
                                entryPoints: [join(here, 'src', 'engine', 'worker_single.js')],
+                               // worker_single.js imports the engine as 'visprobe-wasm/...' (typed by
+                               // web/src/engine/visprobe_web.d.ts, so tsc never reads the generated module).
+                               alias: { 'visprobe-wasm': join(root, 'build', 'wasm') },
                                loader: { '.wasm': 'binary' }, logOverride: { 'empty-import-meta': 'silent' },
                                external: ['fs', 'path', 'crypto'] });
   const app = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',

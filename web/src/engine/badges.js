@@ -7,6 +7,11 @@
 // ComputeBadgesFlat and BadgeThresholdsFromLegend, through the wasm module): this file only reads
 // the rows of tb_nodes into the typed arrays those take and turns the answer back into rows.
 
+/** @typedef {import('visprobe-wasm/visprobe_web.mjs').VisprobeModule} VisprobeModule */
+/** @typedef {import('sql.js').Database} Database */
+/** @typedef {import('./protocol.js').SqlValue} SqlValue */
+/** @typedef {import('./protocol.js').BadgeRow} BadgeRow */
+
 const LEVEL = { medium: 1, high: 2, critical: 3 };
 const SIDES = ['NPU', 'Bench'];
 /** kBadgeLeaf, kBadgeUnmatched (core/db/badges.h) */
@@ -15,7 +20,7 @@ const UNMATCHED = 2;
 
 /**
  * The thresholds of a file's colour legend (tb_config.node_colors), by the engine's rule.
- * @param {any} engine the wasm module @param {string|null} json
+ * @param {VisprobeModule} engine the wasm module @param {string|null} json
  * @returns {{warning: number, error: number}}
  */
 export function badgeThresholds(engine, json) {
@@ -26,8 +31,8 @@ export function badgeThresholds(engine, json) {
 /**
  * Badge rows of one graph by the engine's rules. rows: [node_name, up_node, is_leaf,
  * precision_index, overflow_level, unmatched]; legend: tb_config.node_colors.
- * @param {any} engine @param {any[][]} rows @param {boolean} compare @param {string|null} legend
- * @returns {Array<[string, number|null, number, number, number, number, number]>}
+ * @param {VisprobeModule} engine @param {SqlValue[][]} rows @param {boolean} compare @param {string|null} legend
+ * @returns {BadgeRow[]}
  *          [name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow]
  */
 export function computeBadges(engine, rows, compare, legend) {
@@ -51,7 +56,7 @@ export function computeBadges(engine, rows, compare, legend) {
   if (typeof engine.computeBadges !== 'function')
     throw Object.assign(new Error('This engine build has no computeBadges: rebuild the wasm (./scripts/build.sh wasm).'), { name: 'EngineError' });
   const r = engine.computeBadges(parent, precision, flags, overflow, compare, String(legend || ''));
-  /** @type {Array<[string, number|null, number, number, number, number, number]>} */
+  /** @type {BadgeRow[]} */
   const out = [];
   for (let k = 0; k < r.index.length; ++k) {
     const i = r.index[k];
@@ -61,7 +66,7 @@ export function computeBadges(engine, rows, compare, legend) {
   return out;
 }
 
-/** @param {any} db @param {string} sql @param {any[]} params @returns {any[][]} */
+/** @param {Database} db @param {string} sql @param {SqlValue[]} params @returns {SqlValue[][]} */
 function all(db, sql, params) {
   const st = db.prepare(sql);
   try {
@@ -74,28 +79,31 @@ function all(db, sql, params) {
   }
 }
 
-/** @param {any} db */
+/** @param {Database} db @param {string} name */
 function hasTable(db, name) {
   return all(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]).length > 0;
 }
 
-/** Whether the engine stored the badges in the file (vp_badges). @param {any} db */
+/** Whether the engine stored the badges in the file (vp_badges). @param {Database} db */
 export function hasBadgeTable(db) {
   return hasTable(db, 'vp_badges');
 }
 
-/** @param {any} db */
+/** @param {Database} db */
 function configOf(db) {
   const r = all(db, 'SELECT graph_type, node_colors FROM tb_config LIMIT 1', []);
   return { compare: !!r.length && r[0][0] === 'compare', legend: r.length && r[0][1] !== null ? String(r[0][1]) : '' };
 }
 
-/** The legend's warning and error bounds of a database (the navigator's buckets). @param {any} engine @param {any} db */
+/** The legend's warning and error bounds of a database (the navigator's buckets). @param {VisprobeModule} engine @param {Database} db */
 export function thresholdsOf(engine, db) {
   return badgeThresholds(engine, configOf(db).legend);
 }
 
-/** The rows of one (step, rank, side) computed from tb_nodes. @param {any} engine @param {any} db */
+/**
+ * The rows of one (step, rank, side) computed from tb_nodes.
+ * @param {VisprobeModule} engine @param {Database} db @param {number} step @param {number} rank @param {string} side
+ */
 function computeScope(engine, db, step, rank, side) {
   const { compare, legend } = configOf(db);
   const rows = all(db,
@@ -105,14 +113,15 @@ function computeScope(engine, db, step, rank, side) {
   return computeBadges(engine, rows, compare, legend);
 }
 
-/** @type {WeakMap<any, Map<string, any[]>>} computed rows of databases without vp_badges */
+/** @type {WeakMap<Database, Map<string, BadgeRow[]>>} computed rows of databases without vp_badges */
 const cache = new WeakMap();
 
 /**
  * The badge rows of one (step, rank, side): [name, worst, n_error, n_warning, n_unmatched,
  * n_overflow, worst_overflow][], and where they came from ('stored' or 'computed').
- * @param {any} engine the wasm module (only used for files without vp_badges)
- * @param {any} db @param {{step: number, rank: number, side: string}} a
+ * @param {VisprobeModule|null} engine the wasm module (only used, and loaded, for files without vp_badges)
+ * @param {Database} db @param {{step: number, rank: number, side: string}} a
+ * @returns {import('./protocol.js').BadgesResult}
  */
 export function badgesOf(engine, db, a) {
   const step = Number(a.step);
@@ -121,20 +130,20 @@ export function badgesOf(engine, db, a) {
   if (hasTable(db, 'vp_badges')) {
     const rows = all(db, `SELECT node_name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow
                           FROM vp_badges WHERE step = ? AND rank = ? AND data_source = ?`, [step, rank, side]);
-    return { source: 'stored', rows };
+    return { source: 'stored', rows: /** @type {BadgeRow[]} */ (/** @type {unknown} */ (rows)) };   // the columns of a BadgeRow
   }
   let m = cache.get(db);
   if (!m) { m = new Map(); cache.set(db, m); }
   const key = `${step}|${rank}|${side}`;
   let rows = m.get(key);
-  if (!rows) { rows = computeScope(engine, db, step, rank, side); m.set(key, rows); }
+  if (!rows) { rows = computeScope(/** @type {VisprobeModule} */ (engine), db, step, rank, side); m.set(key, rows); }
   return { source: 'computed', rows };
 }
 
 /**
  * After a manual match or unmatch in (step, rank): stored rows are recomputed and rewritten (in
  * the caller's transaction, if any), computed ones forgotten.
- * @param {any} engine @param {any} db @param {number} step @param {number} rank
+ * @param {VisprobeModule} engine @param {Database} db @param {number} step @param {number} rank
  */
 export function refreshBadges(engine, db, step, rank) {
   const m = cache.get(db);

@@ -28,7 +28,6 @@ const CAPACITY = 2 ** 50;       // what `length` reports once stored: MEMFS neve
 
 /** A dropped File or Blob, read with FileReaderSync (workers only). @param {Blob} blob @param {string} label @returns {ByteSource} */
 export function blobSource(blob, label) {
-  // @ts-ignore FileReaderSync exists in workers
   const reader = new FileReaderSync();
   return {
     size: blob.size,
@@ -121,7 +120,7 @@ export function lazyDatabaseBytes(source) {
       clean.set(b + i, blk);
       if (i === 0) c = blk;
     }
-    while (clean.size > CACHE_BLOCKS) clean.delete(clean.keys().next().value);
+    while (clean.size > CACHE_BLOCKS) clean.delete(/** @type {number} */ (clean.keys().next().value));
     return /** @type {Uint8Array} */ (c);
   }
 
@@ -155,7 +154,7 @@ export function lazyDatabaseBytes(source) {
 
   const methods = {
     subarray: (/** @type {number} */ a, /** @type {number} */ b) => range(a, b),
-    set: (/** @type {any} */ src, /** @type {number} */ at = 0) => write(src, at),
+    set: (/** @type {ArrayLike<number>} */ src, /** @type {number} */ at = 0) => write(src, at),
     buffer: null,
   };
   /** @param {number} length */
@@ -166,8 +165,7 @@ export function lazyDatabaseBytes(source) {
         const i = Number(key);
         return range(i, i + 1)[0];
       }
-      // @ts-ignore
-      return target[key];
+      return /** @type {Record<PropertyKey, unknown>} */ (target)[key];
     },
     set(target, key, value) {
       if (typeof key === 'string' && key.length && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) {
@@ -181,13 +179,13 @@ export function lazyDatabaseBytes(source) {
   const handed = new Proxy({ ...methods, slice: () => stored }, {
     get(target, key) {
       if (key === 'length' || key === 'byteLength') return source.size;
-      // @ts-ignore
-      return target[key];
+      return /** @type {Record<PropertyKey, unknown>} */ (target)[key];
     },
   });
 
   return {
-    bytes: handed,
+    // Stands in for the Uint8Array sql.js hands MEMFS (the header's comment: what MEMFS calls on it).
+    bytes: /** @type {Uint8Array} */ (/** @type {unknown} */ (handed)),
     source,
     stats: () => ({ reads, bytesRead, dirtyBlocks: dirty.size, cachedBlocks: clean.size }),
     size: () => extent,
@@ -205,7 +203,7 @@ export function lazyDatabaseBytes(source) {
         if (start >= size) break;
         if (start > pos) parts.push(source.blob.slice(pos, Math.min(start, source.size)));
         if (start > source.size) parts.push(new Uint8Array(start - Math.max(pos, source.size)));
-        parts.push(dirty.get(b).subarray(0, Math.min(BLOCK, size - start)));
+        parts.push(/** @type {Uint8Array<ArrayBuffer>} */ (dirty.get(b)).subarray(0, Math.min(BLOCK, size - start)));
         pos = start + BLOCK;
       }
       if (pos < size) parts.push(source.blob.slice(pos, size));

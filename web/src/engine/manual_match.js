@@ -3,19 +3,30 @@
 // recomputed by the engine (compareStored: the rows it writes; in tensor mode from the pair's
 // .pt / .npy files, on the dump folders a build brought or the page gave) and written back.
 
-/** The request's database and engine (one request at a time in the worker). */
-/** @type {any} */ let db = null;
-/** @type {any} */ let engine = null;
+/** @typedef {import('./protocol.js').FileEntry} FileEntry */
+/** @typedef {import('./protocol.js').MatchArgs} MatchArgs */
+/**
+ * A node's row as matching reads it. subs, links: its sub_nodes and matched_node_link lists.
+ * @typedef {{name: string, type: string, up: string, subs: string[], links: string[], input: string|null,
+ *            output: string|null, dataDir: string}} NodeRow
+ */
+/**
+ * What a request works on: the current database and its name, the engine, the worker's mount.
+ * @typedef {{db: import('sql.js').Database, dbName: string, engine: import('visprobe-wasm/visprobe_web.mjs').VisprobeModule,
+ *            mount: (files: FileEntry[], where: string) => void,
+ *            userPaths: (mounts: [string, string][]) => (text: string) => string}} MatchEnv
+ */
+
+/** The request's database and engine (one request at a time in the worker; set by bind). */
+let db = /** @type {MatchEnv['db']} */ (/** @type {unknown} */ (null));
+let engine = /** @type {MatchEnv['engine']} */ (/** @type {unknown} */ (null));
 let dbName = '';
 /** @type {(files: import('./protocol.js').FileEntry[], where: string) => void} */
 let mount = () => {};
 /** @type {(mounts: [string, string][]) => (text: string) => string} */
 let userPaths = () => (text) => text;
 
-/**
- * @param {{db: any, dbName: string, engine: any, mount: (files: any[], where: string) => void,
- *          userPaths: (mounts: [string, string][]) => (text: string) => string}} env
- */
+/** @param {MatchEnv} env */
 function bind(env) {
   ({ db, dbName, engine, mount, userPaths } = env);
 }
@@ -23,10 +34,11 @@ function bind(env) {
 
 /** json.dumps of a list of strings (", " separators, non-ASCII escaped). @param {string[]} list */
 function pyJsonList(list) {
-  const esc = (s) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  const esc = (/** @type {string} */ s) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
   return '[' + list.map(esc).join(', ') + ']';
 }
 
+/** @param {number} step @param {number} rank @param {string} side @param {string} name @returns {NodeRow|null} */
 function row(step, rank, side, name) {
   const st = db.prepare('SELECT node_name, node_type, up_node, sub_nodes, matched_node_link, input_data, output_data, dump_data_dir FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?');
   try {
@@ -35,15 +47,19 @@ function row(step, rank, side, name) {
     const [n, type, up, sub, link, input, output, dataDir] = st.get();
     let links = [];
     let subs = [];
-    try { links = JSON.parse(link || '[]'); } catch { links = []; }
-    try { subs = sub ? JSON.parse(sub) : []; } catch { subs = []; }
-    return { name: n, type: String(type), up, subs, links, input, output, dataDir: dataDir == null ? '' : String(dataDir) };
+    try { links = JSON.parse(/** @type {string} */ (link) || '[]'); } catch { links = []; }
+    try { subs = sub ? JSON.parse(/** @type {string} */ (sub)) : []; } catch { subs = []; }
+    // (node_name, up_node, input_data, output_data: TEXT columns)
+    return { name: /** @type {string} */ (n), type: String(type), up: /** @type {string} */ (up), subs, links,
+             input: /** @type {string|null} */ (input), output: /** @type {string|null} */ (output), dataDir: dataDir == null ? '' : String(dataDir) };
   } finally {
     st.free();
   }
 }
 
+/** @param {number} step @param {number} rank @param {string} side @param {string} name */
 function ancestors(step, rank, side, name) {
+  /** @type {string[]} */
   const out = [];
   let cur = row(step, rank, side, name);
   for (let guard = 0; cur && cur.up && guard < 10000; ++guard) {
@@ -53,12 +69,18 @@ function ancestors(step, rank, side, name) {
   return out;
 }
 
-const twinOf = (name) => (name.includes('forward') ? name.split('forward').join('backward') : name.split('backward').join('forward'));
+const twinOf = (/** @type {string} */ name) => (name.includes('forward') ? name.split('forward').join('backward') : name.split('backward').join('forward'));
 
 // Children paired by key (module class + direction, or API name + direction, plus type), in order.
+/** @param {NodeRow} r */
 function childKey(r) {
   const seg = r.name.split('.').filter((s) => !/^\d+$/.test(s));
   return r.type + ':' + seg.slice(r.type === '0' ? -2 : 1).join('.');
+}
+
+/** The rows of `names` on one side of the request's (step, rank), those that exist. @param {MatchArgs} a @param {string} side @param {string[]} names */
+function rowsOf(a, side, names) {
+  return /** @type {NodeRow[]} */ (names.map((s) => row(a.step, a.rank, side, s)).filter((r) => r));
 }
 
 function task() {
@@ -84,11 +106,11 @@ function firstDataName(items) {
 /**
  * The pair's two tensor folders under the mounted roots (core LocateTensorDir: the stored
  * dump_data_dir re-rooted under the folder given for each side).
- * @param {{target: string, golden: string}} roots @param {any} n @param {any} b
+ * @param {{target: string, golden: string}} roots @param {NodeRow} n @param {NodeRow} b
  */
 function tensorDirs(roots, n, b) {
-  const where = (/** @type {any} */ r, /** @type {string} */ root) => {
-    const probe = firstDataName(r.input) || firstDataName(r.output);
+  const where = (/** @type {NodeRow} */ r, /** @type {string} */ root) => {
+    const probe = firstDataName(r.input || '') || firstDataName(r.output || '');
     if (!probe) return '';
     const found = engine.locateTensors(r.dataDir || '', root, probe);
     if (!found.ok) throw new Error(found.message);
@@ -97,6 +119,7 @@ function tensorDirs(roots, n, b) {
   return { npu: where(n, roots.target), bench: where(b, roots.golden) };
 }
 
+/** @param {MatchArgs} a @param {NodeRow} n @param {NodeRow} b @param {{target: string, golden: string}|null} roots */
 function matchPair(a, n, b, roots) {
   const t = task();
   const dirs = t === 'all' && roots ? tensorDirs(roots, n, b) : { npu: '', bench: '' };
@@ -110,6 +133,7 @@ function matchPair(a, n, b, roots) {
          [bLink, a.step, a.rank, 'Bench', b.name]);
 }
 
+/** @param {MatchArgs} a @param {NodeRow} n @param {NodeRow} b */
 function unmatchPair(a, n, b) {
   const input = engine.stripFields(n.input || '{}');
   const output = engine.stripFields(n.output || '{}');
@@ -121,6 +145,7 @@ function unmatchPair(a, n, b) {
          [a.step, a.rank, b.name]);
 }
 
+/** @param {MatchEnv} env @param {MatchArgs} a @returns {import('./protocol.js').MatchResult} */
 export function manualMatch(env, a) {
   bind(env);
   const n = row(a.step, a.rank, 'NPU', a.npu);
@@ -129,21 +154,23 @@ export function manualMatch(env, a) {
   if (!b) throw new Error('Please select the bench-side unmatched node!');
   if (n.links.length || b.links.length) throw new Error('Both nodes must be unmatched.');
   if (n.type !== b.type) throw new Error('Node types differ');
+  /** @type {[string, string][]} */
   const pairs = [];
   const roots = task() === 'all' ? mountTensorFolders() : null;
-  const visit = (x, y) => {
+  const visit = (/** @type {NodeRow} */ x, /** @type {NodeRow} */ y) => {
     matchPair(a, x, y, roots);
     pairs.push([x.name, y.name]);
     if (!a.descendants) return;
+    /** @type {Map<string, NodeRow[]>} */
     const groups = new Map();
-    for (const c of y.subs.map((s) => row(a.step, a.rank, 'Bench', s)).filter((r) => r && !r.links.length)) {
+    for (const c of rowsOf(a, 'Bench', y.subs).filter((r) => !r.links.length)) {
       const k = childKey(c);
       if (!groups.has(k)) groups.set(k, []);
-      groups.get(k).push(c);
+      /** @type {NodeRow[]} */ (groups.get(k)).push(c);
     }
-    for (const c of x.subs.map((s) => row(a.step, a.rank, 'NPU', s)).filter((r) => r && !r.links.length)) {
+    for (const c of rowsOf(a, 'NPU', x.subs).filter((r) => !r.links.length)) {
       const list = groups.get(childKey(c));
-      if (list && list.length) visit(c, list.shift());
+      if (list && list.length) visit(c, /** @type {NodeRow} */ (list.shift()));
     }
   };
   db.run('BEGIN');
@@ -182,18 +209,20 @@ function unmountTensorFolders(roots) {
   engine.FS.unmount(roots.golden);
 }
 
+/** @param {MatchEnv} env @param {MatchArgs} a @returns {import('./protocol.js').MatchResult} */
 export function manualUnmatch(env, a) {
   bind(env);
   const n = row(a.step, a.rank, 'NPU', a.npu);
   const b = row(a.step, a.rank, 'Bench', a.bench);
   if (!n || !b) throw new Error('Please select the nodes to be unmatched!');
   if (n.links[n.links.length - 1] !== b.name || b.links[b.links.length - 1] !== n.name) throw new Error('These nodes are not matched with each other');
+  /** @type {[string, string][]} */
   const pairs = [];
-  const visit = (x, y) => {
+  const visit = (/** @type {NodeRow} */ x, /** @type {NodeRow} */ y) => {
     unmatchPair(a, x, y);
     pairs.push([x.name, y.name]);
     if (!a.descendants) return;
-    for (const c of x.subs.map((s) => row(a.step, a.rank, 'NPU', s)).filter((r) => r && r.links.length)) {
+    for (const c of rowsOf(a, 'NPU', x.subs).filter((r) => r.links.length)) {
       const peer = row(a.step, a.rank, 'Bench', c.links[c.links.length - 1]);
       if (peer && peer.links[peer.links.length - 1] === c.name) visit(c, peer);
     }
@@ -213,11 +242,14 @@ export function manualUnmatch(env, a) {
 }
 
 /** A compare's dump folders stay known to tensor-mode matching on its database (the Files are references). */
-export function keepTensorFolders(/** @type {string} */ name, /** @type {any} */ args) {
+export function keepTensorFolders(/** @type {string} */ name, /** @type {import('./protocol.js').RunArgs} */ args) {
   if (args.golden) setTensorFolders(name, args);
 }
 
-/** The dump folders tensor-mode matching reads for database `name` (TENSOR_FOLDERS). @param {string} name @param {any} args */
+/**
+ * The dump folders tensor-mode matching reads for database `name` (TENSOR_FOLDERS; a compare's RUN).
+ * @param {string} name @param {{target: FileEntry[], golden: FileEntry[]|null, targetName?: string, goldenName?: string}} args
+ */
 export function setTensorFolders(name, args) {
   tensorFolders.set(name, { target: args.target || [], golden: args.golden || [], targetName: args.targetName || '', goldenName: args.goldenName || '' });
 }

@@ -20,7 +20,6 @@ export const RUNS_DIR = 'visprobe-runs';
 export async function opfsAvailable() {
   try {
     if (!navigator.storage || typeof navigator.storage.getDirectory !== 'function') return false;
-    // @ts-ignore FileSystemSyncAccessHandle is worker-only
     if (typeof FileSystemFileHandle === 'undefined' || typeof FileSystemFileHandle.prototype.createSyncAccessHandle !== 'function') return false;
     await navigator.storage.getDirectory();
     return true;
@@ -41,12 +40,11 @@ export async function runsDir() {
  */
 export async function createPool(name, count) {
   const dir = await (await runsDir()).getDirectoryHandle(name, { create: true });
-  /** @type {{file: string, handle: any, access: any, used: boolean, checkedTo?: number}[]} */
+  /** @type {{file: string, handle: FileSystemFileHandle, access: FileSystemSyncAccessHandle, used: boolean, checkedTo?: number}[]} */
   const slots = [];
   for (let i = 0; i < count; ++i) {
     const file = `slot-${i}`;
     const handle = await dir.getFileHandle(file, { create: true });
-    // @ts-ignore worker-only API
     const access = await handle.createSyncAccessHandle();
     access.truncate(0);
     slots.push({ file, handle, access, used: false });
@@ -67,9 +65,11 @@ export async function createPool(name, count) {
   };
 }
 
+/** A run's pool of open OPFS files (createPool). @typedef {Awaited<ReturnType<typeof createPool>>} Pool */
+
 /**
  * The Emscripten filesystem over a pool; mount it with FS.mount(opfsFilesystem(FS, pool), {}, dir).
- * @param {any} FS @param {ReturnType<typeof createPool> extends Promise<infer P> ? P : never} pool
+ * @param {any} FS @param {Pool} pool
  */
 export function opfsFilesystem(FS, pool) {
   const err = (/** @type {number} */ code) => new FS.ErrnoError(code);

@@ -21,3 +21,59 @@ export const Req = Object.freeze({
 export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RESULT' });
 
 /** @typedef {{path: string, file: Blob}} FileEntry  path relative to the dropped folder */
+
+// The requests' arguments and answers (checked by tsc: web_typecheck). Values SQLite returns.
+/** @typedef {number|string|Uint8Array|null} SqlValue */
+/** @typedef {{columns: string[], values: SqlValue[][]}} QueryResult  QUERY: the first statement's rows */
+/**
+ * RUN's options (the page's form; the worker turns them into the engine's GraphRequest).
+ * @typedef {object} RunOptions
+ * @property {boolean} [overflowCheck]
+ * @property {boolean} [fuzzyMatch]
+ * @property {boolean} [layerMapping]
+ * @property {File|null} [mapping]  a layer-mapping file
+ * @property {string} [rankSize]  the tokens typed, space separated (also tp, pp, vpp, order)
+ * @property {string} [tp]
+ * @property {string} [pp]
+ * @property {string} [vpp]
+ * @property {string} [order]
+ * @property {string} [targetSub]  a sub-folder of the dropped folder ('' = all of it)
+ * @property {string} [goldenSub]
+ * @property {boolean} [inMemory]  write the database to wasm memory, not OPFS
+ */
+/**
+ * @typedef {{target: FileEntry[], golden: FileEntry[]|null, options?: RunOptions, targetName?: string,
+ *            goldenName?: string, keepRuns?: string[]}} RunArgs
+ */
+/** @typedef {{level: string, line: string, message: string}} LogEvent  LOG */
+/** @typedef {{percent: number, running: boolean}} ProgressEvent  PROGRESS */
+/**
+ * RUN's answer. quota: the storage numbers when OPFS was full; db: the database it opened.
+ * @typedef {{ok: boolean, code: string, message: string, dbPath: string, rows: number, dumpBytes: number, seconds: number,
+ *            stored: 'opfs'|'memory', quota?: {quotaMB: number, usageMB: number}|null, db?: DbInfo}} RunResult
+ */
+/**
+ * An open database. opfs: where a build in OPFS lives; size: its bytes (lazily opened ones).
+ * @typedef {{name: string, kind: string, tables: string[], lazy?: boolean, size?: number,
+ *            opfs?: {run: string, file: string}}} DbInfo
+ */
+/** @typedef {{format?: string, microStep?: boolean, mapping?: File|null, dataSub?: string}} TrendOptions */
+/** @typedef {{data: FileEntry[], options?: TrendOptions, dataName?: string}} TrendArgs */
+/**
+ * @typedef {{ok: boolean, code: string, message: string, rows: number, inputBytes: number, seconds: number,
+ *            databases: {name: string, bytes: ArrayBuffer}[]}} TrendResult
+ */
+/** @typedef {{step: number, rank: number, npu: string, bench: string, descendants: boolean}} MatchArgs */
+/** @typedef {{pairs: [string, string][]}} MatchResult */
+/**
+ * @typedef {{db?: string, target: FileEntry[], golden: FileEntry[], targetName?: string, goldenName?: string}} TensorFoldersArgs
+ */
+/** [name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow] @typedef {[string, number|null, number, number, number, number, number]} BadgeRow */
+/** @typedef {{source: 'stored'|'computed', rows: BadgeRow[]}} BadgesResult */
+/** @typedef {{warning: number, error: number}} Thresholds */
+/** @typedef {{name: string, bytes: ArrayBuffer|Blob, opfs?: {run: string, file: string}|null}} ExportResult */
+/**
+ * @typedef {{lazy: boolean, opfs: string, engine: 'none'|'loading'|'loaded', tensors: {target: string, golden: string}|null,
+ *            size?: number, reads?: number, bytesRead?: number, dirtyBlocks?: number, cachedBlocks?: number}} DbStats
+ */
+/** @typedef {{removed: number, kept: number}} SweepResult */

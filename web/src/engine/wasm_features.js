@@ -11,7 +11,7 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 
 export const NO_SIMD_TEXT = 'This browser cannot run the visprobe engine: it lacks WebAssembly SIMD (Chromium 91, Firefox 89 and Safari 16.4 and later have it). Databases made elsewhere still open and draw here.';
 
-/** @param {{validate: (bytes: Uint8Array) => boolean}} [wa] */
+/** @param {{validate: (bytes: BufferSource) => boolean}} [wa] */
 export function simdSupported(wa = WebAssembly) {
   try {
     return wa.validate(SIMD_PROBE);
@@ -20,7 +20,7 @@ export function simdSupported(wa = WebAssembly) {
   }
 }
 
-/** Throws NO_SIMD_TEXT when the engine module could not run here. @param {{validate: (bytes: Uint8Array) => boolean}} [wa] */
+/** Throws NO_SIMD_TEXT when the engine module could not run here. @param {{validate: (bytes: BufferSource) => boolean}} [wa] */
 export function checkEngineSupport(wa = WebAssembly) {
   if (!simdSupported(wa)) throw new Error(NO_SIMD_TEXT);
 }

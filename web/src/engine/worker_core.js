@@ -9,13 +9,19 @@ import { createPool, opfsAvailable, opfsFilesystem, slotOf, sweepRuns } from './
 import { checkEngineSupport } from './wasm_features.js';
 import { manualMatch, manualUnmatch, keepTensorFolders, setTensorFolders, tensorFolderNames } from './manual_match.js';
 
-/** @type {any} */ let engine = null;
-/** @type {any} */ let SQL = null;
+/** @typedef {import('visprobe-wasm/visprobe_web.mjs').VisprobeModule} VisprobeModule */
+/** @typedef {import('sql.js').Database} Database */
+/** @typedef {ReturnType<typeof lazyDatabaseBytes>} LazyBytes */
+/** A database kept in OPFS: its run folder, file, and the sync handle held open on it (the lock). @typedef {{run: string, file: string, lock: FileSystemSyncAccessHandle}} OpfsFile */
+/** @typedef {{engine: () => Promise<VisprobeModule>, sql: () => Promise<import('sql.js').SqlJsStatic>}} Loaders */
+
+/** @type {VisprobeModule|null} */ let engine = null;
+/** @type {import('sql.js').SqlJsStatic|null} */ let SQL = null;
 // Every open database by name (several .trend.db for the A/B comparison, BEY-11); `db` is the
 // current one, which QUERY without a `db` name, MATCH, UNMATCH and EXPORT_DB use.
-/** @type {Map<string, {db: any, kind: string, lazy?: any, opfs?: {run: string, file: string, lock: any}}>} */
+/** @type {Map<string, {db: Database, kind: string, lazy: LazyBytes|null, opfs?: OpfsFile}>} */
 const open = new Map();
-/** @type {any} */ let db = null;
+/** @type {Database|null} */ let db = null;
 let dbName = '';
 let runCount = 0;
 // This worker's run folders in OPFS are named after it, so two tabs never share one.
@@ -23,22 +29,34 @@ const tabId = Math.random().toString(36).slice(2, 10);
 /** null: not probed yet. @type {boolean|null} */
 let opfsOk = null;
 
-/** @type {{engine: () => Promise<any>, sql: () => Promise<any>}} */
+/** @type {Loaders} */
 let loaders;
 
 /** The engine module on its way (one load, however many requests wait for it). @type {Promise<void>|null} */
 let engineLoading = null;
 
+/** The loaded engine module (after loadEngine). @returns {VisprobeModule} */
+function mod() {
+  if (!engine) throw new Error('The engine module is not loaded.');
+  return engine;
+}
+
+/** The loaded sql.js (after loadSql). @returns {import('sql.js').SqlJsStatic} */
+function sqlJs() {
+  if (!SQL) throw new Error('sql.js is not loaded.');
+  return SQL;
+}
+
 async function loadEngine() {
   if (!engine) {
     checkEngineSupport();
     if (!engineLoading) {
-      engineLoading = loaders.engine().then((/** @type {any} */ m) => {
+      engineLoading = loaders.engine().then((m) => {
         // The database grows in MEMFS by small steps past 16 MB (x1.125), copying the whole file
         // each time; grow it by doubling instead (measured on a 240 MB compare: see README).
         const MEMFS = m.FS.filesystems.MEMFS;
         const expand = MEMFS.expandFileStorage;
-        MEMFS.expandFileStorage = function (/** @type {any} */ node, /** @type {number} */ capacity) {
+        MEMFS.expandFileStorage = function (node, capacity) {
           const prev = node.contents ? node.contents.length : 0;
           if (prev >= capacity) return;
           return expand.call(this, node, Math.max(capacity, prev * 2));
@@ -69,20 +87,21 @@ function warmEngine() {
 async function loadSql() {
   if (!SQL) {
     SQL = await loaders.sql();
-    logStatements(SQL.Database.prototype);
+    logStatements(/** @type {Record<string, Function>} */ (/** @type {unknown} */ (SQL.Database.prototype)));
   }
 }
 
 // Every distinct statement the views and this worker have run on a database (with the first
 // parameters it ran with), for QUERY_PLANS: a test asks SQLite how each would run on a large file.
-/** @type {Map<string, any[]>} */
+/** @type {Map<string, import('./protocol.js').SqlValue[]>} */
 const statements = new Map();
 
-/** @param {any} proto  sql.js Database.prototype: exec and prepare see every statement */
+/** @param {Record<string, Function>} proto  sql.js Database.prototype: exec and prepare see every statement */
 function logStatements(proto) {
   for (const m of ['exec', 'prepare']) {
     const orig = proto[m];
-    proto[m] = function (/** @type {string} */ sql, /** @type {any} */ params) {
+    /** @this {unknown} @param {string} sql @param {unknown} params */
+    proto[m] = function (sql, params) {
       if (typeof sql === 'string' && statements.size < 2000 && !statements.has(sql) && !/^\s*(EXPLAIN|PRAGMA)\b/i.test(sql))
         statements.set(sql, Array.isArray(params) ? params.map((v) => (v instanceof Uint8Array ? null : v)) : []);
       return orig.apply(this, arguments);
@@ -90,7 +109,7 @@ function logStatements(proto) {
   }
 }
 
-/** EXPLAIN QUERY PLAN of every logged statement that reads or writes a table, on database `db`. @param {any} db */
+/** EXPLAIN QUERY PLAN of every logged statement that reads or writes a table, on database `db`. @param {Database} db */
 function queryPlans(db) {
   const out = [];
   for (const [sql, params] of statements) {
@@ -98,7 +117,7 @@ function queryPlans(db) {
     let plan;
     try {
       const r = db.exec('EXPLAIN QUERY PLAN ' + sql, params)[0];
-      plan = r ? r.values.map((/** @type {any[]} */ v) => String(v[3])) : [];
+      plan = r ? r.values.map((v) => String(v[3])) : [];
     } catch (e) {
       plan = ['ERROR ' + /** @type {Error} */ (e).message];
     }
@@ -107,12 +126,12 @@ function queryPlans(db) {
   return out;
 }
 
-/** @param {number} id @param {string} type @param {any} data @param {Transferable[]} [transfer] */
+/** @param {number} id @param {string} type @param {unknown} data @param {Transferable[]} [transfer] */
 function reply(id, type, data, transfer) { self.postMessage({ requestId: id, type, data }, { transfer: transfer || [] }); }
 
 /** @param {number} id @param {unknown} e */
 function fail(id, e) {
-  const err = /** @type {any} */ (e);
+  const err = /** @type {{name?: string, message?: string}|null|undefined} */ (e);
   self.postMessage({ requestId: id, error: { name: err && err.name || 'EngineError', message: String(err && err.message || err) } });
 }
 
@@ -121,12 +140,13 @@ function fail(id, e) {
  * `current` is false. A graph database replaces the other graph databases: the graph workspace
  * shows one at a time. `lazy` (lazy_file.js): a dropped file or a URL read a block at a time; it
  * costs the pages the queries touch, not its size.
- * @param {string} name @param {Uint8Array|null} bytes @param {boolean} [current] @param {any} [lazy]
+ * @param {string} name @param {Uint8Array|null} bytes @param {boolean} [current] @param {LazyBytes|null} [lazy]
+ * @param {OpfsFile} [opfs] a database kept in OPFS (its lock is closed with it)
  */
 function openDatabase(name, bytes, current = true, lazy = null, opfs = undefined) {
   let next;
   try {
-    next = new SQL.Database(lazy ? lazy.bytes : bytes);
+    next = new (sqlJs().Database)(lazy ? lazy.bytes : bytes);
     // The pages the views touch stay in SQLite's cache (32 MiB) above the reader's blocks (48 MiB).
     if (lazy) next.exec('PRAGMA cache_size=-32768');
   } catch (e) {
@@ -135,7 +155,7 @@ function openDatabase(name, bytes, current = true, lazy = null, opfs = undefined
   let names;
   try {
     const tables = next.exec("SELECT name FROM sqlite_master WHERE type='table'")[0];
-    names = tables ? tables.values.map((/** @type {any[]} */ r) => r[0]) : [];
+    names = tables ? tables.values.map((r) => String(r[0])) : [];
   } catch (e) {
     next.close();
     throw Object.assign(new Error(`${name} is not an SQLite database (${/** @type {Error} */ (e).message}).`), { name: 'DbOpenError' });
@@ -176,9 +196,9 @@ function databaseOf(name) {
 
 /** @param {import('./protocol.js').FileEntry[]} files @param {string} where */
 function mount(files, where) {
-  const FS = engine.FS;
+  const FS = mod().FS;
   FS.mkdirTree(where);
-  FS.mount(engine.WORKERFS || FS.filesystems.WORKERFS, { blobs: files.map(f => ({ name: f.path, data: f.file })) }, where);
+  FS.mount(mod().WORKERFS || FS.filesystems.WORKERFS, { blobs: files.map(f => ({ name: f.path, data: f.file })) }, where);
 }
 
 /**
@@ -202,7 +222,7 @@ export function userPaths(mounts) {
 
 /** The OPFS run folders to spare: this worker's open databases and those the page names. @param {string[]} [more] */
 function opfsKeep(more) {
-  return [...[...open.values()].filter((o) => o.opfs).map((o) => /** @type {any} */ (o.opfs).run), ...(more || [])];
+  return [...[...open.values()].filter((o) => o.opfs).map((o) => /** @type {OpfsFile} */ (o.opfs).run), ...(more || [])];
 }
 
 /** The File of an OPFS file (path: folder names, then the file) and a sync handle held open on it. @param {string[]} path */
@@ -211,7 +231,6 @@ async function openOpfsFile(path) {
   for (const part of path.slice(0, -1)) dir = await dir.getDirectoryHandle(part);
   const handle = await dir.getFileHandle(path[path.length - 1]);
   const file = await handle.getFile();
-  // @ts-ignore worker-only API
   const lock = await handle.createSyncAccessHandle();
   return { file, lock };
 }
@@ -226,8 +245,10 @@ async function quotaNumbers() {
   }
 }
 
+/** @param {number} id @param {import('./protocol.js').RunArgs} args */
 async function run(id, args) {
   await loadEngine();
+  const engine = mod();
   const FS = engine.FS;
   const n = ++runCount;
   const root = `/run${n}`;
@@ -241,7 +262,7 @@ async function run(id, args) {
   // The database goes to OPFS when this browser can write it synchronously (not bounded by wasm
   // memory), else to MEMFS. Earlier runs' folders go first, except the open ones and the session's.
   if (opfsOk === null) opfsOk = await opfsAvailable();
-  /** @type {any} */ let pool = null;
+  /** @type {import('./opfs_fs.js').Pool|null} */ let pool = null;
   if (opfsOk && !o.inMemory) {
     await sweepRuns(opfsKeep(args.keepRuns));
     pool = await createPool(`${tabId}-${n}`, 3);
@@ -249,8 +270,8 @@ async function run(id, args) {
   }
   // The engine's typed request (wasm/bindings.cc GraphRequest; core's GraphVisualizeArgs), no command
   // line. Graph-merge values go as the tokens typed (spec §15); the engine checks them as the CLI does.
-  const tokens = (/** @type {any} */ v) => (v && String(v).trim() ? String(v).trim().split(/\s+/) : undefined);
-  /** @type {Record<string, any>} */
+  const tokens = (/** @type {string|undefined} */ v) => (v && String(v).trim() ? String(v).trim().split(/\s+/) : undefined);
+  /** @type {import('visprobe-wasm/visprobe_web.mjs').GraphRequest} */
   const request = { targetPath: target + (o.targetSub ? '/' + o.targetSub : ''), outputPath: out,
                     rankSize: tokens(o.rankSize), tp: tokens(o.tp), pp: tokens(o.pp), vpp: tokens(o.vpp), order: tokens(o.order),
                     overflowCheck: !!o.overflowCheck, fuzzyMatch: !!o.fuzzyMatch };
@@ -265,7 +286,7 @@ async function run(id, args) {
   const named = userPaths([[target, args.targetName || 'target'], [golden, args.goldenName || 'golden'],
                            [`${root}/mapping`, ''], [out, '']]);
   const t0 = performance.now();
-  const result = engine.graphVisualize(request, '', (/** @type {any} */ e) => {
+  const result = engine.graphVisualize(request, '', (e) => {
     if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
@@ -283,7 +304,7 @@ async function run(id, args) {
       if (pool.quotaError) Object.assign(plain, { quota: await quotaNumbers() });
       else if (pool.ioError && !plain.ok) {
         // SQLite reports any storage failure as "disk I/O error": say what the browser's storage said.
-        const e = /** @type {any} */ (pool.ioError);
+        const e = /** @type {Error & {op: string, at: number}} */ (pool.ioError);
         plain.message += `\nThe browser's storage (OPFS) failed: ${e.op} at byte ${e.at} of the database: ${e.name}: ${e.message}.` +
           ' A private window keeps OPFS in memory (in Chromium about 1.5 GB a file): open the page in a normal window,' +
           ' or build with the CLI (visprobe graph_visualize) and open its database here.';
@@ -297,7 +318,7 @@ async function run(id, args) {
     // is the lock that keeps other tabs' sweeps off it.
     const file = await slot.handle.getFile();
     const lock = await slot.handle.createSyncAccessHandle();
-    const name = result.dbPath.split('/').pop();
+    const name = /** @type {string} */ (result.dbPath.split('/').pop());
     keepTensorFolders(name, args);
     const info = openDatabase(name, null, true, lazyDatabaseBytes(blobSource(file, name)), { run: pool.name, file: slot.file, lock });
     reply(id, Ev.RESULT, { ...plain, db: { ...info, opfs: { run: pool.name, file: slot.file }, size: file.size } });
@@ -311,7 +332,7 @@ async function run(id, args) {
   // heap, then the engine's file is dropped.
   const node = FS.lookupPath(result.dbPath).node;
   const bytes = node.contents.subarray(0, node.usedBytes);
-  const info = openDatabase(result.dbPath.split('/').pop(), bytes);
+  const info = openDatabase(/** @type {string} */ (result.dbPath.split('/').pop()), bytes);
   keepTensorFolders(info.name, args);
   FS.unlink(result.dbPath);
   reply(id, Ev.RESULT, { ...plain, db: info });
@@ -320,9 +341,11 @@ async function run(id, args) {
 /**
  * data2db on the dropped folder: the engine writes dump_data.trend.db and/or monitor_data.trend.db
  * into MEMFS; their bytes go back to the page (transferred), which opens them like picked files.
+ * @param {number} id @param {import('./protocol.js').TrendArgs} args
  */
 async function trend(id, args) {
   await loadEngine();
+  const engine = mod();
   const FS = engine.FS;
   const root = `/trend${++runCount}`;
   const data = `${root}/data`;
@@ -331,7 +354,7 @@ async function trend(id, args) {
   FS.mkdirTree(out);
   const o = args.options || {};
   // The engine's typed request (wasm/bindings.cc Data2Db; core's Data2DbArgs).
-  /** @type {Record<string, any>} */
+  /** @type {import('visprobe-wasm/visprobe_web.mjs').Data2DbRequest} */
   const request = { data: data + (o.dataSub ? '/' + o.dataSub : ''), db: out, format: o.format || 'auto', microStep: o.microStep !== false };
   if (o.mapping) {
     mount([{ path: o.mapping.name, file: o.mapping }], `${root}/mapping`);
@@ -339,7 +362,7 @@ async function trend(id, args) {
   }
   const named = userPaths([[data, args.dataName || 'data'], [`${root}/mapping`, ''], [out, '']]);
   const t0 = performance.now();
-  const result = engine.data2db(request, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (/** @type {any} */ e) => {
+  const result = engine.data2db(request, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (e) => {
     if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
@@ -360,15 +383,19 @@ async function trend(id, args) {
 /**
  * Installs the message handler. The http build loads the engine module and the wasm files next
  * to the worker; the one-file build (file://) has both compiled in.
- * @param {{engine: () => Promise<any>, sql: () => Promise<any>}} l
+ * @param {Loaders} l
  */
 export function installWorker(l) {
   loaders = l;
   self.onmessage = onMessage;
 }
 
-/** The engine's plot_model_parallelism layout; a validation failure becomes an error reply. */
+/**
+ * The engine's plot_model_parallelism layout; a validation failure becomes an error reply.
+ * @param {import('../trend/parallel.js').ParallelConfig} config
+ */
 function parallelLayout(config) {
+  const engine = mod();
   if (typeof engine.parallelLayout !== 'function')
     throw Object.assign(new Error('This engine build has no parallelLayout: rebuild the wasm (./scripts/build.sh wasm).'), { name: 'EngineError' });
   const out = JSON.parse(engine.parallelLayout(JSON.stringify(config || {})));
@@ -428,9 +455,9 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     } else if (type === Req.MATCH || type === Req.UNMATCH) {
       if (!db) throw new Error('No database is open.');
       await loadEngine();
-      const env = { db, dbName, engine, mount, userPaths };
+      const env = { db, dbName, engine: mod(), mount, userPaths };
       const out = type === Req.MATCH ? manualMatch(env, args) : manualUnmatch(env, args);
-      refreshBadges(engine, db, args.step, args.rank);
+      refreshBadges(mod(), db, args.step, args.rank);
       reply(id, Ev.RESULT, out);
     } else if (type === Req.BADGES) {
       // The engine module only for files without stored badges (it computes them).
@@ -439,7 +466,7 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       reply(id, Ev.RESULT, badgesOf(engine, d, args));
     } else if (type === Req.THRESHOLDS) {
       await loadEngine();
-      reply(id, Ev.RESULT, thresholdsOf(engine, databaseOf(args && args.db)));
+      reply(id, Ev.RESULT, thresholdsOf(mod(), databaseOf(args && args.db)));
     } else if (type === Req.PARALLEL_LAYOUT) {
       await loadEngine();
       reply(id, Ev.RESULT, parallelLayout(args));
@@ -447,7 +474,7 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       const name = args && args.name ? String(args.name) : dbName;
       const entry = open.get(name);
       const blob = entry && entry.lazy ? entry.lazy.exportBlob(entry.lazy.size()) : null;
-      if (blob) {
+      if (blob && entry && entry.lazy) {   // (blob implies both)
         // A dropped file or a build in OPFS: its own bytes and the blocks SQLite changed, nothing
         // read (a Blob of parts). `opfs`: where the unchanged build lives (a session can name it).
         const clean = entry.lazy.stats().dirtyBlocks === 0;

@@ -3,8 +3,9 @@
 // uses (build/wasm/visprobe_web.mjs) with its wasm bundled in as bytes, and sql.js's asm.js build;
 // nothing is fetched. (One engine link serves both pages: a second -sSINGLE_FILE link cost 23-37 s
 // of every build.)
-import createVisprobe from '../../../build/wasm/visprobe_web.mjs';
-import engineWasm from '../../../build/wasm/visprobe_web.wasm';
+// 'visprobe-wasm' is build/wasm (an alias in web/build.mjs; typed by visprobe_web.d.ts).
+import createVisprobe from 'visprobe-wasm/visprobe_web.mjs';
+import engineWasm from 'visprobe-wasm/visprobe_web.wasm';
 import initSqlJs from 'sql.js/dist/sql-asm.js';
 import { installWorker } from './worker_core.js';
 

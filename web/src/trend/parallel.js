@@ -18,6 +18,13 @@ import { engineText } from '../engine_text.js';
  *   rows: {index: number, label: string, ranks: number[], model_copy: number, cells: string[]}[]}} Layout
  */
 
+/**
+ * The engine's plot_model_parallelism arguments (§11.1; PARALLEL_LAYOUT). undefined: not given.
+ * @typedef {{world_size: number|undefined, num_layers: number|undefined, tensor_parallel_size: number,
+ *   pipeline_parallel_size: number, order: string, standalone_embedding_stage: boolean,
+ *   num_layers_per_virtual_pipeline_stage?: number}} ParallelConfig
+ */
+
 /** [argument, label key, help key, default] (X-01: keys of i18n.js) */
 const FIELDS = [
   ['world_size', 'parWorldSize', 'parWorldSizeHelp', '8'],
@@ -43,7 +50,7 @@ export function layoutText(text) {
 const titleWidth = (text) => [...text].reduce((w, ch) => w + (/[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 14 : 7.6), 0);
 
 export class ParallelView {
-  /** @param {HTMLElement} host @param {{parallelLayout: (args: any) => Promise<Layout>}} engine */
+  /** @param {HTMLElement} host @param {{parallelLayout: (args: ParallelConfig) => Promise<Layout>}} engine */
   constructor(host, engine) {
     this.engine = engine;
     const form = el('form', undefined, 'tr-par-form');
@@ -117,7 +124,7 @@ export class ParallelView {
 
   args() {
     const num = (/** @type {string} */ k) => (this.inputs[k].value.trim() === '' ? undefined : Number(this.inputs[k].value));
-    /** @type {Record<string, any>} */
+    /** @type {ParallelConfig} */
     const a = { world_size: num('world_size'), num_layers: num('num_layers'), tensor_parallel_size: num('tensor_parallel_size') ?? 1,
                 pipeline_parallel_size: num('pipeline_parallel_size') ?? 1, order: this.inputs.order.value.trim() || 'tp-cp-ep-dp-pp',
                 standalone_embedding_stage: this.inputs.standalone.checked };

@@ -1,0 +1,9 @@
+// Names web/build.mjs defines at bundle time (esbuild `define`); undefined when the modules run
+// unbundled (node --test tests/web/), so the code tests them with typeof first.
+
+/** The version the page shows (VISPROBE_VERSION or `git describe`). */
+declare const __VISPROBE_VERSION__: string | undefined;
+/** The one-file build's worker, as source text (it cannot load a worker file beside the page). */
+declare const VISPROBE_WORKER_SOURCE: string | undefined;
+/** The one-file build's sample (see web/build.mjs packedSample). */
+declare const VISPROBE_SAMPLE: string | undefined;
