@@ -10,7 +10,7 @@ import { specialText } from './colorbar.js';
 import { t } from '../i18n.js';
 
 /** A file without the metric or the statistic has no cells there: shown as "only in A", not as an error. */
-const missing = (/** @type {any} */ e) => !!e && e.code === 'missing';
+const missing = (/** @type {unknown} */ e) => !!e && /** @type {{code?: string}} */ (e).code === 'missing';
 
 /** @typedef {import('./queries.js').TrendQueries} TrendQueries */
 /** @typedef {{metric: string, stat: string, dimension: import('./queries.js').Dimension, value: number, tags: string[]}} Selection */
@@ -36,7 +36,7 @@ export class AbComparison {
       const key = await this.qa.targetKey(s.value);
       valueB = key ? await this.qb.targetId(key) : null;
     }
-    /** @type {any[][]} */
+    /** @type {import('../engine/protocol.js').SqlValue[][]} */
     let rowsB = [];
     if (valueB === null) this.note = t('trBNoModule');
     else {
@@ -105,6 +105,7 @@ export class AbComparison {
   /** The aligned cells as CSV rows: both values and the difference. @param {{x: string, y: string}} axes @param {string} stat */
   csvRows(axes, stat) {
     const al = /** @type {import('./compare.js').Aligned} */ (this.aligned);
+    /** @type {unknown[][]} */
     const rows = [[axes.x, `${axes.y} id A`, `${axes.y} id B`, axes.y, `${stat} A`, `${stat} B`, `${stat} A - B`]];
     for (let i = 0; i < al.rows; ++i) {
       const y = al.ys[al.yi[i]];

@@ -38,6 +38,7 @@ export async function exportChart(ws, which, kind) {
     }
     if (kind === 'csv') {
       const axes = AXES[s.dimension];
+      /** @type {unknown[][]} */
       const rows = [[axes.x, `${axes.y} id`, axes.y, s.stat]];
       if (cube) for (let i = 0; i < cube.rows; ++i) { const y = cube.ys[cube.yi[i]]; rows.push([cube.xs[cube.xi[i]], y.id, y.label, cube.v[i]]); }
       saveCsv(base + '.csv', rows);
@@ -60,6 +61,7 @@ export async function exportChart(ws, which, kind) {
 
 /** Visible cells of a heat map as rectangles (SVG export). @param {import('./heatmap.js').Heatmap} heat */
 export function visibleRects(heat) {
+  /** @type {{x: number, y: number, w: number, h: number, fill: string}[]} */
   const out = [];
   const c = heat.cube;
   if (!c) return out;

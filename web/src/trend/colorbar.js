@@ -47,6 +47,7 @@ export function drawGradientBar(g, o) {
   const loText = bar.append('text').attr('y', top + 34).attr('text-anchor', 'middle').attr('fill', '#666').attr('font-size', 10);
   const hiText = bar.append('text').attr('y', top + 34).attr('text-anchor', 'middle').attr('fill', '#666').attr('font-size', 10);
   const range = { lo: o.lo, hi: o.hi };
+  /** @type {{attr: (name: string, value: number) => unknown}[]} the two handles' selections */
   const handles = [];
   const paint = () => {
     const a = px(range.lo);

@@ -7,6 +7,7 @@ import { kindOf, SPECIAL } from './scales.js';
 import { moduleLabel, targetKey } from './queries.js';
 
 /** @typedef {'a'|'b'|'diff'} View */
+/** @typedef {import('../engine/protocol.js').SqlValue} SqlValue */
 /** @typedef {{key: string, text: string, fill: string|null}} SpecialDef  fill null = the "no data" hatch */
 
 /**
@@ -35,7 +36,7 @@ export const KIND = Object.freeze({ FINITE: 0, NULL: 1, POS: 2, NEG: 3, ONLY_A: 
  * Q6 rows of A and B (`[rank, step, target_id, value, target_name, vpp_stage, micro_step]`, the same
  * metric, statistic and fixed value) as one grid over the union of both files' categories.
  * Targets keep A's model order; a target only B has follows the target B lists before it.
- * @param {any[][]} rowsA @param {any[][]} rowsB @param {'step'|'rank'|'module_name'} dimension
+ * @param {SqlValue[][]} rowsA @param {SqlValue[][]} rowsB @param {'step'|'rank'|'module_name'} dimension
  * @returns {Aligned}
  */
 export function alignRows(rowsA, rowsB, dimension) {
@@ -218,9 +219,9 @@ export function seriesDiff(a, b) {
   const xs = [...at.keys()].sort((p, q) => p - q);
   const num = (/** @type {number|null|undefined} */ v) => (v === null || v === undefined ? NaN : v);
   const values = xs.map((x) => {
-    const p = /** @type {any} */ (at.get(x));
+    const p = /** @type {{a?: number|null, b?: number|null, l: string}} */ (at.get(x));
     const d = cellDiff(num(p.a), num(p.b), (p.a === undefined ? 0 : 1) | (p.b === undefined ? 0 : 2));
     return d.kind === KIND.FINITE ? d.value : null;
   });
-  return { xs, values, labels: xs.map((x) => /** @type {any} */ (at.get(x)).l) };
+  return { xs, values, labels: xs.map((x) => /** @type {{l: string}} */ (at.get(x)).l) };
 }

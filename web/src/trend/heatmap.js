@@ -10,6 +10,7 @@ import { drawGradientBar, drawPieces, drawSpecials, hatchPattern, specialText } 
 import { t } from '../i18n.js';
 import { el, themeOf, windowSlider } from './widgets.js';
 import { moduleText } from './queries.js';
+import { LATER } from '../later.js';
 
 const M = { top: 100, right: 80, bottom: 90, left: 220 };
 const LUT = gradientLut(256);
@@ -28,12 +29,41 @@ const SINGLE_SPECIALS = [{ key: 'null', text: 'no data', fill: null }, { key: 'p
  *   view); detail: extra tooltip lines of cell i
  */
 
+/** @typedef {{xName: string, yName: string, xText: (x: number) => string, xTick?: (x: number) => string, byModule: boolean}} HeatAxes */
+/** @typedef {{key: string, text: string, fill: string|null}} Special */
+
 /** Categories shown at once before the first window is cut to 30 %. */
 const FIRST_WINDOW = 64;
 /** @param {number} n */
 const firstWindow = (n) => Math.max(1, n <= FIRST_WINDOW ? n : Math.max(FIRST_WINDOW, Math.ceil(n * 0.3)));
 
 export class Heatmap {
+  // The state of the data shown: set by setData, classify and layout before anything reads it.
+  /** @type {HeatAxes} */ axes = LATER;
+  /** @type {Special[]} */ specials = LATER;
+  /** @type {Float64Array} */ domain = LATER;
+  /** @type {boolean} */ diverging = LATER;
+  /** @type {((i: number) => string[])|null} */ detail = LATER;
+  /** @type {{n: number, min: number, max: number, mean: number, std: number}} */ stats = LATER;
+  /** @type {string[]} */ short = LATER;
+  /** @type {number[]} [lo, hi] */ range = LATER;
+  /** @type {{t: (v: number) => number, inv: (t: number) => number}} */ scale = LATER;
+  /** @type {{lo: number, hi: number, color: string, label: string}[]} */ pieces = LATER;
+  /** @type {Set<number>} */ hiddenPieces = LATER;
+  /** @type {Set<string>} */ hiddenSpecial = LATER;
+  /** @type {Record<string, number>} */ counts = LATER;
+  /** @type {Int32Array|null} */ grid = LATER;
+  /** @type {Map<number, number>} */ gridMap = LATER;
+  /** @type {(string|CanvasPattern|null)[]} */ palette = LATER;
+  /** @type {Int32Array} colour index per cell (-1: hidden) */ colour = LATER;
+  /** @type {Int32Array[]} cells by colour */ buckets = LATER;
+  /** @type {number[]} */ xShown = LATER;
+  /** @type {Int32Array} */ xPos = LATER;
+  /** @type {number[]} */ yShown = LATER;
+  /** @type {Int32Array} */ yPos = LATER;
+  /** @type {{w: number, h: number}} */ size = LATER;
+  /** @type {{x: number, y: number, w: number, h: number}} */ plot = LATER;
+
   /** @param {HTMLElement} host @param {{onClick: (c: CellHit) => void, onRange?: () => void}} opts  onRange: the user moved the colour range */
   constructor(host, opts) {
     this.opts = opts;
@@ -72,7 +102,7 @@ export class Heatmap {
 
   /**
    * New data: windows back to every category, or the first 30 % of many (unless kept), filters cleared.
-   * @param {Cube} cube @param {{xName: string, yName: string, xText: (x: number) => string, xTick?: (x: number) => string, byModule: boolean}} axes
+   * @param {Cube} cube @param {HeatAxes} axes
    * @param {HeatOptions} [opts]
    */
   setData(cube, axes, opts = {}) {
@@ -89,18 +119,14 @@ export class Heatmap {
     this.range = [this.stats.min, this.stats.max];
     this.scale = colourScale(this.scaleKind, this.stats, this.domain);
     this.pieces = segments(this.stats.mean, this.stats.std);
-    /** @type {Set<number>} */
     this.hiddenPieces = new Set();
-    /** @type {Set<string>} */
     this.hiddenSpecial = new Set();
-    /** @type {Record<string, number>} */
     this.counts = Object.fromEntries(this.specials.map((d) => [d.key, 0]));
     for (let i = 0; i < cube.rows; ++i) { const k = this.kindAt(i); if (k) this.counts[this.specials[k - 1].key] += 1; }
     const nx = cube.xs.length;
     const ny = cube.ys.length;
     // cell lookup by category pair: a dense grid while it stays small, else a map
     this.grid = nx * ny <= 4e6 ? new Int32Array(nx * ny).fill(-1) : null;
-    /** @type {Map<number, number>} */
     this.gridMap = new Map();
     for (let i = 0; i < cube.rows; ++i) {
       const key = cube.xi[i] * ny + cube.yi[i];
@@ -142,7 +168,7 @@ export class Heatmap {
     });
   }
 
-  /** Colour-range filter (Gradient): cells outside [lo, hi] disappear, both axes recomputed (U-5). */
+  /** Colour-range filter (Gradient): cells outside [lo, hi] disappear, both axes recomputed (U-5). @param {number} lo @param {number} hi */
   setRange(lo, hi) {
     this.range = [lo, hi];
     this.timed(() => {
@@ -165,7 +191,6 @@ export class Heatmap {
     const c = /** @type {Cube} */ (this.cube);
     const seg = this.mode === 'segmented';
     const main = seg ? this.pieces.map((p) => p.color) : this.diverging ? DIVERGING_LUT : LUT;
-    /** @type {(string|CanvasPattern|null)[]} */
     this.palette = [...main, ...this.specials.map((d) => (d.fill === null ? this.hatch : d.fill))];
     const base = main.length;
     const [lo, hi] = this.range;
@@ -193,6 +218,7 @@ export class Heatmap {
     const usedY = new Uint8Array(c.ys.length);
     for (let i = 0; i < c.rows; ++i) if (!filtered || colour[i] >= 0) { usedX[c.xi[i]] = 1; usedY[c.yi[i]] = 1; }
     const shown = (/** @type {Uint8Array} */ used) => {
+      /** @type {number[]} */
       const list = [];
       used.forEach((u, i) => { if (u) list.push(i); });
       const pos = new Int32Array(used.length).fill(-1);
@@ -245,7 +271,7 @@ export class Heatmap {
     let drawn = 0;
     this.buckets.forEach((cells, ci) => {
       if (!cells.length) return;
-      ctx.fillStyle = /** @type {any} */ (this.palette[ci]);
+      ctx.fillStyle = /** @type {string|CanvasPattern} */ (this.palette[ci]);
       for (let j = 0; j < cells.length; ++j) {
         const i = cells[j];
         const dx = this.xPos[c.xi[i]];
@@ -270,7 +296,7 @@ export class Heatmap {
   drawAxes(th) {
     const c = /** @type {Cube} */ (this.cube);
     const p = this.plot;
-    const ax = /** @type {any} */ (this.axes);
+    const ax = this.axes;
     const [a, b] = this.wx;
     const [ya, yb] = this.wy;
     const cw = p.w / (b - a);
@@ -284,11 +310,11 @@ export class Heatmap {
     const xTicks = visible(this.xShown, a, b, 16, cw).map((d) => ({ d, x: c.xs[this.xShown[d]] }));
     const yTicks = visible(this.yShown, ya, yb, 13, ch).map((d) => ({ d, y: c.ys[this.yShown[d]] }));
     const g = this.gAxes;
-    g.selectAll('text.tr-xt').data(xTicks, (/** @type {any} */ t) => t.d).join('text').attr('class', 'tr-xt')
+    g.selectAll('text.tr-xt').data(xTicks, (t) => /** @type {{d: number}} */ (t).d).join('text').attr('class', 'tr-xt')
       .attr('font-size', 10).attr('fill', th.fg).attr('text-anchor', 'end')
       .attr('transform', (t) => `translate(${p.x + (t.d - a + 0.5) * cw},${p.y + p.h + 8}) rotate(-45)`)
       .text((t) => cutLabel(ax.xTick ? ax.xTick(t.x) : String(t.x), 20));
-    const yt = g.selectAll('text.tr-yt').data(yTicks, (/** @type {any} */ t) => t.d).join('text').attr('class', 'tr-yt')
+    const yt = g.selectAll('text.tr-yt').data(yTicks, (t) => /** @type {{d: number}} */ (t).d).join('text').attr('class', 'tr-yt')
       .attr('font-size', 10).attr('fill', th.fg).attr('text-anchor', 'end').attr('dominant-baseline', 'middle')
       .attr('x', p.x - 6).attr('y', (t) => p.y + (t.d - ya + 0.5) * ch)
       .text((t) => this.short[this.yShown[t.d]]);
@@ -340,7 +366,7 @@ export class Heatmap {
   hover(i, mx, my) {
     if (i < 0) { this.tip.hidden = true; this.mark.attr('visibility', 'hidden'); return; }
     const c = /** @type {Cube} */ (this.cube);
-    const ax = /** @type {any} */ (this.axes);
+    const ax = this.axes;
     const p = this.plot;
     const cw = p.w / (this.wx[1] - this.wx[0]);
     const ch = p.h / (this.wy[1] - this.wy[0]);

@@ -190,8 +190,9 @@ export class LineChart {
       .attr('x', (d) => d.x).attr('y', (d) => d.y).attr('text-anchor', (d) => d.a).attr('font-size', 12).attr('fill', th.fg).text((d) => d.t);
     const path = line().defined((d) => d[1] !== null).x((d) => x(d[0])).y((d) => y(clampY(/** @type {number} */ (d[1]))));
     for (const s of visible) {
-      const pts = s.xs.map((xv, i) => [xv, s.values[i]]);
-      this.gSeries.append('path').attr('d', path(/** @type {any} */ (pts))).attr('fill', 'none')
+      const pts = s.xs.map((xv, i) => /** @type {[number, number|null]} */ ([xv, s.values[i]]));
+      // (the null points are gaps: `defined` leaves them out)
+      this.gSeries.append('path').attr('d', path(/** @type {[number, number][]} */ (pts))).attr('fill', 'none')
         .attr('stroke', s.color).attr('stroke-width', 1.6).attr('stroke-dasharray', s.dash || null).attr('data-testid', 'series-path');
       const inWindow = pts.filter((d) => d[0] >= xw[0] && d[0] <= xw[1]);
       // points where a line cannot show them (neighbours are gaps), or every point when few
@@ -309,6 +310,7 @@ export class LineChart {
 
   /** Every series point for CSV export. */
   csvRows() {
+    /** @type {unknown[][]} */
     const out = [['series', 'x', 'label', 'value']];
     for (const s of this.series) s.xs.forEach((x, i) => out.push([s.name, x, s.labels[i], s.values[i]]));
     return out;

@@ -20,17 +20,17 @@ export const AXES = Object.freeze({
   module_name: { x: 'Step', y: 'Rank' },
 });
 
-/** `<target_id>_<vpp_stage>_<target_name>_<micro_step>` (Q4). */
+/** `<target_id>_<vpp_stage>_<target_name>_<micro_step>` (Q4). @param {SqlValue} id @param {SqlValue} vpp @param {SqlValue} name @param {SqlValue} micro */
 export const moduleLabel = (id, vpp, name, micro) => `${id}_${vpp}_${name}_${micro}`;
 
 /**
  * Issue 46: a target as the user knows it: its module name, with the VPP stage and micro step (call
  * index) only when they are not 0 — never the internal `<id>_<vpp>_<name>_<micro>` key.
- * @param {string} name @param {number} vpp @param {number} micro
+ * @param {SqlValue} name @param {SqlValue} vpp @param {SqlValue} micro  (as the database stores them)
  */
 export const moduleText = (name, vpp, micro) => `${name}${Number(vpp) ? ` · vpp${vpp}` : ''}${Number(micro) ? ` · µ${micro}` : ''}`;
 
-/** What identifies a target across files (its UNIQUE key, §8.2; ids are per file). */
+/** What identifies a target across files (its UNIQUE key, §8.2; ids are per file). @param {SqlValue} name @param {SqlValue} vpp @param {SqlValue} micro */
 export const targetKey = (name, vpp, micro) => `${vpp}\u0000${micro}\u0000${name}`;
 
 /**
@@ -38,7 +38,8 @@ export const targetKey = (name, vpp, micro) => `${vpp}\u0000${micro}\u0000${name
  *            v: Float64Array, rows: number}} Cube  one heat map: categories and cells (v NaN = NULL)
  */
 
-/** @typedef {{query: (sql: string, params?: any[], db?: string) => Promise<{columns: string[], values: any[][]}>}} QueryEngine */
+/** @typedef {import('../engine/protocol.js').SqlValue} SqlValue */
+/** @typedef {{query: (sql: string, params?: SqlValue[], db?: string) => Promise<import('../engine/protocol.js').QueryResult>}} QueryEngine */
 
 /**
  * A failure shown to the user, in the page's language (X-01); `code` tells callers what failed
@@ -71,7 +72,7 @@ export class TrendQueries {
     this.stepMap = null;
   }
 
-  /** @param {string} sql @param {any[]} [params] */
+  /** @param {string} sql @param {SqlValue[]} [params] */
   async query(sql, params) {
     try {
       return await this.engine.query(sql, params || [], this.db);
@@ -82,7 +83,7 @@ export class TrendQueries {
     }
   }
 
-  /** @param {string} sql @param {any[]} [params] */
+  /** @param {string} sql @param {SqlValue[]} [params] */
   async rows(sql, params) {
     return (await this.query(sql, params)).values;
   }
@@ -92,7 +93,7 @@ export class TrendQueries {
     this.tables = new Set((await this.rows("SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => String(r[0])));
     this.statColumns = new Set();
     if (this.tables.has('trend_data'))
-      for (const r of await this.rows('PRAGMA table_info(trend_data)')) if (SUPPORTED_STATS.includes(r[1])) this.statColumns.add(r[1]);
+      for (const r of await this.rows('PRAGMA table_info(trend_data)')) if (SUPPORTED_STATS.includes(/** @type {string} */ (r[1]))) this.statColumns.add(/** @type {string} */ (r[1]));
     this.metricIds.clear();
     /** @type {Map<string, number>|null} */
     this.idsByKey = null;
@@ -108,6 +109,7 @@ export class TrendQueries {
   async catalogue() {
     const r = await this.query('SELECT * FROM global_stats ORDER BY ROWID DESC LIMIT 1');
     if (!r.values.length) return [];
+    /** @type {{name: string, stats: string[]}[]} */
     const out = [];
     r.columns.forEach((c, i) => {
       const v = r.values[0][i];
@@ -122,7 +124,7 @@ export class TrendQueries {
     const r = await this.rows('SELECT max_rank, min_step, max_step FROM global_stats ORDER BY ROWID DESC LIMIT 1');
     if (!r.length) return { steps: [], ranks: [] };
     const [maxRank, minStep, maxStep] = r[0].map(Number);
-    const range = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b >= a ? Array.from({ length: b - a + 1 }, (_, i) => a + i) : []);
+    const range = (/** @type {number} */ a, /** @type {number} */ b) => (Number.isFinite(a) && Number.isFinite(b) && b >= a ? Array.from({ length: b - a + 1 }, (_, i) => a + i) : []);
     return { steps: range(minStep, maxStep), ranks: range(0, maxRank) };
   }
 
@@ -184,7 +186,7 @@ export class TrendQueries {
     if (!this.tables.has('monitoring_tags')) return [];
     const id = await this.metricId(metric);
     const r = await this.rows('SELECT DISTINCT tag_name, category FROM monitoring_tags WHERE metric_id = ? ORDER BY category, tag_name', [id]);
-    const rank = (c) => { const i = CATEGORY_ORDER.indexOf(c); return i < 0 ? CATEGORY_ORDER.length : i; };
+    const rank = (/** @type {string} */ c) => { const i = CATEGORY_ORDER.indexOf(c); return i < 0 ? CATEGORY_ORDER.length : i; };
     return r.map(([name, category]) => ({ name: String(name), category: String(category) }))
       .sort((a, b) => rank(a.category) - rank(b.category) || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
   }
@@ -202,7 +204,7 @@ export class TrendQueries {
    * Q6 rows `[rank, step, target_id, value, target_name, vpp_stage, micro_step]` (the comparison
    * aligns them by name, §8.4: ids are per file).
    * @param {{metric: string, stat: string, dimension: Dimension, value: number, tags: string[]}} s
-   * @returns {Promise<any[][]>}
+   * @returns {Promise<SqlValue[][]>}
    */
   async heatmapRows(s) {
     if (!s.metric || !s.stat || !s.dimension || s.value === null || s.value === undefined) throw trendError('params', 'trInvalidParams');
@@ -308,7 +310,7 @@ export class TrendQueries {
 
 /**
  * Q6 rows -> categories sorted numerically and one cell per row (§10.4 axes table).
- * @param {any[][]} rows  [rank, step, target_id, value, target_name, vpp_stage, micro_step]
+ * @param {SqlValue[][]} rows  [rank, step, target_id, value, target_name, vpp_stage, micro_step]
  * @param {Dimension} dimension
  * @returns {Cube}
  */
@@ -316,7 +318,7 @@ export function cubeOf(rows, dimension) {
   const xCol = dimension === 'step' ? 0 : 1;
   const byModule = dimension !== 'module_name';
   const xSet = new Set();
-  /** @type {Map<number, {id: number, label: string, name: string}>} */
+  /** @type {Map<number, {id: number, label: string, name: string, vpp?: number, micro?: number}>} */
   const yMap = new Map();
   for (const r of rows) {
     xSet.add(Number(r[xCol]));

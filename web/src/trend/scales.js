@@ -70,7 +70,7 @@ export function colourScale(kind, st, values) {
   if (kind === 'quantile') {
     const sorted = Float64Array.from(Array.prototype.filter.call(values, (v) => kindOf(v) === 0)).sort();
     const n = sorted.length;
-    const rank = (v) => {   // index of the first element >= v
+    const rank = (/** @type {number} */ v) => {   // index of the first element >= v
       let lo = 0, hi = n;
       while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] < v) lo = mid + 1; else hi = mid; }
       return lo;
@@ -78,8 +78,8 @@ export function colourScale(kind, st, values) {
     return { t: (v) => Math.min(1, Math.max(0, rank(v) / (n - 1))), inv: (t) => sorted[Math.round(Math.min(1, Math.max(0, t)) * (n - 1))] };
   }
   if (kind === 'log') {
-    const g = (v) => Math.sign(v) * Math.log10(1 + Math.abs(v));
-    const gi = (y) => Math.sign(y) * (10 ** Math.abs(y) - 1);
+    const g = (/** @type {number} */ v) => Math.sign(v) * Math.log10(1 + Math.abs(v));
+    const gi = (/** @type {number} */ y) => Math.sign(y) * (10 ** Math.abs(y) - 1);
     const a = g(min), b = g(max);
     return { t: (v) => Math.min(1, Math.max(0, (g(v) - a) / (b - a))), inv: (t) => Math.min(max, Math.max(min, gi(a + t * (b - a)))) };
   }
@@ -103,6 +103,7 @@ export function segments(mean, std) {
   if (!Number.isFinite(mean)) return [];
   const s = Number.isFinite(std) ? std : 0;
   const t = [mean - 3 * s, mean - 2 * s, mean - s, mean + s, mean + 2 * s, mean + 3 * s, Infinity];
+  /** @type {{lo: number, hi: number, color: string, label: string}[]} */
   const out = [];
   let prev = -Infinity;
   t.forEach((hi, k) => {

@@ -49,9 +49,9 @@ export async function applyViewState(ws, v) {
     const s = ws.state;
     const m = ws.metrics.find((x) => x.name === v.metric);
     if (m && m.name !== s.metric && !(await ws.setMetric(m.name))) return;
-    const stats = (ws.metrics.find((x) => x.name === s.metric) || { stats: [] }).stats;
+    const stats = (ws.metrics.find((x) => x.name === s.metric) || { stats: /** @type {string[]} */ ([]) }).stats;
     if (v.stat && stats.includes(v.stat)) { s.stat = v.stat; ws.statSel.value = v.stat; }
-    if (DIMENSIONS.some((d) => d.value === v.dimension)) s.dimension = /** @type {any} */ (v.dimension);
+    if (DIMENSIONS.some((d) => d.value === v.dimension)) s.dimension = /** @type {import('./queries.js').Dimension} */ (v.dimension);
     ws.dimSel.value = s.dimension;
     const tags = json(v.tags);
     const known = new Set((ws.tagList || []).map((x) => `${x.name}::${x.category}`));

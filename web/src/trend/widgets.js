@@ -7,7 +7,7 @@ import { brushX, brushY } from 'd3-brush';
 import { scaleLinear } from 'd3-scale';
 import { t, onLanguage } from '../i18n.js';
 
-/** @param {string} tag @param {string} [text] @param {string} [cls] */
+/** @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {string} [text] @param {string} [cls] */
 export function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
@@ -203,7 +203,8 @@ export function themeOf(node) {
 
 /**
  * A window slider (d3-brush) over a continuous domain; it reports the window when released.
- * @param {import('d3-selection').Selection<SVGGElement, any, any, any>} parent @param {'x'|'y'} orient
+ * @template {SVGGElement|SVGSVGElement} E
+ * @param {import('d3-selection').Selection<E, unknown, null, undefined>} parent @param {'x'|'y'} orient
  * @param {(a: number, b: number) => void} onEnd
  */
 export function windowSlider(parent, orient, onEnd) {

@@ -15,6 +15,7 @@ import { saveBlob } from '../host/download.js';
 import { el, field, selectEl, searchableSelect, tagPicker, splitter, spinner, axisText } from './widgets.js';
 import { t, onLanguage } from '../i18n.js';
 import { onTheme } from '../host/prefs.js';
+import { LATER } from '../later.js';
 
 /** an element or option whose text follows the language. @template {HTMLElement} E @param {E} e @param {string} key @returns {E} */
 function keyed(e, key) {
@@ -33,6 +34,25 @@ const dimensionName = (dim) => (DIMENSIONS.find((d) => d.value === dim) || { tex
  *             compare: string, view: import('./compare.js').View}} State  compare: run B's file name, '' = none */
 
 export class TrendWorkspace {
+  // The controls and charts build() makes (from the constructor).
+  /** @type {HTMLSelectElement} */ dbSel = LATER;
+  /** @type {HTMLSelectElement} */ metricSel = LATER;
+  /** @type {HTMLSelectElement} */ statSel = LATER;
+  /** @type {HTMLSelectElement} */ dimSel = LATER;
+  /** @type {HTMLSelectElement} */ mode = LATER;
+  /** @type {HTMLSelectElement} */ scaleSel = LATER;
+  /** @type {HTMLSelectElement} */ cmpSel = LATER;
+  /** @type {HTMLSelectElement} */ viewSel = LATER;
+  /** @type {ReturnType<typeof searchableSelect>} */ valueSel = LATER;
+  /** @type {ReturnType<typeof tagPicker>} */ tagSel = LATER;
+  /** @type {HTMLElement} */ info = LATER;
+  /** @type {HTMLElement} */ heatTitle = LATER;
+  /** @type {Heatmap} */ heat = LATER;
+  /** @type {ReturnType<typeof spinner>} */ heatSpin = LATER;
+  /** @type {LineChart} */ line = LATER;
+  /** @type {ReturnType<typeof spinner>} */ lineSpin = LATER;
+  /** @type {ParallelView} */ parallel = LATER;
+
   /**
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
    * @param {{onError: (m: string) => void, onState?: () => void}} opts  onState: viewState() may have changed (BEY-04)
@@ -327,6 +347,7 @@ export class TrendWorkspace {
     this.statSel.value = this.state.stat;
     this.state.tags = [];
     const gen = ++this.gen;
+    /** @type {{name: string, category: string}[]} */
     let tags = [];
     try { tags = await this.q.tags(metric); } catch { tags = []; }   // no tag tables: no tags
     if (gen !== this.gen) return false;
