@@ -343,3 +343,31 @@ test('the one-file visprobe.html opened from disk has the sample one click away:
   await trend.context.close();
   assert.deepEqual(requests, [], 'nothing fetched from a network');
 });
+
+test('each compare pane names its side in its corner, without taking clicks; the filter\'s empty list says to tick a level; the language buttons read without a CJK font', async () => {
+  const { page, context, errors } = await openDb();
+  // The labels, in the top-left corner of their pane, in the page's language.
+  const labels = await page.$$eval('[data-testid=pane-label]', (ls) => ls.map((l) => {
+    const r = l.getBoundingClientRect();
+    const host = l.closest('.ws-pane').getBoundingClientRect();
+    return { text: l.textContent, pane: l.closest('.ws-pane').dataset.testid, dx: r.left - host.left, dy: r.top - host.top,
+             events: getComputedStyle(l).pointerEvents };
+  }));
+  assert.deepEqual(labels.map((l) => [l.pane, l.text, l.events]), [['pane-debug', 'Debug', 'none'], ['pane-bench', 'Bench', 'none']]);
+  for (const l of labels) assert.ok(l.dx >= 0 && l.dx < 20 && l.dy >= 0 && l.dy < 20, JSON.stringify(l));
+  // The filter panel with no level ticked: the hint, not 'No data'; a ticked level with no node: 'No data'.
+  await page.click('[data-testid=rail-filter]');
+  await page.waitForFunction(() => /Tick a level above/.test(document.querySelector('[data-testid=filter]').textContent));
+  await page.check('[data-testid=filter-error]');
+  await page.waitForFunction(() => !/Tick a level above/.test(document.querySelector('[data-testid=filter]').textContent)
+    && document.querySelectorAll('.ws-filter-list li').length > 0);
+  // Chinese: the labels follow; the language buttons carry Latin letters (ZH / EN) beside any CJK.
+  const langButtons = () => page.$$eval('[data-pref=language]', (bs) => bs.map((b) => b.textContent));
+  assert.ok((await langButtons()).every((s) => /ZH/.test(s)), JSON.stringify(await langButtons()));
+  await page.click('[data-testid=rail-language]');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh' || document.documentElement.lang === 'zh-CN');
+  assert.deepEqual(await page.$$eval('[data-testid=pane-label]', (ls) => ls.map((l) => l.textContent)), ['调试侧', '标杆侧']);
+  assert.ok((await langButtons()).every((s) => /EN|English/.test(s)), JSON.stringify(await langButtons()));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -215,6 +215,8 @@ const DICT = {
   previous: ['Previous', '上一个'],
   next: ['Next', '下一个'],
   noData: ['No data', '暂无数据'],
+  filterTickHint: ['Tick a level above to list its nodes. The ⇢ panel lists every flagged node in execution order.',
+                   '勾选上方的等级以列出其节点。⇢ 面板按执行顺序列出所有问题节点。'],
   reachedTop: ['You have reached the top of the list', '已到达列表顶部'],
   reachedBottom: ['You have reached the bottom of the list', '已到达列表底部'],
   // search

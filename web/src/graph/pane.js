@@ -77,6 +77,15 @@ export class Pane {
     this.g.append(this.boxes, this.overlay);
     this.svg.append(this.g);
     host.append(this.canvas, this.svg);
+    if (opts.compare) {
+      // Issue 46: which side this pane is, in its corner (text only; clicks go through it).
+      const label = document.createElement('div');
+      label.className = 'ws-pane-label';
+      label.dataset.testid = 'pane-label';
+      label.dataset.i18n = opts.side === 'NPU' ? 'debug' : 'bench';
+      label.textContent = t(label.dataset.i18n);
+      host.append(label);
+    }
     this.canvasRenderer = new CanvasRenderer(this.canvas);
     this.minimap = new Minimap(host, {
       view: () => ({ t: this.t, w: this.width, h: this.height, root: this.root }),

@@ -65,6 +65,8 @@ export class FilterPanel {
     this.rows = [];
     /** @type {Array<{name: string, colour: string}>} */
     this.shown = [];
+    /** Whether a level is ticked (else the empty list says to tick one). */
+    this.ticked = false;
     this.seq = 0;
     const modeBox = this.modeSwitch();
     // FLT-02 title with the thresholds (FLT-04 note).
@@ -235,6 +237,8 @@ export class FilterPanel {
     const seq = ++this.seq;
     this.msg.textContent = '';
     const p = this.ws.panes[0];
+    // Issue 46: with no level ticked the empty list says what to do, not 'No data'.
+    this.ticked = keys.length > 0;
     if (!keys.length || !p) { this.rows = []; this.applyName(); this.done(); return; }
     await this.ensureBounds();
     const where = keys.map((k) => condOf(k, this.bounds)).join(' OR ');
@@ -264,7 +268,7 @@ export class FilterPanel {
   applyName() {
     const needle = this.name.value.toLowerCase();
     this.shown = needle ? this.rows.filter((r) => r.name.toLowerCase().includes(needle)) : this.rows;
-    this.list.setItems(this.shown, 'noData');
+    this.list.setItems(this.shown, this.ticked ? 'noData' : 'filterTickHint');
     setText(this.count, 'nodeList', this.shown.length);
     this.sync();
   }

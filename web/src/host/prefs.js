@@ -27,7 +27,8 @@ export function paintPrefButtons() {
   for (const b of document.querySelectorAll('[data-pref=language]')) {
     const e = /** @type {HTMLElement} */ (b);
     // The header names the language a click switches to; the narrow rail button abbreviates it.
-    e.textContent = e.dataset.compact ? (zh ? 'En' : '中') : (zh ? 'English' : '中文');
+    // Latin letters beside the Chinese: a machine without a CJK font draws 中文 as empty boxes.
+    e.textContent = e.dataset.compact ? (zh ? 'EN' : 'ZH') : (zh ? 'English' : '中文 ZH');
     e.dataset.i18nTitle = 'language';
     e.dataset.i18nAria = 'language';
     e.title = t('language');
