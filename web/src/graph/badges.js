@@ -34,7 +34,7 @@ export async function loadBadges(engine, scope) {
  * of the worst bucket (grey when only unmatched leaves are below; the Bench pane shows only the
  * unmatched count). Overflow mode: the overflow count in the colour of the worst level.
  * @param {Badge|undefined} b
- * @param {{mode: string, compare: boolean, bench: boolean, colors: any[], thresholds: {warning: number, error: number}}} ctx
+ * @param {{mode: string, compare: boolean, bench: boolean, colors: import('./colours.js').ColourBucket[]}} ctx
  * @returns {{text: string, fill: string, colour: string, title: string}|null}
  */
 export function pillOf(b, ctx) {
@@ -58,7 +58,7 @@ export function pillOf(b, ctx) {
 /**
  * Pill box over the top-left corner of a collapsed node: it does not change the layout (GL-02), and
  * the left end of a wide box is the end most likely on screen (the view starts at the left).
- * @param {any} n @param {string} text
+ * @param {{x: number, y: number}} n @param {string} text
  */
 export function pillBox(n, text) {
   const w = text.length * PILL_CHAR + 4;

@@ -9,6 +9,9 @@ export const OVERFLOW = { medium: '#E6F3FE', high: '#8DC5F8', critical: '#1668DC
 export const SELECTED = { precision: '#8096F7', overflow: '#F3B765' };
 
 /** The 3-bucket table of msProbe when a file has none. */
+/** One range of the colour legend (tb_config.node_colors). @typedef {{colour: string, lo: number, hi: number, level: string}} ColourBucket */
+
+/** @type {ColourBucket[]} */
 export const DEFAULT_COLORS = [
   { colour: '#FFFCF3', lo: 0, hi: 0.3, level: 'pass' },
   { colour: '#FFDC7F', lo: 0.3, hi: 0.6, level: 'warning' },
@@ -105,7 +108,7 @@ export function rangeText(b) {
 
 /**
  * GR-04: precision colour of a node.
- * @param {any} n @param {{compare: boolean, bench: boolean, colors: Array<{colour: string, lo: number, hi: number}>}} ctx
+ * @param {{type: number, link: string[], precision: number|null}} n @param {{compare: boolean, bench: boolean, colors: Array<{colour: string, lo: number, hi: number}>}} ctx
  */
 export function precisionFill(n, ctx) {
   if (n.type === 9 || n.type === 8) return WHITE;
@@ -114,9 +117,9 @@ export function precisionFill(n, ctx) {
   return bucketFill(n.precision, ctx.colors);
 }
 
-/** GR-05. @param {any} n */
+/** GR-05. @param {{type: number, overflow: string|null}} n */
 export function overflowFill(n) {
-  return n.type === 9 || n.type === 8 ? WHITE : OVERFLOW[n.overflow] || WHITE;
+  return n.type === 9 || n.type === 8 ? WHITE : OVERFLOW[/** @type {string} */ (n.overflow)] || WHITE;
 }
 
 /** GR-03: text that contrasts with the fill. @param {string} fill */

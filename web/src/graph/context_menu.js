@@ -16,7 +16,7 @@ export async function showContextMenu(ws, p, n, x, y) {
   m.setAttribute('role', 'menu');
   m.style.left = x + 'px';
   m.style.top = y + 'px';
-  const item = (/** @type {string} */ text, /** @type {() => Promise<void>} */ fn, /** @type {string} */ [chip] = []) => {
+  const item = (/** @type {string} */ text, /** @type {() => Promise<void>} */ fn, /** @type {string[]} */ [chip] = []) => {
     const li = el('li');
     li.setAttribute('role', 'menuitem');
     if (chip) { const c = el('i', undefined, 'ws-chip'); c.style.background = chip; li.append(c); }
@@ -27,9 +27,9 @@ export async function showContextMenu(ws, p, n, x, y) {
   if (ws.other(p)) item(t('locateMatched'), () => locate(ws, p, n));
   const r = await ws.engine.query('SELECT matched_distributed FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
                                   [...p.scope, n.name]);
-  /** @type {any} */
+  /** @type {{communications_type?: unknown, nodes_info?: Record<string, unknown>}|null} */
   let dist = null;
-  try { dist = r.values.length ? JSON.parse(r.values[0][0]) : null; } catch { /* none */ }
+  try { dist = r.values.length ? JSON.parse(/** @type {string} */ (r.values[0][0])) : null; } catch { /* none */ }
   if (dist && typeof dist === 'object' && dist.nodes_info && typeof dist.nodes_info === 'object') {
     const key = { send: 'dataSend', receive: 'dataReceive', send_receive: 'dataSendReceive' }[String(dist.communications_type)] || 'dataCommunication';
     m.append(tel('li', key, 'ws-menu-title'));

@@ -32,13 +32,16 @@ const COLS = `node_name, node_type, sub_nodes, precision_index, overflow_level, 
        ELSE ifnull(json_extract(matched_distributed, '$.communications_type'), '') END,
   (parallel_merge_info IS NOT NULL AND parallel_merge_info NOT IN ('', '[]')), modified`;
 
+import { LATER } from '../later.js';
+/** @typedef {import('./layout.js').GNode} GNode */
+
 export class Pane {
   /**
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
-   * @param {{side: 'NPU'|'Bench', step: number, rank: number, compare: boolean, colors: any[], micro: number,
-   *          onSelect: (p: Pane, n: any) => void, onToggle: (p: Pane, n: any) => void,
-   *          onMenu?: (p: Pane, n: any, x: number, y: number) => void, threshold?: number,
-   *          onView?: (p: Pane) => void, onHover?: (p: Pane, n: any, x: number, y: number) => void}} opts
+   * @param {{side: 'NPU'|'Bench', step: number, rank: number, compare: boolean, colors: import('./colours.js').ColourBucket[], micro: number,
+   *          onSelect: (p: Pane, n: GNode) => void, onToggle: (p: Pane, n: GNode) => void,
+   *          onMenu?: (p: Pane, n: GNode, x: number, y: number) => void, threshold?: number,
+   *          onView?: (p: Pane) => void, onHover?: (p: Pane, n: GNode|null, x: number, y: number) => void}} opts
    *   onView: the pan / zoom moved (synced view); onHover: the node under the pointer (null: none)
    */
   constructor(host, engine, opts) {
@@ -46,16 +49,28 @@ export class Pane {
     this.engine = engine;
     this.opts = opts;
     this.mode = 'precision';
-    /** @type {Map<string, any>} */
+    /** @type {Map<string, GNode>} */
     this.nodes = new Map();
+    /** @type {GNode|null} */
     this.root = null;
+    /** @type {GNode|null} */
     this.selected = null;
-    this.highlight = null;   // counterpart name from the other pane
+    /** @type {string|null} counterpart name from the other pane */
+    this.highlight = null;
+    /** @type {{x: number, y: number, k: number}} pan and zoom */
     this.t = { ...INITIAL };
-    /** @type {any[]} */
+    /** @type {GNode[]} */
     this.laid = [];
-    /** @type {any[]} */
+    /** @type {GNode[]} */
     this.drawn = [];
+    /** Set while the workspace applies the other pane's view (syncView): the move is not synced back. */
+    this.syncing = false;
+    /** @type {string|undefined} the theme the canvas background (bg) was read for */
+    this.bgTheme = undefined;
+    /** @type {string} the canvas background, read with bgTheme before the first canvas draw */
+    this.bg = LATER;
+    /** @type {string|undefined} what the minimap last painted (layout, mode, colours) */
+    this.minimapVersion = undefined;
     this.renderer = 'svg';
     this.threshold = opts.threshold ?? CANVAS_THRESHOLD;
     this.hover = false;
@@ -124,19 +139,21 @@ export class Pane {
   get height() { return this.size ? this.size.h : this.host.clientHeight || 600; }
   get scope() { return [this.opts.step, this.opts.rank, this.opts.side]; }
 
-  /** @param {any[]} row @param {any} parent */
+  /** @param {import('../engine/protocol.js').SqlValue[]} row @param {GNode|null} parent @returns {GNode} */
   makeNode(row, parent) {
     const [name, type, sub, precision, overflow, link, micro, comm, merged, modified] = row;
+    /** @type {string[]} */
     let subNames = [];
+    /** @type {string[]} */
     let links = [];
-    try { subNames = sub ? JSON.parse(sub) : []; } catch { subNames = []; }
-    try { links = link ? JSON.parse(link) : []; } catch { links = []; }
+    try { subNames = sub ? JSON.parse(/** @type {string} */ (sub)) : []; } catch { subNames = []; }
+    try { links = link ? JSON.parse(/** @type {string} */ (link)) : []; } catch { links = []; }
     if (!Array.isArray(subNames)) subNames = [];
     if (!Array.isArray(links)) links = [];
     const n = { name: String(name), type: Number(type), subNames, children: null, expanded: false,
-                precision: precision === null ? null : Number(precision), overflow, link: links,
+                precision: precision === null ? null : Number(precision), overflow: /** @type {string|null} */ (overflow), link: links,
                 micro: Number(micro), depth: parent ? parent.depth + 1 : 0, parent, x: 0, y: 0, w: 0, h: 0,
-                comm: comm || '', merged: !!merged, modified: !!modified };
+                comm: /** @type {string} */ (comm || ''), merged: !!merged, modified: !!modified };
     this.nodes.set(n.name, n);
     return n;
   }
@@ -162,7 +179,7 @@ export class Pane {
     this.host.dataset.badgeFetchMs = (performance.now() - t0).toFixed(1);
   }
 
-  /** Loads the direct children once (concurrent callers share the query). @param {any} n */
+  /** Loads the direct children once (concurrent callers share the query). @param {GNode} n */
   async loadChildren(n) {
     if (n.children) return;
     if (!n.loading) {
@@ -177,26 +194,26 @@ export class Pane {
   /**
    * A selected collapsed node is likely to be expanded next: load its children now, ahead of the
    * detail queries, so a double-click only lays out and draws (PERF-G1).
-   * @param {any} n
+   * @param {GNode} n
    */
   prefetch(n) {
     if (!isLeaf(n) && !n.children) this.loadChildren(n).catch(() => {});
   }
 
-  /** @param {any} n */
+  /** @param {GNode} n */
   async expand(n) {
     if (isLeaf(n)) return;
     await this.loadChildren(n);
     n.expanded = true;
   }
 
-  /** GL-04: collapsing forgets the expansion below. @param {any} n */
+  /** GL-04: collapsing forgets the expansion below. @param {GNode} n */
   collapse(n) {
     if (n === this.root) return;
     n.expanded = false;
     const stack = [...(n.children || [])];
     while (stack.length) {
-      const c = stack.pop();
+      const c = /** @type {GNode} */ (stack.pop());
       c.expanded = false;
       if (c.children) stack.push(...c.children);
     }
@@ -205,10 +222,10 @@ export class Pane {
   /**
    * The child rows (COLS) of the named nodes, by parent name, in node_order: along the
    * (step, rank, data_source, up_node, node_order) index, 400 parents a query.
-   * @param {string[]} names @returns {Promise<Map<string, any[][]>>}
+   * @param {string[]} names @returns {Promise<Map<string, import('../engine/protocol.js').SqlValue[][]>>}
    */
   async childRows(names) {
-    /** @type {Map<string, any[][]>} */
+    /** @type {Map<string, import('../engine/protocol.js').SqlValue[][]>} */
     const byParent = new Map();
     for (let i = 0; i < names.length; i += 400) {
       const part = names.slice(i, i + 400);
@@ -218,7 +235,7 @@ export class Pane {
       for (const row of rows.values) {
         const up = String(row[0]);
         if (!byParent.has(up)) byParent.set(up, []);
-        /** @type {any[][]} */ (byParent.get(up)).push(row.slice(1));
+        /** @type {import('../engine/protocol.js').SqlValue[][]} */ (byParent.get(up)).push(row.slice(1));
       }
     }
     return byParent;
@@ -257,13 +274,13 @@ export class Pane {
     return { truncated, boxes };
   }
 
-  /** Expands or collapses without drawing. @param {any} n */
+  /** Expands or collapses without drawing. @param {GNode} n */
   async toggleState(n) {
     if (isLeaf(n) || n === this.root) return;
     if (n.expanded) this.collapse(n); else await this.expand(n);
   }
 
-  /** @param {any} n */
+  /** @param {GNode} n */
   async toggle(n) {
     await this.toggleState(n);
     this.render();
@@ -281,7 +298,7 @@ export class Pane {
    */
   async reveal(name) {
     if (this.nodes.has(name)) {
-      const n = this.nodes.get(name);
+      const n = /** @type {GNode} */ (this.nodes.get(name));
       for (let a = n.parent; a; a = a.parent) a.expanded = true;
       return n;
     }
@@ -316,19 +333,19 @@ export class Pane {
 
   keep() {
     const micro = this.opts.micro;
-    return (/** @type {any} */ c) => micro < 0 || c.micro === micro || !(c.micro >= 0);
+    return (/** @type {GNode} */ c) => micro < 0 || c.micro === micro || !(c.micro >= 0);
   }
 
-  /** @param {any} n */
+  /** @param {GNode} n */
   fill(n) {
     if (this.mode === 'overflow') return themed(overflowFill(n));
     return themed(precisionFill(n, { compare: this.opts.compare, bench: this.opts.side === 'Bench', colors: this.opts.colors }));
   }
 
-  /** @param {any} n */
+  /** @param {GNode} n */
   isMarked(n) { return this.selected === n || this.highlight === n.name; }
 
-  /** GR-06 border and GR-03 text colour. @param {any} n */
+  /** GR-06 border and GR-03 text colour. @param {GNode} n */
   style(n) {
     const fill = this.fill(n);
     const marked = this.isMarked(n);
@@ -387,7 +404,7 @@ export class Pane {
     for (const n of this.laid) {
       if (n.y + n.h < top || n.y > bottom) continue;
       inWindow += 1;
-      for (let a = n; a && !shown.has(a); a = a.parent) shown.add(a);
+      for (let a = /** @type {GNode|null} */ (n); a && !shown.has(a); a = a.parent) shown.add(a);
     }
     const canvas = inWindow > this.threshold;
     // The canvas layer is bounded horizontally (it is a bitmap); SVG keeps every column.
@@ -402,7 +419,7 @@ export class Pane {
     // Text under 6 px on screen is not drawn (GR-11); in SVG it costs paint time for nothing.
     this.svg.classList.toggle('no-text', 8 * k < 6);
     this.svg.classList.toggle('no-leaf-text', 6 * k < 6);
-    const style = (/** @type {any} */ n) => this.style(n);
+    const style = (/** @type {GNode} */ n) => this.style(n);
     if (canvas) {
       if (this.renderer !== 'canvas') { this.boxes.textContent = ''; this.canvas.hidden = false; }
       this.renderer = 'canvas';
@@ -475,7 +492,7 @@ export class Pane {
     this.draw(true);
   }
 
-  /** GI-06: centre on a node (header at the horizontal centre, ~100 px above the middle). @param {any} n @param {boolean} [readable] */
+  /** GI-06: centre on a node (header at the horizontal centre, ~100 px above the middle). @param {GNode} n @param {boolean} [readable] */
   centre(n, readable = false) {
     // Issue 46: a jump (search, lists, breadcrumb) zooms in to a scale where the node's label reads
     // (after Fit a hit stayed a tiny ellipse), unless the node would then be wider than the pane.

@@ -61,7 +61,7 @@ export function wirePane(pane) {
     if (isLeaf(n) || n === pane.root) return;
     // GI-02: toggle, lay out once, then centre on the node.
     await pane.toggleState(n);
-    pane.laid = layout(pane.root, pane.keep());
+    pane.laid = layout(/** @type {import('./layout.js').GNode} */ (pane.root), pane.keep());   // (n is a node of the root's tree)
     pane.layoutVersion = (pane.layoutVersion || 0) + 1;
     pane.t.x = pane.width / 2 - (n.x + n.w / 2) * pane.t.k;
     pane.t.y = pane.height / 2 - 100 - n.y * pane.t.k;

@@ -28,7 +28,17 @@ export function orderFields(fields) {
   return fields.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
 }
 
-/** Err_message as msProbe writes it (a list in a string, or text) as a list. @param {any} v */
+/** @typedef {import('../engine/protocol.js').SqlValue} SqlValue */
+/**
+ * A node's detail row (fetchRow): its JSON columns parsed (X-05: an object or a list, else the
+ * fallback); input and output map a parameter's name to its fields as msProbe wrote them.
+ * @typedef {{name: string, side: string, input: Record<string, Record<string, unknown>>, output: Record<string, Record<string, unknown>>,
+ *            stack: unknown[], precision: SqlValue, overflow: SqlValue, merge: unknown[],
+ *            dist: {communications_type?: unknown, nodes_info?: Record<string, unknown>}}} DetailRow
+ */
+/** One parameter of the paired table. @typedef {{side: string, key: string, node: string, item: Record<string, unknown>, paired: boolean}} ParamRow */
+
+/** Err_message as msProbe writes it (a list in a string, or text) as a list. @param {unknown} v */
 export function errMessages(v) {
   if (v === null || v === undefined) return [];
   if (Array.isArray(v)) return v.map(String).filter(Boolean);
@@ -39,33 +49,38 @@ export function errMessages(v) {
   return text && text !== '-' && text !== 'None' ? [text] : [];
 }
 
-/** A table cell: Err_message as its messages (none: empty), other fields as written, '-' when absent. @param {any} item @param {string} f */
+/** A table cell: Err_message as its messages (none: empty), other fields as written, '-' when absent. @param {Record<string, unknown>} item @param {string} f */
 function cellOf(item, f) {
   const has = Object.prototype.hasOwnProperty.call(item, f) && item[f] !== null;
   if (f === 'Err_message') return el('td', has ? errMessages(item[f]).join('; ') : '-', 'ws-errmsg');
   return el('td', has ? String(item[f]) : '-');
 }
 
-/** A communication peer's number as msProbe stores it: 'Nan' / NaN / null mean none. @param {any} v */
+/** A communication peer's number as msProbe stores it: 'Nan' / NaN / null mean none. @param {unknown} v */
 const peerNumber = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
-/** JSON from the database, parsed defensively (X-05). @param {any} text @param {any} fallback */
+/** JSON from the database, parsed defensively (X-05). @template T @param {SqlValue} text @param {T} fallback @returns {T} */
 function parseJson(text, fallback) {
   try {
-    const v = JSON.parse(text || 'null');
+    const v = JSON.parse(/** @type {string} */ (text) || 'null');
     return v === null || typeof v !== typeof fallback || Array.isArray(v) !== Array.isArray(fallback) ? fallback : v;
   } catch {
     return fallback;
   }
 }
 
-/** Own keys without prototype-pollution names. @param {any} o */
-export const keysOf = (o) => Object.keys(o || {}).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
+/** Own keys without prototype-pollution names. @param {unknown} o */
+export const keysOf = (o) => Object.keys(/** @type {object} */ (o || {})).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 
 export class DetailPanel {
   /** @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, toolTips: Record<string, string>}} ws */
   constructor(ws) {
     this.ws = ws;
+    /**
+     * GI-03: a click on a communication peer (the workspace switches to its rank and selects it).
+     * @type {((p: import('./pane.js').Pane, rank: string, name: string) => void)|null}
+     */
+    this.onPeer = null;
     this.el = el('div', undefined, 'ws-detail');
     this.el.dataset.testid = 'detail';
     this.tab = 'details';
@@ -113,6 +128,7 @@ export class DetailPanel {
 
   /**
    * @param {import('./pane.js').Pane} pane @param {string} name @param {string} side
+   * @returns {Promise<DetailRow|null>}
    */
   async fetchRow(pane, name, side) {
     const r = await this.ws.engine.query(
@@ -127,13 +143,13 @@ export class DetailPanel {
 
   /**
    * §8.5 for node `n` of pane `p` and, in compare mode, its counterpart in `other`.
-   * @param {import('./pane.js').Pane} p @param {any} n @param {string|null} counterpart @param {import('./pane.js').Pane|null} other
+   * @param {import('./pane.js').Pane} p @param {import('./layout.js').GNode} n @param {string|null} counterpart @param {import('./pane.js').Pane|null} other
    */
   async show(p, n, counterpart, other) {
     const seq = ++this.seq;
     const sides = [this.fetchRow(p, n.name, p.opts.side)];
     if (counterpart && other) sides.push(this.fetchRow(other, counterpart, other.opts.side));
-    const rows = (await Promise.all(sides)).filter(Boolean);
+    const rows = /** @type {DetailRow[]} */ ((await Promise.all(sides)).filter(Boolean));
     if (seq !== this.seq) return;   // a newer selection won
     rows.sort((a, b) => (a.side === 'NPU' ? -1 : 1) - (b.side === 'NPU' ? -1 : 1));
     const { cmpPanel, infoPanel } = this.frame();
@@ -158,28 +174,32 @@ export class DetailPanel {
   /**
    * DET-02..04: debug and bench parameters paired by position; inputs, then outputs, then the
    * unpaired rows of each side.
-   * @param {any} dbg @param {any} bch @param {HTMLElement} container
+   * @param {DetailRow|null} dbg @param {DetailRow|null} bch @param {HTMLElement} container
    */
   pairedTable(dbg, bch, container) {
+    /** @type {ParamRow[]} */
     const rows = [];
+    /** @type {{NPU: ParamRow[], Bench: ParamRow[]}} */
     const unpaired = { NPU: [], Bench: [] };
     const compare = this.ws.compare;
-    for (const part of ['input', 'output']) {
+    for (const part of /** @type {const} */ (['input', 'output'])) {
       const dk = dbg ? keysOf(dbg[part]) : [];
       const bk = bch ? keysOf(bch[part]) : [];
+      // (dk has keys only with dbg, bk only with bch)
+      const d = /** @type {DetailRow} */ (dbg), b = /** @type {DetailRow} */ (bch);
       for (let i = 0; i < Math.max(dk.length, bk.length); ++i) {
         if (i < dk.length && i < bk.length) {
-          rows.push({ side: 'NPU', key: dk[i], node: dbg.name, item: dbg[part][dk[i]], paired: true });
-          rows.push({ side: 'Bench', key: bk[i], node: bch.name, item: bch[part][bk[i]], paired: true });
-        } else if (i < dk.length) unpaired.NPU.push({ side: 'NPU', key: dk[i], node: dbg.name, item: dbg[part][dk[i]], paired: false });
-        else unpaired.Bench.push({ side: 'Bench', key: bk[i], node: bch.name, item: bch[part][bk[i]], paired: false });
+          rows.push({ side: 'NPU', key: dk[i], node: d.name, item: d[part][dk[i]], paired: true });
+          rows.push({ side: 'Bench', key: bk[i], node: b.name, item: b[part][bk[i]], paired: true });
+        } else if (i < dk.length) unpaired.NPU.push({ side: 'NPU', key: dk[i], node: d.name, item: d[part][dk[i]], paired: false });
+        else unpaired.Bench.push({ side: 'Bench', key: bk[i], node: b.name, item: b[part][bk[i]], paired: false });
       }
     }
     const all = [...rows, ...unpaired.NPU, ...unpaired.Bench];
     const box = el('section', undefined, 'ws-node ws-paired');
     box.dataset.testid = 'paired';
     const head = el('div', undefined, 'ws-paired-head');
-    const title = (/** @type {string} */ key, /** @type {any} */ row) => {
+    const title = (/** @type {string} */ key, /** @type {DetailRow} */ row) => {
       const s = el('span', undefined, 'ws-paired-name');
       s.append(tel('b', key), ' ', row.name);
       s.title = row.name;
@@ -203,6 +223,7 @@ export class DetailPanel {
     box.append(head);
     if (primary) box.append(this.verdict(dbg, bch, all));
     if (!all.length) { container.append(box); return; }
+    /** @type {string[]} */
     const fields = [];
     for (const r of all) for (const f of keysOf(r.item)) if (!HIDDEN_FIELDS.has(f) && !fields.includes(f)) fields.push(f);
     fields.splice(0, fields.length, ...orderFields(fields));
@@ -242,13 +263,13 @@ export class DetailPanel {
    * Issue 46: the node's verdict, first in the panel: the level its precision index falls in (the
    * colour of its box), the rows whose Result set it with their Err_message and errors, and the
    * overflow level (with why it is "-" when the build had no overflow check).
-   * @param {any} dbg @param {any} bch @param {any[]} rows
+   * @param {DetailRow|null} dbg @param {DetailRow|null} bch @param {ParamRow[]} rows
    */
   verdict(dbg, bch, rows) {
     const ws = /** @type {any} */ (this.ws);
     const box = el('div', undefined, 'ws-verdict');
     box.dataset.testid = 'verdict';
-    const own = dbg || bch;
+    const own = /** @type {DetailRow} */ (dbg || bch);   // (called with one of them at least)
     if (this.ws.compare && dbg && !bch) box.append(tel('span', 'verdictUnmatched', 'ws-verdict-badge'));
     else if (this.ws.compare && dbg) box.append(this.levelBadge(dbg.precision, ws.colors || []));
     const overflow = own.overflow === null || own.overflow === undefined || own.overflow === '' ? null : String(own.overflow);
@@ -272,7 +293,10 @@ export class DetailPanel {
     return box;
   }
 
-  /** The precision index and the bucket it falls in, coloured as the box is. @param {any} value @param {any[]} colors */
+  /**
+   * The precision index and the bucket it falls in, coloured as the box is.
+   * @param {SqlValue} value @param {import('./colours.js').ColourBucket[]} colors
+   */
   levelBadge(value, colors) {
     const v = value === null || value === undefined || value === '' ? NaN : Number(value);
     const badge = el('span', undefined, 'ws-verdict-badge');
@@ -287,7 +311,7 @@ export class DetailPanel {
     return badge;
   }
 
-  /** DET-05 / DET-06: stack, merge details and communication peers of one side. @param {any} row @param {import('./pane.js').Pane} p */
+  /** DET-05 / DET-06: stack, merge details and communication peers of one side. @param {DetailRow} row @param {import('./pane.js').Pane} p */
   infoColumn(row, p) {
     const info = el('section', undefined, 'ws-node');
     const h = el('h3');

@@ -7,6 +7,7 @@ import { bucketFill, OVERFLOW, UNMATCHED, FILTER_BUCKETS, themed } from './colou
 import { t } from '../i18n.js';
 import { scopeRowids, scopeTerms, LEAF, COLOURED } from './scope_rows.js';
 import { onTheme } from '../host/prefs.js';
+import { LATER } from '../later.js';
 
 /**
  * GR-07 in either theme: the swatches are painted as the nodes are (themed), and repainted when the
@@ -52,8 +53,10 @@ function condOf(key, b) {
 const DEFAULT_BOUNDS = { warning: FILTER_BUCKETS[1].lo, error: FILTER_BUCKETS[2].lo };
 
 export class FilterPanel {
+  /** @type {{value: string}} the mode radios as one value (made by modeSwitch) */ mode = LATER;
+
   /**
-   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: any[],
+   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: import('./colours.js').ColourBucket[],
    *          panes: import('./pane.js').Pane[], setMode: (m: string) => void,
    *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} ws
    */

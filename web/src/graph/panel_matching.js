@@ -227,7 +227,9 @@ export class MatchingPanel {
     this.el.dataset.loading = '1';
     const [dbg, bch] = await Promise.all([this.ws.names(0), this.ws.names(1)]);
     const split = (/** @type {import('./name_index.js').NameIndex} */ idx) => {
+      /** @type {string[]} */
       const un = [];
+      /** @type {string[]} */
       const ma = [];
       for (let i = 0; i < idx.names.length; ++i) {
         if (!idx.inMicro(i, p.opts.micro)) continue;
@@ -277,8 +279,8 @@ export class MatchingPanel {
     const box = el('fieldset', undefined, 'ws-group ws-tensor-folders');
     box.dataset.testid = 'tensor-folders';
     setTitle(box, 'tensorFoldersHelp');
-    this.tensorState = el('p', '', 'ws-tensor-state');
-    this.tensorState.dataset.testid = 'tensor-state';
+    const state = this.tensorState = el('p', '', 'ws-tensor-state');
+    state.dataset.testid = 'tensor-state';
     /** @type {{name: string, entries: any[]}[]} */
     const chosen = [];
     const picker = (/** @type {number} */ side, /** @type {string} */ key) => {
@@ -296,17 +298,17 @@ export class MatchingPanel {
         if (chosen[0] && chosen[1]) {
           await this.ws.engine.tensorFolders({ target: chosen[0].entries, golden: chosen[1].entries,
                                                targetName: chosen[0].name, goldenName: chosen[1].name });
-          setText(this.tensorState, 'tensorFoldersChosen', chosen[0].name || '.', chosen[1].name || '.');
+          setText(state, 'tensorFoldersChosen', chosen[0].name || '.', chosen[1].name || '.');
         } else {
-          setText(this.tensorState, 'tensorFoldersChosen', chosen[0] ? chosen[0].name : '…', chosen[1] ? chosen[1].name : '…');
+          setText(state, 'tensorFoldersChosen', chosen[0] ? chosen[0].name : '…', chosen[1] ? chosen[1].name : '…');
         }
       });
       lab.append(tel('span', key), input);
       return lab;
     };
-    setText(this.tensorState, 'tensorFoldersNone');
-    this.ws.engine.dbStats(this.ws.dbName()).then((/** @type {any} */ st) => {
-      if (st && st.tensors) setText(this.tensorState, 'tensorFoldersBuild', st.tensors.target || '.', st.tensors.golden || '.');
+    setText(state, 'tensorFoldersNone');
+    this.ws.engine.dbStats(this.ws.dbName()).then((st) => {
+      if (st && st.tensors) setText(state, 'tensorFoldersBuild', st.tensors.target || '.', st.tensors.golden || '.');
     }).catch(() => {});
     box.append(tel('legend', 'tensorFolders'), picker(0, 'debugFolder'), picker(1, 'benchFolder'), this.tensorState);
     return box;

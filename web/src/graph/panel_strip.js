@@ -42,7 +42,7 @@ export async function crossStrip(ws, pane, name, sideIndex, mode) {
     for (const r of ranks) {
       const v = byScope.get(`${s}|${r}`);
       const td = el('td');
-      const cell = el('button', undefined, 'ws-strip-cell');
+      const cell = /** @type {HTMLButtonElement} */ (el('button', undefined, 'ws-strip-cell'));
       cell.dataset.step = String(s);
       cell.dataset.rank = String(r);
       let what;

@@ -205,7 +205,7 @@ function paintPill(gg, d, b) {
     el.__pill = p;
   }
   const box = pillBox(d, b.text);
-  /** @type {SVGTitleElement} */ (p.querySelector('title')).textContent = b.title;
+  /** @type {Element} */ (p.querySelector('title')).textContent = b.title;   // (an SVG title)
   const r = /** @type {SVGRectElement} */ (p.querySelector('rect'));
   r.setAttribute('x', String(box.x)); r.setAttribute('y', String(box.y));
   r.setAttribute('width', String(box.w)); r.setAttribute('height', String(PILL_H)); r.setAttribute('rx', String(PILL_H / 2));

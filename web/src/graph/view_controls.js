@@ -26,7 +26,7 @@ function remember(key, on) {
 
 /**
  * Appends the controls to `bar`.
- * @param {any} ws the Workspace @param {HTMLElement} bar
+ * @param {import('./workspace.js').Workspace} ws @param {HTMLElement} bar
  */
 export function buildViewControls(ws, bar) {
   // BEY-09: the first divergence and the flagged leaves around it, one action each.

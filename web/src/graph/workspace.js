@@ -22,13 +22,49 @@ import { buildViewControls, drawLegend } from './view_controls.js';
 import { paneSplitter, sideSplitter, dockSplitter } from './splitters.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
+import { LATER } from '../later.js';
 
-/** @param {string} text @param {any} fallback */
+/** @typedef {import('./layout.js').GNode} GNode */
+
+/** A JSON list of numbers from tb_config (rank_list, step_list), else fallback. @param {string} text @param {number[]} fallback @returns {number[]} */
 function parseArray(text, fallback) {
   try { const v = JSON.parse(text); return Array.isArray(v) && v.length ? v : fallback; } catch { return fallback; }
 }
 
 export class Workspace {
+  // What open() reads from tb_config.
+  /** @type {boolean} */ compare = LATER;
+  /** @type {string} */ task = LATER;
+  /** @type {number} */ microSteps = LATER;
+  /** @type {boolean} */ overflowCheck = LATER;
+  /** @type {import('./colours.js').ColourBucket[]} */ colors = LATER;
+  /** @type {string|null} the legend's JSON (tb_config.node_colors) */ colorsJson = LATER;
+  /** @type {number[]} */ steps = LATER;
+  /** @type {number[]} */ ranks = LATER;
+  /** @type {Record<string, string>} */ toolTips = LATER;
+  // What buildChrome() makes (from open()).
+  /** @type {SelectionPopover} */ selection = LATER;
+  /** @type {string} */ sourceName = LATER;
+  /** @type {HTMLSelectElement} */ stepSel = LATER;
+  /** @type {HTMLSelectElement} */ rankSel = LATER;
+  /** @type {HTMLSelectElement} */ microSel = LATER;
+  /** @type {HTMLElement} */ scopeText = LATER;
+  /** @type {HTMLElement} */ legendBox = LATER;
+  /** @type {HTMLElement} */ crumbs = LATER;
+  /** @type {HTMLElement[]} */ paneHosts = LATER;
+  /** @type {FilterPanel} */ filter = LATER;
+  /** @type {SearchPanel} */ search = LATER;
+  /** @type {NavigatorPanel} */ navigator = LATER;
+  /** @type {MatchingPanel|null} (compare only) */ matching = LATER;
+  /** @type {Record<string, {panel: FilterPanel|SearchPanel|NavigatorPanel|MatchingPanel, button: HTMLElement}>} */ panels = LATER;
+  /** @type {DetailPanel} */ detail = LATER;
+  /** @type {HoverCard} */ card = LATER;
+  // What view_controls.js buildViewControls keeps on the workspace.
+  /** @type {HTMLInputElement|undefined} synchronised expansion (compare only) */ syncBox = undefined;
+  /** @type {HTMLInputElement|undefined} synchronised pan and zoom (compare only) */ syncViewBox = undefined;
+  /** @type {HTMLDetailsElement} the shortcut overlay */ shortcuts = LATER;
+  /** @type {{svg: HTMLElement, png: HTMLElement, csv: HTMLElement}} the export menu's buttons (keys.js clicks them) */ exportButtons = LATER;
+
   /**
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
    * @param {{dbName?: string, onState?: () => void, onEdit?: () => void, onCopyLink?: () => void, onIntake?: () => void,
@@ -53,6 +89,8 @@ export class Workspace {
     this.loadedScope = '';
     this.abort = new AbortController();
     this.panel = 'filter';
+    /** Set while applyState() restores a view: its moves do not count as the user's. */
+    this.restoring = false;
   }
 
   async open() {
@@ -62,14 +100,13 @@ export class Workspace {
     this.task = String(row[1] || '');
     this.microSteps = Number(row[2]) || 1;
     this.overflowCheck = Number(row[3]) === 1;
-    this.colors = parseColourTable(row[4]);
+    this.colors = parseColourTable(/** @type {string|null} */ (row[4]));
     this.colorsJson = row[4] === null || row[4] === undefined ? null : String(row[4]);
-    this.steps = parseArray(row[6], [0]);
-    this.ranks = parseArray(row[5], [0]);
-    /** @type {Record<string, string>} */
+    this.steps = parseArray(/** @type {string} */ (row[6]), [0]);
+    this.ranks = parseArray(/** @type {string} */ (row[5]), [0]);
     this.toolTips = {};
     try {
-      const tips = JSON.parse(row[7] || '{}');
+      const tips = JSON.parse(/** @type {string} */ (row[7]) || '{}');
       if (tips && typeof tips === 'object') for (const k of Object.keys(tips)) if (k !== '__proto__') this.toolTips[k] = String(tips[k]);
     } catch { /* no tooltips */ }
     this.buildChrome();
@@ -173,9 +210,8 @@ export class Workspace {
     tabs.setAttribute('aria-orientation', 'vertical');
     rail.append(dataButton, tabs);
     const side = el('div', undefined, 'ws-side');
-    /** @type {Record<string, {panel: any, button: HTMLElement}>} */
     this.panels = {};
-    const addPanel = (/** @type {string} */ id, /** @type {string} */ icon, /** @type {string} */ key, /** @type {any} */ panel) => {
+    const addPanel = (/** @type {string} */ id, /** @type {string} */ icon, /** @type {string} */ key, /** @type {FilterPanel|SearchPanel|NavigatorPanel|MatchingPanel} */ panel) => {
       const b = railButton(id, icon, key);
       b.setAttribute('role', 'tab');
       b.addEventListener('click', () => this.showPanel(id));
@@ -370,7 +406,7 @@ export class Workspace {
     this.legend();
   }
 
-  /** The shared name list of a side in the current scope (SRCH-02: loaded once). @param {number} side */
+  /** The shared name list of a side in the current scope (SRCH-02: loaded once). @param {number} side @returns {Promise<NameIndex>} */
   names(side) {
     const p = this.panes[side] || this.panes[0];
     const key = p.scope.join('|');
@@ -462,7 +498,7 @@ export class Workspace {
     await this.select(p, n);
   }
 
-  /** Issue 19: the matched node of `n` revealed and centred in the other pane. @param {Pane} p @param {any} n */
+  /** Issue 19: the matched node of `n` revealed and centred in the other pane. @param {Pane} p @param {GNode} n */
   async revealCounterpart(p, n) {
     const o = this.other(p);
     if (!o || o.host.hidden || !n.link.length) return;
@@ -486,7 +522,7 @@ export class Workspace {
           const n = pane.nodes.get(String(name));
           if (!n) continue;
           n.precision = precision === null ? null : Number(precision);
-          try { n.link = link ? JSON.parse(link) : []; } catch { n.link = []; }
+          try { n.link = link ? JSON.parse(/** @type {string} */ (link)) : []; } catch { n.link = []; }
           if (!Array.isArray(n.link)) n.link = [];
           n.modified = !!modified;
         }
@@ -500,10 +536,13 @@ export class Workspace {
     this.search.index = null;
     await this.search.run();
     const sel = this.panes.find((q) => q.selected);
-    if (sel) await this.select(sel, sel.selected, true);
+    if (sel) await this.select(sel, /** @type {GNode} */ (sel.selected), true);
   }
 
-  /** GI-03: switch to the peer's rank and, once its graph is loaded, select the peer. */
+  /**
+   * GI-03: switch to the peer's rank and, once its graph is loaded, select the peer.
+   * @param {Pane} p @param {string} rank as the peer list names it @param {string} name
+   */
   async gotoPeer(p, rank, name) {
     if (![...this.rankSel.options].some((o) => o.value === String(rank))) { toast(t('rankUnavailable'), 'warn'); return; }
     this.rankSel.value = String(rank);
@@ -528,7 +567,7 @@ export class Workspace {
 
   /**
    * GI-01 / CMP-01: select, highlight the counterpart, wire the lists and the detail panel.
-   * @param {Pane} p @param {any} n @param {boolean} [force]  refresh even if already selected
+   * @param {Pane} p @param {GNode} n @param {boolean} [force]  refresh even if already selected
    */
   async select(p, n, force = false) {
     const o = this.other(p);
@@ -537,7 +576,7 @@ export class Workspace {
     p.prefetch(n);
     // A synced double-click expands the counterpart too: its children load in the same queue,
     // so they are ready when this side has drawn (not one query later).
-    if (o && counterpart && this.syncBox && this.syncBox.checked && o.nodes.has(counterpart)) o.prefetch(o.nodes.get(counterpart));
+    if (o && counterpart && this.syncBox && this.syncBox.checked && o.nodes.has(counterpart)) o.prefetch(/** @type {GNode} */ (o.nodes.get(counterpart)));
     p.selected = n;
     p.highlight = null;
     if (o) { o.selected = null; o.highlight = counterpart; o.restyle(); }
@@ -551,15 +590,16 @@ export class Workspace {
     await this.detail.show(p, n, o ? counterpart : null, o);
   }
 
-  /** CMP-02: bring the counterpart to the same expansion state (re-centred only if it was revealed). */
+  /** CMP-02: bring the counterpart to the same expansion state (re-centred only if it was revealed). @param {Pane} p @param {GNode} n */
   async syncToggle(p, n) {
     const o = this.other(p);
     if (!o || !this.syncBox || !this.syncBox.checked) return;
+    /** @type {GNode|null} */
     let cur = n;
     while (cur && !cur.link.length) cur = cur.parent;
     if (!cur) return;
     const name = cur.link[cur.link.length - 1];
-    const wasLaid = o.nodes.has(name) && o.laid.includes(o.nodes.get(name));
+    const wasLaid = o.nodes.has(name) && o.laid.includes(/** @type {GNode} */ (o.nodes.get(name)));
     const c = await o.reveal(name);
     if (!c) return;
     if (c.expanded !== n.expanded) await o.toggleState(c);
