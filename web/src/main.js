@@ -46,12 +46,12 @@ function cliCommand() {
   return `visprobe graph_visualize -tp ${t ? t.name || 'TARGET' : 'TARGET'}${g ? ` -gp ${g.name || 'GOLDEN'}` : ''} -o OUT`;
 }
 
+let shownDb = '';
 /**
  * After a failed run the views still show the last database: say so above them and dim them, so
  * its graph is never taken for this run's (issue 18). Cleared when a database is shown.
  * @param {boolean} failed
  */
-let shownDb = '';
 function markPrevious(failed) {
   const el = $('previous');
   const shown = ['workspace', 'trend', 'result'].filter((id) => !$(id).hidden);
@@ -62,6 +62,7 @@ function markPrevious(failed) {
   for (const id of ['workspace', 'trend', 'result']) $(id).classList.toggle('stale', on);
 }
 
+/** @param {string} text */
 function setNotice(text) {
   const el = $('notice');
   el.hidden = !text;
@@ -80,6 +81,7 @@ function setStatus(key, percent, ...args) {
 // The graph and trend workspaces and the database each shows (host/show.js).
 const { showDatabase, showTrendDatabase, trendSession } = initShow(engine, setStatus);
 
+/** @param {import('./engine/protocol.js').FileEntry[]} entries */
 function dumpBytes(entries) {
   return entries.filter((e) => e.path.endsWith('dump.json')).reduce((n, e) => n + e.file.size, 0);
 }
@@ -117,7 +119,7 @@ function refresh() {
   }
 }
 
-/** @param {'target'|'golden'} side @param {{name: string, entries: any[]}} picked */
+/** @param {'target'|'golden'} side @param {{name: string, entries: import('./engine/protocol.js').FileEntry[]}} picked */
 async function choose(side, picked) {
   if (inApp()) setDrawer(true);   // the app's drawer shows what was chosen and the Build button
   const layout = describeLayout(picked.entries);
@@ -256,7 +258,8 @@ async function runEngine() {
       markPrevious(true);
     } else {
       setStatus('statusReady', 100, r.rows, r.seconds.toFixed(2));
-      await showDatabase(r.db.name, { source: addSource(t.name || '(files)', r.db.name, null) });
+      const db = /** @type {import('./engine/protocol.js').DbInfo} */ (r.db);   // (a run that is ok opened its database)
+      await showDatabase(db.name, { source: addSource(t.name || '(files)', db.name, null) });
     }
   } catch (e) {
     const err = /** @type {Error} */ (e);
@@ -343,6 +346,7 @@ async function loadTrendSample() {
   await runTrend();
 }
 
+/** @param {'target'|'golden'} side */
 function wireSlot(side) {
   const slot = $(`slot-${side}`);
   slot.tabIndex = -1;   // focused by the rail's "Build / open data" (APP-03)

@@ -9,7 +9,7 @@ import { setText } from '../graph/dom.js';
 export async function fillSummary(engine, summary) {
   summary.textContent = '';
   // Table and column names stay as they are; the labels of this page follow the language.
-  const add = (k, v, key = '') => {
+  const add = (/** @type {string} */ k, /** @type {unknown} */ v, key = '') => {
     const dt = document.createElement('dt');
     if (key) setText(dt, key); else dt.textContent = k;
     const dd = document.createElement('dd');
@@ -27,7 +27,8 @@ export async function fillSummary(engine, summary) {
   // 379 MB of a 3.3 GB file opened lazily. Each seek is a strict `>` on one column after equal
   // ones: a row-value `(step, rank, data_source) > (?, ?, ?)` walks every index entry of the
   // current graph before it reaches the next (22 MB per graph of a 2 GB file over HTTP).
-  const nextGraph = async (/** @type {any[]|null} */ at) => {
+  const nextGraph = async (/** @type {import('../engine/protocol.js').SqlValue[]|null} */ at) => {
+    /** @type {[string, import('../engine/protocol.js').SqlValue[]][]} */
     const seeks = at ? [['step = ? AND rank = ? AND data_source > ?', at],
                         ['step = ? AND rank > ?', at.slice(0, 2)],
                         ['step > ?', at.slice(0, 1)]]

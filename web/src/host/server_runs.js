@@ -211,7 +211,7 @@ export function initServerRuns(app) {
 
   /** The build form: target and golden dump folders under LOGDIR, msProbe's options, output folder. */
   function buildForm() {
-    const el = h('fieldset', 'server-build');
+    const el = /** @type {HTMLFieldSetElement} */ (h('fieldset', 'server-build'));
     el.dataset.testid = 'server-build';
     const legend = h('legend');
     const target = /** @type {HTMLSelectElement} */ (h('select'));

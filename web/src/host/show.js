@@ -108,7 +108,7 @@ let trendSession;
 /**
  * A .trend.db the worker opened: the trend workspace (its own module). A restored session also
  * lists its run B and applies the fragment's trend section.
- * @param {string} name @param {Blob} file
+ * @param {string} name @param {Blob|null} file  null: opened by URL
  * @param {{restoreHash?: string, key?: string, more?: {name: string, file: Blob}[]}} [opts]
  */
 async function showTrendDatabase(name, file, opts = {}) {

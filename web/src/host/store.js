@@ -98,7 +98,10 @@ async function idbDo(mode, fn) {
 function valid(v) {
   if (!v || typeof v.key !== 'string' || typeof v.name !== 'string' || typeof v.id !== 'string') return null;
   const kind = v.kind === 'trend' ? 'trend' : 'graph';
-  const more = Array.isArray(v.more) ? v.more.filter((m) => m && typeof m.name === 'string').map((m) => ({ name: m.name, bytes: Number(m.bytes) || 0 })) : [];
+  const more = Array.isArray(v.more)
+    ? v.more.filter((/** @type {{name?: unknown}|null} */ m) => m && typeof m.name === 'string')
+      .map((/** @type {{name: string, bytes?: unknown}} */ m) => ({ name: m.name, bytes: Number(m.bytes) || 0 }))
+    : [];
   const files = Array.isArray(v.files) ? v.files.map(String) : [];
   const ref = v.ref && typeof v.ref === 'object' ? { run: String(v.ref.run), file: String(v.ref.file) } : undefined;
   return { id: v.id, key: v.key, kind, name: v.name, backend: String(v.backend || ''), bytes: Number(v.bytes) || 0,
@@ -110,7 +113,7 @@ function legacy() {
   const v = JSON.parse(localStorage.getItem(LEGACY) || 'null');
   if (!v || typeof v.key !== 'string' || typeof v.name !== 'string') return [];
   const more = Array.isArray(v.more) ? v.more : [];
-  const files = v.backend === 'opfs-run' ? [] : ['session.db', ...more.map((_, i) => `session-${i + 1}.db`)];
+  const files = v.backend === 'opfs-run' ? [] : ['session.db', ...more.map((/** @type {unknown} */ _, /** @type {number} */ i) => `session-${i + 1}.db`)];
   const e = valid({ ...v, id: 'legacy', time: Date.now(), hash: '', files });
   return e ? [e] : [];
 }

@@ -29,7 +29,8 @@ let deps;
 /** The view shown and, per kind, the database in its workspace: name, fingerprint (its kept result) and last fragment. */
 const state = {
   /** @type {Kind|''} */ active: '',
-  graph: { name: '', key: '', hash: '', /** @type {any} */ ws: null, /** @type {(() => void)|null} */ unregister: null },
+  /** @type {{name: string, key: string, hash: string, ws: import('../graph/workspace.js').Workspace|null, unregister: (() => void)|null}} */
+  graph: { name: '', key: '', hash: '', ws: null, unregister: null },
   trend: { name: '', key: '', hash: '' },
 };
 let timer = 0;
@@ -85,7 +86,7 @@ export function chrome(kind, name, key = '') {
   paintSwitch();
 }
 
-/** The graph workspace just made: its section of the fragment. @param {any} ws */
+/** The graph workspace just made: its section of the fragment. @param {import('../graph/workspace.js').Workspace} ws */
 export function registerGraph(ws) {
   state.graph.ws = ws;
   if (state.graph.unregister) state.graph.unregister();

@@ -57,7 +57,7 @@ const FILES = ['construct.json', 'dump.json', 'stack.json'];
  * engine checks it again and has the last word.
  * @param {FileEntry[]} entries
  * The text is a dictionary key (X-01) with its arguments.
- * @returns {{kind: 'files'|'ranks'|'steps'|'monitor'|'database'|'unknown', key: string, args: any[], bytes: number, steps: string[], ranks: string[], missing: string[]}}
+ * @returns {Layout & {missing: string[]}}
  */
 export function describeLayout(entries) {
   const layout = layoutOf(entries);
@@ -81,11 +81,18 @@ function missingFiles(entries, kind) {
   return out;
 }
 
-/** @param {FileEntry[]} entries */
+/**
+ * What a dropped folder holds: its kind, the dictionary key (X-01) and arguments of its text.
+ * @typedef {{kind: 'files'|'ranks'|'steps'|'monitor'|'database'|'unknown', key: string, args: (string|number)[], bytes: number,
+ *            steps: string[], ranks: string[]}} Layout
+ */
+
+/** @param {FileEntry[]} entries @returns {Layout} */
 function layoutOf(entries) {
   const bytes = entries.reduce((n, e) => n + e.file.size, 0);
   const top = new Set(entries.map((e) => e.path.split('/')[0]));
   const dirs = [...new Set(entries.filter((e) => e.path.includes('/')).map((e) => e.path.split('/')[0]))];
+  /** @type {{bytes: number, steps: string[], ranks: string[], args: (string|number)[]}} */
   const base = { bytes, steps: [], ranks: [], args: [] };
   if (entries.length === 1 && /\.(vis|trend)\.db$|\.db$/.test(entries[0].path)) return { ...base, kind: 'database', key: 'layoutDatabase' };
   if (FILES.some((f) => top.has(f))) return { ...base, kind: 'files', key: 'layoutFiles' };

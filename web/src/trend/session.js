@@ -81,7 +81,7 @@ export class TrendSession {
   /**
    * A .trend.db the worker opened, in the trend workspace (its own module). A restored session also
    * lists its run B and applies the fragment's trend section.
-   * @param {string} name @param {Blob} file
+   * @param {string} name @param {Blob|null} file  null: opened by URL
    * @param {{restoreHash?: string, key?: string, more?: {name: string, file: Blob}[]}} [opts]
    */
   async show(name, file, opts = {}) {

@@ -62,7 +62,7 @@ export class TrendWorkspace {
     this.engine = engine;
     this.opts = opts;
     this.q = new TrendQueries(engine);
-    /** @type {Map<string, Blob>} */
+    /** @type {Map<string, Blob|null>} the opened files (null: opened by URL, nothing to download or keep) */
     this.files = new Map();
     this.current = '';
     /** @type {{name: string, stats: string[]}[]} */
@@ -220,7 +220,7 @@ export class TrendWorkspace {
 
   /**
    * A .trend.db the engine has just opened: list it and show it (the last opened is current).
-   * @param {string} name @param {Blob} file
+   * @param {string} name @param {Blob|null} file  null: opened by URL
    */
   async add(name, file) {
     this.files.set(name, file);
