@@ -457,7 +457,7 @@ test('labels keep the distinguishing end; dark fills from one table; Chinese Bui
   assert.deepEqual(byParent, [], 'siblings keep distinct labels');
   // Dark: no-precision and unmatched fills come from the theme table, not white and light grey.
   const fills = await page.evaluate(() => {
-    const [d, b] = window.visprobeGraph.panes;
+    const [, b] = window.visprobeGraph.panes;
     return { benchFill: b.fill(b.root), pass: window.visprobeGraph.colors[0].colour, bg: getComputedStyle(document.body).backgroundColor };
   });
   assert.equal(fills.benchFill, '#303030');

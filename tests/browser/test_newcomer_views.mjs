@@ -55,7 +55,6 @@ async function browserProfile() {
 
 const graphState = (page) => page.evaluate(() => window.visprobeGraph.viewState());
 const trendState = (page) => page.evaluate(() => window.__visprobeTrend.state());
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The graph shown (not hidden) with the view state `want`. */
 function graphShownAs(page, want) {

@@ -34,7 +34,7 @@ const engine = typeof VISPROBE_WORKER_SOURCE === 'string'
 // Exposed for the benchmarks and tests (read-only use).
 /** @type {any} */ (window).visprobeEngine = engine;
 
-/* global __VISPROBE_VERSION__ */
+// __VISPROBE_VERSION__: web/build.mjs defines it (declared in eslint.config.mjs and globals.d.ts).
 $('app-version').textContent = typeof __VISPROBE_VERSION__ === 'string' ? __VISPROBE_VERSION__ : '';
 
 /** @type {{target: any, golden: any, mapping: File|null}} */
@@ -169,7 +169,7 @@ async function openHostedDb(spec) {
   let url;
   try {
     url = new URL(spec, location.href);
-  } catch (e) {
+  } catch {
     setError(translate('dbUrlBad', spec));
     return;
   }

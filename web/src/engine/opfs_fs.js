@@ -118,7 +118,7 @@ export function opfsFilesystem(FS, pool) {
       const old = newDir.contents[newName];
       if (old) {
         if (old.slot) free(old);
-        else for (const _ in old.contents) throw err(E.NOTEMPTY);
+        else if (Object.keys(old.contents).length) throw err(E.NOTEMPTY);
         FS.hashRemoveNode(old);
       }
       delete node.parent.contents[node.name];
@@ -133,7 +133,7 @@ export function opfsFilesystem(FS, pool) {
     },
     rmdir(/** @type {any} */ parent, /** @type {string} */ name) {
       const node = parent.contents[name];
-      for (const _ in node.contents) throw err(E.NOTEMPTY);
+      if (Object.keys(node.contents).length) throw err(E.NOTEMPTY);
       delete parent.contents[name];
     },
     readdir(/** @type {any} */ node) { return ['.', '..', ...Object.keys(node.contents)]; },

@@ -25,7 +25,7 @@ function paneSvg(p) {
   bg.setAttribute('fill', '#ffffff');
   const g = document.createElementNS(SVG_NS, 'g');
   g.setAttribute('transform', `translate(${p.t.x},${p.t.y}) scale(${p.t.k})`);
-  const { x, y, k } = p.t;
+  const { y, k } = p.t;
   const visible = p.drawn.filter((n) => n.y + n.h >= -y / k && n.y <= (-y + h) / k);
   drawSvg(g, visible, (n) => p.style(n), false, k);
   svg.append(style, bg, g);

@@ -18,7 +18,7 @@ export async function crossStrip(ws, pane, name, sideIndex, mode) {
   const ranks = ws.ranks.map(Number).filter(Number.isFinite);
   const pairs = [];
   for (const s of steps) for (const r of ranks) pairs.push(s, r);
-  const values = steps.flatMap((s) => ranks.map(() => '(?, ?)')).join(', ');
+  const values = steps.flatMap(() => ranks.map(() => '(?, ?)')).join(', ');
   const res = await ws.engine.query(
     `WITH s(step, rank) AS (VALUES ${values})
      SELECT s.step, s.rank, t.node_name IS NOT NULL, t.precision_index, t.overflow_level,

@@ -2,7 +2,6 @@
 // Small DOM pieces of the trend workspace: labelled controls with a "?" help, a searchable select,
 // the tag multi-select, splitters, spinners and the theme colours charts draw with. Every text
 // goes in as textContent.
-import { select } from 'd3-selection';
 import { brushX, brushY } from 'd3-brush';
 import { scaleLinear } from 'd3-scale';
 import { t, onLanguage } from '../i18n.js';

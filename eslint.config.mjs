@@ -1,0 +1,36 @@
+// ESLint (flat config) over the web app, its build script, the web and browser tests and the
+// scripts' .mjs files: @eslint/js recommended. The ctest `web_lint` (unit) runs
+// node_modules/.bin/eslint from the repository root and fails on any error. Named .mjs: the root
+// package.json is not "type": "module" (emscripten's CommonJS output under build/ needs that).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  { ignores: ['build/**', 'dist/**', 'bench-out/**', 'node_modules/**', 'third_party/**'] },
+  js.configs.recommended,
+  {
+    // The page and its engine worker.
+    files: ['web/src/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: {
+        ...globals.browser,
+        ...globals.worker,
+        // Defined by web/build.mjs at bundle time (esbuild `define`); tested with typeof first. The
+        // one-file build's VISPROBE_WORKER_SOURCE and VISPROBE_SAMPLE are declared where they are
+        // read (/* global */ in main.js and host/sample.js).
+        __VISPROBE_VERSION__: 'readonly',
+      },
+    },
+  },
+  {
+    // Node scripts and tests; the browser tests' page.evaluate callbacks run in the page.
+    files: ['web/build.mjs', 'tests/web/**/*.mjs', 'tests/browser/**/*.mjs', 'scripts/*.mjs'],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { ...globals.node, ...globals.browser },
+    },
+  },
+];
