@@ -1,3 +1,5 @@
+/// <reference types="node" />
+// (type-checked with web/src: tsconfig.json)
 // Bundles the web app into a folder of static files (default build/web): app.js and worker.js
 // (ES modules, esbuild), the engine module and wasm from build/wasm, sql.js's wasm, the page; and
 // the same app in one file, visprobe.html, with the sample inside (issue 46).
@@ -19,6 +21,7 @@ let version = process.env.VISPROBE_VERSION || '';
 if (!version) {
   try { version = execFileSync('git', ['describe', '--tags', '--always', '--dirty'], { cwd: root }).toString().trim(); } catch { version = 'unknown'; }
 }
+/** @type {import('esbuild').BuildOptions} */
 const common = { bundle: true, format: 'esm', target: 'es2020', sourcemap: true, logLevel: 'warning',
                  define: { __VISPROBE_VERSION__: JSON.stringify(version) } };
 await build({ ...common, entryPoints: [join(here, 'src', 'main.js')], outfile: join(out, 'app.js') });
@@ -66,7 +69,7 @@ function packedSample() {
     try { writeFileSync(cache, packed); } catch { /* not kept */ }
     return packed;
   } catch (e) {
-    console.error(`web: visprobe.html is built without the sample: ${String(e && e.message).split('\n')[0]}`);
+    console.error(`web: visprobe.html is built without the sample: ${String(e && /** @type {Error} */ (e).message).split('\n')[0]}`);
     return null;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -86,7 +89,7 @@ function packedSample() {
   const app = await build({ ...common, sourcemap: false, format: 'iife', write: false, platform: 'browser',
                             logOverride: { 'empty-import-meta': 'silent' },
                             entryPoints: [join(here, 'src', 'main.js')],
-                            define: { ...common.define, VISPROBE_WORKER_SOURCE: JSON.stringify(worker.outputFiles[0].text),
+                            define: { ...common.define, VISPROBE_WORKER_SOURCE: JSON.stringify(/** @type {import('esbuild').OutputFile[]} */ (worker.outputFiles)[0].text),
                                       ...(sample ? { VISPROBE_SAMPLE: JSON.stringify(sample) } : {}) } });
   const css = readFileSync(join(here, 'style.css'), 'utf8');
   // Without a sample inside, no button offers one: removed by their ids (whatever their text).
@@ -95,7 +98,7 @@ function packedSample() {
     .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')   // the one-file page is inline by nature
     .replace('<link rel="stylesheet" href="style.css">', () => `<style>${css}</style>`)
     .replace('<script type="module" src="app.js"></script>',
-             () => `<script>${app.outputFiles[0].text.replace(/<\/script/gi, '<\\/script')}</script>`);
+             () => `<script>${/** @type {import('esbuild').OutputFile[]} */ (app.outputFiles)[0].text.replace(/<\/script/gi, '<\\/script')}</script>`);
   writeFileSync(join(out, 'visprobe.html'), html);
 }
 console.error(`web: built into ${out}`);
