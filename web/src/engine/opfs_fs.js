@@ -230,7 +230,6 @@ export async function sweepRuns(keep) {
   let removed = 0, kept = 0;
   try {
     const dir = await runsDir();
-    // @ts-ignore async iteration of a directory handle
     for await (const name of dir.keys()) {
       if (spare.has(name)) { kept += 1; continue; }
       try { await dir.removeEntry(name, { recursive: true }); removed += 1; } catch { kept += 1; }

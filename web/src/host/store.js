@@ -326,10 +326,9 @@ export async function prune() {
   const named = new Set(list().flatMap((e) => e.files));
   const dir = await opfs();
   if (dir) {
-    // @ts-ignore async iteration of a directory handle
     for await (const [name, h] of dir.entries()) {
       if (name === '.probe' || named.has(name) || writing.has(name) || h.kind !== 'file') continue;
-      const age = Date.now() - (await h.getFile().then((/** @type {File} */ f) => f.lastModified).catch(() => 0));
+      const age = Date.now() - (await /** @type {FileSystemFileHandle} */ (h).getFile().then((f) => f.lastModified).catch(() => 0));
       if (age > 60e3) await dir.removeEntry(name).catch(() => {});
     }
   }
@@ -349,7 +348,6 @@ export async function forget() {
       // A file the worker holds open (the graph shown) makes the folder stay: its other files go.
       await rootDir.removeEntry(DIR, { recursive: true }).catch(async () => {
         const dir = await rootDir.getDirectoryHandle(DIR);
-        // @ts-ignore async iteration of a directory handle
         for await (const name of dir.keys()) await dir.removeEntry(name).catch(() => {});
       });
     }
