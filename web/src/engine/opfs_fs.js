@@ -66,14 +66,22 @@ export async function createPool(name, count) {
 }
 
 /** A run's pool of open OPFS files (createPool). @typedef {Awaited<ReturnType<typeof createPool>>} Pool */
+/** One open OPFS file of a pool. @typedef {Pool['slots'][number]} Slot */
+/** @typedef {import('visprobe-wasm/visprobe_web.mjs').EmscriptenFS} EmscriptenFS */
+/**
+ * A node of this filesystem (emscripten's FS node with this file's fields): a file holds a pool
+ * slot (contents null), a directory its children by name (contents, slot null).
+ * @typedef {{id: number, name: string, mode: number, timestamp: number, parent: OpfsNode, slot: Slot|null,
+ *            contents: Record<string, OpfsNode>|null, node_ops: object, stream_ops: object}} OpfsNode
+ */
 
 /**
  * The Emscripten filesystem over a pool; mount it with FS.mount(opfsFilesystem(FS, pool), {}, dir).
- * @param {any} FS @param {Pool} pool
+ * @param {EmscriptenFS} FS @param {Pool} pool
  */
 export function opfsFilesystem(FS, pool) {
   const err = (/** @type {number} */ code) => new FS.ErrnoError(code);
-  /** @type {any} */ let fsType;
+  /** @type {{mount: () => OpfsNode}} */ let fsType;
   /**
    * One call of the sync access handle; a failure is kept (the first one) for the run's message,
    * since SQLite reports every storage failure as "disk I/O error".
@@ -88,24 +96,27 @@ export function opfsFilesystem(FS, pool) {
       throw err(E.IO);
     }
   };
-  const size = (/** @type {any} */ node) => (node.slot ? guard('getSize', 0, () => node.slot.access.getSize()) : 4096);
+  /** A directory's children (emscripten calls the directory operations on directories only). */
+  const kids = (/** @type {OpfsNode} */ dir) => /** @type {Record<string, OpfsNode>} */ (dir.contents);
+  const size = (/** @type {OpfsNode} */ node) => { const slot = node.slot; return slot ? guard('getSize', 0, () => slot.access.getSize()) : 4096; };
   const node_ops = {
-    getattr(/** @type {any} */ node) {
+    getattr(/** @type {OpfsNode} */ node) {
       const t = new Date(node.timestamp);
       const n = size(node);
       return { dev: 1, ino: node.id, mode: node.mode, nlink: 1, uid: 0, gid: 0, rdev: 0, size: n,
                atime: t, mtime: t, ctime: t, blksize: 4096, blocks: Math.ceil(n / 4096) };
     },
-    setattr(/** @type {any} */ node, /** @type {any} */ attr) {
+    setattr(/** @type {OpfsNode} */ node, /** @type {{mode?: number, timestamp?: number, size?: number}} */ attr) {
       if (attr.mode !== undefined) node.mode = attr.mode;
       if (attr.timestamp !== undefined) node.timestamp = attr.timestamp;
-      if (attr.size !== undefined && node.slot) {
-        guard('truncate', attr.size, () => node.slot.access.truncate(attr.size));
-        node.slot.checkedTo = Math.min(node.slot.checkedTo || 0, attr.size);
+      const slot = node.slot, to = attr.size;
+      if (to !== undefined && slot) {
+        guard('truncate', to, () => slot.access.truncate(to));
+        slot.checkedTo = Math.min(slot.checkedTo || 0, to);
       }
     },
     lookup() { throw FS.genericErrors[E.NOENT] || err(E.NOENT); },
-    mknod(/** @type {any} */ parent, /** @type {string} */ name, /** @type {number} */ mode) {
+    mknod(/** @type {OpfsNode} */ parent, /** @type {string} */ name, /** @type {number} */ mode) {
       if ((mode & S_IFMT) === S_IFDIR) return createNode(parent, name, DIR_MODE, null);
       const slot = pool.slots.find((s) => !s.used);
       if (!slot) throw err(E.NOSPC);
@@ -114,35 +125,35 @@ export function opfsFilesystem(FS, pool) {
       slot.access.truncate(0);
       return createNode(parent, name, mode, slot);
     },
-    rename(/** @type {any} */ node, /** @type {any} */ newDir, /** @type {string} */ newName) {
-      const old = newDir.contents[newName];
+    rename(/** @type {OpfsNode} */ node, /** @type {OpfsNode} */ newDir, /** @type {string} */ newName) {
+      const old = kids(newDir)[newName];
       if (old) {
         if (old.slot) free(old);
-        else if (Object.keys(old.contents).length) throw err(E.NOTEMPTY);
+        else if (Object.keys(kids(old)).length) throw err(E.NOTEMPTY);
         FS.hashRemoveNode(old);
       }
-      delete node.parent.contents[node.name];
+      delete kids(node.parent)[node.name];
       node.name = newName;
-      newDir.contents[newName] = node;
+      kids(newDir)[newName] = node;
       node.parent = newDir;
     },
-    unlink(/** @type {any} */ parent, /** @type {string} */ name) {
-      const node = parent.contents[name];
+    unlink(/** @type {OpfsNode} */ parent, /** @type {string} */ name) {
+      const node = kids(parent)[name];
       if (node && node.slot) free(node);
-      delete parent.contents[name];
+      delete kids(parent)[name];
     },
-    rmdir(/** @type {any} */ parent, /** @type {string} */ name) {
-      const node = parent.contents[name];
-      if (Object.keys(node.contents).length) throw err(E.NOTEMPTY);
-      delete parent.contents[name];
+    rmdir(/** @type {OpfsNode} */ parent, /** @type {string} */ name) {
+      const node = kids(parent)[name];
+      if (Object.keys(kids(node)).length) throw err(E.NOTEMPTY);
+      delete kids(parent)[name];
     },
-    readdir(/** @type {any} */ node) { return ['.', '..', ...Object.keys(node.contents)]; },
+    readdir(/** @type {OpfsNode} */ node) { return ['.', '..', ...Object.keys(kids(node))]; },
     symlink() { throw err(E.PERM); },
     readlink() { throw err(E.INVAL); },
   };
   const stream_ops = {
-    read(/** @type {any} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
-      const access = stream.node.slot.access;
+    read(/** @type {{node: OpfsNode, position: number}} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
+      const access = /** @type {Slot} */ (stream.node.slot).access;   // (streams are opened on files)
       const n = guard('read', position, () => access.read(buffer.subarray(offset, offset + length), { at: position }));
       if (n < length && !pool.ioError) {
         // A short read inside the file: the storage lost what it said it wrote (SQLite then
@@ -154,8 +165,8 @@ export function opfsFilesystem(FS, pool) {
       }
       return n;
     },
-    write(/** @type {any} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
-      const slot = stream.node.slot;
+    write(/** @type {{node: OpfsNode, position: number}} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
+      const slot = /** @type {Slot} */ (stream.node.slot);
       const n = guard('write', position, () => {
         const w = slot.access.write(buffer.subarray(offset, offset + length), { at: position });
         if (w < length) throw Object.assign(new Error(`wrote ${w} of ${length} bytes`), { name: 'QuotaExceededError' });
@@ -177,30 +188,31 @@ export function opfsFilesystem(FS, pool) {
       }
       return n;
     },
-    llseek(/** @type {any} */ stream, /** @type {number} */ offset, /** @type {number} */ whence) {
+    llseek(/** @type {{node: OpfsNode, position: number}} */ stream, /** @type {number} */ offset, /** @type {number} */ whence) {
       let position = offset;
       if (whence === 1) position += stream.position;
       else if (whence === 2 && stream.node.slot) position += size(stream.node);
       if (position < 0) throw err(E.INVAL);
       return position;
     },
-    fsync(/** @type {any} */ stream) { if (stream.node.slot) guard('flush', 0, () => stream.node.slot.access.flush()); return 0; },
+    fsync(/** @type {{node: OpfsNode, position: number}} */ stream) { const slot = stream.node.slot; if (slot) guard('flush', 0, () => slot.access.flush()); return 0; },
   };
-  /** @param {any} parent @param {string} name @param {number} mode @param {any} slot */
+  /** @param {OpfsNode|null} parent @param {string} name @param {number} mode @param {Slot|null} slot */
   function createNode(parent, name, mode, slot) {
-    const node = FS.createNode(parent, name, mode, 0);
+    const node = /** @type {OpfsNode} */ (/** @type {unknown} */ (FS.createNode(parent, name, mode, 0)));   // (given this file's fields below)
     node.node_ops = node_ops;
     node.stream_ops = stream_ops;
     node.timestamp = Date.now();
     node.slot = slot;
     node.contents = slot ? null : {};
-    if (parent) parent.contents[name] = node;
+    if (parent) kids(parent)[name] = node;
     return node;
   }
-  /** @param {any} node */
+  /** @param {OpfsNode} node a file */
   function free(node) {
-    node.slot.access.truncate(0);
-    node.slot.used = false;
+    const slot = /** @type {Slot} */ (node.slot);
+    slot.access.truncate(0);
+    slot.used = false;
     node.slot = null;
   }
   fsType = { mount: () => createNode(null, '/', DIR_MODE, null) };
@@ -209,12 +221,12 @@ export function opfsFilesystem(FS, pool) {
 
 /**
  * The pool slot that holds `name` in the mounted folder `where`, or null.
- * @param {any} FS @param {string} path
+ * @param {EmscriptenFS} FS @param {string} path @returns {Slot|null}
  */
 export function slotOf(FS, path) {
   try {
     const node = FS.lookupPath(path).node;
-    return node.slot || null;
+    return /** @type {Slot|null|undefined} */ (node.slot) || null;
   } catch {
     return null;
   }

@@ -51,8 +51,12 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
     [field: string]: unknown;
   }
 
-  /** The part of emscripten's FS the worker uses. */
+  /** The part of emscripten's FS the worker uses (opfs_fs.js: the internals a filesystem needs). */
   export interface EmscriptenFS {
+    ErrnoError: new (errno: number) => Error;
+    genericErrors: Record<number, Error>;
+    createNode(parent: object | null, name: string, mode: number, dev: number): FSNode;
+    hashRemoveNode(node: object): void;
     mkdirTree(path: string): void;
     mount(type: object, opts: object, mountpoint: string): void;
     unmount(mountpoint: string): void;
