@@ -77,3 +77,20 @@ export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RES
  *            size?: number, reads?: number, bytesRead?: number, dirtyBlocks?: number, cachedBlocks?: number}} DbStats
  */
 /** @typedef {{removed: number, kept: number}} SweepResult */
+/**
+ * OPEN_DB's arguments: bytes (a database kept in IndexedDB, a build) or a file or a url, read
+ * lazily; opfsPath: where in OPFS the file is (the worker holds it open).
+ * @typedef {{name: string, bytes?: ArrayBuffer, file?: Blob, url?: string, current?: boolean, opfsPath?: string[]|null}} OpenDbArgs
+ */
+/** @typedef {{sql: string, params?: SqlValue[], db?: string}} QueryArgs */
+/** @typedef {{step: number, rank: number, side: string, db?: string}} BadgesArgs */
+/**
+ * A request as the worker receives it: {id, type, args}, args by type.
+ * @typedef {{id: number} & (
+ *   {type: 'RUN', args: RunArgs} | {type: 'TREND', args: TrendArgs} | {type: 'OPEN_DB', args: OpenDbArgs} |
+ *   {type: 'QUERY', args: QueryArgs} | {type: 'EXPORT_DB', args: {name?: string}} | {type: 'DB_STATS', args: {name?: string}} |
+ *   {type: 'QUERY_PLANS', args: {db?: string}} | {type: 'CAPS', args: {}} | {type: 'SWEEP_OPFS', args: {keep?: string[]}} |
+ *   {type: 'MATCH', args: MatchArgs} | {type: 'UNMATCH', args: MatchArgs} | {type: 'TENSOR_FOLDERS', args: TensorFoldersArgs} |
+ *   {type: 'BADGES', args: BadgesArgs} | {type: 'THRESHOLDS', args: {db?: string}} |
+ *   {type: 'PARALLEL_LAYOUT', args: import('../trend/parallel.js').ParallelConfig})} Request
+ */

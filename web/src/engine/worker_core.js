@@ -405,7 +405,7 @@ function parallelLayout(config) {
 }
 
 async function onMessage(/** @type {MessageEvent} */ ev) {
-  const { id, type, args } = ev.data;
+  const { id, type, args } = /** @type {import('./protocol.js').Request} */ (ev.data);
   try {
     if (type === Req.RUN) await run(id, args);
     else if (type === Req.TREND) await trend(id, args);
@@ -421,14 +421,15 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
         if (at) { file = at.file; opfs = { run: args.opfsPath[0] === 'visprobe-runs' ? args.opfsPath[1] : '', file: args.opfsPath[args.opfsPath.length - 1], lock: at.lock }; }
       }
       const lazy = file ? lazyDatabaseBytes(blobSource(file, args.name)) : args.url ? lazyDatabaseBytes(urlSource(args.url)) : null;
+      const bytes = /** @type {ArrayBuffer} */ (args.bytes);   // (read only when there is no file and no url)
       let info;
       try {
-        info = openDatabase(args.name, lazy ? null : new Uint8Array(args.bytes), args.current !== false, lazy, opfs);
+        info = openDatabase(args.name, lazy ? null : new Uint8Array(bytes), args.current !== false, lazy, opfs);
       } catch (e) {
         if (opfs) opfs.lock.close();
         throw e;
       }
-      reply(id, Ev.RESULT, { ...info, lazy: !!lazy, size: lazy ? lazy.source.size : args.bytes.byteLength });
+      reply(id, Ev.RESULT, { ...info, lazy: !!lazy, size: lazy ? lazy.source.size : bytes.byteLength });
       if (info.kind === 'vis') warmEngine();
     } else if (type === Req.DB_STATS) {
       const entry = open.get(args && args.name ? String(args.name) : dbName);
