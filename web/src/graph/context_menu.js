@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
 
 /**
  * GI-03: context menu with "Locate matched node" (compare) and the communication peers.
- * @param {import('./workspace.js').Workspace} ws @param {import('./pane.js').Pane} p @param {any} n
+ * @param {import('./workspace.js').Workspace} ws @param {import('./pane.js').Pane} p @param {import('./layout.js').GNode} n
  * @param {number} x @param {number} y
  */
 export async function showContextMenu(ws, p, n, x, y) {
@@ -48,11 +48,12 @@ export async function showContextMenu(ws, p, n, x, y) {
 
 /**
  * Selects the counterpart (or the nearest matched ancestor's) in the other pane, revealed and centred.
- * @param {import('./workspace.js').Workspace} ws @param {import('./pane.js').Pane} p @param {any} n
+ * @param {import('./workspace.js').Workspace} ws @param {import('./pane.js').Pane} p @param {import('./layout.js').GNode} n
  */
 async function locate(ws, p, n) {
   const o = ws.other(p);
   if (!o) return;
+  /** @type {import('./layout.js').GNode|null} */
   let cur = n;
   while (cur && !cur.link.length) cur = cur.parent;
   if (!cur) { toast(t('noCounterpart'), 'warn'); return; }

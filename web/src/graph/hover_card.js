@@ -23,9 +23,13 @@ const MARGIN = 8;           // the card's distance from the window's edges
 const GAP = 16;             // and from the pointer
 
 
+/** @typedef {import('./pane.js').Pane} Pane */
+/** @typedef {import('./layout.js').GNode} GNode */
+/** @typedef {import('./panel_detail.js').DetailRow} DetailRow */
+
 export class HoverCard {
   /**
-   * @param {{fetchRow: (pane: any, name: string, side: string) => Promise<any>, other: (p: any) => any, compare: boolean}} ws
+   * @param {{fetchRow: (pane: Pane, name: string, side: string) => Promise<DetailRow|null>, other: (p: Pane) => Pane|null, compare: boolean}} ws
    */
   constructor(ws) {
     this.ws = ws;
@@ -36,11 +40,15 @@ export class HoverCard {
     document.body.append(this.el);
     this.timer = 0;
     this.seq = 0;
-    /** @type {any} */
+    /** @type {GNode|null} */
     this.node = null;
+    /** @type {number|undefined} the pointer, where the card goes */
+    this.x = undefined;
+    /** @type {number|undefined} */
+    this.y = undefined;
   }
 
-  /** @param {any} p @param {any} n @param {number} x @param {number} y */
+  /** @param {Pane} p @param {GNode|null} n @param {number} x @param {number} y */
   hover(p, n, x, y) {
     if (!n) { this.hide(); return; }
     this.x = x;
@@ -90,13 +98,13 @@ export class HoverCard {
     box.style.top = `${Math.round(y)}px`;
   }
 
-  /** @param {any} p @param {any} n */
+  /** @param {Pane} p @param {GNode} n */
   async show(p, n) {
     const seq = ++this.seq;
     const o = this.ws.other(p);
     const peer = o && n.link.length ? n.link[n.link.length - 1] : null;
     const rows = await Promise.all([this.ws.fetchRow(p, n.name, p.opts.side),
-                                    peer ? this.ws.fetchRow(o, peer, o.opts.side) : Promise.resolve(null)]);
+                                    peer && o ? this.ws.fetchRow(o, peer, o.opts.side) : Promise.resolve(null)]);
     if (seq !== this.seq || this.node !== n) return;
     const box = this.el;
     box.textContent = '';
@@ -114,7 +122,7 @@ export class HoverCard {
   }
 }
 
-/** One side's inputs and outputs: shape, dtype and statistics of the first ITEMS of each. @param {any} row @param {any} n */
+/** One side's inputs and outputs: shape, dtype and statistics of the first ITEMS of each. @param {DetailRow} row @param {GNode} n */
 function sideSection(row, n) {
   const sec = el('div', undefined, 'ws-card-side');
   const title = el('div', undefined, 'ws-card-title');
@@ -122,7 +130,7 @@ function sideSection(row, n) {
   if (row.name !== n.name) title.append(' ', row.name);
   sec.append(title);
   const table = el('table');
-  for (const part of ['input', 'output']) {
+  for (const part of /** @type {const} */ (['input', 'output'])) {
     const keys = keysOf(row[part]);
     for (const k of keys.slice(0, ITEMS)) {
       const item = row[part][k] && typeof row[part][k] === 'object' ? row[part][k] : {};
@@ -139,7 +147,7 @@ function sideSection(row, n) {
   return sec;
 }
 
-/** A stored precision index as a number (NaN / null / empty: null). @param {any} v */
+/** A stored precision index as a number (NaN / null / empty: null). @param {unknown} v */
 function indexOf(v) {
   if (v === null || v === undefined || v === '') return null;
   const x = Number(v);
@@ -150,7 +158,7 @@ function indexOf(v) {
  * Issue 46: what gave node `n` of pane `p` its fill, by the rule the fill follows (colours.js:
  * precisionFill / overflowFill): the words and the number, then the rows that set the index.
  * `own` is the node's row, `peer` its counterpart's (the Debug row when `p` is the Bench pane).
- * @param {any} p @param {any} n @param {any} own @param {any} peer
+ * @param {Pane} p @param {GNode} n @param {DetailRow|null} own @param {DetailRow|null} peer
  */
 export function colourReason(p, n, own, peer) {
   const box = el('div', undefined, 'ws-card-why');
@@ -172,7 +180,7 @@ export function colourReason(p, n, own, peer) {
 
 /**
  * "precision index 1 → error (≥ 0.6)": the index and the bucket of the file's colour table it falls
- * in (named by the table's level, else by its range). @param {any} value @param {any[]} colors
+ * in (named by the table's level, else by its range). @param {unknown} value @param {import('./colours.js').ColourBucket[]} colors
  */
 export function levelText(value, colors) {
   // The value as stored (a rounded one could fall in the next bucket), the bucket the fill takes.
@@ -187,11 +195,12 @@ export function levelText(value, colors) {
 /**
  * The Debug rows whose Result is the node's worst (the rows that set its index), as
  * "output.0: NormRelativeErr 60.0% — error: The NormRelativeErr of output is greater than 0.5.";
- * at most REASON_ROWS, then "… N more". @param {any} row
+ * at most REASON_ROWS, then "… N more". @param {DetailRow} row
  */
 function reasonRows(row) {
+  /** @type {{k: string, item: Record<string, unknown>, level: number}[]} */
   const items = [];
-  for (const part of ['input', 'output']) {
+  for (const part of /** @type {const} */ (['input', 'output'])) {
     for (const k of keysOf(row[part])) {
       const item = row[part][k];
       if (item && typeof item === 'object' && LEVELS.indexOf(String(item.Result)) > 0) items.push({ k, item, level: LEVELS.indexOf(String(item.Result)) });
@@ -211,7 +220,7 @@ function reasonRows(row) {
   return out;
 }
 
-/** Err_message as msProbe stores it (a JSON list in a string, or text) as a list. @param {any} v */
+/** Err_message as msProbe stores it (a JSON list in a string, or text) as a list. @param {unknown} v */
 function messages(v) {
   if (v === null || v === undefined) return [];
   if (Array.isArray(v)) return v.map(String).filter(Boolean);
@@ -222,7 +231,7 @@ function messages(v) {
   return text && text !== '-' && text !== 'None' ? [text] : [];
 }
 
-/** Numbers shortened to 5 significant digits, text as written. @param {any} v */
+/** Numbers shortened to 5 significant digits, text as written. @param {unknown} v */
 function fmt(v) {
   const x = typeof v === 'number' ? v : Number(v);
   if (typeof v === 'string' && !/^[-+0-9.eE]+$/.test(v)) return v;

@@ -12,11 +12,13 @@ export const CHAR_W = 6;
 /**
  * A node of a pane's tree (a tb_nodes row as pane.js makeNode reads it, then its layout box).
  * comm, merged, modified: the row's communication text, parallel-merge flag and manual-match flag;
- * loading: its children's query while it runs.
+ * loading: its children's query while it runs; _label, _fit, _fitW, _fitS: render_common.js's
+ * cached label and its fitted form for a box width and font size.
  * @typedef {{name: string, type: number, subNames: string[], children: GNode[]|null, expanded: boolean,
  *            precision: number|null, overflow: string|null, link: string[], micro: number, depth: number,
  *            parent: GNode|null, x: number, y: number, w: number, h: number,
- *            comm: string, merged: boolean, modified: boolean, loading?: Promise<void>|null}} GNode
+ *            comm: string, merged: boolean, modified: boolean, loading?: Promise<void>|null,
+ *            _label?: string, _fit?: string, _fitW?: number, _fitS?: number}} GNode
  */
 
 /** GL-06: full names for the root and its children, short labels deeper down. @param {GNode} n */

@@ -9,7 +9,7 @@ const MAX_IMAGE_H = 16000;
 
 export class Minimap {
   /**
-   * @param {HTMLElement} host @param {{view: () => {t: {x: number, y: number, k: number}, w: number, h: number, root: any},
+   * @param {HTMLElement} host @param {{view: () => {t: {x: number, y: number, k: number}, w: number, h: number, root: import('./layout.js').GNode|null},
    *   setTranslate: (x: number, y: number) => void, scrollBy: (dy: number) => void, reset: () => void}} pane
    */
   constructor(host, pane) {
@@ -25,7 +25,7 @@ export class Minimap {
     this.image = document.createElement('canvas');
     this.scroll = 0;
     this.scale = 1;
-    /** @type {{laid: any[], fill: (n: any) => string}|null} */
+    /** @type {{laid: import('./layout.js').GNode[], fill: (n: import('./layout.js').GNode) => string}|null} */
     this.pending = null;
     this.timer = 0;
     /** @type {{x: number, y: number, w: number, h: number}} */
@@ -40,7 +40,7 @@ export class Minimap {
    * A new layout or new colours: the scale now (the viewport rectangle and drags use it), the
    * node image once the frame that shows the change has been painted. Painting the image of a
    * 200,000-node graph's 2,000-child expansion took 40-50 ms, which an expand waited for.
-   * @param {any[]} laid @param {(n: any) => string} fill
+   * @param {import('./layout.js').GNode[]} laid @param {(n: import('./layout.js').GNode) => string} fill
    */
   paintNodes(laid, fill) {
     const { root } = this.pane.view();

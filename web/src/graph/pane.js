@@ -524,7 +524,7 @@ export class Pane {
    * @returns {Promise<void>}
    */
   settled() {
-    const end = /** @type {any} */ (this.boxes).__animEnd || 0;
+    const end = /** @type {import('./render_svg.js').Layer} */ (this.boxes).__animEnd || 0;
     const wait = end - performance.now();
     if (wait <= 0) return Promise.resolve();
     // One more frame after the end: d3 ends its transitions in the frame after their duration.

@@ -35,8 +35,8 @@ export class CanvasRenderer {
   /**
    * Draws `nodes` for transform t into the layer of a (w, h) pane; layer pixel =
    * (world * k + t + (w/2, h)) * layerScale(w, h, devicePixelRatio).
-   * @param {any[]} nodes @param {{x: number, y: number, k: number}} t @param {number} w @param {number} h
-   * @param {(n: any) => import('./render_svg.js').BoxStyle} style @param {string} bg
+   * @param {import('./layout.js').GNode[]} nodes @param {{x: number, y: number, k: number}} t @param {number} w @param {number} h
+   * @param {(n: import('./layout.js').GNode) => import('./render_svg.js').BoxStyle} style @param {string} bg
    * @returns {number} problem badges drawn (BEY-08)
    */
   draw(nodes, t, w, h, style, bg) {
@@ -52,11 +52,12 @@ export class CanvasRenderer {
     ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * (t.x + w / 2), dpr * (t.y + h));
     /** @type {Map<string, {fill: string, stroke: string, width: number, dash: number[], fillPath: Path2D, strokePath: Path2D}>} */
     const groups = new Map();
+    /** @type {[import('./layout.js').GNode, string, number, number][]} node, colour, font size, box width */
     const texts = [];
     const showText8 = 8 * t.k >= 6;
     const showText6 = 6 * t.k >= 6;
     const round = typeof Path2D.prototype.roundRect === 'function';
-    /** @type {Array<[any, {text: string, fill: string, colour: string}]>} */
+    /** @type {Array<[import('./layout.js').GNode, {text: string, fill: string, colour: string}]>} */
     const pills = [];
     for (const n of nodes) {
       const s = style(n);
@@ -136,7 +137,7 @@ export class CanvasRenderer {
 /**
  * The node under a world point among the drawn nodes (drawing order is parents first, so the last
  * hit is the deepest): a leaf's box, a collapsed node's box, an expanded node's header.
- * @param {any[]} nodes @param {number} wx @param {number} wy
+ * @param {import('./layout.js').GNode[]} nodes @param {number} wx @param {number} wy
  */
 export function hitTest(nodes, wx, wy) {
   for (let i = nodes.length - 1; i >= 0; --i) {

@@ -43,10 +43,10 @@ export function textWidth(text, size) {
  * only then its start and distinguishing end around a middle "…", so that `all_reduce.3.forward`
  * and `all_reduce.4.forward` stay apart in a leaf; the hover card shows the full name. Cached on
  * the node per width and size.
- * @param {any} d @param {number} boxW @param {number} size
+ * @param {import('./layout.js').GNode} d @param {number} boxW @param {number} size
  */
 export function fitLabel(d, boxW, size) {
-  if (d._fitW === boxW && d._fitS === size) return d._fit;
+  if (d._fitW === boxW && d._fitS === size) return /** @type {string} */ (d._fit);
   const label = d._label || (d._label = labelOf(d));
   d._fitW = boxW;
   d._fitS = size;
@@ -85,7 +85,7 @@ function cutMiddle(label, max) {
   return label.slice(0, room - tail) + '…' + label.slice(label.length - tail);
 }
 
-/** GR-12: ↗ send, ↙ receive, ⇄ both; ⊕ merged ranks; • manually re-matched. @param {any} d */
+/** GR-12: ↗ send, ↙ receive, ⇄ both; ⊕ merged ranks; • manually re-matched. @param {import('./layout.js').GNode} d */
 export function markerOf(d) {
   let m = '';
   if (d.comm === 'send') m += '↗';

@@ -24,7 +24,16 @@ export function reducedMotion() {
 
 /** @typedef {{fill: string, stroke: string, width: number, text: string, badge?: {text: string, fill: string, colour: string, title: string}|null}} BoxStyle */
 
-/** The painted geometry of a node element. @param {any} d */
+/** @typedef {import('./layout.js').GNode} GNode */
+/** @typedef {{x: number, y: number, w: number, h: number, expanded: boolean}} Geo */
+/**
+ * A node's element and what this file keeps on it: its painted geometry and signature, whether a
+ * glide runs, its problem pill.
+ * @typedef {SVGGElement & {__geo?: Geo, __sig?: string, __moving?: boolean, __pill?: SVGGElement|null}} NodeEl
+ */
+/** The layer: `__animEnd`, when the running animation ends (pane.js waits for it). @typedef {SVGGElement & {__animEnd?: number}} Layer */
+
+/** The painted geometry of a node element. @param {GNode} d @returns {Geo} */
 const geoOf = (d) => ({ x: d.x, y: d.y, w: d.w, h: d.h, expanded: !!d.expanded });
 
 /** The zoom of the drawing in progress (drawSvg runs synchronously). */
@@ -32,7 +41,7 @@ let labelK = 1;
 
 /**
  * @param {SVGGElement} g  the layer
- * @param {any[]} nodes @param {(n: any) => BoxStyle} style
+ * @param {GNode[]} nodes @param {(n: GNode) => BoxStyle} style
  * @param {boolean} [animate]  animate the change (GR-10), unless too many elements change or the
  *   user prefers reduced motion; then `g.__animEnd` is the time (performance.now()) it ends
  * @param {number} [k]  the zoom the labels are fitted for (render_common labelSize)
@@ -43,21 +52,21 @@ export function drawSvg(g, nodes, style, animate = false, k = 1) {
   labelK = k;
   const leafSize = labelSize(true, k);
   const moduleSize = labelSize(false, k);
-  const sel = select(g).selectAll('g.node').data(nodes, (/** @type {any} */ d) => d.name);
+  const sel = select(g).selectAll('g.node').data(nodes, (d) => /** @type {GNode} */ (d).name);
   const exit = sel.exit();
   const entering = sel.enter().size();
   if (animate) {
     // Count the elements that change: entering, leaving, moved or resized.
     let changes = entering + exit.size();
     if (changes <= MAX_ANIMATED) {
-      sel.each(function (/** @type {any} */ d) {
-        const o = /** @type {any} */ (this).__geo;
+      sel.each(function (d) {
+        const o = /** @type {NodeEl} */ (this).__geo;
         if (o && (o.x !== d.x || o.y !== d.y || o.w !== d.w || o.h !== d.h || o.expanded !== !!d.expanded)) changes += 1;
       });
     }
     animate = changes <= MAX_ANIMATED && !reducedMotion();
   }
-  const ga = /** @type {any} */ (g);
+  const ga = /** @type {Layer} */ (g);
   if (animate) ga.__animEnd = performance.now() + Math.max(MOVE_MS, ENTER_MS, EXIT_MS);
   if (animate) {
     // Leaving nodes stop being nodes at once (no hit testing, no selector match) and fade out.
@@ -67,7 +76,7 @@ export function drawSvg(g, nodes, style, animate = false, k = 1) {
     exit.remove();
   }
   const enter = sel.enter().append('g').attr('class', animate ? 'node enter' : 'node');
-  enter.each(function (/** @type {any} */ d) {
+  enter.each(function (d) {
     const gg = /** @type {SVGGElement} */ (this);
     const title = document.createElementNS(SVG_NS, 'title');
     title.textContent = d.name;
@@ -86,8 +95,8 @@ export function drawSvg(g, nodes, style, animate = false, k = 1) {
     gg.dataset.name = d.name;
     if (leaf) gg.classList.add('leaf');
   });
-  enter.merge(/** @type {any} */ (sel)).each(function (/** @type {any} */ d) {
-    const gg = /** @type {any} */ (this);
+  enter.merge(/** @type {import('d3-selection').Selection<SVGGElement, GNode, SVGGElement, unknown>} */ (/** @type {unknown} */ (sel))).each(function (d) {
+    const gg = /** @type {NodeEl} */ (this);
     const s = style(d);
     const marker = markerOf(d);
     const b = s.badge;
@@ -107,7 +116,7 @@ export function drawSvg(g, nodes, style, animate = false, k = 1) {
 /**
  * GR-10: a node painted at its new place glides there from the old one (a transform that goes
  * from the old offset to none), and its box grows or shrinks from the old size.
- * @param {any} gg @param {any} d @param {{x: number, y: number, w: number, h: number, expanded: boolean}} old @param {boolean} animate
+ * @param {NodeEl} gg @param {GNode} d @param {Geo} old @param {boolean} animate
  */
 function move(gg, d, old, animate) {
   const node = select(gg);
@@ -145,7 +154,7 @@ function move(gg, d, old, animate) {
   }
 }
 
-/** @param {SVGGElement} gg @param {any} d @param {BoxStyle} s @param {string} marker */
+/** @param {SVGGElement} gg @param {GNode} d @param {BoxStyle} s @param {string} marker */
 function paint(gg, d, s, marker) {
   const leaf = isLeaf(d);
   const width = String(s.width);
@@ -191,10 +200,10 @@ function paint(gg, d, s, marker) {
 
 /**
  * BEY-08: the problem pill at the top-right corner of a collapsed node (text set as text).
- * @param {SVGGElement} gg @param {any} d @param {{text: string, fill: string, colour: string, title: string}|null} b
+ * @param {SVGGElement} gg @param {GNode} d @param {{text: string, fill: string, colour: string, title: string}|null} b
  */
 function paintPill(gg, d, b) {
-  const el = /** @type {any} */ (gg);
+  const el = /** @type {NodeEl} */ (gg);
   let p = /** @type {SVGGElement|null} */ (el.__pill || null);
   if (!b) { if (p) { p.remove(); el.__pill = null; } return; }
   if (!p) {
@@ -220,7 +229,7 @@ function paintPill(gg, d, b) {
 /**
  * The selection overlay used with the canvas renderer (GR-11): outlines of the selected node and
  * of the counterpart, drawn over the canvas.
- * @param {SVGGElement} g @param {Array<{n: any, stroke: string}>} marks
+ * @param {SVGGElement} g @param {Array<{n: GNode, stroke: string}>} marks
  */
 export function drawOverlay(g, marks) {
   g.textContent = '';
