@@ -60,7 +60,7 @@ export function actionOf(e) {
 /**
  * Runs one workspace action of actionOf() on the graph workspace `ws`; false when it is not one
  * this workspace has (no Bench pane, no link to copy).
- * @param {any} ws  graph/workspace.js Workspace
+ * @param {import('./workspace.js').Workspace} ws
  * @param {string} action @param {{svg: HTMLElement, png: HTMLElement, csv: HTMLElement}} exports  the toolbar's export buttons
  */
 export function runAction(ws, action, exports) {
@@ -71,7 +71,7 @@ export function runAction(ws, action, exports) {
     box.dispatchEvent(new Event('change'));
     return true;
   };
-  const fail = (/** @type {any} */ e) => toast(String((e && e.message) || e), 'error');
+  const fail = (/** @type {unknown} */ e) => toast(String((e && /** @type {Error} */ (e).message) || e), 'error');
   switch (action) {
     case 'first': ws.navigator.first().catch(fail); return true;
     case 'next': ws.navigator.step(1).catch(() => {}); return true;
@@ -89,7 +89,7 @@ export function runAction(ws, action, exports) {
     case 'syncExpansion': return flip(ws.syncBox);
     case 'expandAll': ws.expandDepth(Infinity).catch(fail); return true;
     case 'collapseAll': ws.expandDepth(1).catch(fail); return true;
-    case 'fit': ws.panes.forEach((/** @type {any} */ p) => p.fit()); return true;
+    case 'fit': ws.panes.forEach((p) => p.fit()); return true;
     case 'help': if (ws.shortcuts) ws.shortcuts.open = !ws.shortcuts.open; return true;
     // Esc closes the shortcuts overlay (as it says it does); other Esc handlers run otherwise.
     case 'escape': if (!ws.shortcuts || !ws.shortcuts.open) return false; ws.shortcuts.open = false; return true;

@@ -31,7 +31,7 @@ export class NameIndex {
       unmatched: /** @type {number[]} */ ([]), lower: /** @type {string[]} */ ([]) };
   }
 
-  /** @param {ReturnType<typeof NameIndex.columns>} cols @param {any[][]} rows  [node_name, micro_step_id, unmatched] */
+  /** @param {ReturnType<typeof NameIndex.columns>} cols @param {import('../engine/protocol.js').SqlValue[][]} rows  [node_name, micro_step_id, unmatched] */
   static addRows(cols, rows) {
     for (const v of rows) {
       const name = String(v[0]);
@@ -50,7 +50,7 @@ export class NameIndex {
     // Along the graph's rowid range (scope_rows.js), in chunks of CHUNK rowids, then sorted by
     // node_order here; the engine answers other queries (an expand, a detail) between two chunks.
     const range = await scopeRowids(engine, ...scope);
-    /** @type {any[][]} */
+    /** @type {import('../engine/protocol.js').SqlValue[][]} */
     const rows = [];
     if (range) {
       for (let at = range[0] - 1; at < range[1]; at += CHUNK) {

@@ -256,7 +256,7 @@ export class MatchingPanel {
   /**
    * MAT-02: an unmatched node fills its side's unmatched picker and clears the matched ones; a
    * matched node fills both matched pickers and clears the unmatched ones.
-   * @param {boolean} debug @param {any} n @param {string|null} counterpart
+   * @param {boolean} debug @param {import('./layout.js').GNode} n @param {string|null} counterpart
    */
   onSelect(debug, n, counterpart) {
     if (!n.link.length) {
@@ -281,7 +281,7 @@ export class MatchingPanel {
     setTitle(box, 'tensorFoldersHelp');
     const state = this.tensorState = el('p', '', 'ws-tensor-state');
     state.dataset.testid = 'tensor-state';
-    /** @type {{name: string, entries: any[]}[]} */
+    /** @type {{name: string, entries: import('../engine/protocol.js').FileEntry[]}[]} */
     const chosen = [];
     const picker = (/** @type {number} */ side, /** @type {string} */ key) => {
       const lab = el('label', undefined, 'button');
@@ -364,14 +364,14 @@ export class MatchingPanel {
     this.say(t('fileGenerated', name), true);
   }
 
-  /** A node's link and type in this step and rank (undefined: no such node). @param {any} scope @param {string} side @param {string} name */
+  /** A node's link and type in this step and rank (undefined: no such node). @param {{step: number, rank: number}} scope @param {string} side @param {string} name */
   async nodeOf(scope, side, name) {
     const r = await this.ws.engine.query('SELECT matched_node_link, node_type FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
                                          [scope.step, scope.rank, side, name]);
     return r.values.length ? { peer: lastOf(r.values[0][0]) || null, type: String(r.values[0][1]) } : undefined;
   }
 
-  /** {debug: ""}: the node's pair undone (already unmatched: nothing to do). @param {any} scope @param {string} npu */
+  /** {debug: ""}: the node's pair undone (already unmatched: nothing to do). @param {{step: number, rank: number}} scope @param {string} npu */
   async unmatchEntry(scope, npu) {
     const n = await this.nodeOf(scope, 'NPU', npu);
     if (!n) throw new Error(t('configNoNode', scope.step, scope.rank));
@@ -381,7 +381,7 @@ export class MatchingPanel {
   /**
    * {debug: bench}: matched (without descendants). A node matched to another one first lets it go,
    * so the file's pairs win over the pairs the build made; a pair matched already fails as before.
-   * @param {any} scope @param {string} npu @param {any} bench
+   * @param {{step: number, rank: number}} scope @param {string} npu @param {unknown} bench  (from the file: checked to be a string)
    */
   async matchEntry(scope, npu, bench) {
     if (typeof bench !== 'string') throw new Error(t('notPairs'));
@@ -402,7 +402,7 @@ export class MatchingPanel {
    * @param {string} name @param {string} text
    */
   async applyConfig(name, text) {
-    /** @type {any} */
+    /** @type {Record<string, unknown>} */
     let pairs;
     try {
       pairs = JSON.parse(text);
@@ -413,7 +413,7 @@ export class MatchingPanel {
     }
     const p = this.ws.panes[0];
     const scope = { step: p.opts.step, rank: p.opts.rank };
-    const entries = Object.keys(pairs).filter((k) => k !== '__proto__').map((k) => [k, pairs[k]]);
+    const entries = Object.keys(pairs).filter((k) => k !== '__proto__').map((k) => /** @type {[string, unknown]} */ ([k, pairs[k]]));
     let ok = 0;
     /** @type {string[]} */
     const failed = [];
@@ -429,7 +429,7 @@ export class MatchingPanel {
   }
 }
 
-/** The counterpart a stored link names: its last element; null for an empty link; undefined when unreadable. @param {any} link */
+/** The counterpart a stored link names: its last element; null for an empty link; undefined when unreadable. @param {import('../engine/protocol.js').SqlValue} link */
 function lastOf(link) {
   if (link === null || link === undefined || link === '') return null;
   try {

@@ -38,7 +38,7 @@ export function metricText(v, percent) {
 
 export class NavigatorPanel {
   /**
-   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: any[],
+   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: import('./colours.js').ColourBucket[],
    *          colorsJson: string|null, task: string, panes: import('./pane.js').Pane[],
    *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} ws
    */
@@ -119,7 +119,11 @@ export class NavigatorPanel {
     this.worstBody = el('div');
     this.worst.append(sum, help, this.worstBody);
     this.worst.addEventListener('toggle', () => { if (this.worst.open) this.loadWorst().catch(() => {}); });
-    /** @type {{rows: any[], columns: Array<[string, string, 'asc'|'desc']>, sort: number, dir: 'asc'|'desc', page: number}|null} */
+    /**
+     * The worst-nodes table: rows [node_name, node_order, precision_index, metric values (NaN: a NaN
+     * in the node's outputs, null: none)...].
+     * @type {{rows: [string, number, ...(number|null)[]][], columns: Array<[string, string, 'asc'|'desc']>, sort: number, dir: 'asc'|'desc', page: number}|null}
+     */
     this.table = null;
     this.el.append(this.checks, bar, this.count, this.list.el, this.worst);
   }
@@ -314,7 +318,7 @@ export class NavigatorPanel {
         const v = row[3 + 2 * i];
         out.push(row[4 + 2 * i] ? NaN : v === null ? null : Number(v));
       }
-      return out;
+      return /** @type {[string, number, ...(number|null)[]]} */ (out);   // (name, order and precision as stored)
     });
     this.table = { rows, columns: [['precision_index', 'precision_index', 'desc'], ...columns], sort: 0, dir: 'desc', page: 0 };
     this.sortWorst();
@@ -326,8 +330,8 @@ export class NavigatorPanel {
     const c = tb.sort + 2;
     const sign = tb.dir === 'desc' ? -1 : 1;
     tb.rows.sort((a, b) => {
-      const x = a[c];
-      const y = b[c];
+      const x = /** @type {number|null} */ (a[c]);   // (c: a value column)
+      const y = /** @type {number|null} */ (b[c]);
       if (x === null && y === null) return a[1] - b[1];
       if (x === null) return 1;
       if (y === null) return -1;
@@ -377,7 +381,7 @@ export class NavigatorPanel {
       const nameCell = el('td');
       nameCell.append(link);
       tr.append(el('td', String(start + k + 1)), nameCell,
-                ...tb.columns.map(([key], i) => el('td', metricText(row[i + 2], this.ws.task === 'summary' && /RelativeErr$/.test(key)), 'num')));
+                ...tb.columns.map(([key], i) => el('td', metricText(/** @type {number|null} */ (row[i + 2]), this.ws.task === 'summary' && /RelativeErr$/.test(key)), 'num')));
       body.append(tr);
     }
     table.append(thead, body);

@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
 
 export class SelectionPopover {
   /**
-   * @param {{dbName: string, steps: any[], ranks: any[], microSteps: number, onScope: () => void,
+   * @param {{dbName: string, steps: number[], ranks: number[], microSteps: number, onScope: () => void,
    *          sources?: () => {list: {id: string, dir: string, name: string}[], current: string},
    *          onSource?: (id: string) => Promise<void>}} opts
    *   onScope: another step, rank or micro-step was chosen; sources: the graph databases of the

@@ -8,7 +8,7 @@ import { bucketFill, OVERFLOW, UNMATCHED, WHITE } from './colours.js';
 import { t } from '../i18n.js';
 
 /**
- * @param {{engine: import('../engine/client.js').EngineClient, steps: any[], ranks: any[], compare: boolean, colors: any[],
+ * @param {{engine: import('../engine/client.js').EngineClient, steps: number[], ranks: number[], compare: boolean, colors: import('./colours.js').ColourBucket[],
  *          gotoScope: (step: number, rank: number, side: number, name: string) => Promise<void>}} ws
  * @param {import('./pane.js').Pane} pane @param {string} name @param {number} sideIndex @param {string} mode
  * @returns {Promise<HTMLElement>}
@@ -25,7 +25,7 @@ export async function crossStrip(ws, pane, name, sideIndex, mode) {
             (t.matched_node_link IS NULL OR t.matched_node_link IN ('', '[]'))
      FROM s LEFT JOIN tb_nodes t ON t.step = s.step AND t.rank = s.rank AND t.data_source = ? AND t.node_name = ?`,
     [...pairs, pane.opts.side, name]);
-  /** @type {Map<string, any[]>} */
+  /** @type {Map<string, import('../engine/protocol.js').SqlValue[]>} */
   const byScope = new Map(res.values.map((v) => [`${v[0]}|${v[1]}`, v]));
   const box = el('div', undefined, 'ws-strip');
   box.dataset.testid = 'strip';
