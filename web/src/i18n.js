@@ -480,7 +480,7 @@ function initial() {
 
 export function language() { return lang; }
 
-/** @param {string} key @param {...any} args */
+/** @param {string} key @param {...unknown} args  the text's {0}, {1}, ... (as String() writes them) */
 export function t(key, ...args) {
   const entry = DICT[key];
   if (!entry) return key;

@@ -37,7 +37,8 @@ const engine = typeof VISPROBE_WORKER_SOURCE === 'string'
 // __VISPROBE_VERSION__: web/build.mjs defines it (declared in eslint.config.mjs and globals.d.ts).
 $('app-version').textContent = typeof __VISPROBE_VERSION__ === 'string' ? __VISPROBE_VERSION__ : '';
 
-/** @type {{target: any, golden: any, mapping: File|null}} */
+/** A chosen folder: its name, files and what they look like. @typedef {{name: string, entries: import('./engine/protocol.js').FileEntry[], layout: ReturnType<typeof describeLayout>}} Chosen */
+/** @type {{target: Chosen|null, golden: Chosen|null, mapping: File|null}} */
 const chosen = { target: null, golden: null, mapping: null };
 
 /** The CLI command that does this run on a machine, for the messages that send a user there. */

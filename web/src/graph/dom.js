@@ -14,7 +14,7 @@ export function el(tag, text, cls) {
 /**
  * An element whose text follows the language toggle (X-01): the key and its arguments are kept in
  * data attributes and applyLanguage() re-translates them.
- * @param {string} tag @param {string} key @param {string} [cls] @param {...any} args
+ * @param {string} tag @param {string} key @param {string} [cls] @param {...unknown} args
  */
 export function tel(tag, key, cls, ...args) {
   const e = el(tag, undefined, cls);
@@ -22,7 +22,7 @@ export function tel(tag, key, cls, ...args) {
   return e;
 }
 
-/** @param {HTMLElement} e @param {string} key @param {...any} args */
+/** @param {HTMLElement} e @param {string} key @param {...unknown} args */
 export function setText(e, key, ...args) {
   e.dataset.i18n = key;
   if (args.length) e.dataset.i18nArgs = JSON.stringify(args); else delete e.dataset.i18nArgs;

@@ -73,7 +73,13 @@ function parseJson(text, fallback) {
 export const keysOf = (o) => Object.keys(/** @type {object} */ (o || {})).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 
 export class DetailPanel {
-  /** @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, toolTips: Record<string, string>}} ws */
+  /**
+   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, toolTips: Record<string, string>,
+   *          steps?: number[], ranks?: number[], panes?: import('./pane.js').Pane[], filter?: {mode: {value: string}},
+   *          colors?: import('./colours.js').ColourBucket[], overflowCheck?: boolean,
+   *          gotoScope?: (step: number, rank: number, side: number, name: string) => Promise<void>}} ws
+   *   the workspace (the optional parts: the cross strip and the verdict, when it has them)
+   */
   constructor(ws) {
     this.ws = ws;
     /**
@@ -154,12 +160,14 @@ export class DetailPanel {
     rows.sort((a, b) => (a.side === 'NPU' ? -1 : 1) - (b.side === 'NPU' ? -1 : 1));
     const { cmpPanel, infoPanel } = this.frame();
     // BEY-10: the node on every step and rank, above the tabs (filled when its query returns).
-    const ws = /** @type {any} */ (this.ws);
-    if (ws.steps && ws.gotoScope && (ws.steps.length > 1 || ws.ranks.length > 1)) {
+    const ws = this.ws;
+    const { steps, ranks, gotoScope } = ws;
+    if (steps && gotoScope && (steps.length > 1 || /** @type {number[]} */ (ranks).length > 1)) {
       const slot = el('div', undefined, 'ws-strip-slot');
       this.el.insertBefore(slot, this.el.children[1] || null);
       const mode = ws.filter && ws.filter.mode ? ws.filter.mode.value : 'precision';
-      crossStrip(ws, p, n.name, ws.panes.indexOf(p), mode)
+      // (a workspace with steps has them all: ranks, panes, colors)
+      crossStrip(/** @type {Parameters<typeof crossStrip>[0]} */ (ws), p, n.name, /** @type {import('./pane.js').Pane[]} */ (ws.panes).indexOf(p), mode)
         .then((box) => { if (seq === this.seq) slot.append(box); })
         .catch(() => {});
     }
@@ -266,7 +274,7 @@ export class DetailPanel {
    * @param {DetailRow|null} dbg @param {DetailRow|null} bch @param {ParamRow[]} rows
    */
   verdict(dbg, bch, rows) {
-    const ws = /** @type {any} */ (this.ws);
+    const ws = this.ws;
     const box = el('div', undefined, 'ws-verdict');
     box.dataset.testid = 'verdict';
     const own = /** @type {DetailRow} */ (dbg || bch);   // (called with one of them at least)

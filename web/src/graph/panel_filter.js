@@ -254,7 +254,7 @@ export class FilterPanel {
     if (seq !== this.seq) return;
     const overflow = this.mode.value === 'overflow';
     const { warning, error } = this.bounds;
-    const bucket = (/** @type {any} */ v) => (v >= error ? 'error' : v >= warning ? 'warning' : 'pass');
+    const bucket = (/** @type {number} */ v) => (v >= error ? 'error' : v >= warning ? 'warning' : 'pass');
     this.rows = r.values.map(([name, precision, level, unmatched]) => ({
       name: String(name),
       colour: overflow ? OVERFLOW[String(level)] || '#FFFFFF'

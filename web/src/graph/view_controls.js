@@ -31,7 +31,7 @@ function remember(key, on) {
 export function buildViewControls(ws, bar) {
   // BEY-09: the first divergence and the flagged leaves around it, one action each.
   const nav = el('span', undefined, 'ws-nav-buttons');
-  const navButton = (/** @type {string} */ text, /** @type {string} */ id, /** @type {string} */ tip, /** @type {() => any} */ fn) => {
+  const navButton = (/** @type {string} */ text, /** @type {string} */ id, /** @type {string} */ tip, /** @type {() => unknown} */ fn) => {
     const b = text ? el('button', text) : tel('button', tip);
     b.dataset.testid = id;
     if (text) setTitle(b, tip);

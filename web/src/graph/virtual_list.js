@@ -110,6 +110,8 @@ export class VirtualList {
   }
 }
 
+/** A highlighted run and the text and needles it was made from (fitHighlighted cuts it again). @typedef {HTMLElement & {fit?: {text: string, needles: string|string[]}}} FitSpan */
+
 /**
  * Appends `text` as one inline run (a span, so a flex row never splits it into columns) with every
  * case-insensitive occurrence of every needle in a <mark> (as text, never HTML). Overlapping or
@@ -118,7 +120,7 @@ export class VirtualList {
  */
 export function appendHighlighted(parent, text, needles) {
   const span = highlighted(text, needles);
-  /** @type {any} */ (span).fit = { text, needles };
+  /** @type {FitSpan} */ (span).fit = { text, needles };
   parent.append(span);
 }
 
@@ -129,18 +131,19 @@ export function appendHighlighted(parent, text, needles) {
  * @param {HTMLElement} container
  */
 export function fitHighlighted(container) {
-  /** @type {Array<{span: any, room: number, max: number}>} */
+  /** @type {Array<{span: FitSpan, room: number, max: number}>} */
   let long = [];
-  for (const span of /** @type {NodeListOf<any>} */ (container.querySelectorAll('.vl-text'))) {
+  for (const span of /** @type {NodeListOf<FitSpan>} */ (container.querySelectorAll('.vl-text'))) {
     if (!span.fit) continue;
-    const room = span.parentElement.clientHeight - 4;
+    const room = /** @type {HTMLElement} */ (span.parentElement).clientHeight - 4;
     if (room > 0 && span.scrollHeight > room + 1)
       long.push({ span, room, max: Math.floor(span.fit.text.length * (room / span.scrollHeight) * 0.95) });
   }
   for (let k = 0; k < 4 && long.length; ++k) {
     for (const r of long) {
-      const cut = highlighted(middleEllipsis(r.span.fit.text, r.max), r.span.fit.needles);
-      /** @type {any} */ (cut).fit = r.span.fit;
+      const fit = /** @type {{text: string, needles: string|string[]}} */ (r.span.fit);
+      const cut = /** @type {FitSpan} */ (highlighted(middleEllipsis(fit.text, r.max), fit.needles));
+      cut.fit = r.span.fit;
       r.span.replaceWith(cut);
       r.span = cut;
     }

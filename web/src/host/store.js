@@ -61,7 +61,7 @@ async function opfs() {
     const dir = await rootDir.getDirectoryHandle(DIR, { create: true });
     // Writable streams are what the main thread may use (sync handles are worker-only).
     const probe = await dir.getFileHandle('.probe', { create: true });
-    if (typeof (/** @type {any} */ (probe)).createWritable !== 'function') return null;
+    if (typeof probe.createWritable !== 'function') return null;
     return dir;
   } catch {
     return null;
@@ -171,7 +171,7 @@ async function writeFiles(id, all) {
       try {
         for (let i = 0; i < all.length; ++i) {
           const fh = await dir.getFileHandle(files[i], { create: true });
-          const w = await (/** @type {any} */ (fh)).createWritable();
+          const w = await fh.createWritable();
           await w.write(all[i]);
           await w.close();
         }

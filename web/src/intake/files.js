@@ -7,7 +7,7 @@
 /** @param {FileList|File[]} list  files from <input webkitdirectory> */
 export function entriesFromFileList(list) {
   const files = Array.from(list);
-  const entries = files.map((f) => ({ path: /** @type {any} */ (f).webkitRelativePath || f.name, file: f }));
+  const entries = files.map((f) => ({ path: f.webkitRelativePath || f.name, file: f }));
   return stripCommonRoot(entries);
 }
 

@@ -53,7 +53,7 @@ export class AbComparison {
 
   /** Heat-map cube and options of one view. @param {import('./compare.js').View} view */
   view(view) {
-    const v = viewOf(/** @type {any} */ (this.aligned), view);
+    const v = viewOf(/** @type {import('./compare.js').Aligned} */ (this.aligned), view);   // (after load())
     return { cube: v.cube, opts: { specials: [...COMPARE_SPECIALS], domain: v.domain, diverging: v.diverging, detail: (/** @type {number} */ i) => this.lines(i) } };
   }
 

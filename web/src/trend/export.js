@@ -29,7 +29,7 @@ export function standaloneSvg(svg, extra = {}) {
   out.append(bg);
   if (legendH) {
     let x = 8;
-    for (const l of /** @type {any[]} */ (extra.legend)) {
+    for (const l of /** @type {{name: string, color: string}[]} */ (extra.legend)) {
       const r = document.createElementNS(NS, 'rect');
       Object.entries({ x, y: 7, width: 12, height: 10, fill: l.color }).forEach(([k, v]) => r.setAttribute(k, String(v)));
       const t = document.createElementNS(NS, 'text');

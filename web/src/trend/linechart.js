@@ -242,7 +242,7 @@ export class LineChart {
     }
     if (!best) return;
     const px = this.scales.x(best.x);
-    const p = /** @type {any} */ (this.plot);
+    const p = /** @type {{x: number, y: number, w: number, h: number}} */ (this.plot);
     this.guide.attr('visibility', 'visible').attr('x1', px).attr('x2', px).attr('y1', p.y).attr('y2', p.y + p.h);
     // Issue 46: the x value as the axis prints it (a step's iteration), or the point's label (a module name)
     const rows = [el('b', `${this.axes.x}: ${this.axes.xTick ? this.axes.xTick(best.x) : best.label}`)];
@@ -298,7 +298,7 @@ export class LineChart {
   /** Client coordinates of x value xv at mid height (tests hover through it). @param {number} xv */
   pointOf(xv) {
     const r = this.body.getBoundingClientRect();
-    const p = /** @type {any} */ (this.plot);
+    const p = /** @type {{x: number, y: number, w: number, h: number}} */ (this.plot);
     return { x: r.left + (this.scales ? this.scales.x(xv) : 0), y: r.top + p.y + p.h / 2 };
   }
 

@@ -58,7 +58,7 @@ export async function applyViewState(ws, v) {
     s.tags = Array.isArray(tags) ? [...new Set(tags.map(String).filter((x) => known.has(x)))] : [];
     ws.tagSel.set(ws.tagList || [], s.tags);
     if (v.mode === 'gradient' || v.mode === 'segmented') { s.mode = v.mode; ws.mode.value = v.mode; ws.heat.mode = v.mode; }
-    if (['linear', 'log', 'quantile'].includes(v.scale)) { ws.scaleSel.value = v.scale; ws.heat.scaleKind = /** @type {any} */ (v.scale); }
+    if (['linear', 'log', 'quantile'].includes(v.scale)) { ws.scaleSel.value = v.scale; ws.heat.scaleKind = /** @type {'linear'|'log'|'quantile'} */ (v.scale); }
     if (v.view === 'diff' || v.view === 'a' || v.view === 'b') { s.view = v.view; ws.viewSel.value = v.view; }
     if (v.compare) await ws.setCompare(v.compare);
     s.value = v.value || '';

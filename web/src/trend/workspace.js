@@ -88,8 +88,8 @@ export class TrendWorkspace {
       showAll: () => { this.heat.showAll(); return this.heat.lastRedrawMs; },
       setMode: (/** @type {string} */ m) => { this.mode.value = m; this.onMode(m); return this.heat.lastRedrawMs; },
       setRange: (/** @type {number} */ lo, /** @type {number} */ hi) => { this.heat.setRange(lo, hi); return this.heat.lastRedrawMs; },
-      setScale: (/** @type {any} */ k) => { this.onScale(k); return this.heat.lastRedrawMs; },
-      drawParallel: (/** @type {any} */ layout) => this.parallel.draw(layout),
+      setScale: (/** @type {string} */ k) => { this.onScale(k); return this.heat.lastRedrawMs; },
+      drawParallel: (/** @type {import('./parallel.js').Layout} */ layout) => this.parallel.draw(layout),
       cellPoint: (/** @type {number} */ dx, /** @type {number} */ dy) => this.heat.pointOf(dx, dy),
       linePoint: (/** @type {number} */ x) => this.line.pointOf(x),
       cells: () => heatCells(this.heat),
@@ -111,7 +111,7 @@ export class TrendWorkspace {
     this.statSel.addEventListener('change', () => this.run(() => this.onStat(this.statSel.value)));
     this.dimSel = selectEl('tr-dimension');
     for (const d of DIMENSIONS) this.dimSel.append(keyed(new Option('', d.value), axisKey(d.text)));
-    this.dimSel.addEventListener('change', () => this.run(() => this.onDimension(/** @type {any} */ (this.dimSel.value))));
+    this.dimSel.addEventListener('change', () => this.run(() => this.onDimension(/** @type {import('./queries.js').Dimension} */ (this.dimSel.value))));
     this.valueSel = searchableSelect('tr-value', (v) => this.run(() => this.onValue(v)));
     this.tagSel = tagPicker((list) => this.run(() => this.onTags(list)));
     this.mode = selectEl('tr-mode');
@@ -127,7 +127,7 @@ export class TrendWorkspace {
     this.cmpSel.addEventListener('change', () => this.run(() => this.onCompare(this.cmpSel.value)));
     this.viewSel = selectEl('tr-view');
     this.viewSel.append(new Option('A − B', 'diff'), new Option('A', 'a'), new Option('B', 'b'));
-    this.viewSel.addEventListener('change', () => this.onView(/** @type {any} */ (this.viewSel.value)));
+    this.viewSel.addEventListener('change', () => this.onView(/** @type {import('./compare.js').View} */ (this.viewSel.value)));
     this.info = el('dl', undefined, 'tr-info');
     const about = el('div', undefined, 'tr-about');
     about.append(keyed(el('h4'), 'trThisFile'), this.info);
@@ -285,7 +285,7 @@ export class TrendWorkspace {
   onScale(kind) {
     if (!['linear', 'log', 'quantile'].includes(kind)) return;
     this.scaleSel.value = kind;
-    this.heat.setScale(/** @type {any} */ (kind));
+    this.heat.setScale(/** @type {'linear'|'log'|'quantile'} */ (kind));   // (checked above)
     this.notify();
   }
 
