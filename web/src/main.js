@@ -72,7 +72,7 @@ function setNotice(text) {
 
 /**
  * X-01: the status line by dictionary key; it follows the language toggle.
- * @param {string} key @param {number} [percent] @param {...any} args
+ * @param {string} key @param {number} [percent] @param {...unknown} args
  */
 function setStatus(key, percent, ...args) {
   setText($('status'), key, ...args);

@@ -16,8 +16,8 @@ import { toast } from '../graph/dom.js';
  */
 export async function detectServer() {
   try {
-    const nav = /** @type {any} */ (performance.getEntriesByType('navigation')[0]);
-    const timed = nav && Array.isArray(nav.serverTiming) && nav.serverTiming.some((/** @type {any} */ t) => t.name === 'visprobe-serve');
+    const nav = /** @type {PerformanceNavigationTiming|undefined} */ (performance.getEntriesByType('navigation')[0]);
+    const timed = nav && Array.isArray(nav.serverTiming) && nav.serverTiming.some((t) => t.name === 'visprobe-serve');
     if (!timed && !/(^|;\s*)visprobe_serve=1/.test(document.cookie)) return null;
     const r = await fetch('api/info', { cache: 'no-store' });
     if (!r.ok) return null;
@@ -163,7 +163,7 @@ export function initServerRuns(app) {
   openSel.addEventListener('click', () => openRuns(runs.filter((r) => selected.has(r.path))));
   search.addEventListener('input', render);
 
-  /** POSTs a build or data2db and follows it. @param {string} kind @param {any} body */
+  /** POSTs a build or data2db and follows it. @param {string} kind @param {Record<string, unknown>} body  sent as JSON */
   async function start(kind, body) {
     const r = await fetch(`api/${kind}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const out = await r.json().catch(() => ({}));
@@ -245,7 +245,7 @@ export function initServerRuns(app) {
     if (app.info.readOnly) el.disabled = true;
     go.addEventListener('click', () => {
       if (!target.value) return;
-      /** @type {Record<string, any>} */ const options = { overflowCheck: oc.checked, fuzzyMatch: fm.checked };
+      /** @type {Record<string, unknown>} */ const options = { overflowCheck: oc.checked, fuzzyMatch: fm.checked };
       const m = merge.value.trim().split(/\s+/);
       for (let i = 0; i < m.length; ++i) {
         const key = { '--rank_size': 'rankSize', '--tp': 'tp', '--pp': 'pp', '--vpp': 'vpp', '--order': 'order' }[m[i]];

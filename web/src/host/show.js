@@ -24,7 +24,7 @@ const LIKE_SCAN_BYTES = 256e6;
 
 /** @type {import('../engine/client.js').EngineClient} */
 let engine;
-/** @type {(key: string, percent?: number, ...args: any[]) => void} */
+/** @type {(key: string, percent?: number, ...args: unknown[]) => void} */
 let setStatus;
 
 /** SEL-02: shows another source (File or Directory change in the data-selection popover). @param {string} id */
@@ -118,7 +118,7 @@ async function showTrendDatabase(name, file, opts = {}) {
 
 /**
  * @param {import('../engine/client.js').EngineClient} client
- * @param {(key: string, percent?: number, ...args: any[]) => void} status  the status line by dictionary key
+ * @param {(key: string, percent?: number, ...args: unknown[]) => void} status  the status line by dictionary key
  */
 export function initShow(client, status) {
   engine = client;

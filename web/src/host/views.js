@@ -18,10 +18,13 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /**
  * @typedef {{engine: import('../engine/client.js').EngineClient, trendSession: import('../trend/session.js').TrendSession,
- *   showGraph: (name: string, opts: any) => Promise<void>, showTrend: (name: string, file: Blob, opts: any) => Promise<void>,
- *   addSource: (dir: string, name: string, blob: Blob|null, url?: string) => any, currentSource: () => any,
+ *   showGraph: (name: string, opts: {restoreHash?: string, key?: string, file?: Blob, source?: import('./sources.js').Source}) => Promise<void>,
+ *   showTrend: (name: string, file: Blob|null, opts: {restoreHash?: string, key?: string, more?: {name: string, file: Blob}[]}) => Promise<void>,
+ *   addSource: (dir: string, name: string, blob: Blob|null, url?: string) => import('./sources.js').Source,
+ *   currentSource: () => import('./sources.js').Source|null,
  *   keepSource: () => Promise<void>, onShown: (name: string) => void, afterForget: () => Promise<void>|void,
- *   setNotice: (text: string) => void, setStatus: (key: string, percent?: number) => void, setError: (text: any) => void}} Deps
+ *   setNotice: (text: string) => void, setStatus: (key: string, percent?: number) => void,
+ *   setError: (text: string|(() => string)|null|undefined) => void}} Deps
  */
 /** @type {Deps} */
 let deps;
@@ -172,7 +175,7 @@ async function showGraph() {
   // Not kept (a hosted database, or too large): from the tab's source.
   const src = g.ws ? deps.currentSource() : null;
   if (!src || (!src.url && !src.blob)) return;
-  const info = src.url ? await deps.engine.openUrl(src.name, src.url) : await deps.engine.openDb(src.name, src.blob);
+  const info = src.url ? await deps.engine.openUrl(src.name, src.url) : await deps.engine.openDb(src.name, /** @type {Blob} */ (src.blob));   // (no url: a blob)
   await deps.showGraph(info.name, { source: src, file: src.blob || undefined, restoreHash: g.hash, key: g.key });
 }
 
