@@ -7,3 +7,13 @@ declare const __VISPROBE_VERSION__: string | undefined;
 declare const VISPROBE_WORKER_SOURCE: string | undefined;
 /** The one-file build's sample (see web/build.mjs packedSample). */
 declare const VISPROBE_SAMPLE: string | undefined;
+
+/** What the page puts on window for the browser tests and benchmarks (tests/browser, scripts/bench_*.mjs). */
+interface Window {
+  visprobeEngine?: import('./engine/client.js').EngineClient;
+  visprobeGraph?: import('./graph/workspace.js').Workspace;
+  /** The trend workspace's test hooks (trend/workspace.js). */
+  __visprobeTrend?: Record<string, Function>;
+  /** A benchmark's canvas threshold for new panes (boxes in the window above which the canvas draws). */
+  visprobeCanvasThreshold?: number;
+}

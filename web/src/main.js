@@ -32,7 +32,7 @@ const engine = typeof VISPROBE_WORKER_SOURCE === 'string'
   : new EngineClient(new URL('./worker.js', import.meta.url).href);
 
 // Exposed for the benchmarks and tests (read-only use).
-/** @type {any} */ (window).visprobeEngine = engine;
+window.visprobeEngine = engine;
 
 // __VISPROBE_VERSION__: web/build.mjs defines it (declared in eslint.config.mjs and globals.d.ts).
 $('app-version').textContent = typeof __VISPROBE_VERSION__ === 'string' ? __VISPROBE_VERSION__ : '';

@@ -448,7 +448,7 @@ export class Workspace {
     if (this.navigator) this.navigator.invalidate();
     this.panes = sides.map((side, i) => new Pane(this.paneHosts[i], this.engine, {
       side: /** @type {'NPU'|'Bench'} */ (side), step, rank, micro, compare: this.compare, colors: this.colors,
-      threshold: /** @type {any} */ (window).visprobeCanvasThreshold,
+      threshold: window.visprobeCanvasThreshold,
       onSelect: (p, n) => this.select(p, n),
       onToggle: (p, n) => this.syncToggle(p, n),
       onMenu: (p, n, x, y) => showContextMenu(this, p, n, x, y),

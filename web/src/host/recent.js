@@ -11,7 +11,7 @@ import { t, language, onLanguage } from '../i18n.js';
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /**
- * @typedef {{open: (e: store.Entry) => Promise<any>, removed: (e: store.Entry) => void, forget: () => Promise<void>}} Actions
+ * @typedef {{open: (e: store.Entry) => Promise<unknown>, removed: (e: store.Entry) => void, forget: () => Promise<void>}} Actions
  */
 /** @type {Actions} */
 let actions;

@@ -82,7 +82,7 @@ async function showDatabase(name, opts = {}) {
       },
     });
     graph = ws;
-    /** @type {any} */ (window).visprobeGraph = graph;   // read by the tests and benchmarks
+    window.visprobeGraph = graph;   // read by the tests and benchmarks
     views.registerGraph(ws);
     await graph.open();
     if (opts.restoreHash) {

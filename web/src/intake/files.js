@@ -29,14 +29,17 @@ export async function entriesFromDrop(dt) {
   }
   /** @type {FileEntry[]} */
   const out = [];
-  /** @param {any} entry @param {string} prefix */
+  /** @param {FileSystemEntry} entry @param {string} prefix */
   async function walk(entry, prefix) {
     if (entry.isFile) {
-      const file = await new Promise((res, rej) => entry.file(res, rej));
+      const fe = /** @type {FileSystemFileEntry} */ (entry);
+      /** @type {File} */
+      const file = await new Promise((res, rej) => fe.file(res, rej));
       out.push({ path: prefix + entry.name, file });
     } else if (entry.isDirectory) {
-      const reader = entry.createReader();
+      const reader = /** @type {FileSystemDirectoryEntry} */ (entry).createReader();
       for (;;) {
+        /** @type {FileSystemEntry[]} */
         const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
         if (!batch.length) break;
         for (const child of batch) await walk(child, prefix + entry.name + '/');

@@ -16,7 +16,7 @@ let nextId = 0;
 /**
  * Gradient bar: horizontal, centred, 20 px from the top, up to 800 px long, 20 px thick, end
  * labels with 4 decimals; dragging a handle shows the range live, releasing applies it.
- * @param {import('d3-selection').Selection<SVGGElement, any, any, any>} g
+ * @param {import('d3-selection').Selection<SVGGElement, unknown, null, undefined>} g
  * @param {{width: number, min: number, max: number, lo: number, hi: number, muted: string, colors?: string[],
  *          scale: {t: (v: number) => number, inv: (t: number) => number}, onRange: (lo: number, hi: number) => void}} o
  */
@@ -89,7 +89,7 @@ export function drawGradientBar(g, o) {
 
 /**
  * Segmented pieces as a centred row (font 10 px); clicking one toggles its cells.
- * @param {import('d3-selection').Selection<SVGGElement, any, any, any>} g
+ * @param {import('d3-selection').Selection<SVGGElement, unknown, null, undefined>} g
  * @param {{width: number, pieces: {label: string, color: string}[], hidden: Set<number>, fg: string,
  *          onToggle: (k: number) => void}} o
  */
@@ -112,7 +112,7 @@ export function drawPieces(g, o) {
  * Swatches for cells outside every scale: NULL (hatched), +inf and -inf (and, comparing two files,
  * one-side-only and not-comparable cells), with counts; clicking one hides / shows those cells.
  * Drawn only for kinds present.
- * @param {import('d3-selection').Selection<SVGGElement, any, any, any>} g
+ * @param {import('d3-selection').Selection<SVGGElement, unknown, null, undefined>} g
  * @param {{width: number, counts: Record<string, number>, hidden: Set<string>, fg: string,
  *          items?: {key: string, text: string, fill: string|null}[], onToggle: (kind: string) => void}} o
  */

@@ -44,7 +44,7 @@ export const targetKey = (name, vpp, micro) => `${vpp}\u0000${micro}\u0000${name
 /**
  * A failure shown to the user, in the page's language (X-01); `code` tells callers what failed
  * without reading the text ('missing': the file has no such metric or statistic).
- * @param {string} code @param {string} key @param {...any} args
+ * @param {string} code @param {string} key @param {...unknown} args
  */
 function trendError(code, key, ...args) {
   const e = /** @type {Error & {code: string}} */ (new Error(t(key, ...args)));

@@ -78,7 +78,7 @@ export class TrendWorkspace {
     /** @type {Set<string>} */
     this.pending = new Set();
     this.build();
-    /** @type {any} */ (window).__visprobeTrend = {
+    window.__visprobeTrend = {
       state: () => ({ ...this.state, db: this.current, tags: [...this.state.tags] }),
       idle: () => this.busy === 0,
       loads: () => this.loads,
