@@ -316,3 +316,42 @@ test('issue 46: in the dark theme the heat-map and line-chart tooltips (and the 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('issue 46: a linear scale flattened by one extreme value says so and offers the quantile scale; the hint goes with it and in Segmented mode', async () => {
+  // The run's norms spread evenly over 0..9 (by target and rank): no hint.
+  const spread = join(tmp, 'spread.trend.db');
+  execFileSync('cp', [db, spread]);
+  execFileSync('sqlite3', [spread, 'UPDATE trend_data SET norm = (target_id + rank) % 10']);
+  {
+    const { page, context, errors } = await openPage(browser, origin + '/', { viewport: VIEWPORT });
+    await page.setInputFiles('#pick-db', spread);
+    await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0, null, { timeout: 60000 });
+    assert.deepEqual([(await heat(page)).stats.min, (await heat(page)).stats.max], [0, 9]);
+    assert.equal(await page.isHidden('[data-testid=flat-hint]'), true);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  // The same with one cell of every heat map (rank 0, the first target, every step and metric)
+  // clipped at 1e9, as msProbe writes a huge norm: every other cell in the first colour.
+  const flat = join(tmp, 'flat.trend.db');
+  execFileSync('cp', [spread, flat]);
+  execFileSync('sqlite3', [flat, 'UPDATE trend_data SET norm = 1000000000 WHERE rank = 0 AND target_id = (SELECT MIN(target_id) FROM trend_data)']);
+  const { page, context, errors } = await openPage(browser, origin + '/', { viewport: VIEWPORT });
+  await page.setInputFiles('#pick-db', flat);
+  await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0, null, { timeout: 60000 });
+  assert.equal((await heat(page)).stats.max, 1e9);
+  await page.waitForSelector('[data-testid=flat-hint]:not([hidden])');
+  assert.match(await page.textContent('[data-testid=flat-hint]'), /Nearly every cell has the same colour/);
+  await page.click('[data-testid=flat-hint-quantile]');
+  await settle(page);
+  assert.equal(await page.inputValue('[data-testid=tr-scale]'), 'quantile');
+  assert.equal(await page.isHidden('[data-testid=flat-hint]'), true);
+  // Linear again (the user's choice): the hint is back; Segmented mode has no linear scale: gone.
+  await page.selectOption('[data-testid=tr-scale]', 'linear');
+  await page.waitForSelector('[data-testid=flat-hint]:not([hidden])');
+  await page.selectOption('[data-testid=tr-mode]', 'segmented');
+  await settle(page);
+  await page.waitForSelector('[data-testid=flat-hint]', { state: 'hidden' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

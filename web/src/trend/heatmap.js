@@ -64,7 +64,11 @@ export class Heatmap {
   /** @type {{w: number, h: number}} */ size = LATER;
   /** @type {{x: number, y: number, w: number, h: number}} */ plot = LATER;
 
-  /** @param {HTMLElement} host @param {{onClick: (c: CellHit) => void, onRange?: () => void}} opts  onRange: the user moved the colour range */
+  /**
+   * @param {HTMLElement} host
+   * @param {{onClick: (c: CellHit) => void, onRange?: () => void, onScale?: (kind: 'linear'|'log'|'quantile') => void}} opts
+   *   onRange: the user moved the colour range; onScale: the user asked for another colour scale (the flat-scale hint)
+   */
   constructor(host, opts) {
     this.opts = opts;
     this.body = el('div', undefined, 'tr-heat-body');
@@ -83,6 +87,7 @@ export class Heatmap {
     this.tip.dataset.testid = 'heat-tip';
     this.tip.hidden = true;
     this.empty = el('div', '', 'tr-empty');
+    this.flat = this.flatHint();
     this.body.prepend(this.canvas);
     this.body.append(this.tip, this.empty);
     host.append(this.body);
@@ -144,6 +149,46 @@ export class Heatmap {
       this.wy = [0, firstWindow(this.yShown.length)];
     }
     this.layout();
+  }
+
+  /**
+   * Issue 46: a linear Gradient scale stretched by a few extreme values (a clipped 1e9, a spike)
+   * draws almost every cell in one colour and the map says nothing. A line over the map says so
+   * and offers the quantile scale (§10.9), which orders the cells by rank; the user's choice stays.
+   */
+  flatHint() {
+    const box = el('div', undefined, 'tr-flat-hint');
+    box.dataset.testid = 'flat-hint';
+    box.hidden = true;
+    const text = el('span', '', '');
+    text.dataset.i18n = 'trFlatScale';
+    text.textContent = t('trFlatScale');
+    const use = /** @type {HTMLButtonElement} */ (el('button', '', ''));
+    use.type = 'button';
+    use.dataset.testid = 'flat-hint-quantile';
+    use.dataset.i18n = 'trUseQuantile';
+    use.textContent = t('trUseQuantile');
+    use.addEventListener('click', () => this.opts.onScale && this.opts.onScale('quantile'));
+    box.append(text, use);
+    return box;
+  }
+
+  /**
+   * Whether the shown Gradient cells (colour indices 0..255 of the LUT) crowd into one tenth of a
+   * linear scale: at least 90 % of them, with 20 cells or more.
+   * @param {Int32Array} colour @param {number} base
+   */
+  flatScale(colour, base) {
+    if (this.mode !== 'gradient' || this.scaleKind !== 'linear') return false;
+    const tenths = new Int32Array(10);
+    let n = 0;
+    for (let i = 0; i < colour.length; ++i) {
+      const ci = colour[i];
+      if (ci < 0 || ci >= base) continue;
+      tenths[Math.min(9, Math.floor(ci / 25.6))] += 1;
+      n += 1;
+    }
+    return n >= 20 && Math.max(...tenths) >= 0.9 * n;
   }
 
   /** Kind of cell i: 0 coloured by value, k > 0 the special this.specials[k - 1]. @param {number} i */
@@ -211,6 +256,7 @@ export class Heatmap {
       if (ci >= 0) sizes[ci] += 1;
     }
     this.colour = colour;
+    this.flat.hidden = !this.flatScale(colour, base);
     this.buckets = Array.from(sizes, (n) => new Int32Array(n));
     const fill = new Int32Array(this.palette.length);
     for (let i = 0; i < c.rows; ++i) if (colour[i] >= 0) this.buckets[colour[i]][fill[colour[i]]++] = i;

@@ -148,7 +148,10 @@ export class TrendWorkspace {
     this.heatTitle = el('span', t('trHeatMap'), 'tr-pane-title');
     heatHead.append(this.heatTitle, exportButtons('heat', (k) => exportChart(this, 'heat', k).catch((e) => this.opts.onError(e.message))));
     heatPane.append(heatHead);
-    this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)), onRange: () => this.notify() });
+    this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)), onRange: () => this.notify(),
+                                        onScale: (kind) => this.onScale(kind) });
+    // The flat-scale hint in the pane's header line (between the title and the exports): it covers no cell.
+    heatHead.insertBefore(this.heat.flat, heatHead.lastChild);
     this.heatSpin = spinner(heatPane);
     const linePane = el('section', undefined, 'tr-pane tr-line-pane');
     const lineHead = el('div', undefined, 'tr-pane-head');
