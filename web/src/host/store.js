@@ -94,7 +94,7 @@ async function idbDo(mode, fn) {
   }
 }
 
-/** @param {any} v @returns {Entry|null} a well-formed entry, or null */
+/** @param {Record<string, unknown>|null} v  as stored (JSON) @returns {Entry|null} a well-formed entry, or null */
 function valid(v) {
   if (!v || typeof v.key !== 'string' || typeof v.name !== 'string' || typeof v.id !== 'string') return null;
   const kind = v.kind === 'trend' ? 'trend' : 'graph';
@@ -103,7 +103,8 @@ function valid(v) {
       .map((/** @type {{name: string, bytes?: unknown}} */ m) => ({ name: m.name, bytes: Number(m.bytes) || 0 }))
     : [];
   const files = Array.isArray(v.files) ? v.files.map(String) : [];
-  const ref = v.ref && typeof v.ref === 'object' ? { run: String(v.ref.run), file: String(v.ref.file) } : undefined;
+  const r = /** @type {{run?: unknown, file?: unknown}|null|undefined} */ (v.ref);
+  const ref = r && typeof r === 'object' ? { run: String(r.run), file: String(r.file) } : undefined;
   return { id: v.id, key: v.key, kind, name: v.name, backend: String(v.backend || ''), bytes: Number(v.bytes) || 0,
            time: Number(v.time) || 0, hash: typeof v.hash === 'string' ? v.hash : '', files, ref, more };
 }
@@ -264,7 +265,7 @@ async function read(e, i) {
     const dir = await opfs();
     return dir ? (await dir.getFileHandle(file)).getFile() : null;
   }
-  const v = /** @type {any} */ (await idbDo('readonly', (s) => s.get(file)));
+  const v = /** @type {Blob|ArrayBuffer|undefined} */ (await idbDo('readonly', (s) => s.get(file)));   // (what save() put)
   return v instanceof Blob ? v : v && v.byteLength !== undefined ? new Blob([v]) : null;
 }
 
