@@ -34,6 +34,7 @@ try {
     await page.evaluate(() => localStorage.clear());
     await page.reload();
     const shot = (name) => page.screenshot({ path: join(outDir, `${name}_${scheme}.png`) });
+    await shot('start');
     await page.setInputFiles('#pick-db', db);
     await page.waitForSelector('[data-testid=pane-bench] g.node');
     await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.badgesReady)));
@@ -43,7 +44,18 @@ try {
     await page.waitForTimeout(400);
     await shot('graph_compare');
     await page.setInputFiles('#pick-db', trendDb);
-    await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0);
+    const idle = () => page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0);
+    await idle();
+    // The generated run has a clipped 1e9 value: the quantile scale shows the structure the linear
+    // one flattens; two cells clicked give the line chart two series.
+    await page.selectOption('[data-testid=tr-scale]', 'quantile');
+    await idle();
+    for (const [x, y] of [[0, 0], [3, 0]]) {
+      const p = await page.evaluate(([dx, dy]) => window.__visprobeTrend.cellPoint(dx, dy), [x, y]);
+      await page.mouse.click(p.x, p.y);
+      await idle();
+    }
+    await page.mouse.move(2, 2);
     await page.waitForTimeout(300);
     await shot('trend_heatmap');
     await context.close();
