@@ -7,13 +7,15 @@
 import { t, onLanguage } from '../i18n.js';
 import { toast } from '../graph/dom.js';
 
-/** @typedef {{path: string, kind: string, size: number, mtime: number, summary: Record<string, any>}} Run */
+/** A run under LOGDIR (api/runs); summary: what the server read of it (tb_config fields, a dump's layout...). @typedef {{path: string, kind: string, size: number, mtime: number, summary: Record<string, unknown>}} Run */
+/** visprobe serve's api/info (core/app/serve.cc). @typedef {{server: string, version: string, logdir: string, readOnly: boolean}} ServerInfo */
 /** @typedef {{id: number, kind: string, label: string, output: string, state: string, percent: number, error: string, results: string[], log: string[]}} Job */
 
 /**
  * The server's /api/info, or null on a static host. visprobe serve marks its answers with a
  * Server-Timing entry, so a static host is never asked for /api/info (its 404 would be a console error).
  */
+/** @returns {Promise<ServerInfo|null>} */
 export async function detectServer() {
   try {
     const nav = /** @type {PerformanceNavigationTiming|undefined} */ (performance.getEntriesByType('navigation')[0]);
@@ -45,7 +47,7 @@ function summaryText(r) {
 }
 
 /**
- * @param {{info: any, openGraphs: (runs: {name: string, url: string}[]) => Promise<void>,
+ * @param {{info: ServerInfo, openGraphs: (runs: {name: string, url: string}[]) => Promise<void>,
  *          openTrends: (files: File[]) => Promise<void>}} app
  */
 export function initServerRuns(app) {
