@@ -127,7 +127,8 @@ export function pieceOf(pieces, v) {
 /** n colours along a gradient's stops (the 10-stop GRADIENT by default), for bucketed canvas drawing. @param {number} [n] @param {string[]} [colors] */
 export function gradientLut(n = 256, colors = GRADIENT) {
   const stops = colors.map((_, i) => i / (colors.length - 1));
-  const scale = scaleLinear().domain(stops).range(/** @type {any} */ (colors)).clamp(true);
+  // A scale onto colour strings (d3 interpolates them); typed as such, since scaleLinear() is typed onto numbers.
+  const scale = /** @type {import('d3-scale').ScaleLinear<string, string>} */ (/** @type {unknown} */ (scaleLinear())).domain(stops).range(colors).clamp(true);
   return Array.from({ length: n }, (_, i) => String(scale(i / (n - 1))));
 }
 
