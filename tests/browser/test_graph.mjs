@@ -328,7 +328,8 @@ test('Chinese / English and light / dark, persisted (X-01, X-02)', async () => {
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.match(await page.textContent('[data-testid=filter]'), /节点列表/);
   assert.match(await page.textContent('[data-testid=detail]'), /比对详情/);
-  assert.equal(await page.textContent('[data-testid=filter-list] .vlist-empty'), '暂无数据');   // set before the toggle
+  // Set before the toggle: with no level ticked, the empty list says to tick one (issue 46).
+  assert.equal(await page.textContent('[data-testid=filter-list] .vlist-empty'), '勾选上方的等级以列出其节点。⇢ 面板按执行顺序列出所有问题节点。');
   // Texts set after load follow too: the status line, the scope, the popover, the mode control,
   // the shortcut sheet, the panes' accessible names, the rail's tooltips.
   assert.equal(await page.textContent('#status'), '数据库已打开');
