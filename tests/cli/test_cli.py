@@ -21,12 +21,14 @@ import sys
 import tempfile
 import unittest
 
+import vp_test
+from vp_test import LOG_LINE, declared_columns, declared_schema, log_lines  # noqa: F401  (LOG_LINE: test_corpus reads it here)
+from vp_test import rows as query
+
 ARGS = None
-NODE_COLUMNS = ["id", "graph_id", "node_order", "node_name", "node_type", "up_node", "sub_nodes",
-                "precision_index", "overflow_level", "micro_step_id", "matched_node_link", "stack_id",
-                "parallel_merge_info", "matched_distributed", "modified", "input_data", "output_data",
-                "data_source", "dump_data_dir", "step", "rank", "is_distributed"]
-LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+\) \[(DEBUG|INFO|WARNING|ERROR)\] (.*)$")
+# tb_nodes' columns as the engine declares them (core/db/schema.cc); test_schema checks the written
+# tables against that declaration and against the spec's table (§13.2).
+NODE_COLUMNS = declared_columns("tb_nodes")
 
 
 def samples(*parts):
@@ -38,41 +40,16 @@ def source(*parts):
 
 
 def run(args, env=None, cwd=None):
-    full_env = dict(os.environ)
-    full_env.pop("MSPROBE_LOG_LEVEL", None)
-    full_env.update(env or {})
-    return subprocess.run([ARGS.visprobe] + args, capture_output=True, text=True, env=full_env, cwd=cwd, timeout=300)
-
-
-def log_lines(stdout):
-    out = []
-    for line in stdout.splitlines():
-        m = LOG_LINE.match(line)
-        if m:
-            out.append((m.group(1), m.group(2)))
-    return out
+    return vp_test.run(ARGS.visprobe, args, env=env, cwd=cwd)
 
 
 def dump_db(path):
     """All rows of the three tables, as JSON-friendly lists (node rows keyed by column)."""
-    con = sqlite3.connect(path)
-    try:
-        cur = con.execute("SELECT %s FROM tb_nodes ORDER BY step, rank, data_source, node_order" % ", ".join(NODE_COLUMNS))
-        nodes = [dict(zip(NODE_COLUMNS, row)) for row in cur]
-        stacks = [list(r) for r in con.execute("SELECT id, stack_info FROM tb_stack ORDER BY id")]
-        config = [list(r) for r in con.execute("SELECT * FROM tb_config")]
-    finally:
-        con.close()
+    nodes = [dict(zip(NODE_COLUMNS, row)) for row in
+             query(path, "SELECT %s FROM tb_nodes ORDER BY step, rank, data_source, node_order" % ", ".join(NODE_COLUMNS))]
+    stacks = [list(r) for r in query(path, "SELECT id, stack_info FROM tb_stack ORDER BY id")]
+    config = [list(r) for r in query(path, "SELECT * FROM tb_config")]
     return {"tb_nodes": nodes, "tb_stack": stacks, "tb_config": config}
-
-
-def query(path, sql):
-    """The rows of one query, as tuples."""
-    con = sqlite3.connect(path)
-    try:
-        return [tuple(r) for r in con.execute(sql)]
-    finally:
-        con.close()
 
 
 class CliTestCase(unittest.TestCase):
@@ -196,6 +173,29 @@ class WorkedExample(CliTestCase):
         con.close()
         self.assertEqual(names, ["index%d" % i for i in range(1, 8)])
         self.assertEqual(mode, "delete")   # self-contained: no -wal/-shm needed
+
+    def test_schema(self):
+        """The tables as written (PRAGMA table_info) are the engine's declaration (core/db/schema.cc), and the
+        declaration of msProbe's tables is the spec's (§13.2 tb_nodes, §13.4 tb_config, §13.6 tb_stack):
+        names, order and declared types."""
+        db, _ = self.build_ok(self.target)
+        self.assertEqual(query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+                         [("tb_config",), ("tb_nodes",), ("tb_stack",), ("vp_badges",)])
+        for table in ("tb_nodes", "tb_config", "tb_stack", "vp_badges"):
+            written = [(r[1], r[2], r[3], r[5]) for r in query(db, 'PRAGMA table_info("%s")' % table)]
+            declared = [(name, decl.replace(" PRIMARY KEY", "").replace(" NOT NULL", ""), int("NOT NULL" in decl),
+                         int("PRIMARY KEY" in decl)) for name, decl in declared_schema(table)]
+            self.assertEqual(written, declared, table)
+        with open(os.path.join(ARGS.shared, "spec", "graph-engine.md")) as f:
+            spec = f.read()
+        section = lambda n: spec[spec.index("### 13.%d " % n):spec.index("### 13.%d " % (n + 1))]
+        nodes = re.findall(r"^\| \d+ \| `(\w+)` \| ([A-Z][A-Z ]*[A-Z]) \|", section(2), re.M)
+        self.assertEqual(len(nodes), 22)
+        self.assertEqual(declared_schema("tb_nodes"), nodes)
+        config = section(4).split("```")[1]
+        self.assertEqual(declared_schema("tb_config"), [tuple(c.strip().split(" ", 1)) for c in config.split(",")])
+        stack = section(6).split("`")[3]
+        self.assertEqual(declared_schema("tb_stack"), [tuple(c.strip().split(" ", 1)) for c in stack.split(",")])
 
     def test_progress_protocol(self):
         _, r = self.build_ok(self.target, ["-progress_log"])
@@ -660,8 +660,8 @@ class Refusals(CliTestCase):
             os.mkdir(out)
             os.chmod(out, 0o777)
             binary = os.path.realpath(ARGS.visprobe)
-            r = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary,
-                                "graph_visualize", "-tp", rank, "-o", out], capture_output=True, text=True, timeout=300)
+            r = vp_test.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary],
+                            ["graph_visualize", "-tp", rank, "-o", out])
             self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
             errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
             self.assertEqual(len(errors), 1, r.stdout + r.stderr)
