@@ -13,6 +13,8 @@ which needs MSPROBE_MIRROR; see ../shared/reference/README.md).  Two normalisati
   * tb_config.tool_tip is dropped (visprobe's tool tips differ from msProbe's by design);
   * the generated case folder, an absolute temporary path that msProbe writes into tb_nodes.dump_data_dir
     (tensor dumps), is replaced by "$CASE" in every text column.  No column holds a timestamp.
+Rows are keyed by the columns each database has (PRAGMA table_info), so a column visprobe names, adds or leaves
+out differently from msProbe's database fails the comparison.
 A case whose rows differ from msProbe's on purpose (a "Deviation" of ../shared/spec/graph-engine.md) is listed in
 KNOWN_DIFFERENCES: its other cells are still compared, then the test reports itself skipped with the reason.
 
@@ -25,14 +27,13 @@ import json
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_cli import LOG_LINE, NODE_COLUMNS  # noqa: E402  (same log format and column list as the CLI tests)
+import vp_test
+from vp_test import LOG_LINE, columns
 
 ARGS = None
 
@@ -83,17 +84,6 @@ def cli_args(case_dir, meta, out):
     return args + list(meta['flags']) + ['-o', out]
 
 
-def run_visprobe(kind, args):
-    env = dict(os.environ)
-    env.pop('MSPROBE_LOG_LEVEL', None)
-    if kind == 'native':
-        cmd = [ARGS.visprobe]
-    else:
-        cmd = ['node', '--no-experimental-fetch', '--liftoff-only', ARGS.wasm]   # small inputs: V8's baseline compiler only (0.21 s a run instead of 0.59 s; same wasm semantics)
-        env['NODE_PATH'] = '/usr/share/nodejs'
-    return subprocess.run(cmd + args, capture_output=True, text=True, env=env, timeout=600)
-
-
 def read_rows(db, case_dir):
     """All rows of the three tables, sorted, tool_tip dropped, the case folder replaced by $CASE."""
     roots = sorted({os.path.realpath(case_dir), os.path.abspath(case_dir)}, key=len, reverse=True)
@@ -104,16 +94,13 @@ def read_rows(db, case_dir):
                 v = v.replace(r, '$CASE')
         return v
 
-    con = sqlite3.connect(db)
-    try:
-        nodes = [dict(zip(NODE_COLUMNS, map(norm, row))) for row in
-                 con.execute('SELECT %s FROM tb_nodes ORDER BY id' % ', '.join(NODE_COLUMNS))]
-        stacks = [[norm(v) for v in row] for row in con.execute('SELECT id, stack_info FROM tb_stack ORDER BY id')]
-        cols = [r[1] for r in con.execute('PRAGMA table_info(tb_config)') if r[1] != 'tool_tip']
-        config = [dict(zip(cols, map(norm, row))) for row in
-                  con.execute('SELECT %s FROM tb_config ORDER BY id' % ', '.join(cols))]
-    finally:
-        con.close()
+    node_cols = columns(db, 'tb_nodes')
+    nodes = [dict(zip(node_cols, map(norm, row))) for row in
+             vp_test.rows(db, 'SELECT %s FROM tb_nodes ORDER BY id' % ', '.join(node_cols))]
+    stacks = [[norm(v) for v in row] for row in vp_test.rows(db, 'SELECT id, stack_info FROM tb_stack ORDER BY id')]
+    config_cols = [c for c in columns(db, 'tb_config') if c != 'tool_tip']
+    config = [dict(zip(config_cols, map(norm, row))) for row in
+              vp_test.rows(db, 'SELECT %s FROM tb_config ORDER BY id' % ', '.join(config_cols))]
     return {'tb_nodes': nodes, 'tb_stack': stacks, 'tb_config': config}
 
 
@@ -126,9 +113,8 @@ def update_from_msprobe(case, case_dir, meta, tmp):
     if not os.environ.get('MSPROBE_MIRROR'):
         raise unittest.SkipTest('--update needs MSPROBE_MIRROR (see ../shared/reference/README.md)')
     out = os.path.join(tmp, 'msprobe_out')
-    env = dict(os.environ, MSPROBE_PEER_TIMESTAMP='20260101000000', MSPROBE_PEER_TIMEOUT='300')
-    r = subprocess.run([os.path.join(ARGS.shared, 'reference', 'msprobe.sh')] + cli_args(case_dir, meta, out),
-                       capture_output=True, text=True, env=env, timeout=900)
+    r = vp_test.run(os.path.join(ARGS.shared, 'reference', 'msprobe.sh'), cli_args(case_dir, meta, out),
+                    env={'MSPROBE_PEER_TIMESTAMP': '20260101000000', 'MSPROBE_PEER_TIMEOUT': '300'}, timeout=900)
     path = expected_path(case)
     if meta['expect'] == 'error':
         if r.returncode == 0:
@@ -166,7 +152,7 @@ class Corpus(unittest.TestCase):
         for kind in kinds:
             with self.subTest(cli=kind):
                 out = os.path.join(self.tmp, 'out_' + kind)
-                r = run_visprobe(kind, cli_args(case_dir, meta, out))
+                r = vp_test.run(vp_test.cli_cmd(kind, ARGS.visprobe, ARGS.wasm), cli_args(case_dir, meta, out))
                 if meta['expect'] == 'error':
                     self.check_refusal(r, case_dir, meta, out)
                 else:
