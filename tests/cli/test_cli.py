@@ -39,10 +39,6 @@ def source(*parts):
     return os.path.join(ARGS.source, *parts)
 
 
-def run(args, env=None, cwd=None):
-    return vp_test.run(ARGS.visprobe, args, env=env, cwd=cwd)
-
-
 def dump_db(path):
     """All rows of the three tables, as JSON-friendly lists (node rows keyed by column)."""
     nodes = [dict(zip(NODE_COLUMNS, row)) for row in
@@ -64,7 +60,7 @@ class CliTestCase(unittest.TestCase):
 
     def build_ok(self, target, extra=(), env=None, out=None):
         out = out or self.out_dir()
-        r = run(["graph_visualize", "-tp", target, "-o", out] + list(extra), env=env)
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", target, "-o", out] + list(extra), env=env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         dbs = glob.glob(os.path.join(out, "build_*.vis.db"))
         self.assertEqual(len(dbs), 1, os.listdir(out))
@@ -91,7 +87,7 @@ class CliTestCase(unittest.TestCase):
     def refuse(self, target, must_mention, extra=(), env=None):
         """The run fails: non-zero exit, one ERROR line naming the problem, no database left."""
         out = self.out_dir()
-        r = run(["graph_visualize", "-tp", target, "-o", out] + list(extra), env=env)
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", target, "-o", out] + list(extra), env=env)
         self.assertNotEqual(r.returncode, 0)
         self.assertNotIn("Traceback", r.stderr)
         errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
@@ -105,26 +101,26 @@ class CliTestCase(unittest.TestCase):
 
 class HelpAndArguments(CliTestCase):
     def test_help(self):
-        r = run(["--help"])
+        r = vp_test.run(ARGS.visprobe, ["--help"])
         self.assertEqual(r.returncode, 0)
         self.assertIn("graph_visualize", r.stdout)
-        r = run(["graph_visualize", "--help"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "--help"])
         self.assertEqual(r.returncode, 0)
         for flag in ("-tp", "-gp", "-o", "-oc", "-progress_log", "-tensor_log", "--rank_size"):
             self.assertIn(flag, r.stdout)
 
     def test_missing_required(self):
-        r = run(["graph_visualize", "-tp", samples("vis_builder")])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", samples("vis_builder")])
         self.assertEqual(r.returncode, 2)
         self.assertIn("the following arguments are required: -o/--output_path", r.stderr)
 
     def test_unknown_option(self):
-        r = run(["graph_visualize", "-tp", samples("vis_builder"), "-o", self.out_dir(), "--bogus"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", samples("vis_builder"), "-o", self.out_dir(), "--bogus"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("unrecognized arguments: --bogus", r.stderr)
 
     def test_unknown_command(self):
-        r = run(["data3db"])
+        r = vp_test.run(ARGS.visprobe, ["data3db"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("invalid choice: 'data3db'", r.stderr)
 
@@ -232,7 +228,7 @@ class Compare(CliTestCase):
 
     def compare_ok(self, target, golden, extra=(), out=None):
         out = out or self.out_dir("out_" + "_".join(extra).replace("-", ""))
-        r = run(["graph_visualize", "-tp", target, "-gp", golden, "-o", out] + list(extra))
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", target, "-gp", golden, "-o", out] + list(extra))
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         dbs = glob.glob(os.path.join(out, "compare_*.vis.db"))
         self.assertEqual(len(dbs), 1)
@@ -364,7 +360,7 @@ class Compare(CliTestCase):
 
     def test_multi_step_rank_compare(self):
         out = self.out_dir()
-        r = run(["graph_visualize", "-tp", samples("vis_multi_step_rank"), "-gp", samples("vis_multi_step_rank"), "-o", out])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", samples("vis_multi_step_rank"), "-gp", samples("vis_multi_step_rank"), "-o", out])
         self.assertEqual(r.returncode, 0, r.stdout)
         got = dump_db(glob.glob(os.path.join(out, "compare_*.vis.db"))[0])
         self.assertEqual(sorted({n["graph_id"] for n in got["tb_nodes"]}),
@@ -387,7 +383,7 @@ class Compare(CliTestCase):
 
     def refuse_compare(self, t, g, must):
         out = self.out_dir()
-        r = run(["graph_visualize", "-tp", t, "-gp", g, "-o", out])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", t, "-gp", g, "-o", out])
         self.assertEqual(r.returncode, 1, r.stdout)
         errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
         self.assertEqual(len(errors), 1, r.stdout)
@@ -455,7 +451,7 @@ class Distributed(CliTestCase):
     def test_compare_shows_precision(self):
         root = self.make_ranks()
         out = self.out_dir("cmp")
-        r = run(["graph_visualize", "-tp", root, "-gp", root, "-o", out])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", root, "-gp", root, "-o", out])
         self.assertEqual(r.returncode, 0, r.stdout)
         rows = dump_db(glob.glob(os.path.join(out, "*.vis.db"))[0])["tb_nodes"]
         got = {(n["data_source"], n["rank"], n["node_name"]): n["matched_distributed"] for n in rows}
@@ -518,7 +514,7 @@ class SampleDumps(CliTestCase):
                                       ("two", os.path.join(gen, "target"), {"VISPROBE_THREADS": "2", "VISPROBE_WINDOW_BYTES": "16384"}),
                                       ("rev", rev, {"VISPROBE_THREADS": "2", "VISPROBE_WINDOW_BYTES": "16384", "VISPROBE_HELD_BYTES": "4096"})):
                 out = self.out_dir("%s_%s" % (kind, name))
-                r = run(["graph_visualize", "-tp", target, "-o", out] + extra, env=env)
+                r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", target, "-o", out] + extra, env=env)
                 self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
                 got[name] = rows(glob.glob(os.path.join(out, kind + "_*.vis.db"))[0])
             one = got["one"]
@@ -684,7 +680,7 @@ class Refusals(CliTestCase):
 
     def test_failure_progress(self):
         out = self.out_dir()
-        r = run(["graph_visualize", "-tp", os.path.join(self.tmp, "nope"), "-o", out, "-progress_log"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", os.path.join(self.tmp, "nope"), "-o", out, "-progress_log"])
         self.assertEqual(r.returncode, 1)
         states = [json.loads(m[len("PROGRESS: "):]) for lvl, m in log_lines(r.stdout) if m.startswith("PROGRESS: ")]
         self.assertFalse(states[-1]["process_running"])
