@@ -16,25 +16,17 @@ import json
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import unittest
 
+import vp_test
+from vp_test import log_lines
+from vp_test import rows as query
+
 ARGS = None
-LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+\) \[(DEBUG|INFO|WARNING|ERROR)\] (.*)$")
 TMP = None
-
-
-def run(args):
-    env = dict(os.environ)
-    env.pop("MSPROBE_LOG_LEVEL", None)
-    return subprocess.run([ARGS.visprobe] + args, capture_output=True, text=True, env=env, timeout=600)
-
-
-def log_lines(stdout):
-    return [(m.group(1), m.group(2)) for m in map(LOG_LINE.match, stdout.splitlines()) if m]
 
 
 def gen(name, *args, layers=4):
@@ -46,14 +38,6 @@ def gen(name, *args, layers=4):
                "--manifest", os.path.join(TMP, name + ".manifest.json")] + list(args)
         subprocess.run(cmd, check=True, capture_output=True)
     return out
-
-
-def query(db, sql, *params):
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
 
 
 class MergeCase(unittest.TestCase):
@@ -68,7 +52,7 @@ class MergeCase(unittest.TestCase):
         args = ["graph_visualize", "-tp", target, "-o", out] + list(extra)
         if golden:
             args[3:3] = ["-gp", golden]
-        r = run(args)
+        r = vp_test.run(ARGS.visprobe, args)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         dbs = glob.glob(os.path.join(out, "*.vis.db"))
         self.assertEqual(len(dbs), 1, os.listdir(out))
@@ -79,7 +63,7 @@ class MergeCase(unittest.TestCase):
         args = ["graph_visualize", "-tp", target, "-o", out] + list(extra)
         if golden:
             args[3:3] = ["-gp", golden]
-        r = run(args)
+        r = vp_test.run(ARGS.visprobe, args)
         self.assertNotEqual(r.returncode, 0, r.stdout)
         errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
         self.assertEqual(len(errors), 1, r.stdout)
@@ -93,11 +77,11 @@ class MergeCase(unittest.TestCase):
         if rank is not None:
             sql += " AND rank = ?"
             params.append(rank)
-        return sorted(r[0] for r in query(db, sql, *params))
+        return sorted(r[0] for r in query(db, sql, params))
 
     def layers(self, db, rank=0, step=0):
         rows = query(db, "SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND rank = ? AND step = ? "
-                         "AND node_name LIKE '%TransformerLayer.forward.0' ORDER BY node_order", rank, step)
+                         "AND node_name LIKE '%TransformerLayer.forward.0' ORDER BY node_order", (rank, step))
         return [int(re.search(r"layers\.(\d+)\.", r[0]).group(1)) for r in rows]
 
 
@@ -109,7 +93,7 @@ class MergedBuilds(MergeCase):
         d = gen("tp1pp1_l%d" % layers, "--ranks", "1", "--layout", "ranks", layers=layers)
         out = os.path.join(TMP, "unsplit_out_l%d" % layers)
         shutil.rmtree(out, ignore_errors=True)
-        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "1", "--tp", "1", "--pp", "1"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", d, "-o", out, "--rank_size", "1", "--tp", "1", "--pp", "1"])
         assert r.returncode == 0, r.stdout
         db = glob.glob(os.path.join(out, "*.vis.db"))[0]
         return sorted(x[0] for x in query(db, "SELECT node_name FROM tb_nodes WHERE node_type = '0' AND node_name LIKE 'Module.%'"))
@@ -180,14 +164,14 @@ class VppMerges(MergeCase):
                 layers=layers)
         out = os.path.join(TMP, "vpp1_out_l%d%s" % (layers, "".join(extra)))
         shutil.rmtree(out, ignore_errors=True)
-        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "1", "--tp", "1", "--pp", "1"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", d, "-o", out, "--rank_size", "1", "--tp", "1", "--pp", "1"])
         assert r.returncode == 0, r.stdout
         db = glob.glob(os.path.join(out, "*.vis.db"))[0]
         return sorted(x[0] for x in query(db, "SELECT node_name FROM tb_nodes WHERE node_type = '0' AND node_name LIKE 'Module.%'"))
 
     def chunk0_layers(self, db, step=0):
         rows = query(db, "SELECT node_name FROM tb_nodes WHERE data_source = 'NPU' AND step = ? AND node_name LIKE "
-                         "'Module.0.%.TransformerLayer.forward.0' ORDER BY node_order", step)
+                         "'Module.0.%.TransformerLayer.forward.0' ORDER BY node_order", (step,))
         return [int(re.search(r"layers\.(\d+)\.", r[0]).group(1)) for r in rows]
 
     def check_build(self, d, pp, layers, *extra):
@@ -302,7 +286,7 @@ class MergedProgress(MergeCase):
     def test_merged_build(self):
         d = gen("tp2pp4_s2", "--ranks", "8", "--tp", "2", "--pp", "4", "--steps", "2", layers=8)
         out = os.path.join(self.tmp, "out")
-        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "8", "--tp", "2", "--pp", "4", "-progress_log"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", d, "-o", out, "--rank_size", "8", "--tp", "2", "--pp", "4", "-progress_log"])
         self.assertEqual(r.returncode, 0, r.stdout)
         # 2 steps x 8 ranks x 2 passes, plus the merge stages: many distinct values.
         self.check(self.progress(r.stdout), 20)
@@ -311,8 +295,8 @@ class MergedProgress(MergeCase):
         t = gen("tp2pp2vpp2", "--ranks", "4", "--tp", "2", "--pp", "2", "--vpp", "2", layers=8)
         g = gen("vpp1_l8", "--ranks", "1", "--layout", "ranks", "--vpp", "1", layers=8)
         out = os.path.join(self.tmp, "out")
-        r = run(["graph_visualize", "-tp", t, "-gp", g, "-o", out, "--rank_size", "4", "1", "--tp", "2", "1",
-                 "--pp", "2", "1", "--vpp", "2", "1", "-progress_log"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", t, "-gp", g, "-o", out, "--rank_size", "4", "1", "--tp", "2", "1",
+                                        "--pp", "2", "1", "--vpp", "2", "1", "-progress_log"])
         self.assertEqual(r.returncode, 0, r.stdout)
         self.check(self.progress(r.stdout), 10)
 
@@ -320,8 +304,8 @@ class MergedProgress(MergeCase):
         t = gen("tp2dp2", "--ranks", "4", "--tp", "2")
         g = gen("tp2", "--ranks", "2", "--tp", "2")
         out = os.path.join(self.tmp, "out")
-        r = run(["graph_visualize", "-tp", t, "-gp", g, "-o", out, "--rank_size", "4", "2", "--tp", "2", "2",
-                 "--pp", "1", "1", "-progress_log"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", t, "-gp", g, "-o", out, "--rank_size", "4", "2", "--tp", "2", "2",
+                                        "--pp", "1", "1", "-progress_log"])
         self.assertNotEqual(r.returncode, 0)
         states = self.progress(r.stdout)
         values = [s["current_progress"] for s in states]
@@ -338,7 +322,7 @@ class JsonOutput(MergeCase):
     def test_json_output_is_read_again(self):
         d = gen("tp2pp2", "--ranks", "4", "--tp", "2", "--pp", "2")
         out = os.path.join(self.tmp, "json")
-        r = run(["graph_visualize", "-tp", d, "-o", out, "--rank_size", "4", "--tp", "2", "--pp", "2", "--file_type", "json"])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", d, "-o", out, "--rank_size", "4", "--tp", "2", "--pp", "2", "--file_type", "json"])
         self.assertEqual(r.returncode, 0, r.stdout)
         rank_dir = os.path.join(out, "step0", "rank0")
         self.assertEqual(sorted(os.listdir(out)), ["step0"])
@@ -360,7 +344,7 @@ class JsonOutput(MergeCase):
         # The same run merged into a database, and the json output built as a plain STEPS folder.
         merged_db, _ = self.visualize(d, "--rank_size", "4", "--tp", "2", "--pp", "2")
         out2 = os.path.join(self.tmp, "reread")
-        r = run(["graph_visualize", "-tp", out, "-o", out2])
+        r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", out, "-o", out2])
         self.assertEqual(r.returncode, 0, r.stdout)
         reread_db = glob.glob(os.path.join(out2, "*.vis.db"))[0]
         sql = "SELECT node_name, up_node, sub_nodes, input_data, output_data FROM tb_nodes WHERE data_source = 'NPU'"
