@@ -10,34 +10,19 @@ example B and the SVG drawing.
 import argparse
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
+import vp_test
+from vp_test import log_lines
+
 ARGS = None
-LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+\) \[(DEBUG|INFO|WARNING|ERROR)\] (.*)$")
 USAGE = "usage: visprobe plot_model_parallelism"
+PLOT = None   # [visprobe, "plot_model_parallelism"], set by main
 SVG_NS = "{http://www.w3.org/2000/svg}"
-
-
-def run(args, cwd=None):
-    env = dict(os.environ)
-    env.pop("MSPROBE_LOG_LEVEL", None)
-    return subprocess.run([ARGS.visprobe, "plot_model_parallelism"] + args, capture_output=True, text=True,
-                          env=env, cwd=cwd, timeout=120)
-
-
-def log_lines(stdout):
-    out = []
-    for line in stdout.splitlines():
-        m = LOG_LINE.match(line)
-        if m:
-            out.append((m.group(1), m.group(2)))
-    return out
 
 
 class PlotCliTest(unittest.TestCase):
@@ -50,20 +35,20 @@ class PlotCliTest(unittest.TestCase):
 
     def plot(self, args, fmt=None):
         extra = ["--output_path", self.out] + (["--format", fmt] if fmt else [])
-        r = run(args + extra)
+        r = vp_test.run(PLOT, args + extra)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stderr, "")
         return r
 
     def usage_error(self, args, message):
-        r = run(args)
+        r = vp_test.run(PLOT, args)
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertTrue(r.stderr.startswith(USAGE), r.stderr)
         self.assertTrue(r.stderr.endswith("visprobe plot_model_parallelism: error: %s\n" % message), r.stderr)
         return r
 
     def invalid(self, args, message):
-        r = run(args + ["--output_path", self.out])
+        r = vp_test.run(PLOT, args + ["--output_path", self.out])
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertEqual(r.stderr, "error: %s\n" % message)
         self.assertFalse(os.path.exists(self.out), "nothing is written for an invalid configuration")
@@ -136,7 +121,7 @@ class PlotCliTest(unittest.TestCase):
         self.assertEqual(len(list(cells)), 32)   # empty chunks are drawn too
 
     def test_default_output_path_and_file_names(self):
-        r = run(["--world_size", "1", "--num_layers", "1"], cwd=self.tmp)
+        r = vp_test.run(PLOT, ["--world_size", "1", "--num_layers", "1"], cwd=self.tmp)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines()[-1], "./ws1_ln1_tp1_pp1_vpp1.svg")
         self.assertTrue(os.path.isfile(os.path.join(self.tmp, "ws1_ln1_tp1_pp1_vpp1.svg")))
@@ -226,24 +211,25 @@ class PlotCliTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "charts")))
 
     def test_help(self):
-        r = run(["--help"])
+        r = vp_test.run(PLOT, ["--help"])
         self.assertEqual(r.returncode, 0)
         self.assertTrue(r.stdout.startswith(USAGE))
         for flag in ["--world_size", "--num_layers", "--tensor_parallel_size", "--pipeline_parallel_size",
                      "--num_layers_per_virtual_pipeline_stage", "--order", "--standalone_embedding_stage",
                      "--output_path", "--format"]:
             self.assertIn(flag, r.stdout)
-        top = subprocess.run([ARGS.visprobe, "--help"], capture_output=True, text=True, timeout=60)
+        top = vp_test.run(ARGS.visprobe, ["--help"])
         self.assertEqual(top.returncode, 0)
         self.assertIn("plot_model_parallelism", top.stdout)
 
 
 def main():
-    global ARGS
+    global ARGS, PLOT
     p = argparse.ArgumentParser()
     p.add_argument("--visprobe", required=True)
     ARGS, rest = p.parse_known_args()
     ARGS.visprobe = os.path.abspath(ARGS.visprobe)
+    PLOT = [ARGS.visprobe, "plot_model_parallelism"]
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=1)
 
 
