@@ -12,18 +12,19 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import shutil
-import sqlite3
-import subprocess
 import sys
 import tempfile
 import unittest
 
+import vp_test
+from vp_test import columns, log_lines
+from vp_test import rows as query
+
 ARGS = None
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GEN = os.path.join(REPO, "scripts", "gen_trend_data.py")
-LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+\) \[(DEBUG|INFO|WARNING|ERROR)\] (.*)$")
+CREATED = {"VISPROBE_CREATED_UTC": "2024-01-01T00:00:00Z"}   # the runs' environment: a fixed trend_meta.created_utc
 SENT_POS, SENT_NEG = 1000000001.0, -1000000001.0
 DUMP_STATS = "norm,max,min,mean"
 
@@ -32,44 +33,10 @@ def samples(*parts):
     return os.path.join(ARGS.shared, "fixtures", "msprobe-samples", *parts)
 
 
-def run(args, env=None):
-    full_env = dict(os.environ)
-    full_env.pop("MSPROBE_LOG_LEVEL", None)
-    full_env["VISPROBE_CREATED_UTC"] = "2024-01-01T00:00:00Z"
-    full_env.update(env or {})
-    return subprocess.run([ARGS.visprobe] + args, capture_output=True, text=True, env=full_env, timeout=600)
-
-
-def log_lines(stdout):
-    out = []
-    for line in stdout.splitlines():
-        m = LOG_LINE.match(line)
-        if m:
-            out.append((m.group(1), m.group(2)))
-    return out
-
-
-def query(db, sql, params=()):
-    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
-    try:
-        return [tuple(r) for r in con.execute(sql, params)]
-    finally:
-        con.close()
-
-
 def global_stats(db):
-    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
-    try:
-        cur = con.execute("SELECT * FROM global_stats")
-        rows = cur.fetchall()
-        assert len(rows) == 1, rows
-        return dict(zip([d[0] for d in cur.description], rows[0]))
-    finally:
-        con.close()
-
-
-def columns(db, table):
-    return [r[1] for r in query(db, "PRAGMA table_info(%s)" % table)]
+    got = query(db, "SELECT * FROM global_stats")
+    assert len(got) == 1, got
+    return dict(zip(columns(db, "global_stats"), got[0]))
 
 
 def targets(db):
@@ -124,7 +91,8 @@ class TrendCase(unittest.TestCase):
         return os.path.join(self.out, "monitor_data.trend.db")
 
     def data2db(self, *extra, data=None, out=None, rc=0):
-        r = run(["data2db", "--db", out or self.out, "--data", data or self.data] + list(extra))
+        r = vp_test.run(ARGS.visprobe, ["data2db", "--db", out or self.out, "--data", data or self.data] + list(extra),
+                        env=CREATED)
         self.assertEqual(r.returncode, rc, r.stdout + r.stderr)
         self.assertNotIn("Traceback", r.stderr)
         return r
@@ -153,7 +121,7 @@ class TrendCase(unittest.TestCase):
 
 class Usage(TrendCase):
     def usage_error(self, args, message):
-        r = run(["data2db"] + args)
+        r = vp_test.run(ARGS.visprobe, ["data2db"] + args, env=CREATED)
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("usage: visprobe data2db", r.stderr)
         self.assertIn("visprobe data2db: error: " + message, r.stderr)
@@ -183,7 +151,7 @@ class Usage(TrendCase):
         self.usage_error(["--data", self.data, "--db"], "argument --db: expected one argument")
 
     def test_help(self):
-        r = run(["data2db", "--help"])
+        r = vp_test.run(ARGS.visprobe, ["data2db", "--help"], env=CREATED)
         self.assertEqual(r.returncode, 0)
         for flag in ("--db", "--data", "--format", "--mapping", "--micro_step", "--process_num"):
             self.assertIn(flag, r.stdout)
@@ -196,7 +164,7 @@ class Usage(TrendCase):
 
 class Validation(TrendCase):
     def fails(self, args, message, data=None):
-        r = run(["data2db", "--db", self.out, "--data", data or self.data] + args)
+        r = vp_test.run(ARGS.visprobe, ["data2db", "--db", self.out, "--data", data or self.data] + args, env=CREATED)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn("error: " + message, r.stderr)
         self.assertNotIn("Traceback", r.stderr)
@@ -258,7 +226,7 @@ class Validation(TrendCase):
         os.makedirs(spaced)
         self.fails([], "The file path %s contains special characters." % spaced, data=spaced)
         out = os.path.join(self.tmp, "out dir")
-        r = run(["data2db", "--db", out, "--data", self.data])
+        r = vp_test.run(ARGS.visprobe, ["data2db", "--db", out, "--data", self.data], env=CREATED)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn("error: The file path %s contains special characters." % out, r.stderr)
         self.assertFalse(os.path.exists(out))
@@ -714,10 +682,7 @@ class Replacement(TrendCase):
 
 
 def generate(kind, out, manifest, *args):
-    r = subprocess.run([sys.executable, GEN, kind, out, "--manifest", manifest] + [str(a) for a in args],
-                       capture_output=True, text=True, timeout=600)
-    if r.returncode != 0:
-        raise AssertionError(r.stdout + r.stderr)
+    vp_test.run([sys.executable, GEN, kind, out, "--manifest", manifest], args, check=True)
     with open(manifest) as f:
         return json.load(f)
 
