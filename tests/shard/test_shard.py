@@ -21,34 +21,28 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dbrows import same_rows  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))   # tests/cli/vp_test.py
+import vp_test  # noqa: E402
+from dbrows import same_rows  # noqa: E402  (this folder: first on sys.path when run as a script)
 
 ARGS = None
 TMP = None
-ENV = dict(os.environ, VISPROBE_CREATED_UTC="2026-01-01T00:00:00Z")
-
-
-def run(args, check=True):
-    r = subprocess.run([ARGS.visprobe] + args, capture_output=True, text=True, env=ENV, timeout=600)
-    if check and r.returncode != 0:
-        raise AssertionError(f"visprobe {' '.join(args)} exited {r.returncode}:\n{r.stdout}\n{r.stderr}")
-    return r
+CREATED = {"VISPROBE_CREATED_UTC": "2026-01-01T00:00:00Z"}   # the runs' environment: the same timestamps in every file
 
 
 def gen_dump(name, *args):
     out = os.path.join(TMP, name)
     if not os.path.isdir(out):
-        subprocess.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), out, "--hidden", "128",
-                        "--seed", "5", "--manifest", out + ".manifest.json"] + list(args), check=True, capture_output=True)
+        vp_test.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), out, "--hidden", "128",
+                     "--seed", "5", "--manifest", out + ".manifest.json"], args, check=True)
     return out
 
 
 def gen_trend(kind, name, *args):
     out = os.path.join(TMP, name)
     if not os.path.isdir(out):
-        subprocess.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_trend_data.py"), kind, out, "--seed", "7"] +
-                       list(args), check=True, capture_output=True)
+        vp_test.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_trend_data.py"), kind, out, "--seed", "7"],
+                    args, check=True)
     return out
 
 
@@ -64,7 +58,7 @@ def shards(base_args, out_flag, work, n):
     for i in range(n):
         out = os.path.join(work, f"part{i}")
         procs.append(subprocess.Popen([ARGS.visprobe] + base_args + [out_flag, out, "--shard", f"{i}/{n}"],
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV))
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, **CREATED)))
     parts = []
     for i, p in enumerate(procs):
         text, _ = p.communicate(timeout=600)
@@ -81,14 +75,15 @@ class ShardCase(unittest.TestCase):
         work = os.path.join(TMP, "work_" + name)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
-        run(base_args + [out_flag, os.path.join(work, "one")])
+        vp_test.run(ARGS.visprobe, base_args + [out_flag, os.path.join(work, "one")], env=CREATED, check=True)
         one = only_db(os.path.join(work, "one"), pattern)
         for n in ns:
             with self.subTest(shards=n):
                 wn = os.path.join(work, f"n{n}")
                 parts = shards(base_args, out_flag, wn, n)
                 self.assertEqual(len(parts), n)
-                r = run(["gather", "-o", os.path.join(wn, "gathered")] + parts[::-1])   # any order
+                r = vp_test.run(ARGS.visprobe, ["gather", "-o", os.path.join(wn, "gathered")] + parts[::-1],   # any order
+                                env=CREATED, check=True)
                 gathered = only_db(os.path.join(wn, "gathered"), pattern)
                 self.assertNotIn(".part-", gathered)
                 self.assertTrue(same_rows(one, gathered), f"{name}, {n} shards: the gathered file differs (see above)\n{r.stdout}")
@@ -100,9 +95,7 @@ class ShardCase(unittest.TestCase):
         one = self.check_sharded("compare", ["graph_visualize", "-tp", t, "-gp", os.path.join(TMP, "cmp_g"), "-oc"], "-o",
                                  "compare_*.vis.db")
         # The cross-rank links are made by the gather (parts have none): the run has some.
-        import sqlite3
-        con = sqlite3.connect(one)
-        linked = con.execute("SELECT count(*) FROM tb_nodes WHERE matched_distributed NOT IN ('', '{}')").fetchone()[0]
+        linked = vp_test.rows(one, "SELECT count(*) FROM tb_nodes WHERE matched_distributed NOT IN ('', '{}')")[0][0]
         self.assertGreater(linked, 0)
 
     def test_build(self):
@@ -115,8 +108,7 @@ class ShardCase(unittest.TestCase):
                      "--golden", os.path.join(TMP, "merge_g"))
         one = self.check_sharded("merge", ["graph_visualize", "-tp", t, "-gp", os.path.join(TMP, "merge_g"), "--rank_size", "8", "8",
                                            "--tp", "2", "2", "--pp", "2", "2"], "-o", "compare_*.vis.db", ns=(2, 3, 5))
-        import sqlite3
-        graphs = sqlite3.connect(one).execute("SELECT count(DISTINCT graph_id) FROM tb_nodes").fetchone()[0]
+        graphs = vp_test.rows(one, "SELECT count(DISTINCT graph_id) FROM tb_nodes")[0][0]
         self.assertEqual(graphs, 2 * 2 * 2)   # steps x replicas x sides
 
     def test_merge_build(self):
@@ -144,13 +136,13 @@ class RefusalCase(unittest.TestCase):
         cls.other = shards(["graph_visualize", "-tp", t, "-oc"], "-o", os.path.join(cls.work, "b"), 3)
         m = gen_trend("monitor", "ref_mon", "--ranks", "2", "--steps", "4", "--layers", "2")
         cls.trend = shards(["data2db", "--data", m, "--format", "monitor"], "--db", os.path.join(cls.work, "c"), 3)
-        run(["graph_visualize", "-tp", t, "-o", os.path.join(cls.work, "whole")])
+        vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", t, "-o", os.path.join(cls.work, "whole")], env=CREATED, check=True)
         cls.whole = only_db(os.path.join(cls.work, "whole"), "build_*.vis.db")
 
     def refused(self, parts, *expected):
         out = os.path.join(self.work, "out")
         shutil.rmtree(out, ignore_errors=True)
-        r = run(["gather", "-o", out] + parts, check=False)
+        r = vp_test.run(ARGS.visprobe, ["gather", "-o", out] + parts, env=CREATED)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         errors = [l for l in r.stdout.splitlines() if "[ERROR]" in l]
         self.assertEqual(len(errors), 1, r.stdout)
@@ -190,13 +182,14 @@ class RefusalCase(unittest.TestCase):
     def test_bad_shard_flag(self):
         t = os.path.join(TMP, "ref_t")
         for bad in ("3/3", "x", "1/0", "1", "0/2/3"):
-            r = run(["graph_visualize", "-tp", t, "-o", os.path.join(self.work, "flag"), "--shard", bad], check=False)
+            r = vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", t, "-o", os.path.join(self.work, "flag"), "--shard", bad],
+                            env=CREATED)
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn("argument --shard: invalid shard", r.stderr)
-        r = run(["data2db", "--data", t, "--db", os.path.join(self.work, "flag"), "--shard", "2/2"], check=False)
+        r = vp_test.run(ARGS.visprobe, ["data2db", "--data", t, "--db", os.path.join(self.work, "flag"), "--shard", "2/2"], env=CREATED)
         self.assertEqual(r.returncode, 2)
         self.assertIn("argument --shard: invalid shard '2/2'", r.stderr)
-        r = run(["gather", "-o", os.path.join(self.work, "flag")], check=False)
+        r = vp_test.run(ARGS.visprobe, ["gather", "-o", os.path.join(self.work, "flag")], env=CREATED)
         self.assertEqual(r.returncode, 2)
         self.assertIn("the following arguments are required: PART", r.stderr)
 
