@@ -12,32 +12,22 @@ import argparse
 import glob
 import os
 import shutil
-import sqlite3
-import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from test_cli import dump_db, query  # noqa: E402  (same row readers as the CLI tests)
+import vp_test  # noqa: E402  (tests/cli/vp_test.py)
+from test_cli import dump_db  # noqa: E402  (the same row reader as the CLI tests)
+from vp_test import rows as query  # noqa: E402
 
 ARGS = None
+THREADS = {"VISPROBE_THREADS": "2"}   # both CLIs on two worker threads
 
 
 def badge_rows(path):
     """The vp_badges extension table (web-ui BEY-08), rows sorted."""
     return query(path, "SELECT * FROM vp_badges ORDER BY step, rank, data_source, node_name")
-
-
-def run_tool(kind, args, out, command="graph_visualize"):
-    if kind == "native":
-        cmd = [ARGS.native]
-    else:
-        cmd = ["node", "--no-experimental-fetch", "--liftoff-only", ARGS.wasm]   # baseline compiler: 13 instead of 27 CPU s for the suite, same wasm semantics
-    env = dict(os.environ, NODE_PATH="/usr/share/nodejs", VISPROBE_THREADS="2")
-    tail = ["-o", out] if command == "graph_visualize" else ["--db", out]
-    r = subprocess.run(cmd + [command] + args + tail, capture_output=True, text=True, env=env, timeout=600)
-    return r
 
 
 class Parity(unittest.TestCase):
@@ -56,9 +46,8 @@ class Parity(unittest.TestCase):
         ):
             t = os.path.join(cls.tmp, name, "target")
             g = os.path.join(cls.tmp, name, "golden")
-            subprocess.run([sys.executable, gen, t, "--golden", g, "--layers", "2", "--hidden", "128", "--seed", "3",
-                            "--manifest", os.path.join(cls.tmp, name, "manifest.json")] + extra,
-                           check=True, capture_output=True)
+            vp_test.run([sys.executable, gen, t, "--golden", g, "--layers", "2", "--hidden", "128", "--seed", "3",
+                         "--manifest", os.path.join(cls.tmp, name, "manifest.json")], extra, check=True)
             cls.gen[name] = (t, g)
 
     @classmethod
@@ -69,7 +58,7 @@ class Parity(unittest.TestCase):
         outs = {}
         for kind in ("native", "wasm"):
             out = tempfile.mkdtemp(prefix=kind + "_", dir=self.tmp)
-            r = run_tool(kind, args, out)
+            r = vp_test.run(vp_test.cli_cmd(kind, ARGS.native, ARGS.wasm), ["graph_visualize"] + args + ["-o", out], env=THREADS)
             self.assertEqual(r.returncode, 0, kind + ": " + r.stdout[-2000:] + r.stderr[-2000:])
             db = glob.glob(os.path.join(out, "*.vis.db"))[0]
             outs[kind] = dump_db(db)
@@ -115,18 +104,15 @@ class Parity(unittest.TestCase):
 
 def trend_rows(path):
     """Every table of a .trend.db, rows sorted; trend_meta without its creation time."""
-    import sqlite3
-    con = sqlite3.connect(path)
     out = {}
-    for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name"):
+    for (t,) in query(path, "SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name"):
         if t.startswith("sqlite_autoindex") or t.startswith("idx_"):
             out[t] = "index"
             continue
-        rows = con.execute(f'SELECT * FROM "{t}"').fetchall()
+        rows = query(path, f'SELECT * FROM "{t}"')
         if t == "trend_meta":
             rows = [r for r in rows if r[0] != "created_utc"]
         out[t] = sorted(rows, key=repr)
-    con.close()
     return out
 
 
@@ -143,9 +129,9 @@ class TrendParity(unittest.TestCase):
         os.symlink(os.path.join(base, "pytorch_data"), os.path.join(pangu, "rank0"))
         os.symlink(os.path.join(base, "mindspore_data"), os.path.join(pangu, "rank1"))
         cls.steps = os.path.join(cls.tmp, "steps")
-        subprocess.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), cls.steps, "--layers", "2",
-                        "--hidden", "64", "--steps", "2", "--ranks", "2", "--pp", "2", "--micro-batches", "2", "--seed", "5",
-                        "--manifest", os.path.join(cls.tmp, "steps_manifest.json")], check=True, capture_output=True)
+        vp_test.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), cls.steps, "--layers", "2",
+                     "--hidden", "64", "--steps", "2", "--ranks", "2", "--pp", "2", "--micro-batches", "2", "--seed", "5",
+                     "--manifest", os.path.join(cls.tmp, "steps_manifest.json")], check=True)
         # Monitor run: two ranks, quoted shape cells, NaN / inf cells, micro steps.
         cls.monitor = os.path.join(cls.tmp, "monitor")
         for rank in (0, 1):
@@ -171,7 +157,7 @@ class TrendParity(unittest.TestCase):
         outs = {}
         for kind in ("native", "wasm"):
             out = tempfile.mkdtemp(prefix=kind + "_", dir=self.tmp)
-            r = run_tool(kind, args, out, command="data2db")
+            r = vp_test.run(vp_test.cli_cmd(kind, ARGS.native, ARGS.wasm), ["data2db"] + args + ["--db", out], env=THREADS)
             self.assertEqual(r.returncode, 0, kind + ": " + r.stdout[-2000:] + r.stderr[-2000:])
             self.assertEqual(sorted(os.listdir(out)), sorted(names), kind + ": " + r.stdout[-3000:])
             outs[kind] = {n: trend_rows(os.path.join(out, n)) for n in names}
