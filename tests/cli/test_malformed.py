@@ -8,16 +8,16 @@ file left behind, and no hang — for the native CLI and, when given, the wasm C
 import argparse
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
+import vp_test
+from vp_test import log_lines
+
 ARGS = None
-LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+\) \[(DEBUG|INFO|WARNING|ERROR)\] (.*)$")
 
 
 class Malformed(unittest.TestCase):
@@ -26,11 +26,11 @@ class Malformed(unittest.TestCase):
         out = tempfile.mkdtemp(prefix="visprobe_bad_")
         try:
             t0 = time.monotonic()
-            r = subprocess.run(cmd + ["graph_visualize", "-tp", case, "-o", os.path.join(out, "o")], capture_output=True,
-                               text=True, errors="replace", timeout=60, env=dict(os.environ, **(env or {})))
+            r = vp_test.run(cmd, ["graph_visualize", "-tp", case, "-o", os.path.join(out, "o")], env=env,
+                            errors="replace", timeout=60)   # a hang fails fast here; the budget is the 30 s below
             elapsed = time.monotonic() - t0
             self.assertEqual(r.returncode, 1, f"{name}: {r.stdout[-1000:]} {r.stderr[-1000:]}")
-            errors = [m.group(2) for m in map(LOG_LINE.match, r.stdout.splitlines()) if m and m.group(1) == "ERROR"]
+            errors = [m for lvl, m in log_lines(r.stdout) if lvl == "ERROR"]
             self.assertEqual(len(errors), 1, f"{name}: {r.stdout}")
             for text in must:
                 self.assertIn(text, errors[0], name)
@@ -44,13 +44,11 @@ class Malformed(unittest.TestCase):
         with open(os.path.join(ARGS.source, "tests", "malformed", "expected.json")) as f:
             expected = json.load(f)
         self.assertGreaterEqual(len(expected), 30)
-        tools = [("native", [ARGS.visprobe])]
-        if ARGS.wasm:
-            tools.append(("wasm", ["node", "--no-experimental-fetch", "--liftoff-only", ARGS.wasm]))   # baseline compiler: small inputs
-        for tool, cmd in tools:
+        for tool in ["native"] + (["wasm"] if ARGS.wasm else []):
+            cmd = vp_test.cli_cmd(tool, ARGS.visprobe, ARGS.wasm)   # wasm: the baseline compiler, small inputs
             for name, must in sorted(expected.items()):
                 with self.subTest(tool=tool, case=name):
-                    self.run_case(cmd, name, must, {"NODE_PATH": "/usr/share/nodejs"})
+                    self.run_case(cmd, name, must)
                     if name.startswith("dump_") and tool == "native":
                         self.run_case(cmd, name, must, {"VISPROBE_WINDOW_BYTES": "64"})   # tiny windows too
 
