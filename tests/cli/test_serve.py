@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -25,9 +24,9 @@ import time
 import unittest
 import urllib.parse
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_corpus import read_rows  # noqa: E402
-from test_real_dumper import read_trend_rows  # noqa: E402
+import vp_test
+from test_corpus import read_rows
+from test_real_dumper import read_trend_rows
 
 ARGS = None
 
@@ -106,12 +105,6 @@ class Server:
             self.proc.kill()
 
 
-def cli(*args):
-    r = subprocess.run([ARGS.visprobe] + list(args), capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r
-
-
 class Serve(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -123,15 +116,16 @@ class Serve(unittest.TestCase):
         shutil.copytree(fixture('pt_tensor_golden'), os.path.join(d, 'dumps', 'pt_golden'))
         shutil.copytree(fixture('dist_tp2pp2_target'), os.path.join(d, 'dumps', 'dist'))
         out = os.path.join(cls.tmp, 'cli')
-        cli('graph_visualize', '-tp', os.path.join(d, 'dumps', 'pt_target', 'step0', 'rank0'), '-o', out)
+        vp_test.run(ARGS.visprobe, ['graph_visualize', '-tp', os.path.join(d, 'dumps', 'pt_target', 'step0', 'rank0'), '-o', out],
+                    check=True)
         cls.db = glob.glob(os.path.join(out, '*.vis.db'))[0]
         shutil.copy(cls.db, os.path.join(d, 'exp', 'nested', 'deeper', 'a.vis.db'))
         shutil.copy(cls.db, os.path.join(d, 'exp', 'run.part-1-of-2.vis.db'))
         os.makedirs(os.path.join(d, '.hidden'))
         shutil.copy(cls.db, os.path.join(d, '.hidden', 'secret.vis.db'))
-        subprocess.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_trend_data.py'), 'monitor',
-                        os.path.join(d, 'monitor_run'), '--ranks', '2', '--steps', '3', '--layers', '2', '--seed', '1'],
-                       check=True, capture_output=True)
+        vp_test.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_trend_data.py'), 'monitor',
+                     os.path.join(d, 'monitor_run'), '--ranks', '2', '--steps', '3', '--layers', '2', '--seed', '1'],
+                    check=True)
         # A symlink that leads out of LOGDIR, and a secret outside it.
         with open(os.path.join(cls.tmp, 'outside.txt'), 'w') as f:
             f.write('secret')
@@ -257,8 +251,9 @@ class Serve(unittest.TestCase):
         self.assertTrue(result.startswith('exp/compare_') and result.endswith('.vis.db'), result)
         self.assertIn(result, s.runs())
         out = os.path.join(self.tmp, 'cli_compare')
-        cli('graph_visualize', '-tp', os.path.join(self.logdir, 'dumps', 'pt_target', 'step0', 'rank0'),
-            '-gp', os.path.join(self.logdir, 'dumps', 'pt_golden', 'step0', 'rank0'), '-fm', '-o', out)
+        vp_test.run(ARGS.visprobe, ['graph_visualize', '-tp', os.path.join(self.logdir, 'dumps', 'pt_target', 'step0', 'rank0'),
+                                    '-gp', os.path.join(self.logdir, 'dumps', 'pt_golden', 'step0', 'rank0'), '-fm', '-o', out],
+                    check=True)
         want = read_rows(glob.glob(os.path.join(out, '*.vis.db'))[0], self.logdir)
         self.assertEqual(read_rows(os.path.join(self.logdir, result), self.logdir), want)
         # data2db of the TP2 x PP2 run.
@@ -268,7 +263,7 @@ class Serve(unittest.TestCase):
         self.assertEqual(last['state'], 'done', last)
         [trend] = last['results']
         out = os.path.join(self.tmp, 'cli_trend')
-        cli('data2db', '--data', os.path.join(self.logdir, 'dumps', 'dist'), '--db', out)
+        vp_test.run(ARGS.visprobe, ['data2db', '--data', os.path.join(self.logdir, 'dumps', 'dist'), '--db', out], check=True)
         self.assertEqual(read_trend_rows(os.path.join(self.logdir, trend)),
                          read_trend_rows(glob.glob(os.path.join(out, '*.trend.db'))[0]))
         self.assertEqual(s.runs()[trend]['kind'], 'trend')
@@ -276,9 +271,9 @@ class Serve(unittest.TestCase):
 
     def test_cancel_leaves_nothing(self):
         gen = os.path.join(self.logdir, 'gen')
-        subprocess.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_dump.py'), os.path.join(gen, 't'),
-                        '--golden', os.path.join(gen, 'g'), '--target-mb', '60', '--seed', '5', '--layout', 'files'],
-                       check=True, capture_output=True)
+        vp_test.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_dump.py'), os.path.join(gen, 't'),
+                     '--golden', os.path.join(gen, 'g'), '--target-mb', '60', '--seed', '5', '--layout', 'files'],
+                    check=True)
         before = set(os.listdir(self.logdir))
         status, d = self.s.json('POST', '/api/build', {'target': 'gen/t', 'golden': 'gen/g'})
         self.assertEqual(status, 202)
@@ -321,13 +316,13 @@ class ReadOnlyAndNoToken(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
     def test_bad_arguments(self):
-        r = subprocess.run([ARGS.visprobe, 'serve'], capture_output=True, text=True)
+        r = vp_test.run(ARGS.visprobe, ['serve'])
         self.assertEqual(r.returncode, 2)
         self.assertIn('LOGDIR', r.stderr)
-        r = subprocess.run([ARGS.visprobe, 'serve', '/nonexistent/logdir', '--port', '0'], capture_output=True, text=True)
+        r = vp_test.run(ARGS.visprobe, ['serve', '/nonexistent/logdir', '--port', '0'])
         self.assertEqual(r.returncode, 1)
         self.assertIn('/nonexistent/logdir is not a folder', r.stderr)
-        r = subprocess.run([ARGS.visprobe, 'serve', '.', '--port', 'x'], capture_output=True, text=True)
+        r = vp_test.run(ARGS.visprobe, ['serve', '.', '--port', 'x'])
         self.assertEqual(r.returncode, 2)
 
 

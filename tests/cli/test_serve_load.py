@@ -18,10 +18,10 @@ import threading
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_serve  # noqa: E402
-from test_serve import Server, cli, fixture  # noqa: E402
-from test_corpus import read_rows  # noqa: E402
+import test_serve
+import vp_test
+from test_serve import Server, fixture
+from test_corpus import read_rows
 
 ARGS = None
 SIZE = 4 << 30
@@ -92,7 +92,8 @@ class Load(unittest.TestCase):
                 self.assertLess(hwm, 300, 'the server stays small while it serves and builds')
                 self.assertEqual(last['state'], 'done', last)
                 out = os.path.join(tmp, 'cli')
-                cli('graph_visualize', '-tp', os.path.join(tmp, 't', 'step0', 'rank0'), '-gp', os.path.join(tmp, 'g', 'step0', 'rank0'), '-o', out)
+                vp_test.run(ARGS.visprobe, ['graph_visualize', '-tp', os.path.join(tmp, 't', 'step0', 'rank0'),
+                                            '-gp', os.path.join(tmp, 'g', 'step0', 'rank0'), '-o', out], check=True)
                 self.assertEqual(read_rows(os.path.join(tmp, last['results'][0]), tmp),
                                  read_rows(glob.glob(os.path.join(out, '*.vis.db'))[0], tmp))
             finally:
