@@ -18,14 +18,12 @@ import hashlib
 import json
 import os
 import shutil
-import sqlite3
-import subprocess
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_corpus import read_rows  # noqa: E402  (the same row reader as the dumper corpus)
+import vp_test
+from test_corpus import read_rows  # (the same row reader as the dumper corpus)
 
 ARGS = None
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -68,15 +66,10 @@ def fixture():
 def read_trend_rows(db):
     """The msProbe tables of a .trend.db through names, sorted; global_stats' lists as sorted sets (the
     reference's order there is Python set iteration)."""
-    con = sqlite3.connect(db)
-    try:
-        out = {t: sorted([list(r) for r in con.execute(q)], key=repr) for t, q in TREND_QUERIES.items()}
-        cur = con.execute('SELECT * FROM global_stats')
-        cols = [d[0] for d in cur.description]
-        out['global_stats'] = [{c: (','.join(sorted(v.split(','))) if isinstance(v, str) else v)
-                                for c, v in zip(cols, row)} for row in cur]
-    finally:
-        con.close()
+    out = {t: sorted([list(r) for r in vp_test.rows(db, q)], key=repr) for t, q in TREND_QUERIES.items()}
+    cols = vp_test.columns(db, 'global_stats')
+    out['global_stats'] = [{c: (','.join(sorted(v.split(','))) if isinstance(v, str) else v)
+                            for c, v in zip(cols, row)} for row in vp_test.rows(db, 'SELECT * FROM global_stats')]
     return out
 
 
@@ -103,20 +96,14 @@ def digests(rows):
     return out
 
 
-def run(kind, command, args, out):
+def run_case(kind, command, args, out):
+    """visprobe (kind native or wasm, under Node) or msProbe's own CLI (kind msprobe) on the fixture."""
     args = [a.replace('{F}', fixture()) for a in args]
     args = [command] + args + (['--db', out] if command == 'data2db' else ['-o', out])
-    env = dict(os.environ)
-    env.pop('MSPROBE_LOG_LEVEL', None)
-    if kind == 'native':
-        cmd = [ARGS.visprobe]
-    elif kind == 'msprobe':
-        cmd = [os.path.join(ARGS.shared, 'reference', 'msprobe.sh')]
-        env.update(MSPROBE_PEER_TIMESTAMP='20260101000000', MSPROBE_PEER_TIMEOUT='900')
-    else:
-        cmd = ['node', '--no-experimental-fetch', ARGS.wasm]
-        env['NODE_PATH'] = '/usr/share/nodejs'
-    return subprocess.run(cmd + args, capture_output=True, text=True, env=env, timeout=1200)
+    if kind == 'msprobe':
+        return vp_test.run(os.path.join(ARGS.shared, 'reference', 'msprobe.sh'), args,
+                           env={'MSPROBE_PEER_TIMESTAMP': '20260101000000', 'MSPROBE_PEER_TIMEOUT': '900'})
+    return vp_test.run(vp_test.cli_cmd(kind, ARGS.visprobe, ARGS.wasm, liftoff=False), args)
 
 
 def only_db(out):
@@ -140,7 +127,7 @@ class RealDumper(unittest.TestCase):
         path = os.path.join(EXPECTED, case + '.json')
         if ARGS.update:
             out = os.path.join(self.tmp, 'msprobe')
-            r = run('msprobe', command, args, out)
+            r = run_case('msprobe', command, args, out)
             self.assertEqual(r.returncode, 0, (r.stdout + r.stderr)[-3000:])
             os.makedirs(EXPECTED, exist_ok=True)
             with open(path, 'w') as f:
@@ -154,7 +141,7 @@ class RealDumper(unittest.TestCase):
         for kind in ['native'] + (['wasm'] if ARGS.wasm else []):
             with self.subTest(cli=kind):
                 out = os.path.join(self.tmp, kind)
-                r = run(kind, command, args, out)
+                r = run_case(kind, command, args, out)
                 self.assertEqual(r.returncode, 0, (r.stdout + r.stderr)[-3000:])
                 rows = read_any(only_db(out))
                 if ARGS.dump:
