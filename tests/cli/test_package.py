@@ -20,8 +20,8 @@ import tempfile
 import threading
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_corpus import read_rows  # noqa: E402
+import vp_test
+from test_corpus import read_rows
 
 ARGS = None
 QEMU = ['qemu-aarch64-static', '-L', '/usr/aarch64-linux-gnu']
@@ -57,8 +57,7 @@ def inputs():
 
 
 def run_rows(cmd, args, out, cwd):
-    r = subprocess.run(cmd + ['graph_visualize'] + args + ['-o', out], capture_output=True, text=True, cwd=cwd, timeout=900)
-    assert r.returncode == 0, (cmd, args, r.stdout[-2000:] + r.stderr[-2000:])
+    vp_test.run(cmd, ['graph_visualize'] + args + ['-o', out], cwd=cwd, check=True)
     [db] = glob.glob(os.path.join(out, '*.vis.db'))
     return read_rows(db, ARGS.shared)
 
@@ -73,13 +72,13 @@ class X86(unittest.TestCase):
                       'web/visprobe_web.wasm', 'web/sample/index.json', 'licenses/sqlite.txt'):
                 self.assertTrue(os.path.exists(os.path.join(top, f)), f)
             exe = os.path.join(top, 'visprobe')
-            r = subprocess.run([exe, '--version'], capture_output=True, text=True, cwd=fresh)
+            r = vp_test.run(exe, ['--version'], cwd=fresh)
             self.assertEqual(r.stdout.strip(), 'visprobe ' + version)
-            ldd = subprocess.run(['ldd', exe], capture_output=True, text=True).stdout
+            ldd = vp_test.run('ldd', [exe]).out
             self.assertNotIn('libstdc++', ldd)
             self.assertNotIn('libjemalloc', ldd)
-            glibc = sorted(set(re.findall(r'GLIBC_(\d+\.\d+)', subprocess.run(['objdump', '-T', exe], capture_output=True,
-                                                                               text=True).stdout)), key=lambda v: tuple(map(int, v.split('.'))))
+            glibc = sorted(set(re.findall(r'GLIBC_(\d+\.\d+)', vp_test.run('objdump', ['-T', exe]).out)),
+                           key=lambda v: tuple(map(int, v.split('.'))))
             self.assertLessEqual(tuple(map(int, glibc[-1].split('.'))), (2, 34), 'runs on glibc 2.34 and later')
             for name, args in inputs()[:3]:
                 with self.subTest(input=name):
@@ -117,24 +116,24 @@ class Aarch64(unittest.TestCase):
         try:
             arm = os.path.join(unpack(tarball('aarch64'), os.path.join(fresh, 'arm')), 'visprobe')
             x86 = os.path.join(unpack(tarball('x86_64'), os.path.join(fresh, 'x86')), 'visprobe')
-            self.assertIn('aarch64', subprocess.run(['file', arm], capture_output=True, text=True).stdout.lower().replace('-', ''))
-            r = subprocess.run(QEMU + [arm, '--version'], capture_output=True, text=True)
+            self.assertIn('aarch64', vp_test.run('file', [arm]).out.lower().replace('-', ''))
+            r = vp_test.run(QEMU + [arm], ['--version'])
             self.assertEqual(r.returncode, 0, r.stderr)
             for name, args in inputs():
                 with self.subTest(input=name):
                     self.assertEqual(run_rows(QEMU + [arm], args, os.path.join(fresh, 'arm_' + name), fresh),
                                      run_rows([x86], args, os.path.join(fresh, 'x86_' + name), fresh))
             # The dumper corpus: every case that builds.
-            cases = subprocess.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_dump.py'), '--corpus', 'list'],
-                                   capture_output=True, text=True, check=True).stdout.split()
+            cases = vp_test.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_dump.py')], ['--corpus', 'list'],
+                                check=True).out.split()
             checked = 0
             for case in cases:
                 d = os.path.join(fresh, 'corpus', case)
-                subprocess.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_dump.py'), '--corpus', case, d],
-                               check=True, capture_output=True)
+                vp_test.run([sys.executable, os.path.join(ARGS.source, 'scripts', 'gen_dump.py')], ['--corpus', case, d],
+                            check=True)
                 args = ['-tp', os.path.join(d, 'target')] + (['-gp', os.path.join(d, 'golden')] if os.path.isdir(os.path.join(d, 'golden')) else [])
-                a = subprocess.run(QEMU + [arm, 'graph_visualize'] + args + ['-o', os.path.join(d, 'arm')], capture_output=True, text=True)
-                b = subprocess.run([x86, 'graph_visualize'] + args + ['-o', os.path.join(d, 'x86')], capture_output=True, text=True)
+                a = vp_test.run(QEMU + [arm], ['graph_visualize'] + args + ['-o', os.path.join(d, 'arm')])
+                b = vp_test.run(x86, ['graph_visualize'] + args + ['-o', os.path.join(d, 'x86')])
                 self.assertEqual(a.returncode, b.returncode, case)
                 if b.returncode == 0:
                     self.assertEqual(read_rows(glob.glob(os.path.join(d, 'arm', '*.vis.db'))[0], d),
