@@ -16,13 +16,12 @@ import os
 import re
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import unittest
 
 import vp_test
-from vp_test import LOG_LINE, declared_columns, declared_schema, log_lines  # noqa: F401  (LOG_LINE: test_corpus reads it here)
+from vp_test import declared_columns, declared_schema, log_lines
 from vp_test import rows as query
 
 ARGS = None
@@ -497,8 +496,8 @@ class SampleDumps(CliTestCase):
         # msProbe's order. A dump.json with its records reversed (every row but the last comes early),
         # with a hold of 4 KiB (the early rows wait in a temporary table), gives the same file.
         gen = os.path.join(self.tmp, "gen")
-        subprocess.run([sys.executable, source("scripts", "gen_dump.py"), os.path.join(gen, "target"), "--golden",
-                        os.path.join(gen, "golden"), "--layers", "8", "--diverge-layer", "2"], check=True, capture_output=True)
+        vp_test.run([sys.executable, source("scripts", "gen_dump.py"), os.path.join(gen, "target"), "--golden",
+                     os.path.join(gen, "golden"), "--layers", "8", "--diverge-layer", "2"], check=True)
         rev = os.path.join(self.tmp, "reversed")
         shutil.copytree(os.path.join(gen, "target"), rev)
         with open(os.path.join(rev, "dump.json")) as f:

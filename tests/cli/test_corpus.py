@@ -27,7 +27,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -53,8 +52,7 @@ def source(*parts):
 
 
 def gen(*args):
-    return subprocess.run([sys.executable, source('scripts', 'gen_dump.py'), '--corpus'] + list(args),
-                          capture_output=True, text=True, check=True).stdout
+    return vp_test.run([sys.executable, source('scripts', 'gen_dump.py'), '--corpus'], args, check=True).out
 
 
 def corpus_ids():

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -36,7 +35,7 @@ def gen(name, *args, layers=4):
         cmd = [sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), out, "--model", "llama",
                "--hidden", "128", "--layers", str(layers), "--consistent-stats",
                "--manifest", os.path.join(TMP, name + ".manifest.json")] + list(args)
-        subprocess.run(cmd, check=True, capture_output=True)
+        vp_test.run(cmd, check=True)
     return out
 
 

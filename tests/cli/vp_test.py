@@ -3,7 +3,8 @@
 Where it lives: tests/cli/, next to the suites that use it. A suite run as a script
 (`python3 tests/cli/test_x.py`, as ctest does) has its own folder first on sys.path, so the
 tests/cli suites import it as is; tests/parity/test_parity.py already puts tests/cli on sys.path
-for test_cli's readers, and tests/shard/test_shard.py puts it there next to its own folder.
+for test_cli's readers, and tests/shard/test_shard.py and test_slurm.py put it there (their own
+folder, for dbrows.py, is first on sys.path already).
 
   run(cmd, args)            the CLI in a subprocess, with a clean environment and a hang guard
   cli_cmd(kind, native, js) the command of the native CLI or of the wasm one under Node (run's cmd)
