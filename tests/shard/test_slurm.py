@@ -11,17 +11,17 @@ import argparse
 import glob
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dbrows import same_rows  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))   # tests/cli/vp_test.py
+import vp_test  # noqa: E402
+from dbrows import same_rows  # noqa: E402  (this folder: first on sys.path when run as a script)
 
 ARGS = None
 TMP = None
-ENV = dict(os.environ)
+SLURM = {}   # the runs' environment on top of the caller's: the one-node cluster's folder and configuration
 
 
 class SlurmCase(unittest.TestCase):
@@ -29,31 +29,28 @@ class SlurmCase(unittest.TestCase):
     def setUpClass(cls):
         if os.geteuid() != 0:
             raise AssertionError("the Slurm test starts slurmctld, slurmd and munged: run it as root (CI does)")
-        ENV["VISPROBE_SLURM_DIR"] = os.path.join(TMP, "cluster")
-        r = subprocess.run([os.path.join(ARGS.source, "scripts", "slurm", "local_cluster.sh"), "start"], capture_output=True,
-                           text=True, env=ENV, timeout=120)
+        SLURM["VISPROBE_SLURM_DIR"] = os.path.join(TMP, "cluster")
+        r = vp_test.run(os.path.join(ARGS.source, "scripts", "slurm", "local_cluster.sh"), ["start"], env=SLURM, timeout=120)
         if r.returncode != 0:
             raise AssertionError("the one-node Slurm did not start:\n" + r.stdout + r.stderr)
-        ENV["SLURM_CONF"] = r.stdout.strip().split("=", 1)[1]
+        SLURM["SLURM_CONF"] = r.stdout.strip().split("=", 1)[1]
         cls.target = os.path.join(TMP, "t")
         cls.golden = os.path.join(TMP, "g")
-        subprocess.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), cls.target, "--hidden", "128",
-                        "--ranks", "4", "--steps", "2", "--tp", "2", "--pp", "2", "--golden", cls.golden, "--overflow-layer", "1",
-                        "--diverge-layer", "2", "--manifest", os.path.join(TMP, "manifest.json")], check=True, capture_output=True)
+        vp_test.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_dump.py"), cls.target, "--hidden", "128",
+                     "--ranks", "4", "--steps", "2", "--tp", "2", "--pp", "2", "--golden", cls.golden, "--overflow-layer", "1",
+                     "--diverge-layer", "2", "--manifest", os.path.join(TMP, "manifest.json")], check=True)
 
     @classmethod
     def tearDownClass(cls):
-        subprocess.run([os.path.join(ARGS.source, "scripts", "slurm", "local_cluster.sh"), "stop"], env=ENV, timeout=60)
+        vp_test.run(os.path.join(ARGS.source, "scripts", "slurm", "local_cluster.sh"), ["stop"], env=SLURM, timeout=60)
 
     def submit(self, out, n, *command):
-        return subprocess.run([os.path.join(ARGS.source, "scripts", "slurm", "visprobe_array.sh"), "-n", str(n), "-o", out,
-                               "--visprobe", ARGS.visprobe, "--"] + list(command), capture_output=True, text=True, env=ENV,
-                              timeout=300)
+        return vp_test.run(os.path.join(ARGS.source, "scripts", "slurm", "visprobe_array.sh"),
+                           ["-n", n, "-o", out, "--visprobe", ARGS.visprobe, "--"] + list(command), env=SLURM)
 
     def test_sharded_compare_equals_one_process(self):
         one = os.path.join(TMP, "one")
-        subprocess.run([ARGS.visprobe, "graph_visualize", "-tp", self.target, "-gp", self.golden, "-oc", "-o", one], check=True,
-                       capture_output=True)
+        vp_test.run(ARGS.visprobe, ["graph_visualize", "-tp", self.target, "-gp", self.golden, "-oc", "-o", one], check=True)
         for n in (3, 4):
             out = os.path.join(TMP, f"slurm{n}")
             r = self.submit(out, n, "graph_visualize", "-tp", self.target, "-gp", self.golden, "-oc")
@@ -77,7 +74,7 @@ class SlurmCase(unittest.TestCase):
         self.assertIn("truncated JSON", r.stderr)
         self.assertIn("no gathered database", r.stderr)
         self.assertEqual(glob.glob(os.path.join(out, "*.db")), [])
-        q = subprocess.run(["squeue", "-h"], capture_output=True, text=True, env=ENV)
+        q = vp_test.run("squeue", ["-h"], env=SLURM)
         self.assertEqual(q.stdout.strip(), "", "a job was left in the queue")
 
     def test_refuses_its_own_flags(self):
