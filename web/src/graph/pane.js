@@ -12,6 +12,7 @@ import { Minimap } from './minimap.js';
 import { loadBadges, pillOf } from './badges.js';
 import { t } from '../i18n.js';
 import { wirePane } from './pane_events.js';
+import { rootRows, childRows, childRowsByParent, nodeFromRow } from './node_rows.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Children loaded ahead of a double-click (prefetchLater). */
@@ -27,10 +28,6 @@ export const READABLE_K = 1.5;
 /** The minimap's width with its border and padding (style.css .ws-minimap) and a gap. */
 const MINIMAP_W = 82;
 const INITIAL = Object.freeze({ x: 36, y: 72, k: 1.8 });
-const COLS = `node_name, node_type, sub_nodes, precision_index, overflow_level, matched_node_link, micro_step_id,
-  CASE WHEN matched_distributed IS NULL OR matched_distributed IN ('', '{}') OR NOT json_valid(matched_distributed) THEN ''
-       ELSE ifnull(json_extract(matched_distributed, '$.communications_type'), '') END,
-  (parallel_merge_info IS NOT NULL AND parallel_merge_info NOT IN ('', '[]')), modified`;
 
 import { LATER } from '../later.js';
 /** @typedef {import('./layout.js').GNode} GNode */
@@ -141,19 +138,7 @@ export class Pane {
 
   /** @param {import('../engine/protocol.js').SqlValue[]} row @param {GNode|null} parent @returns {GNode} */
   makeNode(row, parent) {
-    const [name, type, sub, precision, overflow, link, micro, comm, merged, modified] = row;
-    /** @type {string[]} */
-    let subNames = [];
-    /** @type {string[]} */
-    let links = [];
-    try { subNames = sub ? JSON.parse(/** @type {string} */ (sub)) : []; } catch { subNames = []; }
-    try { links = link ? JSON.parse(/** @type {string} */ (link)) : []; } catch { links = []; }
-    if (!Array.isArray(subNames)) subNames = [];
-    if (!Array.isArray(links)) links = [];
-    const n = { name: String(name), type: Number(type), subNames, children: null, expanded: false,
-                precision: precision === null ? null : Number(precision), overflow: /** @type {string|null} */ (overflow), link: links,
-                micro: Number(micro), depth: parent ? parent.depth + 1 : 0, parent, x: 0, y: 0, w: 0, h: 0,
-                comm: /** @type {string} */ (comm || ''), merged: !!merged, modified: !!modified };
+    const n = nodeFromRow(row, parent);
     this.nodes.set(n.name, n);
     return n;
   }
@@ -162,7 +147,7 @@ export class Pane {
     // BEY-08: badges arrive on their own (for msProbe files the worker computes them first) and
     // are drawn when they do; the first paint does not wait for them.
     this.badgesReady = this.reloadBadges().then(() => { if (this.root && !this.destroyed) this.draw(true); });
-    const r = await this.engine.query(`SELECT ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ''`, this.scope);
+    const r = await rootRows(this.engine, this.scope);
     if (!r.values.length) throw new Error(t('noGraph', this.opts.step, this.opts.rank, this.opts.side === 'NPU' ? t('debug') : t('bench')));
     this.root = this.makeNode(r.values[0], null);
     await this.expand(this.root);
@@ -183,8 +168,7 @@ export class Pane {
   async loadChildren(n) {
     if (n.children) return;
     if (!n.loading) {
-      n.loading = this.engine.query(`SELECT ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND up_node = ? ORDER BY node_order`,
-                                    [...this.scope, n.name])
+      n.loading = childRows(this.engine, this.scope, n.name)
         .then((r) => { if (!n.children) n.children = r.values.map((row) => this.makeNode(row, n)); })
         .finally(() => { n.loading = null; });
     }
@@ -219,27 +203,6 @@ export class Pane {
     }
   }
 
-  /**
-   * The child rows (COLS) of the named nodes, by parent name, in node_order: along the
-   * (step, rank, data_source, up_node, node_order) index, 400 parents a query.
-   * @param {string[]} names @returns {Promise<Map<string, import('../engine/protocol.js').SqlValue[][]>>}
-   */
-  async childRows(names) {
-    /** @type {Map<string, import('../engine/protocol.js').SqlValue[][]>} */
-    const byParent = new Map();
-    for (let i = 0; i < names.length; i += 400) {
-      const part = names.slice(i, i + 400);
-      const rows = await this.engine.query(
-        `SELECT up_node, ${COLS} FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?
-         AND up_node IN (${part.map(() => '?').join(',')}) ORDER BY up_node, node_order`, [...this.scope, ...part]);
-      for (const row of rows.values) {
-        const up = String(row[0]);
-        if (!byParent.has(up)) byParent.set(up, []);
-        /** @type {import('../engine/protocol.js').SqlValue[][]} */ (byParent.get(up)).push(row.slice(1));
-      }
-    }
-    return byParent;
-  }
 
   /**
    * Issue 19: the modules above depth `depth` expanded, the ones at and below it collapsed (1 =
@@ -259,7 +222,7 @@ export class Pane {
     for (let d = 0; d < depth && level.length && !truncated; ++d) {
       const parents = level.filter((n) => !isLeaf(n));
       const missing = parents.filter((n) => !n.children);
-      const byParent = await this.childRows(missing.map((n) => n.name));
+      const byParent = await childRowsByParent(this.engine, this.scope, missing.map((n) => n.name));
       for (const n of missing) if (!n.children) n.children = (byParent.get(n.name) || []).map((row) => this.makeNode(row, n));
       const next = [];
       for (const n of parents) {
@@ -317,7 +280,7 @@ export class Pane {
     const ancestors = chain.slice(0, -1);
     const missing = ancestors.filter((a) => { const n = this.nodes.get(a); return !n || !n.children; });
     if (missing.length) {
-      const byParent = await this.childRows(missing);
+      const byParent = await childRowsByParent(this.engine, this.scope, missing);
       // Top-down, so each parent exists before its children are made.
       for (const a of ancestors) {
         const n = this.nodes.get(a);

@@ -20,6 +20,7 @@ import { drawBreadcrumb } from './breadcrumb.js';
 import { actionOf, runAction } from './keys.js';
 import { buildViewControls, drawLegend } from './view_controls.js';
 import { paneSplitter, sideSplitter, dockSplitter } from './splitters.js';
+import { viewStateOf, applyViewState } from './view_state.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
 import { LATER } from '../later.js';
@@ -304,76 +305,11 @@ export class Workspace {
     if (this.opts.onState && !this.restoring) this.opts.onState();
   }
 
-  /** BEY-04: the view state as plain strings (deep link and restore). */
-  viewState() {
-    /** @type {Record<string, string>} */
-    const s = { step: this.stepSel.value, rank: this.rankSel.value, micro: this.microSel.value, panel: this.panel };
-    if (this.filter) {
-      s.mode = this.filter.mode.value;
-      const boxes = [...this.filter.checks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value);
-      if (boxes.length) s.boxes = boxes.join(',');
-    }
-    this.panes.forEach((p, i) => {
-      // The deepest expanded nodes: revealing and expanding them rebuilds the expansion.
-      const deepest = p.laid.filter((n) => n.expanded && n !== p.root && !(n.children || []).some((c) => c.expanded)).map((n) => n.name);
-      if (deepest.length) s[`exp${i}`] = JSON.stringify(deepest);
-      s[`t${i}`] = `${p.t.x.toFixed(1)},${p.t.y.toFixed(1)},${p.t.k.toFixed(4)}`;
-      if (p.selected) s.sel = `${i}:${p.selected.name}`;
-    });
-    return s;
-  }
+  /** BEY-04: the view state as plain strings (deep link and restore; graph/view_state.js). */
+  viewState() { return viewStateOf(this); }
 
   /** BEY-04: restores a viewState() (values from a URL: each is checked). @param {Record<string, string>} s */
-  async applyState(s) {
-    this.restoring = true;
-    try {
-      const pick = (/** @type {HTMLSelectElement} */ sel, /** @type {string|undefined} */ v) => {
-        if (v !== undefined && [...sel.options].some((o) => o.value === v)) sel.value = v;
-      };
-      pick(this.stepSel, s.step);
-      pick(this.rankSel, s.rank);
-      pick(this.microSel, s.micro);
-      // open() has just loaded the first scope: load again only for another one (a second load
-      // would recompute the badges and restart the name lists).
-      if (this.loadedScope !== this.scopeKey()) await this.load();
-      if (s.mode === 'overflow' && this.overflowCheck) {
-        this.filter.mode.value = 'overflow';
-        this.setMode('overflow');
-        this.filter.fillChecks();
-      }
-      if (s.boxes) {
-        for (const v of s.boxes.split(',')) {
-          const cb = /** @type {HTMLInputElement|null} */ (this.filter.checks.querySelector(`input[value="${CSS.escape(v)}"]`));
-          if (cb && !cb.disabled) cb.checked = true;
-        }
-        await this.filter.run();
-      }
-      for (let i = 0; i < this.panes.length; ++i) {
-        const p = this.panes[i];
-        let names = [];
-        try { names = JSON.parse(s[`exp${i}`] || '[]'); } catch { names = []; }
-        for (const name of Array.isArray(names) ? names.slice(0, 500) : []) {
-          const n = await p.reveal(String(name));
-          if (n) await p.expand(n);
-        }
-        p.render();
-      }
-      const m = /^(\d+):(.*)$/s.exec(s.sel || '');
-      if (m && this.panes[Number(m[1])]) {
-        const p = this.panes[Number(m[1])];
-        const n = await p.reveal(m[2]);
-        // Centred on both sides (a link without a view, t0 / t1, shows them; one with a view moves there below).
-        if (n) { p.render(); p.centre(n); await this.revealCounterpart(p, n); await this.select(p, n); }
-      }
-      this.panes.forEach((p, i) => {
-        const t = String(s[`t${i}`] || '').split(',').map(Number);
-        if (t.length === 3 && t.every(Number.isFinite) && t[2] > 0) { p.t = { x: t[0], y: t[1], k: t[2] }; p.draw(true); }
-      });
-      if (s.panel) this.showPanel(s.panel);
-    } finally {
-      this.restoring = false;
-    }
-  }
+  applyState(s) { return applyViewState(this, s); }
 
   /** @param {string} id */
   showPanel(id) {
