@@ -42,10 +42,10 @@ after(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** The page with the run's database opened, its first heat map drawn. */
-async function openRun() {
+/** The page with the run's database (or `file`) opened, its first heat map drawn. */
+async function openRun(file = db) {
   const { page, context, errors } = await openPage(browser, origin + '/', { viewport: VIEWPORT });
-  await page.setInputFiles('#pick-db', db);
+  await page.setInputFiles('#pick-db', file);
   await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0 &&
     document.getElementById('status').textContent === 'database opened', null, { timeout: 60000 });
   assert.equal(await page.textContent('#error'), '');
@@ -323,9 +323,7 @@ test('issue 46: a linear scale flattened by one extreme value says so and offers
   execFileSync('cp', [db, spread]);
   execFileSync('sqlite3', [spread, 'UPDATE trend_data SET norm = (target_id + rank) % 10']);
   {
-    const { page, context, errors } = await openPage(browser, origin + '/', { viewport: VIEWPORT });
-    await page.setInputFiles('#pick-db', spread);
-    await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0, null, { timeout: 60000 });
+    const { page, context, errors } = await openRun(spread);
     assert.deepEqual([(await heat(page)).stats.min, (await heat(page)).stats.max], [0, 9]);
     assert.equal(await page.isHidden('[data-testid=flat-hint]'), true);
     assert.deepEqual(errors, []);
@@ -336,9 +334,7 @@ test('issue 46: a linear scale flattened by one extreme value says so and offers
   const flat = join(tmp, 'flat.trend.db');
   execFileSync('cp', [spread, flat]);
   execFileSync('sqlite3', [flat, 'UPDATE trend_data SET norm = 1000000000 WHERE rank = 0 AND target_id = (SELECT MIN(target_id) FROM trend_data)']);
-  const { page, context, errors } = await openPage(browser, origin + '/', { viewport: VIEWPORT });
-  await page.setInputFiles('#pick-db', flat);
-  await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0, null, { timeout: 60000 });
+  const { page, context, errors } = await openRun(flat);
   assert.equal((await heat(page)).stats.max, 1e9);
   await page.waitForSelector('[data-testid=flat-hint]:not([hidden])');
   assert.match(await page.textContent('[data-testid=flat-hint]'), /Nearly every cell has the same colour/);
