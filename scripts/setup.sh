@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 SERVE_PKGS=(cmake ninja-build emscripten libfmt-dev robin-map-dev python3)
 TEST_PKGS=(g++ pkg-config dpkg-dev curl patch libsqlite3-dev catch2 libyaml-cpp-dev libjemalloc-dev
            time sqlite3 chromium clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge procps
-           g++-aarch64-linux-gnu qemu-user-static zip unzip file binutils)
+           g++-aarch64-linux-gnu qemu-user-static zip unzip file binutils clang-format clang-tidy)
 what="${1:-all}"
 APT_PKGS=("${SERVE_PKGS[@]}")
 [ "$what" = serve ] || APT_PKGS+=("${TEST_PKGS[@]}")

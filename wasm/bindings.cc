@@ -69,7 +69,7 @@ struct RunResult {
   std::string code;
   std::string message;
   std::string dbPath;
-  double rows = 0;        // counts cross as doubles (no 64-bit integers in bound signatures)
+  double rows = 0;  // counts cross as doubles (no 64-bit integers in bound signatures)
   double dumpBytes = 0;
 };
 
@@ -87,7 +87,8 @@ std::vector<std::string> Tokens(const val& o, const char* k) {
     val x = arr[i];
     if (x.isNumber()) {
       double d = x.as<double>();
-      out.push_back(d == static_cast<double>(static_cast<long long>(d)) ? std::to_string(static_cast<long long>(d)) : std::to_string(d));
+      out.push_back(d == static_cast<double>(static_cast<long long>(d)) ? std::to_string(static_cast<long long>(d))
+                                                                        : std::to_string(d));
     } else {
       out.push_back(x.as<std::string>());
     }
@@ -102,15 +103,21 @@ visprobe::Result<visprobe::GraphVisualizeArgs> GraphRequest(const val& r) {
   visprobe::GraphVisualizeArgs a;
   a.target_path = Str(r, "targetPath");
   a.output_path = Str(r, "outputPath");
-  if (Has(r, "goldenPath")) { a.golden_path = Str(r, "goldenPath"); a.has_golden = true; }
+  if (Has(r, "goldenPath")) {
+    a.golden_path = Str(r, "goldenPath");
+    a.has_golden = true;
+  }
   a.overflow_check = Flag(r, "overflowCheck");
   a.fuzzy_match = Flag(r, "fuzzyMatch");
   a.print_compare_log = Flag(r, "tensorLog");
   a.layer_mapping = Flag(r, "layerMapping") || Has(r, "layerMappingFile");
   a.layer_mapping_file = Str(r, "layerMappingFile");
   if (Has(r, "fileType")) a.file_type = Str(r, "fileType");
-  for (const auto& [key, flag] : {std::pair<const char*, const char*>{"rankSize", "--rank_size"}, {"tp", "--tp"}, {"pp", "--pp"},
-                                  {"vpp", "--vpp"}, {"order", "--order"}}) {
+  for (const auto& [key, flag] : {std::pair<const char*, const char*>{"rankSize", "--rank_size"},
+                                  {"tp", "--tp"},
+                                  {"pp", "--pp"},
+                                  {"vpp", "--vpp"},
+                                  {"order", "--order"}}) {
     std::vector<std::string> v = Tokens(r, key);
     if (!v.empty()) RETURN_IF_ERROR(visprobe::SetListOption(a, flag, v));
   }
@@ -128,8 +135,8 @@ RunResult GraphVisualize(val request, std::string timestamp, val on_event) {
   }
   visprobe::RunOptions opts;
   opts.timestamp = timestamp.empty() ? visprobe::NowTimestamp() : timestamp;
-  opts.threads = 1;   // the browser build starts single-threaded
-  opts.check_input_writable = false;   // dropped files are read-only (§16.3 allows this)
+  opts.threads = 1;  // the browser build starts single-threaded
+  opts.check_input_writable = false;  // dropped files are read-only (§16.3 allows this)
   JsReporter rep(on_event);
   auto r = visprobe::RunGraphVisualize(parsed.value(), opts, rep);
   if (!r.ok()) {
@@ -151,7 +158,7 @@ struct TrendResult {
   bool ok = false;
   std::string code;
   std::string message;
-  std::string dbPaths;     // the databases written, one per line
+  std::string dbPaths;  // the databases written, one per line
   double rows = 0;
   double inputBytes = 0;
 };
@@ -195,7 +202,7 @@ TrendResult Data2Db(val request, std::string created_utc, val on_event) {
 struct MatchResult {
   bool ok = false;
   std::string message;
-  double precision = -1;   // -1: NULL
+  double precision = -1;  // -1: NULL
   std::string inputData, outputData;
 };
 
@@ -205,7 +212,10 @@ MatchResult CompareStored(std::string task, std::string name, std::string tin, s
                           std::string bout, std::string npu_dir, std::string bench_dir) {
   MatchResult out;
   auto r = visprobe::CompareStoredItems(task, name, tin, tout, bin, bout, visprobe::TensorDataDirs{npu_dir, bench_dir});
-  if (!r.ok()) { out.message = r.status().message(); return out; }
+  if (!r.ok()) {
+    out.message = r.status().message();
+    return out;
+  }
   out.ok = true;
   out.precision = r->precision_index;
   out.inputData = r->input_data;
@@ -217,7 +227,10 @@ MatchResult CompareStored(std::string task, std::string name, std::string tin, s
 MatchResult LocateTensors(std::string stored, std::string root, std::string probe) {
   MatchResult out;
   auto r = visprobe::LocateTensorDir(stored, root, probe);
-  if (!r.ok()) { out.message = r.status().message(); return out; }
+  if (!r.ok()) {
+    out.message = r.status().message();
+    return out;
+  }
   out.ok = true;
   out.inputData = r.value();
   return out;
@@ -226,7 +239,10 @@ MatchResult LocateTensors(std::string stored, std::string root, std::string prob
 MatchResult StripFields(std::string json) {
   MatchResult out;
   auto r = visprobe::StripComparisonFields(json);
-  if (!r.ok()) { out.message = r.status().message(); return out; }
+  if (!r.ok()) {
+    out.message = r.status().message();
+    return out;
+  }
   out.ok = true;
   out.inputData = r.value();
   return out;

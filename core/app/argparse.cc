@@ -22,14 +22,20 @@ Status ReadArgs(const std::vector<OptSpec>& specs, const std::vector<std::string
     bool has_inline = false;
     if (arg.size() > 1 && arg[0] == '-') {
       auto eq = arg.find('=');
-      if (eq != std::string::npos) { value = arg.substr(eq + 1); arg = arg.substr(0, eq); has_inline = true; }
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        has_inline = true;
+      }
     }
     size_t k = 0;
     for (; k < specs.size(); ++k)
       if ((!specs[k].short_name.empty() && arg == specs[k].short_name) || arg == specs[k].long_name) break;
     if (k == specs.size()) {
-      if (!positional.empty() && positionals && !LooksLikeOption(argv[i])) positionals->push_back(argv[i]);
-      else unknown.push_back(argv[i]);
+      if (!positional.empty() && positionals && !LooksLikeOption(argv[i]))
+        positionals->push_back(argv[i]);
+      else
+        unknown.push_back(argv[i]);
       continue;
     }
     const OptSpec& o = specs[k];
@@ -37,16 +43,21 @@ Status ReadArgs(const std::vector<OptSpec>& specs, const std::vector<std::string
     std::vector<std::string> values;
     switch (o.arity) {
       case OptSpec::Arity::kOne:
-        if (has_inline) values.push_back(value);
-        else if (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1])) values.push_back(argv[++i]);
-        else return InvalidInput("argument " + o.Title() + ": expected one argument");
+        if (has_inline)
+          values.push_back(value);
+        else if (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1]))
+          values.push_back(argv[++i]);
+        else
+          return InvalidInput("argument " + o.Title() + ": expected one argument");
         break;
       case OptSpec::Arity::kFlag:
         if (has_inline) return InvalidInput("argument " + o.Title() + ": ignored explicit argument '" + value + "'");
         break;
       case OptSpec::Arity::kOptional:
-        if (has_inline) values.push_back(value);
-        else if (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1])) values.push_back(argv[++i]);
+        if (has_inline)
+          values.push_back(value);
+        else if (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1]))
+          values.push_back(argv[++i]);
         break;
       case OptSpec::Arity::kMany:
         if (has_inline) values.push_back(value);

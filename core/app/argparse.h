@@ -14,7 +14,7 @@ namespace visprobe {
 
 struct OptSpec {
   enum class Arity { kOne, kFlag, kOptional, kMany };
-  std::string short_name;   // may be empty
+  std::string short_name;  // may be empty
   std::string long_name;
   Arity arity = Arity::kOne;
   bool required = false;

@@ -71,7 +71,10 @@ Status SetListOption(GraphVisualizeArgs& a, const std::string& long_name, const 
   const Opt* o = FindOpt(long_name);
   if (!o || (o->kind != Kind::kInts && o->kind != Kind::kStrings)) return InvalidInput("unrecognized arguments: " + long_name);
   if (values.empty()) return InvalidInput("argument " + OptTitle(*o) + ": expected at least one argument");
-  if (o->kind == Kind::kStrings) { a.order = values; return Status::Ok(); }
+  if (o->kind == Kind::kStrings) {
+    a.order = values;
+    return Status::Ok();
+  }
   std::vector<int> ints;
   for (const auto& v : values) {
     char* end = nullptr;
@@ -79,10 +82,17 @@ Status SetListOption(GraphVisualizeArgs& a, const std::string& long_name, const 
     if (v.empty() || *end != '\0') return InvalidInput("argument " + OptTitle(*o) + ": invalid int value: '" + v + "'");
     ints.push_back(static_cast<int>(x));
   }
-  if (long_name == "--rank_size") { a.rank_size = ints; a.has_rank_size = true; }
-  else if (long_name == "--tp") { a.tp = ints; a.has_tp = true; }
-  else if (long_name == "--pp") { a.pp = ints; a.has_pp = true; }
-  else a.vpp = ints;
+  if (long_name == "--rank_size") {
+    a.rank_size = ints;
+    a.has_rank_size = true;
+  } else if (long_name == "--tp") {
+    a.tp = ints;
+    a.has_tp = true;
+  } else if (long_name == "--pp") {
+    a.pp = ints;
+    a.has_pp = true;
+  } else
+    a.vpp = ints;
   return Status::Ok();
 }
 
@@ -102,29 +112,42 @@ Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string
     OptSpec sp;
     sp.short_name = o.short_name ? o.short_name : "";
     sp.long_name = o.long_name;
-    sp.arity = o.kind == Kind::kFlag ? OptSpec::Arity::kFlag
-             : o.kind == Kind::kOptionalValue ? OptSpec::Arity::kOptional
-             : (o.kind == Kind::kInts || o.kind == Kind::kStrings) ? OptSpec::Arity::kMany : OptSpec::Arity::kOne;
+    sp.arity = o.kind == Kind::kFlag                                 ? OptSpec::Arity::kFlag
+               : o.kind == Kind::kOptionalValue                      ? OptSpec::Arity::kOptional
+               : (o.kind == Kind::kInts || o.kind == Kind::kStrings) ? OptSpec::Arity::kMany
+                                                                     : OptSpec::Arity::kOne;
     sp.required = sp.long_name == "--target_path" || sp.long_name == "--output_path";
     specs.push_back(sp);
   }
   GraphVisualizeArgs a;
   RETURN_IF_ERROR(ReadArgs(specs, argv, [&a](const OptSpec& o, const std::vector<std::string>& v) -> Status {
     const std::string& name = o.long_name;
-    if (name == "--target_path") a.target_path = v[0];
-    else if (name == "--golden_path") { a.golden_path = v[0]; a.has_golden = true; }
-    else if (name == "--output_path") a.output_path = v[0];
-    else if (name == "--shard") { ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", v[0])); }
-    else if (name == "--overflow_check") a.overflow_check = true;
-    else if (name == "--fuzzy_match") a.fuzzy_match = true;
-    else if (name == "--is_print_compare_log") a.print_compare_log = true;
-    else if (name == "--is_print_progress_log") a.progress_log = true;
-    else if (name == "--layer_mapping") { a.layer_mapping = true; if (!v.empty()) a.layer_mapping_file = v[0]; }
-    else if (name == "--file_type") {
+    if (name == "--target_path")
+      a.target_path = v[0];
+    else if (name == "--golden_path") {
+      a.golden_path = v[0];
+      a.has_golden = true;
+    } else if (name == "--output_path")
+      a.output_path = v[0];
+    else if (name == "--shard") {
+      ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", v[0]));
+    } else if (name == "--overflow_check")
+      a.overflow_check = true;
+    else if (name == "--fuzzy_match")
+      a.fuzzy_match = true;
+    else if (name == "--is_print_compare_log")
+      a.print_compare_log = true;
+    else if (name == "--is_print_progress_log")
+      a.progress_log = true;
+    else if (name == "--layer_mapping") {
+      a.layer_mapping = true;
+      if (!v.empty()) a.layer_mapping_file = v[0];
+    } else if (name == "--file_type") {
       if (v[0] != "db" && v[0] != "json")
         return InvalidInput("argument --file_type: invalid choice: '" + v[0] + "' (choose from 'db', 'json')");
       a.file_type = v[0];
-    } else return SetListOption(a, name, v);
+    } else
+      return SetListOption(a, name, v);
     return Status::Ok();
   }));
   return a;
@@ -140,7 +163,8 @@ Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& 
   std::vector<ParallelParam> out;
   if (a.rank_size.size() == 1) {
     if (a.tp.size() != 1 || a.pp.size() != 1)
-      return InvalidInput("In the graph merge build task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 1!");
+      return InvalidInput(
+          "In the graph merge build task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 1!");
     ParallelParam p;
     p.rank_size = a.rank_size[0];
     p.tp = a.tp[0];
@@ -151,7 +175,8 @@ Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& 
     return out;
   }
   if (a.tp.size() != 2 || a.pp.size() != 2)
-    return InvalidInput("In the graph merge compare task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 2!");
+    return InvalidInput(
+        "In the graph merge compare task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 2!");
   for (size_t i = 0; i < 2; ++i) {
     ParallelParam p;
     p.rank_size = a.rank_size[i];

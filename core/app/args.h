@@ -15,17 +15,17 @@ namespace visprobe {
 struct GraphVisualizeArgs {
   std::string target_path, golden_path, output_path;
   bool has_golden = false;
-  bool layer_mapping = false;           // -lm given
-  std::string layer_mapping_file;       // -lm <file>
+  bool layer_mapping = false;  // -lm given
+  std::string layer_mapping_file;  // -lm <file>
   bool overflow_check = false;
   bool fuzzy_match = false;
-  bool print_compare_log = false;       // -tensor_log
-  bool progress_log = false;            // -progress_log
+  bool print_compare_log = false;  // -tensor_log
+  bool progress_log = false;  // -progress_log
   std::vector<int> rank_size, tp, pp, vpp{1};
   std::vector<std::string> order{"tp-cp-ep-dp-pp"};
   std::string file_type = "db";
   bool has_rank_size = false, has_tp = false, has_pp = false;
-  ShardSpec shard;                      // --shard I/N: write part I of N (db/shard_part.h)
+  ShardSpec shard;  // --shard I/N: write part I of N (db/shard_part.h)
 };
 
 // GraphVisualizeArgs is the typed request of a run: the CLI parses argv into it, the browser worker

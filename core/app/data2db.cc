@@ -18,7 +18,8 @@ struct Flag {
 
 const Flag kFlags[] = {
     {"--db", "DB", "<Required> Output directory of dump_data.trend.db / monitor_data.trend.db (created if missing)."},
-    {"--data", "DATA", "<Required> Input directory: the parent of step* folders (dump) or of <time>-rank<r>-<id> folders (monitor)."},
+    {"--data", "DATA",
+     "<Required> Input directory: the parent of step* folders (dump) or of <time>-rank<r>-<id> folders (monitor)."},
     {"--format", "{auto,dump,monitor}", "<Optional> Input kind; auto tries both (default auto)."},
     {"--mapping", "MAPPING", "<Optional> JSON object of name replacements applied in order."},
     {"--micro_step", "{true,false,True,False}", "<Optional> Split steps into micro steps (default true)."},
@@ -27,10 +28,10 @@ const Flag kFlags[] = {
 };
 
 bool IsChoice(const std::string& v, std::initializer_list<const char*> cs) {
-  for (const char* c : cs) if (v == c) return true;
+  for (const char* c : cs)
+    if (v == c) return true;
   return false;
 }
-
 
 }  // namespace
 
@@ -55,7 +56,8 @@ Status CheckData2DbArgs(const Data2DbArgs& a) {
     return InvalidInput("argument --format: invalid choice: '" + a.format + "' (choose from 'auto', 'dump', 'monitor')");
   char* end = nullptr;
   std::strtol(a.process_num.c_str(), &end, 10);
-  if (a.process_num.empty() || *end != '\0') return InvalidInput("argument --process_num: invalid int value: '" + a.process_num + "'");
+  if (a.process_num.empty() || *end != '\0')
+    return InvalidInput("argument --process_num: invalid int value: '" + a.process_num + "'");
   return Status::Ok();
 }
 
@@ -71,16 +73,26 @@ Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv) {
   RETURN_IF_ERROR(ReadArgs(specs, argv, [&a](const OptSpec& o, const std::vector<std::string>& v) -> Status {
     const std::string& name = o.long_name;
     const std::string& value = v[0];
-    if (name == "--db") a.db = value;
-    else if (name == "--data") a.data = value;
-    else if (name == "--mapping") a.mapping = value;
-    else if (name == "--format") { a.format = value; return CheckData2DbArgs(a); }
-    else if (name == "--micro_step") {
+    if (name == "--db")
+      a.db = value;
+    else if (name == "--data")
+      a.data = value;
+    else if (name == "--mapping")
+      a.mapping = value;
+    else if (name == "--format") {
+      a.format = value;
+      return CheckData2DbArgs(a);
+    } else if (name == "--micro_step") {
       if (!IsChoice(value, {"true", "false", "True", "False"}))
-        return InvalidInput("argument --micro_step: invalid choice: '" + value + "' (choose from 'true', 'false', 'True', 'False')");
+        return InvalidInput("argument --micro_step: invalid choice: '" + value +
+                            "' (choose from 'true', 'false', 'True', 'False')");
       a.micro_step = value == "true" || value == "True";
-    } else if (name == "--process_num") { a.process_num = value; return CheckData2DbArgs(a); }
-    else if (name == "--shard") { ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", value)); }
+    } else if (name == "--process_num") {
+      a.process_num = value;
+      return CheckData2DbArgs(a);
+    } else if (name == "--shard") {
+      ASSIGN_OR_RETURN(a.shard, ParseShardSpec("--shard", value));
+    }
     return Status::Ok();
   }));
   return a;

@@ -14,8 +14,8 @@ namespace visprobe {
 struct Data2DbArgs {
   std::string db, data, format = "auto", mapping;
   bool micro_step = true;
-  std::string process_num = "1";   // validated by RunData2Db (§12.2 step 5)
-  ShardSpec shard;                 // --shard I/N (db/shard_part.h)
+  std::string process_num = "1";  // validated by RunData2Db (§12.2 step 5)
+  ShardSpec shard;  // --shard I/N (db/shard_part.h)
 };
 
 // Data2DbArgs is the typed request of a run (the CLI parses argv into it; the browser worker fills it
@@ -28,9 +28,9 @@ std::string Data2DbUsage();
 std::string Data2DbHelp();
 
 struct Data2DbOutcome {
-  std::vector<TrendImportResult> written;   // the databases produced
-  bool failed = false;                      // an importer failed (auto mode ran the other one)
-  std::string error;                        // its message
+  std::vector<TrendImportResult> written;  // the databases produced
+  bool failed = false;  // an importer failed (auto mode ran the other one)
+  std::string error;  // its message
 };
 
 // Validation errors come back as a Status (exit 1). `threads_cap` bounds process_num (1 in wasm).

@@ -28,7 +28,8 @@ PartMeta VisPartMeta(const GraphVisualizeArgs& args, const std::string& settings
   m.shard = args.shard.index;
   m.shards = args.shard.count;
   m.units = static_cast<int64_t>(unit_count);
-  m.extra = {{"compare", args.has_golden ? "1" : "0"}, {"batch", batch ? "1" : "0"},
+  m.extra = {{"compare", args.has_golden ? "1" : "0"},
+             {"batch", batch ? "1" : "0"},
              {"overflow_check", args.overflow_check ? "1" : "0"}};
   return m;
 }
@@ -37,7 +38,10 @@ namespace {
 
 std::string Quoted(const std::string& s) {
   std::string q = "'";
-  for (char c : s) { q += c; if (c == '\'') q += '\''; }
+  for (char c : s) {
+    q += c;
+    if (c == '\'') q += '\'';
+  }
   return q + "'";
 }
 
@@ -76,7 +80,7 @@ Result<std::string> GatherVis(const std::vector<PartInfo>& parts, const std::str
       auto it = where[u].find(t);
       if (!s.ok() || it == where[u].end() || it->second.first > it->second.second) continue;
       s = ExecSql(db, "INSERT INTO main." + t + " SELECT * FROM part." + t + " WHERE rowid BETWEEN " +
-                       std::to_string(it->second.first) + " AND " + std::to_string(it->second.second) + " ORDER BY rowid");
+                          std::to_string(it->second.first) + " AND " + std::to_string(it->second.second) + " ORDER BY rowid");
     }
     if (s.ok() && u == 0) s = ExecSql(db, "INSERT OR IGNORE INTO main.tb_config SELECT * FROM part.tb_config");
     s = s.ok() ? ExecSql(db, "COMMIT") : (ExecSql(db, "ROLLBACK"), s);
@@ -93,8 +97,9 @@ Result<std::string> GatherVis(const std::vector<PartInfo>& parts, const std::str
   }
   ASSIGN_OR_RETURN(std::string done, w->Commit());
   rep.Log(LogLevel::kInfo, "Adding index to db file completed.");
-  rep.Log(LogLevel::kInfo, std::string(compare ? "Exporting compare graph result successfully" : "Model graph exported successfully") +
-                               ", the result file is saved in " + RealPath(out_dir) + "/" + BaseName(done));
+  rep.Log(LogLevel::kInfo,
+          std::string(compare ? "Exporting compare graph result successfully" : "Model graph exported successfully") +
+              ", the result file is saved in " + RealPath(out_dir) + "/" + BaseName(done));
   return done;
 }
 

@@ -26,11 +26,19 @@ std::string SanitizeLogMessage(const std::string& msg) {
   out.reserve(msg.size());
   for (size_t i = 0; i < msg.size(); ++i) {
     char c = msg[i];
-    if (c == '\n' || c == '\r' || c == '\x7f' || c == '\b' || c == '\f' || c == '\t' || c == '\v') { out += '_'; continue; }
+    if (c == '\n' || c == '\r' || c == '\x7f' || c == '\b' || c == '\f' || c == '\t' || c == '\v') {
+      out += '_';
+      continue;
+    }
     bool seq = false;
     if (c == '%')
       for (const char* s : kSeq)
-        if (msg.compare(i, 3, s) == 0) { out += '_'; i += 2; seq = true; break; }
+        if (msg.compare(i, 3, s) == 0) {
+          out += '_';
+          i += 2;
+          seq = true;
+          break;
+        }
     if (!seq) out += c;
   }
   return out;

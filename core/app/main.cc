@@ -21,8 +21,8 @@
 const char* malloc_conf = "narenas:8,thp:always,metadata_thp:auto";
 #endif
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <string>
@@ -70,7 +70,10 @@ const char kTopHelp[] =
 
 int GraphVisualizeMain(const std::vector<std::string>& argv) {
   for (const auto& a : argv)
-    if (a == "-h" || a == "--help") { std::fputs(visprobe::GraphVisualizeHelp().c_str(), stdout); return 0; }
+    if (a == "-h" || a == "--help") {
+      std::fputs(visprobe::GraphVisualizeHelp().c_str(), stdout);
+      return 0;
+    }
   auto parsed = visprobe::ParseGraphVisualizeArgs(argv);
   if (!parsed.ok()) {
     std::fputs(visprobe::GraphVisualizeUsage().c_str(), stderr);
@@ -88,7 +91,7 @@ int GraphVisualizeMain(const std::vector<std::string>& argv) {
   // shrink it to exercise that path.
   if (const char* h = std::getenv("VISPROBE_HELD_BYTES")) opts.held_bytes = static_cast<size_t>(std::max(1L, std::atol(h)));
 #ifdef VISPROBE_VIRTUAL_FS
-  opts.check_input_writable = false;   // set by the wasm build of this front door (§16.3)
+  opts.check_input_writable = false;  // set by the wasm build of this front door (§16.3)
 #endif
   // The allocator keeps freed small blocks (construct.json's entries, the key scan) resident; on a
   // 1.1 GB dump that was about 200 MB under the writer's page cache (see README, Performance).
@@ -119,7 +122,10 @@ std::string CreatedUtc() {
 
 int Data2DbMain(const std::vector<std::string>& argv) {
   for (const auto& a : argv)
-    if (a == "-h" || a == "--help") { std::fputs(visprobe::Data2DbHelp().c_str(), stdout); return 0; }
+    if (a == "-h" || a == "--help") {
+      std::fputs(visprobe::Data2DbHelp().c_str(), stdout);
+      return 0;
+    }
   auto parsed = visprobe::ParseData2DbArgs(argv);
   if (!parsed.ok()) {
     std::fputs(visprobe::Data2DbUsage().c_str(), stderr);
@@ -128,7 +134,7 @@ int Data2DbMain(const std::vector<std::string>& argv) {
   }
   visprobe::ConsoleReporter rep(false, ::isatty(2) != 0);
 #ifdef VISPROBE_VIRTUAL_FS
-  const int threads_cap = 1;     // the wasm build of this front door has no threads
+  const int threads_cap = 1;  // the wasm build of this front door has no threads
 #else
   const int threads_cap = 128;
 #endif
@@ -156,12 +162,13 @@ int GatherMain(const std::vector<std::string>& argv) {
   };
   for (const std::string& a : argv) {
     if (a == "-h" || a == "--help") {
-      std::printf("%s\nJoin the parts written by `graph_visualize --shard I/N` or `data2db --shard I/N` (all N of them)\n"
-                  "into the database the one-process run writes, in OUTPUT_PATH.\n\noptions:\n"
-                  "  -h, --help            show this help message and exit\n"
-                  "  -o, --output_path OUTPUT_PATH\n"
-                  "                        <Required> The folder where the database is written.\n",
-                  kGatherUsage);
+      std::printf(
+          "%s\nJoin the parts written by `graph_visualize --shard I/N` or `data2db --shard I/N` (all N of them)\n"
+          "into the database the one-process run writes, in OUTPUT_PATH.\n\noptions:\n"
+          "  -h, --help            show this help message and exit\n"
+          "  -o, --output_path OUTPUT_PATH\n"
+          "                        <Required> The folder where the database is written.\n",
+          kGatherUsage);
       return 0;
     }
   }
@@ -169,10 +176,13 @@ int GatherMain(const std::vector<std::string>& argv) {
   specs[0].short_name = "-o";
   specs[0].long_name = "--output_path";
   specs[0].required = true;
-  visprobe::Status read = visprobe::ReadArgs(specs, argv, [&out](const visprobe::OptSpec&, const std::vector<std::string>& v) {
-    out = v[0];
-    return visprobe::Status::Ok();
-  }, "PART", &parts);
+  visprobe::Status read = visprobe::ReadArgs(
+      specs, argv,
+      [&out](const visprobe::OptSpec&, const std::vector<std::string>& v) {
+        out = v[0];
+        return visprobe::Status::Ok();
+      },
+      "PART", &parts);
   if (!read.ok()) return usage_error(read.message());
   visprobe::ConsoleReporter rep(false, ::isatty(2) != 0);
   auto r = visprobe::GatherParts(parts, out, rep);
@@ -226,6 +236,9 @@ int main(int argc, char** argv) {
   if (cmd == "plot_model_parallelism") return visprobe::PlotModelParallelismMain(args, stdout, stderr);
   if (cmd == "gather") return GatherMain(args);
   std::fputs(kTopHelp, stderr);
-  std::fprintf(stderr, "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', 'plot_model_parallelism', 'gather', 'serve')\n", cmd.c_str());
+  std::fprintf(stderr,
+               "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', "
+               "'plot_model_parallelism', 'gather', 'serve')\n",
+               cmd.c_str());
   return 2;
 }

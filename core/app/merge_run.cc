@@ -53,7 +53,7 @@ Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& f
 
 struct StepPlan {
   int step = 0;
-  std::string target_dir, golden_dir;   // folders of rank folders
+  std::string target_dir, golden_dir;  // folders of rank folders
 };
 
 // One rank folder to build: which side, its folder and rank id.
@@ -87,7 +87,10 @@ class MergeRun {
   void Progress(size_t i, size_t n, double f) {
     std::lock_guard<std::mutex> g(mu_);
     double pct = static_cast<double>(static_cast<int>((static_cast<double>(i) + f) / static_cast<double>(n) * 99.0));
-    if (pct > last_pct_) { last_pct_ = pct; rep_.Progress(pct, true); }
+    if (pct > last_pct_) {
+      last_pct_ = pct;
+      rep_.Progress(pct, true);
+    }
   }
   Result<std::vector<StepPlan>> Steps();
   Result<std::vector<RankJob>> RankJobs(const std::string& dir, bool golden);
@@ -105,7 +108,7 @@ class MergeRun {
     BuildOptions bo;
     bo.overflow_check = args_.overflow_check;
     bo.window_bytes = opts_.window_bytes;
-    bo.threads = 1;   // ranks are built side by side instead
+    bo.threads = 1;  // ranks are built side by side instead
     bo.keep_items = false;
     bo.items.capture = true;
     return bo;
@@ -145,7 +148,8 @@ Result<std::vector<StepPlan>> MergeRun::Steps() {
     } else if (tsteps != gsteps) {
       std::set<std::string> g(gsteps.begin(), gsteps.end());
       steps.clear();
-      for (const auto& s : tsteps) if (g.count(s)) steps.push_back(s);
+      for (const auto& s : tsteps)
+        if (g.count(s)) steps.push_back(s);
       if (steps.empty()) return InvalidInput("Two steps cannot obtain intersection.");
     }
   }
@@ -183,9 +187,7 @@ Status MergeRun::PlanStep(const StepPlan& sp, std::vector<RankJob>* target, std:
   RETURN_IF_ERROR(ValidateParallelParam(params_[0], sp.target_dir, "[NPU]"));
   if (compare()) RETURN_IF_ERROR(ValidateParallelParam(params_[1], sp.golden_dir, "[Bench]"));
   ASSIGN_OR_RETURN(*target, RankJobs(sp.target_dir, false));
-  if (compare()) {
-    ASSIGN_OR_RETURN(*golden, RankJobs(sp.golden_dir, true));
-  }
+  if (compare()) { ASSIGN_OR_RETURN(*golden, RankJobs(sp.golden_dir, true)); }
   return Status::Ok();
 }
 
@@ -246,8 +248,8 @@ Result<std::vector<RankGraph>> MergeRun::Merge(std::vector<RankGraph> ranks, boo
     double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
     SideProgress(si, side, kBuildPart + (1.0 - kBuildPart) * std::min(1.0, f));
   };
-  return MergeRankGraphs(std::move(ranks), params_[golden ? 1 : 0], golden,
-                         [this](LogLevel l, const std::string& m) { Log(l, m); }, progress);
+  return MergeRankGraphs(
+      std::move(ranks), params_[golden ? 1 : 0], golden, [this](LogLevel l, const std::string& m) { Log(l, m); }, progress);
 }
 
 Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
@@ -256,21 +258,23 @@ Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
   info.step = r.step;
   info.rank = r.rank;
   auto rows = db.WriteGraph(*r.graph, info);
-  if (!rows.ok()) return Status(rows.status().code(), "Failed to export model graph, file: " + file_ + ", error: " + rows.status().message());
+  if (!rows.ok())
+    return Status(rows.status().code(), "Failed to export model graph, file: " + file_ + ", error: " + rows.status().message());
   Log(LogLevel::kInfo, "Model graph exported successfully, the result file is saved in " + where_);
   sum.rows += rows.value();
   ++sum.graphs;
   return Status::Ok();
 }
 
-Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode_out,
-                             int* micro_out, const std::function<void(double)>& part) {
+Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSummary& sum, CompareMode* mode_out, int* micro_out,
+                             const std::function<void(double)>& part) {
   Graph& gn = *n.graph;
   Graph& gb = *b.graph;
   const std::string rank_name = "rank" + std::to_string(n.rank);
   Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
   // A parallel-merge comparison always matches fuzzily (§8.2), whatever -lm says.
-  ASSIGN_OR_RETURN(ComparePlan cp, PlanCompare(gn, gb, args_, true, n.dir, b.dir, [this](LogLevel l, const std::string& m) { Log(l, m); }));
+  ASSIGN_OR_RETURN(ComparePlan cp,
+                   PlanCompare(gn, gb, args_, true, n.dir, b.dir, [this](LogLevel l, const std::string& m) { Log(l, m); }));
   const CompareMode mode = cp.mode;
   *mode_out = mode;
   const auto& pairs = cp.pairs;
@@ -286,7 +290,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
     gn.node(pairs[k].first).precision_index = results[k].precision_index;
     result_of[pairs[k].first] = static_cast<int32_t>(k);
   }
-  ApplyCollectionRule(gn, mode);   // §9.7, the _Rank<r> collections inside an _All_Ranks one first
+  ApplyCollectionRule(gn, mode);  // §9.7, the _Rank<r> collections inside an _All_Ranks one first
   *micro_out = PageMicroStepsPair(gn, gb);
   // §15.2: the overflow check runs again on the merged pair, over each main rank's dump.
   if (args_.overflow_check) {
@@ -355,8 +359,8 @@ Result<RunSummary> MergeRun::Run() {
   if (sharded) {
     std::string settings, units;
     for (const ParallelParam& p : params_)
-      settings += " --rank_size " + std::to_string(p.rank_size) + " --tp " + std::to_string(p.tp) + " --pp " + std::to_string(p.pp) +
-                  " --vpp " + std::to_string(p.vpp) + " --order " + p.order;
+      settings += " --rank_size " + std::to_string(p.rank_size) + " --tp " + std::to_string(p.tp) + " --pp " +
+                  std::to_string(p.pp) + " --vpp " + std::to_string(p.vpp) + " --order " + p.order;
     for (const auto& sp : steps) units += "|" + std::to_string(sp.step) + ":" + sp.target_dir + ":" + sp.golden_dir;
     part = VisPartMeta(args_, settings, units, steps.size() * dp, false);
   }
@@ -368,9 +372,10 @@ Result<RunSummary> MergeRun::Run() {
     for (const auto& sp : steps)
       for (const std::string& dir : {sp.target_dir, sp.golden_dir}) {
         if (dir.empty()) continue;
-        auto ranks = ListNamed(dir, "rank", false);   // a listing error is reported later, in its order
+        auto ranks = ListNamed(dir, "rank", false);  // a listing error is reported later, in its order
         if (ranks.ok())
-          for (const auto& r : ranks.value()) largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
+          for (const auto& r : ranks.value())
+            largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
       }
     ASSIGN_OR_RETURN(out, RunOutput::Open(args_, opts_, rep_, largest, /*streamed=*/false, part));
     file_ = out->file();
@@ -415,8 +420,9 @@ Result<RunSummary> MergeRun::Run() {
       return InvalidInput("Parallel merge failed because the dp of npu: " + std::to_string(results.size()) +
                           " is inconsistent with that of bench: " + std::to_string(merged_b.value().size()) + "!");
     if (sharded && results.size() != dp)
-      return InvalidInput("--shard plans " + std::to_string(dp) + " DP replicas per step (rank_size / (tp * pp)), but the merge of " +
-                          sp.target_dir + " gave " + std::to_string(results.size()) + ": run it without --shard");
+      return InvalidInput("--shard plans " + std::to_string(dp) +
+                          " DP replicas per step (rank_size / (tp * pp)), but the merge of " + sp.target_dir + " gave " +
+                          std::to_string(results.size()) + ": run it without --shard");
     if (compare() && si == 0) Log(LogLevel::kInfo, "Model graphs built successfully, start comparing graphs...");
     for (size_t i = 0; i < results.size(); ++i) {
       if (sharded && !takes(si, i)) continue;
@@ -437,19 +443,26 @@ Result<RunSummary> MergeRun::Run() {
       } else {
         RETURN_IF_ERROR(WriteBuild(r, out->db(), sum));
       }
-      if (!json()) RETURN_IF_ERROR(out->Config(MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list)));
-      Progress(si, steps.size(), out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(results.size()));
-      if (sharded) { RETURN_IF_ERROR(out->UnitDone(static_cast<int64_t>(si * dp + i))); ++written_units; }
+      if (!json())
+        RETURN_IF_ERROR(out->Config(MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list)));
+      Progress(si, steps.size(),
+               out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(results.size()));
+      if (sharded) {
+        RETURN_IF_ERROR(out->UnitDone(static_cast<int64_t>(si * dp + i)));
+        ++written_units;
+      }
     }
   }
   if (json()) return sum;
   if (sharded) {
-    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(std::to_string(written_units) + " of " + std::to_string(part.units) + " (step, DP replica) units"));
+    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(std::to_string(written_units) + " of " + std::to_string(part.units) +
+                                                  " (step, DP replica) units"));
     return sum;
   }
   Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
   // Merged graphs get no cross-rank links (§15).
-  ASSIGN_OR_RETURN(sum.db_path, out->Finish(false, args_.overflow_check, [this](LogLevel l, const std::string& m) { Log(l, m); }));
+  ASSIGN_OR_RETURN(sum.db_path,
+                   out->Finish(false, args_.overflow_check, [this](LogLevel l, const std::string& m) { Log(l, m); }));
   return sum;
 }
 

@@ -61,7 +61,6 @@ Result<const Opt*> FindOpt(const std::string& arg) {
   return InvalidInput("ambiguous option: " + arg + " could match " + names);
 }
 
-
 // Python's int(str): surrounding blanks, an optional sign, digits with single '_' between them.
 // Values beyond 64 bits saturate (they fail the range checks either way).
 bool ParsePyInt(const std::string& text, int64_t* out) {
@@ -82,8 +81,10 @@ bool ParsePyInt(const std::string& text, int64_t* out) {
     }
     if (c < '0' || c > '9') return false;
     prev_digit = true;
-    if (v > (std::numeric_limits<int64_t>::max() - (c - '0')) / 10) saturated = true;
-    else v = v * 10 + (c - '0');
+    if (v > (std::numeric_limits<int64_t>::max() - (c - '0')) / 10)
+      saturated = true;
+    else
+      v = v * 10 + (c - '0');
   }
   if (saturated) v = std::numeric_limits<int64_t>::max();
   *out = neg ? -v : v;
@@ -99,11 +100,18 @@ Result<PlotArgs> ParseArgs(const std::vector<std::string>& argv) {
     bool has_inline = false;
     if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
       auto eq = arg.find('=');
-      if (eq != std::string::npos) { value = arg.substr(eq + 1); arg = arg.substr(0, eq); has_inline = true; }
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        has_inline = true;
+      }
     }
     const Opt* o = nullptr;
     if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) { ASSIGN_OR_RETURN(o, FindOpt(arg)); }
-    if (!o) { unknown.push_back(argv[i]); continue; }
+    if (!o) {
+      unknown.push_back(argv[i]);
+      continue;
+    }
     std::string title = std::string("argument ") + o->name + ": ";
     if (!has_inline) {
       if (i + 1 >= argv.size() || LooksLikeOption(argv[i + 1])) return InvalidInput(title + "expected one argument");
@@ -114,21 +122,33 @@ Result<PlotArgs> ParseArgs(const std::vector<std::string>& argv) {
       case Kind::kInt: {
         int64_t x = 0;
         if (!ParsePyInt(value, &x)) return InvalidInput(title + "invalid int value: '" + value + "'");
-        if (name == "--world_size") { a.config.world_size = x; has_ws = true; }
-        else if (name == "--num_layers") { a.config.num_layers = x; has_layers = true; }
-        else if (name == "--tensor_parallel_size") a.config.tensor_parallel_size = x;
-        else if (name == "--pipeline_parallel_size") a.config.pipeline_parallel_size = x;
-        else a.config.num_layers_per_virtual_pipeline_stage = x;
+        if (name == "--world_size") {
+          a.config.world_size = x;
+          has_ws = true;
+        } else if (name == "--num_layers") {
+          a.config.num_layers = x;
+          has_layers = true;
+        } else if (name == "--tensor_parallel_size")
+          a.config.tensor_parallel_size = x;
+        else if (name == "--pipeline_parallel_size")
+          a.config.pipeline_parallel_size = x;
+        else
+          a.config.num_layers_per_virtual_pipeline_stage = x;
         break;
       }
       case Kind::kString:
-        if (name == "--order") a.config.order = value;
-        else a.output_path = value;
+        if (name == "--order")
+          a.config.order = value;
+        else
+          a.output_path = value;
         break;
       case Kind::kBool:
-        if (value == "true" || value == "True") a.config.standalone_embedding_stage = true;
-        else if (value == "false" || value == "False") a.config.standalone_embedding_stage = false;
-        else return InvalidInput(title + "invalid choice: '" + value + "' (choose from 'true', 'false', 'True', 'False')");
+        if (value == "true" || value == "True")
+          a.config.standalone_embedding_stage = true;
+        else if (value == "false" || value == "False")
+          a.config.standalone_embedding_stage = false;
+        else
+          return InvalidInput(title + "invalid choice: '" + value + "' (choose from 'true', 'false', 'True', 'False')");
         break;
       case Kind::kFormat:
         if (value != "svg" && value != "json")
@@ -184,7 +204,8 @@ std::string PlotModelParallelismUsage() {
   return "usage: visprobe plot_model_parallelism [-h] --world_size WORLD_SIZE --num_layers NUM_LAYERS\n"
          "                                       [--tensor_parallel_size TENSOR_PARALLEL_SIZE]\n"
          "                                       [--pipeline_parallel_size PIPELINE_PARALLEL_SIZE]\n"
-         "                                       [--num_layers_per_virtual_pipeline_stage NUM_LAYERS_PER_VIRTUAL_PIPELINE_STAGE]\n"
+         "                                       [--num_layers_per_virtual_pipeline_stage "
+         "NUM_LAYERS_PER_VIRTUAL_PIPELINE_STAGE]\n"
          "                                       [--order ORDER] [--standalone_embedding_stage {true,false,True,False}]\n"
          "                                       [--output_path OUTPUT_PATH] [--format {svg,json}]\n";
 }
@@ -206,7 +227,10 @@ std::string PlotModelParallelismHelp() {
 
 int PlotModelParallelismMain(const std::vector<std::string>& argv, std::FILE* out, std::FILE* err) {
   for (const auto& a : argv)
-    if (a == "-h" || a == "--help") { std::fputs(PlotModelParallelismHelp().c_str(), out); return 0; }
+    if (a == "-h" || a == "--help") {
+      std::fputs(PlotModelParallelismHelp().c_str(), out);
+      return 0;
+    }
   auto parsed = ParseArgs(argv);
   if (!parsed.ok()) {
     std::fputs(PlotModelParallelismUsage().c_str(), err);

@@ -13,7 +13,10 @@ namespace visprobe {
 
 std::string JsonIntList(const std::vector<int>& v) {
   std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) { if (i) s += ", "; s += std::to_string(v[i]); }
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(v[i]);
+  }
   return s + "]";
 }
 
@@ -38,8 +41,9 @@ Status CheckFrameworks(const Graph& target, const Graph& golden, bool layer_mapp
   ASSIGN_OR_RETURN(std::string tdet, DetectFramework(target));
   ASSIGN_OR_RETURN(std::string gdet, DetectFramework(golden));
   if (tdet != gdet && !layer_mapping)
-    return InvalidInput("The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
-                        "cross_frame graph comparison.");
+    return InvalidInput(
+        "The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
+        "cross_frame graph comparison.");
   if (!target.framework_given)
     log(LogLevel::kWarning, "Unable to get framework information from target dump.json, default setting is pytorch.");
   if (!golden.framework_given)
@@ -57,12 +61,16 @@ Result<ComparePlan> PlanCompare(Graph& gn, Graph& gb, const GraphVisualizeArgs& 
                                 const std::string& golden_dir, const StageLog& log) {
   ComparePlan plan;
   ASSIGN_OR_RETURN(plan.mode, DetectCompareMode(gn, gb));
-  const MatchKind kind = merged || args.fuzzy_match ? MatchKind::kFuzzy : args.layer_mapping ? MatchKind::kMapping : MatchKind::kDefault;
+  const MatchKind kind = merged || args.fuzzy_match ? MatchKind::kFuzzy
+                         : args.layer_mapping       ? MatchKind::kMapping
+                                                    : MatchKind::kDefault;
   std::unordered_map<std::string, std::string> mapping;
-  if (kind == MatchKind::kMapping) {   // §8.4: computed first
+  if (kind == MatchKind::kMapping) {  // §8.4: computed first
     auto m = ComputeLayerMapping(gn.dump_path, gb.dump_path, args.layer_mapping_file);
-    if (m.ok()) mapping = std::move(m.value());
-    else log(LogLevel::kWarning, "The layer mapping file parsing failed, please check file format, mapping is not effective.");
+    if (m.ok())
+      mapping = std::move(m.value());
+    else
+      log(LogLevel::kWarning, "The layer mapping file parsing failed, please check file format, mapping is not effective.");
   }
   RETURN_IF_ERROR(CheckFrameworks(gn, gb, args.layer_mapping, log));
   plan.pairs = MatchGraphs(gn, gb, kind, mapping);
@@ -165,7 +173,8 @@ Result<std::string> RunOutput::Finish(bool cross_rank_links, bool overflow_check
   }
   ASSIGN_OR_RETURN(std::string path, db_->Commit());
   rep_.Log(LogLevel::kDebug, "Indexes and commit in " +
-                                 std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s");
+                                 std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) +
+                                 " s");
   rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");
   return path;
 }

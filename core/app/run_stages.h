@@ -38,7 +38,7 @@ Status CheckFrameworks(const Graph& target, const Graph& golden, bool layer_mapp
 // the mode (§9.1), the matched pairs and the settings CompareNode takes.
 struct ComparePlan {
   CompareMode mode = CompareMode::kSummary;
-  std::vector<std::pair<NodeId, NodeId>> pairs;   // (target node, golden node)
+  std::vector<std::pair<NodeId, NodeId>> pairs;  // (target node, golden node)
   CompareSettings settings;
 };
 
@@ -75,10 +75,10 @@ class RunOutput {
   static Result<std::unique_ptr<RunOutput>> Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
                                                  uint64_t largest_dump_bytes, bool streamed, const PartMeta& part);
   VisDbWriter& db() { return *db_; }
-  const std::string& file() const { return file_; }   // the file's name, in the output folder
-  std::string where() const;                          // its real path
-  Status Config(const ConfigRow& row);                 // the first call writes tb_config
-  Status UnitDone(int64_t unit);                       // a shard records the unit's rowid ranges
+  const std::string& file() const { return file_; }  // the file's name, in the output folder
+  std::string where() const;  // its real path
+  Status Config(const ConfigRow& row);  // the first call writes tb_config
+  Status UnitDone(int64_t unit);  // a shard records the unit's rowid ranges
   // A shard's end: its part is committed as written (the gather makes indexes and links), with a
   // line saying what it holds (`written`: "3 of 8 graphs") and how to gather the parts.
   Result<std::string> FinishPart(const std::string& written);

@@ -8,11 +8,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <httplib.h>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <httplib.h>
 #include <memory>
 #include <thread>
 
@@ -25,14 +25,14 @@
 namespace visprobe {
 namespace {
 
-constexpr size_t kMaxBody = 64 * 1024;      // API requests are a few hundred bytes
-constexpr size_t kChunk = 256 * 1024;       // file bytes are sent this much at a time
-constexpr int kThreads = 48;                // connections served at once
+constexpr size_t kMaxBody = 64 * 1024;  // API requests are a few hundred bytes
+constexpr size_t kChunk = 256 * 1024;  // file bytes are sent this much at a time
+constexpr int kThreads = 48;  // connections served at once
 
 struct Server {
   ServeOptions opt;
-  std::string root;        // LOGDIR's real path
-  std::string web;         // the page's folder ('' = none)
+  std::string root;  // LOGDIR's real path
+  std::string web;  // the page's folder ('' = none)
   std::string token;
   std::unique_ptr<RunLister> runs;
   std::unique_ptr<JobQueue> jobs;
@@ -56,7 +56,10 @@ std::string RandomToken() {
   if (!ok) return "";
   static const char* hex = "0123456789abcdef";
   std::string t;
-  for (unsigned char c : b) { t += hex[c >> 4]; t += hex[c & 15]; }
+  for (unsigned char c : b) {
+    t += hex[c >> 4];
+    t += hex[c & 15];
+  }
   return t;
 }
 
@@ -77,7 +80,7 @@ std::string TokenOf(const httplib::Request& req) {
   return "";
 }
 
-bool SameToken(const std::string& a, const std::string& b) {   // constant time in the token's length
+bool SameToken(const std::string& a, const std::string& b) {  // constant time in the token's length
   if (a.size() != b.size()) return false;
   unsigned char d = 0;
   for (size_t i = 0; i < a.size(); ++i) d |= static_cast<unsigned char>(a[i] ^ b[i]);
@@ -91,12 +94,14 @@ int ParseRange(const std::string& h, uint64_t size, uint64_t* first, uint64_t* l
   if (h.empty()) return 1;
   if (h.rfind("bytes=", 0) != 0) return 1;
   const std::string spec = h.substr(6);
-  if (spec.find(',') != std::string::npos) return 1;   // several ranges: answered whole
+  if (spec.find(',') != std::string::npos) return 1;  // several ranges: answered whole
   const size_t dash = spec.find('-');
   if (dash == std::string::npos) return 1;
   const std::string a = spec.substr(0, dash), b = spec.substr(dash + 1);
-  auto digits = [](const std::string& s) { return !s.empty() && s.size() < 20 && s.find_first_not_of("0123456789") == std::string::npos; };
-  if (a.empty()) {   // suffix range: the last N bytes
+  auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() < 20 && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (a.empty()) {  // suffix range: the last N bytes
     if (!digits(b)) return 1;
     const uint64_t n = std::strtoull(b.c_str(), nullptr, 10);
     if (n == 0 || size == 0) return 2;
@@ -107,7 +112,7 @@ int ParseRange(const std::string& h, uint64_t size, uint64_t* first, uint64_t* l
   if (!digits(a) || (!b.empty() && !digits(b))) return 1;
   *first = std::strtoull(a.c_str(), nullptr, 10);
   *last = b.empty() ? ~uint64_t{0} : std::strtoull(b.c_str(), nullptr, 10);
-  if (*last < *first) return 1;   // invalid: ignored
+  if (*last < *first) return 1;  // invalid: ignored
   if (*first >= size) return 2;
   if (*last >= size) *last = size - 1;
   return 0;
@@ -130,17 +135,22 @@ void ServeFile(const std::string& path, const httplib::Request& req, httplib::Re
   if (req.method == "HEAD") {
     res.status = kind == 0 ? 206 : 200;
     res.set_header("Content-Length", std::to_string(size == 0 ? 0 : last - first + 1));
-    if (kind == 0) res.set_header("Content-Range", "bytes " + std::to_string(first) + "-" + std::to_string(last) + "/" + std::to_string(size));
+    if (kind == 0)
+      res.set_header("Content-Range", "bytes " + std::to_string(first) + "-" + std::to_string(last) + "/" + std::to_string(size));
     return;
   }
   res.status = kind == 0 ? 206 : 200;
-  if (kind == 0) res.set_header("Content-Range", "bytes " + std::to_string(first) + "-" + std::to_string(last) + "/" + std::to_string(size));
+  if (kind == 0)
+    res.set_header("Content-Range", "bytes " + std::to_string(first) + "-" + std::to_string(last) + "/" + std::to_string(size));
   // Chunked, read as the client takes it: a client that goes away stops the reads (the sink fails).
   auto file = std::make_shared<std::ifstream>(path, std::ios::binary);
   const uint64_t end = size == 0 ? 0 : last + 1;
   res.set_chunked_content_provider("application/octet-stream", [file, first, end](size_t offset, httplib::DataSink& sink) {
     const uint64_t at = first + offset;
-    if (at >= end) { sink.done(); return true; }
+    if (at >= end) {
+      sink.done();
+      return true;
+    }
     std::string buf(static_cast<size_t>(std::min<uint64_t>(kChunk, end - at)), '\0');
     file->seekg(static_cast<std::streamoff>(at));
     if (!file->read(&buf[0], static_cast<std::streamsize>(buf.size()))) return false;
@@ -195,7 +205,8 @@ void StartJob(Server& s, const std::string& kind, const httplib::Request& req, h
   JobRequest job;
   job.kind = kind;
   Result<std::string> out = confined(Member(t, root, "output"), true);
-  if (!out.ok() || !IsDir(*out)) return Error(res, 400, "output: " + (out.ok() ? std::string("not a folder") : out.status().message()));
+  if (!out.ok() || !IsDir(*out))
+    return Error(res, 400, "output: " + (out.ok() ? std::string("not a folder") : out.status().message()));
   job.out_dir = *out;
   job.out_rel = Member(t, root, "output");
   const JIdx o = t.Find(root, "options");
@@ -252,7 +263,10 @@ void JobEvents(Server& s, int id, httplib::Response& res) {
     // Ended before the snapshot: the snapshot shows the end, and the stream closes after it.
     const bool ended = jobs->Ended(id);
     Result<std::string> j = jobs->Json(id);
-    if (!j.ok()) { sink.done(); return true; }
+    if (!j.ok()) {
+      sink.done();
+      return true;
+    }
     if (v == *seen) {
       if (ended) sink.done();
       return ended || sink.write(": keep-alive\n\n", 14);
@@ -288,10 +302,12 @@ std::string FindWeb(const std::string& given) {
 void Routes(httplib::Server& http, Server& s) {
   http.set_pre_routing_handler([&s](const httplib::Request& req, httplib::Response& res) {
     if (s.token.empty() || SameToken(TokenOf(req), s.token)) return httplib::Server::HandlerResponse::Unhandled;
-    if (req.path.rfind("/api/", 0) == 0) Error(res, 401, "no or wrong token: open the URL visprobe serve printed");
+    if (req.path.rfind("/api/", 0) == 0)
+      Error(res, 401, "no or wrong token: open the URL visprobe serve printed");
     else {
       res.status = 401;
-      res.set_content("visprobe serve: open the URL with its token (?token=...) as printed where the server started.\n", "text/plain");
+      res.set_content("visprobe serve: open the URL with its token (?token=...) as printed where the server started.\n",
+                      "text/plain");
     }
     return httplib::Server::HandlerResponse::Handled;
   });
@@ -308,8 +324,9 @@ void Routes(httplib::Server& http, Server& s) {
     res.set_header("Server-Timing", "visprobe-serve");
   });
   http.Get("/api/info", [&s](const httplib::Request&, httplib::Response& res) {
-    Json(res, 200, "{\"server\": \"visprobe\", \"version\": " + JsonText(s.opt.version) + ", \"logdir\": " +
-                       JsonText(BaseName(s.root)) + ", \"readOnly\": " + (s.opt.read_only ? "true" : "false") + "}");
+    Json(res, 200,
+         "{\"server\": \"visprobe\", \"version\": " + JsonText(s.opt.version) + ", \"logdir\": " + JsonText(BaseName(s.root)) +
+             ", \"readOnly\": " + (s.opt.read_only ? "true" : "false") + "}");
   });
   http.Get("/api/runs", [&s](const httplib::Request&, httplib::Response& res) { Json(res, 200, RunsJson(s)); });
   auto file = [&s](const httplib::Request& req, httplib::Response& res) {
@@ -321,7 +338,8 @@ void Routes(httplib::Server& http, Server& s) {
   http.Get("/api/file", file);
   http.Post("/api/build", [&s](const httplib::Request& req, httplib::Response& res) { StartJob(s, "build", req, res); });
   http.Post("/api/data2db", [&s](const httplib::Request& req, httplib::Response& res) { StartJob(s, "data2db", req, res); });
-  http.Get("/api/jobs", [&s](const httplib::Request&, httplib::Response& res) { Json(res, 200, "{\"jobs\": " + s.jobs->ListJson() + "}"); });
+  http.Get("/api/jobs",
+           [&s](const httplib::Request&, httplib::Response& res) { Json(res, 200, "{\"jobs\": " + s.jobs->ListJson() + "}"); });
   http.Get(R"(/api/jobs/(\d+)/events)", [&s](const httplib::Request& req, httplib::Response& res) {
     JobEvents(s, std::atoi(req.matches[1].str().c_str()), res);
   });
@@ -331,11 +349,14 @@ void Routes(httplib::Server& http, Server& s) {
     if (!st.ok()) return Error(res, 404, st.message());
     Json(res, 200, "{\"ok\": true}");
   });
-  if (!s.web.empty()) http.set_mount_point("/", s.web);
+  if (!s.web.empty())
+    http.set_mount_point("/", s.web);
   else
     http.Get("/", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content("visprobe serve: the page's bundle was not found (build it: node web/build.mjs build/web, or pass --web DIR); "
-                      "the API is at /api/runs.\n", "text/plain");
+      res.set_content(
+          "visprobe serve: the page's bundle was not found (build it: node web/build.mjs build/web, or pass --web DIR); "
+          "the API is at /api/runs.\n",
+          "text/plain");
     });
 }
 
@@ -353,7 +374,8 @@ int Serve(const ServeOptions& opt) {
   if (!opt.no_token) {
     s.token = RandomToken();
     if (s.token.empty()) {
-      std::fprintf(stderr, "visprobe serve: error: no random token (/dev/urandom unreadable); use --no-token on a trusted host\n");
+      std::fprintf(stderr,
+                   "visprobe serve: error: no random token (/dev/urandom unreadable); use --no-token on a trusted host\n");
       return 1;
     }
   }
@@ -374,8 +396,10 @@ int Serve(const ServeOptions& opt) {
   http.set_keep_alive_max_count(1000);
   Routes(http, s);
   int port = opt.port;
-  if (port == 0) port = http.bind_to_any_port(opt.host);
-  else if (!http.bind_to_port(opt.host, port)) port = -1;
+  if (port == 0)
+    port = http.bind_to_any_port(opt.host);
+  else if (!http.bind_to_port(opt.host, port))
+    port = -1;
   if (port <= 0) {
     std::fprintf(stderr, "visprobe serve: error: cannot listen on %s:%d (in use? another --port)\n", opt.host.c_str(), opt.port);
     return 1;
@@ -390,10 +414,11 @@ int Serve(const ServeOptions& opt) {
               s.token.empty() ? "" : ("?token=" + s.token).c_str());
   if (s.web.empty()) std::printf("visprobe serve: no page bundle found (--web DIR); serving the API only\n");
   if (opt.read_only) std::printf("visprobe serve: read-only: builds are off\n");
-  std::printf("visprobe serve: on a remote host: ssh -L %d:localhost:%d HOST, then open the URL above here; Ctrl-C stops\n", port, port);
+  std::printf("visprobe serve: on a remote host: ssh -L %d:localhost:%d HOST, then open the URL above here; Ctrl-C stops\n", port,
+              port);
   std::fflush(stdout);
   http.listen_after_bind();
-  ::kill(::getpid(), SIGTERM);   // wake the stopper if the server ended on its own
+  ::kill(::getpid(), SIGTERM);  // wake the stopper if the server ended on its own
   stopper.join();
   return 0;
 }
@@ -421,28 +446,32 @@ int ParseServeArgs(const std::vector<std::string>& argv, ServeOptions* out) {
       return &argv[++i];
     };
     if (a == "-h" || a == "--help") {
-      std::printf("%s\nServe the page and the runs under LOGDIR (databases, dump folders, monitor runs) over HTTP,\n"
-                  "as `tensorboard --logdir` does: open the printed URL (on a remote host through `ssh -L`).\n\n"
-                  "options:\n"
-                  "  -h, --help       show this help message and exit\n"
-                  "  --port PORT      the port to listen on (default 6006; 0: any free port)\n"
-                  "  --host HOST      the address to listen on (default 127.0.0.1: this machine only)\n"
-                  "  --no-token       no access token in the URL (only on a host no one else uses)\n"
-                  "  --read-only      list and open runs only: no builds or data2db from the page\n"
-                  "  --max-builds N   builds run at once (default 1; each uses every core); more wait in a queue\n"
-                  "  --web DIR        the page's files (default: found beside the binary)\n",
-                  kServeUsage);
+      std::printf(
+          "%s\nServe the page and the runs under LOGDIR (databases, dump folders, monitor runs) over HTTP,\n"
+          "as `tensorboard --logdir` does: open the printed URL (on a remote host through `ssh -L`).\n\n"
+          "options:\n"
+          "  -h, --help       show this help message and exit\n"
+          "  --port PORT      the port to listen on (default 6006; 0: any free port)\n"
+          "  --host HOST      the address to listen on (default 127.0.0.1: this machine only)\n"
+          "  --no-token       no access token in the URL (only on a host no one else uses)\n"
+          "  --read-only      list and open runs only: no builds or data2db from the page\n"
+          "  --max-builds N   builds run at once (default 1; each uses every core); more wait in a queue\n"
+          "  --web DIR        the page's files (default: found beside the binary)\n",
+          kServeUsage);
       return 0;
     }
     if (a == "--port" || a == "--host" || a == "--max-builds" || a == "--web") {
       const std::string* v = value(a.c_str());
       if (!v) return fail("argument " + a + ": expected one argument");
-      if (a == "--host") out->host = *v;
-      else if (a == "--web") out->web = *v;
+      if (a == "--host")
+        out->host = *v;
+      else if (a == "--web")
+        out->web = *v;
       else {
         char* end = nullptr;
         const long n = std::strtol(v->c_str(), &end, 10);
-        if (!end || *end || n < (a == "--port" ? 0 : 1) || n > 65535) return fail("argument " + a + ": invalid value '" + *v + "'");
+        if (!end || *end || n < (a == "--port" ? 0 : 1) || n > 65535)
+          return fail("argument " + a + ": invalid value '" + *v + "'");
         (a == "--port" ? out->port : out->max_builds) = static_cast<int>(n);
       }
     } else if (a == "--no-token") {

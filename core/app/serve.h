@@ -9,11 +9,11 @@ namespace visprobe {
 struct ServeOptions {
   std::string logdir;
   std::string host = "127.0.0.1";
-  int port = 6006;               // 0: any free port (tests)
+  int port = 6006;  // 0: any free port (tests)
   bool no_token = false;
   bool read_only = false;
-  int max_builds = 1;            // builds run at once (each uses every core)
-  std::string web;               // the page's folder; '' = found beside the binary
+  int max_builds = 1;  // builds run at once (each uses every core)
+  std::string web;  // the page's folder; '' = found beside the binary
   std::string version;
 };
 

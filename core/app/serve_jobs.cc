@@ -72,7 +72,8 @@ void JobQueue::Changed() {
 Result<int> JobQueue::Submit(JobRequest r) {
   std::lock_guard<std::mutex> lock(mu_);
   if (waiting_.size() >= max_queued_)
-    return Status(Code::kOutOfMemory, std::to_string(waiting_.size()) + " runs are waiting already; try again when one has finished");
+    return Status(Code::kOutOfMemory,
+                  std::to_string(waiting_.size()) + " runs are waiting already; try again when one has finished");
   auto j = std::make_unique<Job>();
   j->id = next_id_++;
   j->req = std::move(r);
@@ -116,11 +117,14 @@ void JobQueue::Worker() {
 }
 
 void JobQueue::RunJob(Job& job) {
-  const std::string staging = JoinPath(JoinPath(root_, ".visprobe-jobs"), std::to_string(::getpid()) + "-" + std::to_string(job.id));
+  const std::string staging =
+      JoinPath(JoinPath(root_, ".visprobe-jobs"), std::to_string(::getpid()) + "-" + std::to_string(job.id));
   std::vector<std::string> argv = {exe_, job.req.kind == "build" ? "graph_visualize" : "data2db"};
   argv.insert(argv.end(), job.req.args.begin(), job.req.args.end());
-  if (job.req.kind == "build") argv.insert(argv.end(), {"-o", staging, "-progress_log"});
-  else argv.insert(argv.end(), {"--db", staging});
+  if (job.req.kind == "build")
+    argv.insert(argv.end(), {"-o", staging, "-progress_log"});
+  else
+    argv.insert(argv.end(), {"--db", staging});
   int fds[2];
   Status made = MakeDirs(staging);
   if (!made.ok() || ::pipe2(fds, O_CLOEXEC) != 0) {
@@ -165,7 +169,10 @@ void JobQueue::RunJob(Job& job) {
     }
     Changed();
   }
-  if (out) std::fclose(out); else ::close(fds[0]);
+  if (out)
+    std::fclose(out);
+  else
+    ::close(fds[0]);
   int status = -1;
   if (pid > 0) ::waitpid(pid, &status, 0);
   Finish(job, status, staging);
@@ -185,19 +192,24 @@ void JobQueue::Finish(Job& job, int status, const std::string& staging) {
     for (const DirEntry& f : files.ok() ? *files : std::vector<DirEntry>{}) {
       if (!f.is_file || !(EndsWith(f.name, ".vis.db") || EndsWith(f.name, ".trend.db"))) continue;
       Result<std::string> to = MoveNoClobber(JoinPath(staging, f.name), job.req.out_dir, f.name);
-      if (!to.ok()) { error = to.status().message(); break; }
+      if (!to.ok()) {
+        error = to.status().message();
+        break;
+      }
       results.push_back(to->substr(root_.size() + (to->size() > root_.size() ? 1 : 0)));
     }
     if (results.empty() && error.empty()) error = "the run wrote no database";
   }
-  RemoveTree(staging);   // a cancelled or failed run leaves nothing, a finished one its databases only
+  RemoveTree(staging);  // a cancelled or failed run leaves nothing, a finished one its databases only
   std::lock_guard<std::mutex> lock(mu_);
   job.results = results;
-  if (cancel) job.state = "cancelled";
+  if (cancel)
+    job.state = "cancelled";
   else if (!error.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     job.state = "failed";
     if (!error.empty() && job.error.empty()) job.error = error;
-    if (job.error.empty()) job.error = "the run ended with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (job.error.empty())
+      job.error = "the run ended with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   } else {
     job.state = "done";
     job.percent = 100;
@@ -206,9 +218,9 @@ void JobQueue::Finish(Job& job, int status, const std::string& staging) {
 }
 
 std::string JobQueue::JobJson(const Job& j) const {
-  std::string s = "{\"id\": " + std::to_string(j.id) + ", \"kind\": " + JsonText(j.req.kind) + ", \"label\": " +
-                  JsonText(j.req.label) + ", \"output\": " + JsonText(j.req.out_rel) + ", \"state\": " + JsonText(j.state) +
-                  ", \"percent\": ";
+  std::string s = "{\"id\": " + std::to_string(j.id) + ", \"kind\": " + JsonText(j.req.kind) +
+                  ", \"label\": " + JsonText(j.req.label) + ", \"output\": " + JsonText(j.req.out_rel) +
+                  ", \"state\": " + JsonText(j.state) + ", \"percent\": ";
   AppendPyFloat(s, j.percent);
   s += ", \"error\": " + JsonText(j.error) + ", \"results\": [";
   for (size_t i = 0; i < j.results.size(); ++i) s += (i ? ", " : "") + JsonText(j.results[i]);

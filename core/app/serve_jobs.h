@@ -21,11 +21,11 @@
 namespace visprobe {
 
 struct JobRequest {
-  std::string kind;                // "build" (graph_visualize) or "data2db"
-  std::vector<std::string> args;   // the command's arguments, absolute paths, without the output option
-  std::string out_dir;             // absolute output folder (inside LOGDIR)
-  std::string out_rel;             // the same, relative to LOGDIR (what the page shows)
-  std::string label;               // what the page lists ("rank0 vs rank0")
+  std::string kind;  // "build" (graph_visualize) or "data2db"
+  std::vector<std::string> args;  // the command's arguments, absolute paths, without the output option
+  std::string out_dir;  // absolute output folder (inside LOGDIR)
+  std::string out_rel;  // the same, relative to LOGDIR (what the page shows)
+  std::string label;  // what the page lists ("rank0 vs rank0")
 };
 
 class JobQueue {
@@ -33,7 +33,7 @@ class JobQueue {
   // `exe`: the visprobe binary; `root`: LOGDIR's real path; `max_running` jobs run at a time and at
   // most `max_queued` wait.
   JobQueue(std::string exe, std::string root, int max_running, size_t max_queued);
-  ~JobQueue();   // cancels what runs, drops what waits
+  ~JobQueue();  // cancels what runs, drops what waits
 
   Result<int> Submit(JobRequest r);
   Status Cancel(int id);
@@ -68,7 +68,7 @@ class JobQueue {
   std::string exe_, root_;
   size_t max_queued_;
   mutable std::mutex mu_;
-  mutable std::condition_variable cv_;       // the queue and every change
+  mutable std::condition_variable cv_;  // the queue and every change
   std::map<int, std::unique_ptr<Job>> jobs_;
   std::deque<int> waiting_;
   int next_id_ = 1;

@@ -88,7 +88,7 @@ FolderFacts Visit(Walk& w, const std::string& abs, const std::string& rel, int d
     const std::string child = JoinPath(abs, e.name);
     const std::string child_rel = rel.empty() ? e.name : rel + "/" + e.name;
     struct stat st;
-    if (::lstat(child.c_str(), &st) != 0 || S_ISLNK(st.st_mode)) continue;   // symlinks are not followed
+    if (::lstat(child.c_str(), &st) != 0 || S_ISLNK(st.st_mode)) continue;  // symlinks are not followed
     if (S_ISREG(st.st_mode)) {
       const uint64_t size = static_cast<uint64_t>(st.st_size);
       if (e.name == "dump.json") {
@@ -107,9 +107,18 @@ FolderFacts Visit(Walk& w, const std::string& abs, const std::string& rel, int d
       }
     } else if (S_ISDIR(st.st_mode) && depth < 12 && e.name != "dump_tensor_data") {
       const FolderFacts sub = Visit(w, child, child_rel, depth + 1);
-      if ((Matches(e.name, "rank") || Matches(e.name, "proc")) && sub.dump_json) { ++mine.ranks; mine.bytes += sub.bytes; }
-      if (Matches(e.name, "step") && (sub.ranks > 0 || sub.dump_json)) { ++mine.steps; mine.bytes += sub.bytes; }
-      if (sub.csv_here && !sub.dump_json) { ++mine.csv_folders; mine.bytes += sub.bytes; }
+      if ((Matches(e.name, "rank") || Matches(e.name, "proc")) && sub.dump_json) {
+        ++mine.ranks;
+        mine.bytes += sub.bytes;
+      }
+      if (Matches(e.name, "step") && (sub.ranks > 0 || sub.dump_json)) {
+        ++mine.steps;
+        mine.bytes += sub.bytes;
+      }
+      if (sub.csv_here && !sub.dump_json) {
+        ++mine.csv_folders;
+        mine.bytes += sub.bytes;
+      }
     }
   }
   // A dump run is reported at the top of its layout (a rank folder of rankN/ or stepN/rankN/ by
@@ -118,8 +127,9 @@ FolderFacts Visit(Walk& w, const std::string& abs, const std::string& rel, int d
   const bool inside_layout = depth > 0 && (Matches(name, "rank") || Matches(name, "proc") || Matches(name, "step"));
   const char* layout = mine.steps > 0 ? "steps" : mine.ranks > 0 ? "ranks" : mine.dump_json ? "rank" : nullptr;
   if (layout && !inside_layout)
-    Report(w, abs, rel, "dump", mine, std::string("{\"layout\": \"") + layout + "\", \"ranks\": " +
-                                         std::to_string(mine.ranks) + ", \"steps\": " + std::to_string(mine.steps) + "}");
+    Report(w, abs, rel, "dump", mine,
+           std::string("{\"layout\": \"") + layout + "\", \"ranks\": " + std::to_string(mine.ranks) +
+               ", \"steps\": " + std::to_string(mine.steps) + "}");
   else if (!layout && mine.csv_folders > 0)
     Report(w, abs, rel, "monitor", mine, "{\"ranks\": " + std::to_string(mine.csv_folders) + "}");
   return mine;

@@ -20,11 +20,11 @@ namespace visprobe {
 Result<std::string> ConfinedPath(const std::string& root_real, const std::string& rel, bool must_exist = true);
 
 struct RunEntry {
-  std::string path;       // relative to LOGDIR
-  std::string kind;       // graph | trend | part | dump | monitor
-  uint64_t size = 0;      // bytes (databases; for folders the dump.json / csv bytes found)
-  int64_t mtime = 0;      // seconds since the epoch
-  std::string summary;    // JSON object: tb_config (graph), global_stats (trend), layout (dump); "{}" if none
+  std::string path;  // relative to LOGDIR
+  std::string kind;  // graph | trend | part | dump | monitor
+  uint64_t size = 0;  // bytes (databases; for folders the dump.json / csv bytes found)
+  int64_t mtime = 0;  // seconds since the epoch
+  std::string summary;  // JSON object: tb_config (graph), global_stats (trend), layout (dump); "{}" if none
 };
 
 class RunLister {
@@ -39,7 +39,7 @@ class RunLister {
   std::string Summary(const std::string& abs, const std::string& kind, uint64_t size, int64_t mtime);
   std::string root_;
   std::mutex mu_;
-  std::map<std::string, std::pair<std::string, std::string>> cache_;   // abs path -> (size:mtime, summary)
+  std::map<std::string, std::pair<std::string, std::string>> cache_;  // abs path -> (size:mtime, summary)
 };
 
 // A JSON string literal of `s` (the listing and the API's answers).

@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <condition_variable>
-#include <functional>
-#include <unordered_map>
 #include <ctime>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "app/merge_run.h"
@@ -18,14 +18,14 @@
 #include "base/bounded_queue.h"
 #include "base/fs.h"
 #include "base/thread_init.h"
-#include "db/distributed.h"
-#include "db/vis_db.h"
 #include "compare/compare.h"
 #include "compare/tensor_metrics.h"
+#include "db/distributed.h"
+#include "db/vis_db.h"
 #include "graph/builder.h"
+#include "layout/layout.h"
 #include "match/layer_mapping.h"
 #include "match/match.h"
-#include "layout/layout.h"
 
 namespace visprobe {
 
@@ -52,9 +52,7 @@ Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::
 
 namespace {
 
-double Seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double Seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // CPU time of the calling thread (the writer's, for the DEBUG lines of the rows passes).
 double ThreadSeconds() {
@@ -76,7 +74,10 @@ class Progress {
   Progress(Reporter& r, size_t stages, double reserve) : rep_(r), stages_(stages ? stages : 1), reserve_(reserve) {
     frac_.assign(stages_, 0.0);
   }
-  void Log(LogLevel l, const std::string& m) { std::lock_guard<std::mutex> g(mu_); rep_.Log(l, m); }
+  void Log(LogLevel l, const std::string& m) {
+    std::lock_guard<std::mutex> g(mu_);
+    rep_.Log(l, m);
+  }
   void Stage(size_t stage, double fraction) {
     std::lock_guard<std::mutex> g(mu_);
     if (stage >= stages_ || fraction <= frac_[stage]) return;
@@ -84,8 +85,11 @@ class Progress {
     double sum = 0;
     for (double f : frac_) sum += f;
     double pct = sum / static_cast<double>(stages_) * (100.0 - reserve_);
-    pct = static_cast<double>(static_cast<int>(pct));   // advance in whole percent
-    if (pct > last_) { last_ = pct; rep_.Progress(pct, true); }
+    pct = static_cast<double>(static_cast<int>(pct));  // advance in whole percent
+    if (pct > last_) {
+      last_ = pct;
+      rep_.Progress(pct, true);
+    }
   }
   void Finish(bool ok) {
     std::lock_guard<std::mutex> g(mu_);
@@ -146,7 +150,10 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     std::unique_ptr<RowBlock> b;
     {
       std::lock_guard<std::mutex> lk(pool->mu);
-      if (!pool->free.empty()) { b = std::move(pool->free.back()); pool->free.pop_back(); }
+      if (!pool->free.empty()) {
+        b = std::move(pool->free.back());
+        pool->free.pop_back();
+      }
     }
     if (!b) {
       b = std::make_unique<RowBlock>();
@@ -159,8 +166,10 @@ Status StreamRows(Graph& g, const BuildOptions& bo, VisDbWriter& db, int workers
     b->cuts.clear();
     b->text.clear();
     std::lock_guard<std::mutex> lk(pool->mu);
-    if (pool->free.size() < 16) pool->free.emplace_back(b);
-    else delete b;
+    if (pool->free.size() < 16)
+      pool->free.emplace_back(b);
+    else
+      delete b;
   };
   struct Scratch {
     std::unique_ptr<RowBlock> batch;
@@ -239,7 +248,9 @@ class GraphRun {
     bo.keep_items = false;
     bo.threads = opts_.threads;
     Progress* p = progress_.get();
-    bo.progress = [p, stage](uint64_t done, uint64_t total) { if (total) p->Stage(stage, double(done) / double(total)); };
+    bo.progress = [p, stage](uint64_t done, uint64_t total) {
+      if (total) p->Stage(stage, double(done) / double(total));
+    };
     return bo;
   }
   int Workers() const { return opts_.threads > 1 ? opts_.threads : 0; }
@@ -255,13 +266,14 @@ class GraphRun {
   std::mutex mu_;
   std::condition_variable cv_;
   std::string file_;
-  std::vector<size_t> unit_of_;   // plan_.jobs[i] is unit unit_of_[i] of the whole run
+  std::vector<size_t> unit_of_;  // plan_.jobs[i] is unit unit_of_[i] of the whole run
 };
 
 void GraphRun::BuildOne(size_t i) {
   ThreadInit();
   const GraphJob& job = plan_.jobs[i];
-  if (plan_.kind != LayoutKind::kFiles) progress_->Log(LogLevel::kInfo, "Start building graph for " + BaseName(job.target_dir) + "...");
+  if (plan_.kind != LayoutKind::kFiles)
+    progress_->Log(LogLevel::kInfo, "Start building graph for " + BaseName(job.target_dir) + "...");
   BuiltGraph out;
   auto build = [&](const std::string& dir, size_t stage, std::unique_ptr<Graph>* dst) -> Status {
     auto r = BuildGraph(dir, BuildOpts(stage));
@@ -275,7 +287,10 @@ void GraphRun::BuildOne(size_t i) {
   if (compare() && opts_.threads > 1) {
     // The two sides are independent: build the golden structure beside the target's.
     Status golden_status;
-    std::thread golden([&] { ThreadInit(); golden_status = build(job.golden_dir, StagesPerJob() * i + 1, &out.golden); });
+    std::thread golden([&] {
+      ThreadInit();
+      golden_status = build(job.golden_dir, StagesPerJob() * i + 1, &out.golden);
+    });
     out.status = build(job.target_dir, StagesPerJob() * i, &out.graph);
     golden.join();
     if (out.status.ok()) out.status = golden_status;
@@ -287,14 +302,16 @@ void GraphRun::BuildOne(size_t i) {
     for (const Graph* g : {out.graph.get(), out.golden.get()}) {
       if (!g) continue;
       char buf[256];
-      std::snprintf(buf, sizeof buf, "%zu nodes; construct.json %.2f s, stack.json %.2f s, nodes %.2f s, key scan %.2f s (its thread %.2f s), rules %.2f s",
-                    g->size(), g->t_construct, g->t_stack, g->t_nodes, g->t_scan, g->t_scanner, g->t_post);
+      std::snprintf(
+          buf, sizeof buf,
+          "%zu nodes; construct.json %.2f s, stack.json %.2f s, nodes %.2f s, key scan %.2f s (its thread %.2f s), rules %.2f s",
+          g->size(), g->t_construct, g->t_stack, g->t_nodes, g->t_scan, g->t_scanner, g->t_post);
       progress_->Log(LogLevel::kDebug, "Graph structure of " + g->dump_path + ": " + buf);
     }
     if (!compare()) out.micro_steps = PageMicroSteps(*out.graph);
     if (plan_.kind != LayoutKind::kFiles)
-      progress_->Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(job.step) + ", rank: " +
-                                          BaseName(job.target_dir) + " finished.");
+      progress_->Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(job.step) +
+                                          ", rank: " + BaseName(job.target_dir) + " finished.");
   }
   out.ready = true;
   std::lock_guard<std::mutex> g(mu_);
@@ -304,8 +321,9 @@ void GraphRun::BuildOne(size_t i) {
 
 Status ExportError(const Status& s, const std::string& file, const std::string& dir, bool compare) {
   const std::string& m = s.message();
-  if (m.rfind("An sqlite3 error", 0) == 0)   // §13.9
-    return Status(s.code(), std::string(compare ? "Failed to export compare graph result, file: " : "Failed to export model graph, file: ") +
+  if (m.rfind("An sqlite3 error", 0) == 0)  // §13.9
+    return Status(s.code(), std::string(compare ? "Failed to export compare graph result, file: "
+                                                : "Failed to export model graph, file: ") +
                                 file + ", error: " + m);
   if (m.find(dir) == std::string::npos) return Status(s.code(), m + " (in " + dir + ")");
   return s;
@@ -349,8 +367,11 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
 
   std::vector<NodeId> counterpart(gn.size(), kNoNode);
   std::vector<char> needed(gb.size(), 0);
-  for (const auto& [ni, bi] : cp.pairs) { counterpart[ni] = bi; needed[bi] = 1; }
-  std::vector<std::string> bench_items(gb.size());   // packed captured items of matched golden nodes
+  for (const auto& [ni, bi] : cp.pairs) {
+    counterpart[ni] = bi;
+    needed[bi] = 1;
+  }
+  std::vector<std::string> bench_items(gb.size());  // packed captured items of matched golden nodes
 
   progress_->Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
   const double t_start = Seconds(), c_start = ThreadSeconds();
@@ -367,14 +388,15 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   const int64_t target_first_rowid = db.ReserveRows(PostOrder(gn).size());
   Status ws = db.BeginGraph(gb, binfo, StreamedRows(gb));
   if (ws.ok())
-    ws = StreamRows(gb, bo_b, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>*, std::vector<std::string>*) {
-      if (needed[id]) bench_items[id] = PackCmpItems(items.cmp);
-    });
+    ws = StreamRows(gb, bo_b, db, Workers(),
+                    [&](NodeId id, const NodeItems& items, std::vector<std::string>*, std::vector<std::string>*) {
+                      if (needed[id]) bench_items[id] = PackCmpItems(items.cmp);
+                    });
   Result<size_t> brows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!brows.ok()) return ExportError(brows.status(), file_, job.golden_dir, true);
   double t_golden = Seconds(), c_golden = ThreadSeconds();
-  progress_->Log(LogLevel::kDebug, "Rows of " + gb.dump_path + ": " + std::to_string(t_golden - t_start) + " s" +
-                                       WriterText(c_golden - c_start));
+  progress_->Log(LogLevel::kDebug,
+                 "Rows of " + gb.dump_path + ": " + std::to_string(t_golden - t_start) + " s" + WriterText(c_golden - c_start));
 
   GraphRowsInfo ninfo;
   ninfo.step = job.step;
@@ -387,21 +409,23 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   // In tensor mode a record costs its .npy files, not its JSON: a tensor dump.json of a few hundred
   // KB would be one window, read by one worker. Small windows share the files among the workers.
   // (Not with -tensor_log, whose lines stay in the order of the file.)
-  if (mode == CompareMode::kRealData && !args_.print_compare_log) bo_n.window_bytes = std::min<size_t>(bo_n.window_bytes, 16u << 10);
+  if (mode == CompareMode::kRealData && !args_.print_compare_log)
+    bo_n.window_bytes = std::min<size_t>(bo_n.window_bytes, 16u << 10);
   // §9.7: a collection's row goes in after its children's (post-order), so it takes their
   // precision indices then.
   ws = db.BeginGraph(gn, ninfo, StreamedRows(gn, [&gn, mode](NodeId id) { ApplyCollectionRuleTo(gn, id, mode); }));
   if (ws.ok())
-    ws = StreamRows(gn, bo_n, db, Workers(), [&](NodeId id, const NodeItems& items, std::vector<std::string>* ie, std::vector<std::string>* oe) {
-      NodeId bi = counterpart[id];
-      if (bi == kNoNode) return;
-      VP_THREAD_LOCAL std::vector<CmpItem> bench;   // reused: the golden items of one node at a time
-      UnpackCmpItems(bench_items[bi], &bench);
-      NodeComparison c = CompareNode(settings, gn.node(id).name, items, bench);
-      gn.node(id).precision_index = c.precision_index;
-      *ie = std::move(c.input_extra);
-      *oe = std::move(c.output_extra);
-    });
+    ws = StreamRows(gn, bo_n, db, Workers(),
+                    [&](NodeId id, const NodeItems& items, std::vector<std::string>* ie, std::vector<std::string>* oe) {
+                      NodeId bi = counterpart[id];
+                      if (bi == kNoNode) return;
+                      VP_THREAD_LOCAL std::vector<CmpItem> bench;  // reused: the golden items of one node at a time
+                      UnpackCmpItems(bench_items[bi], &bench);
+                      NodeComparison c = CompareNode(settings, gn.node(id).name, items, bench);
+                      gn.node(id).precision_index = c.precision_index;
+                      *ie = std::move(c.input_extra);
+                      *oe = std::move(c.output_extra);
+                    });
   Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!nrows.ok()) return ExportError(nrows.status(), file_, job.target_dir, true);
   progress_->Log(LogLevel::kDebug, "Rows of " + gn.dump_path + ", compared: " + std::to_string(Seconds() - t_golden) + " s" +
@@ -427,7 +451,10 @@ Result<RunSummary> GraphRun::Run() {
   {
     std::vector<GraphJob> kept;
     for (size_t u = 0; u < plan_.jobs.size(); ++u)
-      if (args_.shard.Takes(u)) { kept.push_back(plan_.jobs[u]); unit_of_.push_back(u); }
+      if (args_.shard.Takes(u)) {
+        kept.push_back(plan_.jobs[u]);
+        unit_of_.push_back(u);
+      }
     plan_.jobs = std::move(kept);
   }
   progress_ = std::make_unique<Progress>(rep_, StagesPerJob() * plan_.jobs.size(), batch ? 2.0 : 0.0);
@@ -453,11 +480,16 @@ Result<RunSummary> GraphRun::Run() {
   size_t launched = 0;
   auto launch_upto = [&](size_t limit) {
     for (; launched < plan_.jobs.size() && launched < limit; ++launched) {
-      if (threads == 1) BuildOne(launched);
-      else workers[launched] = std::thread(&GraphRun::BuildOne, this, launched);
+      if (threads == 1)
+        BuildOne(launched);
+      else
+        workers[launched] = std::thread(&GraphRun::BuildOne, this, launched);
     }
   };
-  auto join_all = [&]() { for (auto& t : workers) if (t.joinable()) t.join(); };
+  auto join_all = [&]() {
+    for (auto& t : workers)
+      if (t.joinable()) t.join();
+  };
 
   int last_step = -1;
   bool said_built = false;
@@ -484,29 +516,41 @@ Result<RunSummary> GraphRun::Run() {
     }
     CompareMode mode = CompareMode::kSummary;
     Status ws = compare() ? WriteCompare(i, b, *db, sum, &mode) : WriteBuild(i, b, *db, sum);
-    if (!ws.ok()) { join_all(); return ws; }
+    if (!ws.ok()) {
+      join_all();
+      return ws;
+    }
     size_t si = 0;
     for (; si < plan_.step_list.size() && plan_.step_list[si] != job.step; ++si) {}
-    Status cs = out->Config(MakeConfigRow(compare(), mode, b.micro_steps, args_.overflow_check,
-                                          si < plan_.rank_lists.size() ? plan_.rank_lists[si] : std::vector<int>{0}, plan_.step_list));
+    Status cs =
+        out->Config(MakeConfigRow(compare(), mode, b.micro_steps, args_.overflow_check,
+                                  si < plan_.rank_lists.size() ? plan_.rank_lists[si] : std::vector<int>{0}, plan_.step_list));
     if (cs.ok()) cs = out->UnitDone(static_cast<int64_t>(unit_of_[i]));
-    if (!cs.ok()) { join_all(); return cs; }
+    if (!cs.ok()) {
+      join_all();
+      return cs;
+    }
     for (size_t k = 0; k < StagesPerJob(); ++k) progress_->Stage(StagesPerJob() * i + k, 1.0);
     if (!batch) {
       std::string where = RealPath(args_.output_path) + "/" + file_;
-      progress_->Log(LogLevel::kInfo, compare() ? "Exporting compare graph result successfully, the result file is saved in " + where
-                                                : "Model graph exported successfully, the result file is saved in " + where);
+      progress_->Log(LogLevel::kInfo, compare()
+                                          ? "Exporting compare graph result successfully, the result file is saved in " + where
+                                          : "Model graph exported successfully, the result file is saved in " + where);
     }
   }
   join_all();
   if (sharded()) {
     // The part keeps its rows as written: indexes and the cross-rank links are made by the gather.
-    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(std::to_string(plan_.jobs.size()) + " of " + std::to_string(part.units) + " graphs"));
+    ASSIGN_OR_RETURN(sum.db_path,
+                     out->FinishPart(std::to_string(plan_.jobs.size()) + " of " + std::to_string(part.units) + " graphs"));
     return sum;
   }
-  if (batch) progress_->Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
+  if (batch)
+    progress_->Log(LogLevel::kInfo,
+                   compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
   // §14: communication nodes linked across ranks (batch runs only).
-  ASSIGN_OR_RETURN(sum.db_path, out->Finish(batch, args_.overflow_check, [this](LogLevel l, const std::string& m) { progress_->Log(l, m); }));
+  ASSIGN_OR_RETURN(sum.db_path,
+                   out->Finish(batch, args_.overflow_check, [this](LogLevel l, const std::string& m) { progress_->Log(l, m); }));
   return sum;
 }
 
@@ -523,11 +567,13 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
   auto check = [&]() -> Status {
     if (args.has_rank_size) { ASSIGN_OR_RETURN(params, LoadParallelParams(args)); }
     if (args.file_type == "json" && args.has_golden)
-      return InvalidInput("The --file_type json parameter is not supported in graph comparison mode. Please remove the "
-                          "-gp/--golden_path parameter or use --file_type db.");
+      return InvalidInput(
+          "The --file_type json parameter is not supported in graph comparison mode. Please remove the "
+          "-gp/--golden_path parameter or use --file_type db.");
     if (args.file_type == "json" && !args.has_rank_size)
-      rep.Log(LogLevel::kWarning, "The --file_type json parameter is only supported in graph merge build scenarios. "
-                                  "Falling back to default db output.");
+      rep.Log(LogLevel::kWarning,
+              "The --file_type json parameter is only supported in graph merge build scenarios. "
+              "Falling back to default db output.");
     const PathAccess access = opts.check_input_writable ? PathAccess::kWrite : PathAccess::kNone;
     RETURN_IF_ERROR(CheckPath(args.target_path, PathKind::kDir, access));
     if (args.has_golden) RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, access));
@@ -537,8 +583,9 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
       // §15: rank folders are merged; a single rank folder is built as usual, except for json output.
       ASSIGN_OR_RETURN(kind, Classify(args.target_path));
       if (kind == LayoutKind::kFiles && args.file_type == "json")
-        return InvalidInput("You have specified the \"--rank_size\" parameter for data merging, so the \"-tp\" parameter "
-                            "must pass in multiple rank data.");
+        return InvalidInput(
+            "You have specified the \"--rank_size\" parameter for data merging, so the \"-tp\" parameter "
+            "must pass in multiple rank data.");
     }
     return Status::Ok();
   };

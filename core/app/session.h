@@ -13,8 +13,8 @@
 namespace visprobe {
 
 struct RunOptions {
-  std::string timestamp;        // YYYYmmddHHMMSS, taken once at process start (§13.1)
-  int threads = 1;              // ranks built in parallel (native); 1 = no threads at all
+  std::string timestamp;  // YYYYmmddHHMMSS, taken once at process start (§13.1)
+  int threads = 1;  // ranks built in parallel (native); 1 = no threads at all
   // dump.json is parsed this many bytes at a time. 1 MiB measured best on 2 cores (medium build
   // 1.35-1.56 s against 1.83-2.09 s with 4 MiB and 1.49-1.69 s with 512 KiB; 75 MiB less at the
   // large build's peak): a window's rows wait for the window before it, and the pipeline fills sooner.

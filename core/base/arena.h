@@ -18,7 +18,7 @@ class TextArena {
 
   // A copy of `s` that stays valid (and unmoved) as long as the arena.
   std::string_view Copy(std::string_view s) {
-    if (s.size() > kChunk / 8) {   // a long text gets a block of its own; the current chunk stays
+    if (s.size() > kChunk / 8) {  // a long text gets a block of its own; the current chunk stays
       chunks_.emplace_back(new char[s.size()]);
       std::memcpy(chunks_.back().get(), s.data(), s.size());
       bytes_ += s.size();

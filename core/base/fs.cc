@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -15,9 +15,18 @@
 namespace visprobe {
 namespace stdfs = std::filesystem;
 
-bool PathExists(const std::string& p) { struct stat st; return ::stat(p.c_str(), &st) == 0; }
-bool IsDir(const std::string& p) { struct stat st; return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode); }
-bool IsRegularFile(const std::string& p) { struct stat st; return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode); }
+bool PathExists(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0;
+}
+bool IsDir(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+bool IsRegularFile(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
 
 uint64_t FileSize(const std::string& p) {
   struct stat st;
@@ -77,8 +86,8 @@ namespace {
 bool ValidChars(const std::string& p) {
   if (p.empty()) return false;
   for (unsigned char c : p) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == ':' || c == '/' || c == '-';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+              c == '/' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -133,8 +142,7 @@ Status CheckNewPath(const std::string& path) {
   return Status::Ok();
 }
 
-Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem, const std::string& ext,
-                                 bool* taken) {
+Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem, const std::string& ext, bool* taken) {
   if (taken) *taken = false;
   constexpr int kMaxTries = 10000;
   for (int k = 0; k < kMaxTries; ++k) {
@@ -148,7 +156,7 @@ Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem
       }
       if (errno != EEXIST) return IoError("cannot create " + path + ".tmp: " + std::strerror(errno));
     }
-    if (taken) *taken = true;   // finished, or another run is writing it
+    if (taken) *taken = true;  // finished, or another run is writing it
   }
   return IoError("no free file name for " + JoinPath(dir, stem + ext) + " (tried " + std::to_string(kMaxTries) + ")");
 }
@@ -165,8 +173,7 @@ Status MakeDirs(const std::string& dir) {
   RETURN_IF_ERROR(CheckNewPath(dir));
   std::string parent = DirName(dir);
   if (parent != dir && !IsDir(parent)) RETURN_IF_ERROR(MakeDirs(parent));
-  if (::mkdir(dir.c_str(), 0750) != 0 && !IsDir(dir))
-    return IoError("cannot create the folder " + dir);
+  if (::mkdir(dir.c_str(), 0750) != 0 && !IsDir(dir)) return IoError("cannot create the folder " + dir);
   return Status::Ok();
 }
 

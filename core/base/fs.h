@@ -39,8 +39,7 @@ Status CheckNewPath(const std::string& path);
 // (O_CREAT | O_EXCL), so two runs started in the same second, even at the same time, never share a
 // file and a finished file is never overwritten or appended to. The caller writes the temporary
 // file and renames it when complete; *taken (optional) is set when the first name was taken.
-Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem, const std::string& ext,
-                                 bool* taken = nullptr);
+Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem, const std::string& ext, bool* taken = nullptr);
 // Empties path (creating it with mode 0640 when missing), keeping the same file.
 Status TruncateOrCreate(const std::string& path);
 // Creates dir and parents with mode 0750.

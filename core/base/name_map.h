@@ -5,9 +5,9 @@
 // bucket, a list node and the key for each lookup, and the large build's node pass was bound by
 // those cache misses. tsl::robin_map (Debian robin-map-dev, header-only) keeps the key, the value
 // and 32 bits of the hash in one array: one miss for the slot, one for the key text on a hash hit.
+#include <tsl/robin_map.h>
 #include <functional>
 #include <string_view>
-#include <tsl/robin_map.h>
 
 namespace visprobe {
 

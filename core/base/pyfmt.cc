@@ -26,7 +26,10 @@ const char* ShortestDigits(double x, char* end, int* ndigits, int* decpt) {
   auto dec = fmt::detail::dragonbox::to_decimal(std::fabs(x));
   uint64_t v = dec.significand;
   int exp10 = dec.exponent;
-  while (v % 10 == 0) { v /= 10; ++exp10; }   // v != 0 for x != 0
+  while (v % 10 == 0) {
+    v /= 10;
+    ++exp10;
+  }  // v != 0 for x != 0
   char* p = end;
   while (v >= 100) {
     const unsigned r = static_cast<unsigned>(v % 100);
@@ -48,9 +51,15 @@ const char* ShortestDigits(double x, char* end, int* ndigits, int* decpt) {
 }  // namespace
 
 char* WritePyFloat(char* p, double x) {
-  if (std::isnan(x)) { std::memcpy(p, "nan", 3); return p + 3; }
+  if (std::isnan(x)) {
+    std::memcpy(p, "nan", 3);
+    return p + 3;
+  }
   if (std::isinf(x)) {
-    if (x > 0) { std::memcpy(p, "inf", 3); return p + 3; }
+    if (x > 0) {
+      std::memcpy(p, "inf", 3);
+      return p + 3;
+    }
     std::memcpy(p, "-inf", 4);
     return p + 4;
   }
@@ -66,8 +75,12 @@ char* WritePyFloat(char* p, double x) {
   const char* dg = ShortestDigits(x, d + 24, &n, &decpt);
   if (decpt <= -4 || decpt > 16) {
     *p++ = dg[0];
-    if (n > 1) { *p++ = '.'; std::memcpy(p, dg + 1, 24); p += n - 1; }
-    int e = decpt - 1;   // "e%c%02d"
+    if (n > 1) {
+      *p++ = '.';
+      std::memcpy(p, dg + 1, 24);
+      p += n - 1;
+    }
+    int e = decpt - 1;  // "e%c%02d"
     *p++ = 'e';
     *p++ = e < 0 ? '-' : '+';
     if (e < 0) e = -e;
@@ -75,19 +88,19 @@ char* WritePyFloat(char* p, double x) {
     *p++ = static_cast<char>('0' + e / 10 % 10);
     *p++ = static_cast<char>('0' + e % 10);
   } else if (decpt <= 0) {
-    std::memcpy(p, "0.000", 5);   // "0." and up to 3 zeros
+    std::memcpy(p, "0.000", 5);  // "0." and up to 3 zeros
     p += 2 - decpt;
     std::memcpy(p, dg, 24);
     p += n;
   } else if (decpt >= n) {
     std::memcpy(p, dg, 24);
     p += n;
-    std::memset(p, '0', 16);      // decpt - n <= 15
+    std::memset(p, '0', 16);  // decpt - n <= 15
     p += decpt - n;
     *p++ = '.';
     *p++ = '0';
   } else {
-    std::memcpy(p, dg, 24);       // the digits before the point, then those after it, moved by one
+    std::memcpy(p, dg, 24);  // the digits before the point, then those after it, moved by one
     p += decpt;
     std::memcpy(p + 1, dg + decpt, 24);
     *p = '.';
@@ -118,21 +131,21 @@ bool IsPyFloatRepr(std::string_view t) {
     if (frac_len == 0) return false;
   }
   const bool frac_zero = frac_len == 1 && t[frac_start] == '0';
-  if (frac_len > 1 && t[frac_start + frac_len - 1] == '0') return false;   // a redundant trailing zero
+  if (frac_len > 1 && t[frac_start + frac_len - 1] == '0') return false;  // a redundant trailing zero
   if (i == t.size()) {
     // Fixed: I.F with I = 0 or no leading zero, F not ending in 0 unless F is "0".
     if (!point) return false;
     const bool int_zero = int_len == 1 && t[int_start] == '0';
     if (!int_zero && t[int_start] == '0') return false;
     if (int_zero) {
-      if (frac_zero) return true;                // 0.0 and -0.0
+      if (frac_zero) return true;  // 0.0 and -0.0
       size_t z = frac_start;
-      while (t[z] == '0') ++z;                   // F has a non-zero digit (it does not end in 0)
-      const size_t lead = z - frac_start;        // decpt = -lead
+      while (t[z] == '0') ++z;  // F has a non-zero digit (it does not end in 0)
+      const size_t lead = z - frac_start;  // decpt = -lead
       return lead <= 3 && frac_len - lead <= 15;
     }
-    if (int_len > 16) return false;              // decpt = int_len
-    if (frac_zero) {                             // an integral value: digits are I without its trailing zeros
+    if (int_len > 16) return false;  // decpt = int_len
+    if (frac_zero) {  // an integral value: digits are I without its trailing zeros
       size_t e = int_start + int_len;
       while (t[e - 1] == '0') --e;
       return e - int_start <= 15;
@@ -151,28 +164,48 @@ bool IsPyFloatRepr(std::string_view t) {
     if (!digit(k)) return false;
     e = e * 10 + (t[k] - '0');
   }
-  if (e > 290) return false;                     // far from subnormals and overflow
+  if (e > 290) return false;  // far from subnormals and overflow
   if (neg) e = -e;
-  return e <= -5 || e >= 16;                     // decpt = e + 1
+  return e <= -5 || e >= 16;  // decpt = e + 1
 }
 
-std::string PyFloat(double x) { std::string s; AppendPyFloat(s, x); return s; }
+std::string PyFloat(double x) {
+  std::string s;
+  AppendPyFloat(s, x);
+  return s;
+}
 
 void AppendJsonFloat(std::string& out, double x) {
-  if (std::isnan(x)) { out += "NaN"; return; }
-  if (std::isinf(x)) { out += x > 0 ? "Infinity" : "-Infinity"; return; }
+  if (std::isnan(x)) {
+    out += "NaN";
+    return;
+  }
+  if (std::isinf(x)) {
+    out += x > 0 ? "Infinity" : "-Infinity";
+    return;
+  }
   AppendPyFloat(out, x);
 }
 
 void AppendFixed(std::string& out, double x, int digits) {
-  if (std::isnan(x)) { out += "nan"; return; }
-  if (std::isinf(x)) { out += x > 0 ? "inf" : "-inf"; return; }
+  if (std::isnan(x)) {
+    out += "nan";
+    return;
+  }
+  if (std::isinf(x)) {
+    out += x > 0 ? "inf" : "-inf";
+    return;
+  }
   char buf[400];
   int n = std::snprintf(buf, sizeof(buf), "%.*f", digits, x);
   if (n > 0 && n < static_cast<int>(sizeof(buf))) out.append(buf, n);
 }
 
-std::string Fixed(double x, int digits) { std::string s; AppendFixed(s, x, digits); return s; }
+std::string Fixed(double x, int digits) {
+  std::string s;
+  AppendFixed(s, x, digits);
+  return s;
+}
 
 double RoundDecimals(double x, int digits) {
   if (!std::isfinite(x)) return x;
@@ -211,8 +244,10 @@ const char kHex[] = "0123456789abcdef";
 
 void AppendU4(std::string& out, uint32_t cp) {
   out += "\\u";
-  out += kHex[(cp >> 12) & 0xF]; out += kHex[(cp >> 8) & 0xF];
-  out += kHex[(cp >> 4) & 0xF]; out += kHex[cp & 0xF];
+  out += kHex[(cp >> 12) & 0xF];
+  out += kHex[(cp >> 8) & 0xF];
+  out += kHex[(cp >> 4) & 0xF];
+  out += kHex[cp & 0xF];
 }
 
 // Decodes one UTF-8 sequence at s[i]; returns the code point and advances i. Input strings come
@@ -233,10 +268,9 @@ bool PyPrintable(uint32_t cp) {
   if (cp < 0x20 || cp == 0x7F) return false;
   if (cp < 0x7F) return true;
   if (cp <= 0xA0 || cp == 0xAD) return false;
-  if ((cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
-      (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF ||
-      (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE000 && cp <= 0xF8FF) ||
-      (cp >= 0xD800 && cp <= 0xDFFF) || cp >= 0xF0000)
+  if ((cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 ||
+      cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE000 && cp <= 0xF8FF) || (cp >= 0xD800 && cp <= 0xDFFF) ||
+      cp >= 0xF0000)
     return false;
   return true;
 }
@@ -311,14 +345,29 @@ void AppendPyReprString(std::string& out, std::string_view s) {
     }
     size_t start = i;
     uint32_t cp = c < 0x80 ? (++i, c) : DecodeUtf8(s, i);
-    if (cp == '\n') { out += "\\n"; continue; }
-    if (cp == '\r') { out += "\\r"; continue; }
-    if (cp == '\t') { out += "\\t"; continue; }
-    if (PyPrintable(cp)) { out.append(s.data() + start, i - start); continue; }
+    if (cp == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (cp == '\r') {
+      out += "\\r";
+      continue;
+    }
+    if (cp == '\t') {
+      out += "\\t";
+      continue;
+    }
+    if (PyPrintable(cp)) {
+      out.append(s.data() + start, i - start);
+      continue;
+    }
     char buf[12];
-    if (cp < 0x100) std::snprintf(buf, sizeof(buf), "\\x%02x", cp);
-    else if (cp < 0x10000) std::snprintf(buf, sizeof(buf), "\\u%04x", cp);
-    else std::snprintf(buf, sizeof(buf), "\\U%08x", cp);
+    if (cp < 0x100)
+      std::snprintf(buf, sizeof(buf), "\\x%02x", cp);
+    else if (cp < 0x10000)
+      std::snprintf(buf, sizeof(buf), "\\u%04x", cp);
+    else
+      std::snprintf(buf, sizeof(buf), "\\U%08x", cp);
     out += buf;
   }
   out += q;

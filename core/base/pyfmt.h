@@ -34,7 +34,7 @@ void AppendJsonFloat(std::string& out, double x);
 // printf("%.*f") with a correctly rounding libc.
 void AppendFixed(std::string& out, double x, int digits);
 std::string Fixed(double x, int digits);
-double RoundDecimals(double x, int digits);   // parse_double(fmt_fixed(x, digits))
+double RoundDecimals(double x, int digits);  // parse_double(fmt_fixed(x, digits))
 
 uint32_t Crc32(std::string_view bytes);
 std::string Crc32Hex(std::string_view bytes);  // 8 lowercase hex digits

@@ -36,8 +36,8 @@ inline Status Internal(std::string msg) { return Status(Code::kInternal, std::mo
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}           // NOLINT: implicit by design
-  Result(Status status) : status_(std::move(status)) {}   // NOLINT
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {}  // NOLINT
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
   T& value() { return value_; }
@@ -52,10 +52,10 @@ class Result {
 
 #define VP_CONCAT_INNER(a, b) a##b
 #define VP_CONCAT(a, b) VP_CONCAT_INNER(a, b)
-#define RETURN_IF_ERROR(expr)                     \
-  do {                                            \
-    ::visprobe::Status vp_status_ = (expr);       \
-    if (!vp_status_.ok()) return vp_status_;      \
+#define RETURN_IF_ERROR(expr)                \
+  do {                                       \
+    ::visprobe::Status vp_status_ = (expr);  \
+    if (!vp_status_.ok()) return vp_status_; \
   } while (0)
 
 #define ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

@@ -27,13 +27,16 @@ class StrWriter {
     return &s_[0] + n_;
   }
   void Advance(size_t k) { n_ += k; }
-  void Put(char c) { *Room(1) = c; ++n_; }
+  void Put(char c) {
+    *Room(1) = c;
+    ++n_;
+  }
   // v must not point into the string being written (a growing room may move it).
   void Put(std::string_view v) {
     std::memcpy(Room(v.size()), v.data(), v.size());
     n_ += v.size();
   }
-  void PutInt(int64_t v) {   // decimal, as str() and json.dumps write it (at most 20 characters)
+  void PutInt(int64_t v) {  // decimal, as str() and json.dumps write it (at most 20 characters)
     char* d = Room(20);
     n_ += static_cast<size_t>(std::to_chars(d, d + 20, v).ptr - d);
   }

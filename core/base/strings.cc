@@ -4,7 +4,8 @@ namespace visprobe {
 
 bool AllDigits(std::string_view s) {
   if (s.empty()) return false;
-  for (char c : s) if (c < '0' || c > '9') return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
   return true;
 }
 
@@ -32,7 +33,10 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
   size_t i = 0;
   for (;;) {
     size_t k = s.find(sep, i);
-    if (k == std::string_view::npos) { out.push_back(s.substr(i)); break; }
+    if (k == std::string_view::npos) {
+      out.push_back(s.substr(i));
+      break;
+    }
     out.push_back(s.substr(i, k - i));
     i = k + 1;
   }

@@ -10,7 +10,10 @@ namespace visprobe {
 namespace {
 
 void PutLen(std::string& out, size_t n) {
-  while (n >= 0x80) { out += static_cast<char>((n & 0x7F) | 0x80); n >>= 7; }
+  while (n >= 0x80) {
+    out += static_cast<char>((n & 0x7F) | 0x80);
+    n >>= 7;
+  }
   out += static_cast<char>(n);
 }
 
@@ -26,7 +29,10 @@ size_t GetLen(std::string_view in, size_t* pos) {
   return n;
 }
 
-void PutStr(std::string& out, const std::string& s) { PutLen(out, s.size()); out += s; }
+void PutStr(std::string& out, const std::string& s) {
+  PutLen(out, s.size());
+  out += s;
+}
 
 void GetStr(std::string_view in, size_t* pos, std::string* s) {
   size_t n = GetLen(in, pos);

@@ -29,9 +29,24 @@ namespace {
 enum Level { kPass = 0, kWarning = 1, kError = 2 };
 const char* LevelName(int l) { return l == kError ? "error" : l == kWarning ? "warning" : "pass"; }
 
-Cell Str(std::string s) { Cell c; c.kind = CmpValue::kString; c.s = std::move(s); return c; }
-Cell Flt(double d) { Cell c; c.kind = CmpValue::kFloat; c.d = d; return c; }
-Cell Int(int64_t i) { Cell c; c.kind = CmpValue::kInt; c.i = i; return c; }
+Cell Str(std::string s) {
+  Cell c;
+  c.kind = CmpValue::kString;
+  c.s = std::move(s);
+  return c;
+}
+Cell Flt(double d) {
+  Cell c;
+  c.kind = CmpValue::kFloat;
+  c.d = d;
+  return c;
+}
+Cell Int(int64_t i) {
+  Cell c;
+  c.kind = CmpValue::kInt;
+  c.i = i;
+  return c;
+}
 
 bool IsNumber(const Cell& c) { return c.kind == CmpValue::kInt || c.kind == CmpValue::kFloat; }
 double AsDouble(const Cell& c) { return c.kind == CmpValue::kInt ? static_cast<double>(c.i) : c.d; }
@@ -67,8 +82,7 @@ const char* NonFiniteText(const Cell& c) {
       if (std::string_view(c.s) == "-inf") return "-inf";
       if (std::string_view(c.s) == "nan") return "nan";
       return nullptr;
-    default:
-      return nullptr;   // None, True / False and integers never read as these
+    default: return nullptr;  // None, True / False and integers never read as these
   }
 }
 
@@ -117,20 +131,32 @@ bool IsBad(const Cell& c) {
 // Python float() of a string: blanks, nan, inf, infinity in any case.
 bool PyParseFloat(const std::string& text, double* out) {
   // Most texts are plain decimals (repr's own output): strtod takes them as they are.
-  if (!text.empty() && text.size() < 64 &&
-      std::all_of(text.begin(), text.end(), [](char ch) { return (ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' || ch == '-'; })) {
+  if (!text.empty() && text.size() < 64 && std::all_of(text.begin(), text.end(), [](char ch) {
+        return (ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' || ch == '-';
+      })) {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() + text.size()) { *out = v; return true; }
+    if (end == text.c_str() + text.size()) {
+      *out = v;
+      return true;
+    }
   }
   std::string s = Lower(Strip(text));
   if (s.empty()) return false;
   size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
   std::string body = s.substr(i);
   double sign = (s[0] == '-') ? -1.0 : 1.0;
-  if (body == "nan") { *out = std::nan(""); return true; }
-  if (body == "inf" || body == "infinity") { *out = sign * INFINITY; return true; }
-  for (char ch : body) if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' || ch == '+' || ch == '-' || ch == '_')) return false;
+  if (body == "nan") {
+    *out = std::nan("");
+    return true;
+  }
+  if (body == "inf" || body == "infinity") {
+    *out = sign * INFINITY;
+    return true;
+  }
+  for (char ch : body)
+    if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' || ch == '+' || ch == '-' || ch == '_'))
+      return false;
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   if (!end || *end != '\0') return false;
@@ -153,13 +179,13 @@ double Pct(const Cell& c) {
 
 struct Row {
   const CmpItem* n = nullptr;
-  const CmpItem* b = nullptr;   // nullptr: an extra target item
+  const CmpItem* b = nullptr;  // nullptr: an extra target item
   bool is_output = false;
-  Cell nstat[4], bstat[4];      // NPU / Bench max, min, mean, l2norm as the row holds them
-  Cell ind[8];                  // summary indicators
+  Cell nstat[4], bstat[4];  // NPU / Bench max, min, mean, l2norm as the row holds them
+  Cell ind[8];  // summary indicators
   double rel[4] = {0, 0, 0, 0};  // ind[4 + k] is repr(rel[k]) + "%" when rel_repr[k]
   bool rel_repr[4] = {false, false, false, false};
-  Cell metric[6];               // tensor metrics
+  Cell metric[6];  // tensor metrics
   Cell nmd5, bmd5;
   Cell nreq, breq, ndtype, bdtype, nshape, bshape;
   std::string bench_name;
@@ -230,8 +256,14 @@ bool MinMaxValue(const Cell& c, double* v) {
     *v = Pct(c);
     return true;
   }
-  if (c.kind == CmpValue::kBool) { *v = c.b ? 1 : 0; return true; }
-  if (IsNumber(c)) { *v = AsDouble(c); return true; }
+  if (c.kind == CmpValue::kBool) {
+    *v = c.b ? 1 : 0;
+    return true;
+  }
+  if (IsNumber(c)) {
+    *v = AsDouble(c);
+    return true;
+  }
   return false;
 }
 
@@ -257,8 +289,10 @@ double MaxNormRel(const std::vector<Row*>& rows) {
   double acc = 0.0;
   for (Row* r : rows) {
     double v;
-    if (r->rel_repr[3]) v = r->rel[3] / 100;
-    else if (!MinMaxValue(r->ind[7], &v)) continue;
+    if (r->rel_repr[3])
+      v = r->rel[3] / 100;
+    else if (!MinMaxValue(r->ind[7], &v))
+      continue;
     if (v > acc) acc = v;
   }
   return acc;
@@ -291,20 +325,27 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   Ignore ig = Ignore::kNone;
   if (!input.empty()) {
     std::string api = ApiSegment(input[0]->n->name, s.parallel_merge);
-    static const char* kAll[] = {"empty", "empty_like", "numpy", "to", "__setitem__", "empty_with_format",
-                                 "new_empty_strided", "new_empty", "empty_strided"};
+    static const char* kAll[] = {
+        "empty",     "empty_like",   "numpy", "to", "__setitem__", "empty_with_format", "new_empty_strided",
+        "new_empty", "empty_strided"};
     static const char* kIn[] = {"_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "batch_isend_irecv"};
-    for (const char* a : kAll) if (api == a) ig = Ignore::kAll;
-    for (const char* a : kIn) if (api == a) ig = Ignore::kInput;
+    for (const char* a : kAll)
+      if (api == a) ig = Ignore::kAll;
+    for (const char* a : kIn)
+      if (api == a) ig = Ignore::kInput;
   }
   std::vector<Row*> checked = ig == Ignore::kAll ? std::vector<Row*>() : ig == Ignore::kInput ? output : all;
 
   if (s.mode == CompareMode::kMd5) {
     for (Row* r : checked) {
       if (PyEqual(r->nmd5, r->bmd5)) continue;
-      auto weak = [](const Cell& c) { return c.kind == CmpValue::kString && (std::string_view(c.s) == "N/A" || std::string_view(c.s) == "Nan" || c.s.empty()); };
-      if (weak(r->nmd5) || weak(r->bmd5)) Set(*r, kWarning, "warning: The parameter of NPU does not match the bench.");
-      else Set(*r, kError, "error: The CRC-32 value of NPU differs from that of the bench.");
+      auto weak = [](const Cell& c) {
+        return c.kind == CmpValue::kString && (std::string_view(c.s) == "N/A" || std::string_view(c.s) == "Nan" || c.s.empty());
+      };
+      if (weak(r->nmd5) || weak(r->bmd5))
+        Set(*r, kWarning, "warning: The parameter of NPU does not match the bench.");
+      else
+        Set(*r, kError, "error: The CRC-32 value of NPU differs from that of the bench.");
     }
     return;
   }
@@ -312,7 +353,8 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
   // 1 InfNan
   for (Row* r : checked) {
     if (IsBad(r->bstat[0]) || IsBad(r->bstat[1])) continue;
-    if (IsBad(r->nstat[0]) || IsBad(r->nstat[1])) Set(*r, kError, "error: There is nan/inf/-inf in the maximum or minimum value of NPU.");
+    if (IsBad(r->nstat[0]) || IsBad(r->nstat[1]))
+      Set(*r, kError, "error: There is nan/inf/-inf in the maximum or minimum value of NPU.");
   }
   // 2 RelativeErr (summary) / 2' OneThousandth (tensor)
   if (!tensor) {
@@ -323,8 +365,10 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
           if (std::fabs(NormRelPct(*r)) > 0.5) Set(*r, kError, "error: The NormRelativeErr of output is greater than 0.5.");
     }
   } else if (ig == Ignore::kNone && !output.empty()) {
-    double a = MinMax(input, [](const Row& r) -> const Cell& { return r.metric[4]; }, true);
-    double z = MinMax(output, [](const Row& r) -> const Cell& { return r.metric[4]; }, true);
+    double a = MinMax(
+        input, [](const Row& r) -> const Cell& { return r.metric[4]; }, true);
+    double z = MinMax(
+        output, [](const Row& r) -> const Cell& { return r.metric[4]; }, true);
     if (a > 0.9 && z < 0.1)
       Set(*output[0], kError, "error: The input/parameters of One Thousandth Err Ratio > 0.9 while the output < 0.6.");
   }
@@ -366,8 +410,10 @@ void RunCheckers(const CompareSettings& s, std::vector<Row>& rows) {
     if ((in == 0 && out > 0.1) || (in != 0 && out / in > 10))
       Set(*output[0], kWarning, "warning: The norm relative error of output is 10 times that of input.");
   } else {
-    double a = MinMax(input, [](const Row& r) -> const Cell& { return r.metric[0]; }, true);
-    double z = MinMax(output, [](const Row& r) -> const Cell& { return r.metric[0]; }, true);
+    double a = MinMax(
+        input, [](const Row& r) -> const Cell& { return r.metric[0]; }, true);
+    double z = MinMax(
+        output, [](const Row& r) -> const Cell& { return r.metric[0]; }, true);
     if (a > 0.9 && a - z > 0.1)
       Set(*output[0], kWarning, "warning: The input/parameters of Cosine > 0.9, and input/parameters - output > 0.1");
   }
@@ -428,7 +474,12 @@ void AppendField(StrWriter& w, std::string_view name, const Cell& v) {
   }
 }
 
-Cell Bool(bool b) { Cell c; c.kind = CmpValue::kBool; c.b = b; return c; }
+Cell Bool(bool b) {
+  Cell c;
+  c.kind = CmpValue::kBool;
+  c.b = b;
+  return c;
+}
 
 void AppendRowFields(std::string& out, CompareMode mode, const Row& r) {
   VP_THREAD_LOCAL std::string msgs;
@@ -440,11 +491,13 @@ void AppendRowFields(std::string& out, CompareMode mode, const Row& r) {
   msgs += "]";
   StrWriter w(out);
   if (mode == CompareMode::kSummary) {
-    static constexpr std::string_view kNames[] = {"Max diff", "Min diff", "Mean diff", "L2norm diff",
+    static constexpr std::string_view kNames[] = {"Max diff",       "Min diff",       "Mean diff",       "L2norm diff",
                                                   "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
     for (int k = 0; k < 8; ++k) {
-      if (k >= 4 && r.rel_repr[k - 4]) AppendPercentField(w, kNames[k], r.rel[k - 4]);
-      else AppendField(w, kNames[k], r.ind[k]);
+      if (k >= 4 && r.rel_repr[k - 4])
+        AppendPercentField(w, kNames[k], r.rel[k - 4]);
+      else
+        AppendField(w, kNames[k], r.ind[k]);
     }
     AppendField(w, "Requires_grad Consistent", Bool(r.req_consistent));
     AppendStringField(w, "Result", LevelName(r.result));
@@ -454,8 +507,8 @@ void AppendRowFields(std::string& out, CompareMode mode, const Row& r) {
     AppendField(w, "Requires_grad Consistent", Bool(r.req_consistent));
     AppendStringField(w, "Err_message", msgs);
   } else if (mode == CompareMode::kRealData) {
-    static constexpr std::string_view kNames[] = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
-                                                  "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
+    static constexpr std::string_view kNames[] = {
+        "Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr", "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
     for (int k = 0; k < 6; ++k) AppendField(w, kNames[k], r.metric[k]);
     AppendField(w, "Requires_grad Consistent", Bool(r.req_consistent));
     AppendStringField(w, "Result", LevelName(r.result));
@@ -486,21 +539,23 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
   nitems.clear();
   for (auto& g : bgroups) g.clear();
   for (auto& g : ngroups) g.clear();
-  for (const ItemRef& r : npu.inputs) if (r.cmp < npu.cmp.size()) nitems.push_back(&npu.cmp[r.cmp]);
-  for (const ItemRef& r : npu.outputs) if (r.cmp < npu.cmp.size()) nitems.push_back(&npu.cmp[r.cmp]);
+  for (const ItemRef& r : npu.inputs)
+    if (r.cmp < npu.cmp.size()) nitems.push_back(&npu.cmp[r.cmp]);
+  for (const ItemRef& r : npu.outputs)
+    if (r.cmp < npu.cmp.size()) nitems.push_back(&npu.cmp[r.cmp]);
   for (const CmpItem* c : nitems) ngroups[static_cast<int>(c->state)].push_back(c);
   for (const CmpItem& c : bench) bgroups[static_cast<int>(c.state)].push_back(&c);
   // Group order: inputs, parameters, outputs, parameter gradients (debug items last).
-  static const ItemState kOrder[] = {ItemState::kInput, ItemState::kParameters, ItemState::kOutput,
-                                     ItemState::kParametersGrad, ItemState::kDebug};
-  static VP_THREAD_LOCAL std::vector<Row> rows;   // the buffer kept too; the rows are made afresh
+  static const ItemState kOrder[] = {ItemState::kInput, ItemState::kParameters, ItemState::kOutput, ItemState::kParametersGrad,
+                                     ItemState::kDebug};
+  static VP_THREAD_LOCAL std::vector<Row> rows;  // the buffer kept too; the rows are made afresh
   rows.clear();
   rows.reserve(nitems.size());
   for (ItemState st : kOrder) {
     auto& ng = ngroups[static_cast<int>(st)];
     auto& bg = bgroups[static_cast<int>(st)];
     for (size_t i = 0; i < ng.size(); ++i) {
-      Row& r = rows.emplace_back();   // made in place: a Row is 30 cells, and moving one cost as much as filling it
+      Row& r = rows.emplace_back();  // made in place: a Row is 30 cells, and moving one cost as much as filling it
       r.n = ng[i];
       r.b = i < bg.size() ? bg[i] : nullptr;
       r.is_output = r.n->name.find(".output.") != std::string::npos;

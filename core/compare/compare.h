@@ -30,14 +30,14 @@ using TensorMetricsFn = std::function<std::array<Cell, 6>(const CmpItem& npu, co
 struct CompareSettings {
   CompareMode mode = CompareMode::kSummary;
   bool parallel_merge = false;
-  TensorMetricsFn tensor_metrics;   // required in kRealData
+  TensorMetricsFn tensor_metrics;  // required in kRealData
 };
 
 // Comparison fields to append to the target's items, parallel to NodeItems::inputs / outputs
 // (empty string: nothing to append). Each text starts with ", ".
 struct NodeComparison {
   std::vector<std::string> input_extra, output_extra;
-  double precision_index = -1;   // -1: no rows, NULL in the database
+  double precision_index = -1;  // -1: no rows, NULL in the database
 };
 
 // Compares the target node `name` (items with captured values) with the golden node's captured

@@ -14,8 +14,7 @@ std::string ToolTipJson(CompareMode m) {
              "\"Min diff\": \"The difference between the minimum of the NPU and the bench statistics\", "
              "\"Mean diff\": \"The difference between the mean of the NPU and the bench statistics\", "
              "\"L2norm diff\": \"The difference between the L2 norm of the NPU and the bench statistics\"}";
-    case CompareMode::kMd5:
-      return "{\"md5\": \"CRC-32 value of the data, used to check whether two data are identical\"}";
+    case CompareMode::kMd5: return "{\"md5\": \"CRC-32 value of the data, used to check whether two data are identical\"}";
     default:
       return "{\"One Thousandth Err Ratio\": \"Share of elements whose relative error is below one thousandth; "
              "the closer to 1 the better\", "
@@ -39,8 +38,10 @@ std::string NodeColorsJson(CompareMode m) {
   if (m == CompareMode::kStructure) return "{" + unmatched + "}";
   std::string pass_desc, bad_desc;
   if (m == CompareMode::kMd5) {
-    pass_desc = "\u4e0e\u6807\u6746\u76f8\u6bd4, \u6b64\u8282\u70b9\u6240\u6709\u8f93\u5165\u8f93\u51fa\u7684md5\u503c\u76f8\u540c";
-    bad_desc = "\u4e0e\u6807\u6746\u76f8\u6bd4, \u6b64\u8282\u70b9\u4efb\u610f\u8f93\u5165\u8f93\u51fa\u7684md5\u503c\u4e0d\u540c";
+    pass_desc =
+        "\u4e0e\u6807\u6746\u76f8\u6bd4, \u6b64\u8282\u70b9\u6240\u6709\u8f93\u5165\u8f93\u51fa\u7684md5\u503c\u76f8\u540c";
+    bad_desc =
+        "\u4e0e\u6807\u6746\u76f8\u6bd4, \u6b64\u8282\u70b9\u4efb\u610f\u8f93\u5165\u8f93\u51fa\u7684md5\u503c\u4e0d\u540c";
   } else if (m == CompareMode::kSummary) {
     pass_desc = bad_desc =
         "\u6b64\u8282\u70b9\u6240\u6709\u8f93\u5165\u8f93\u51fa\u7684\u7edf\u8ba1\u91cf\u8bef\u5dee, "
@@ -53,8 +54,8 @@ std::string NodeColorsJson(CompareMode m) {
   auto entry = [](const char* colour, const char* range, const std::string& desc, const char* level) {
     std::string d;
     AppendJsonString(d, desc);
-    return std::string("\"") + colour + "\": {\"value\": " + range + ", \"description\": " + d +
-           ", \"accuracy_level\": \"" + level + "\"}";
+    return std::string("\"") + colour + "\": {\"value\": " + range + ", \"description\": " + d + ", \"accuracy_level\": \"" +
+           level + "\"}";
   };
   return "{" + entry("#FFFCF3", "[0, 0.3]", pass_desc, "pass") + ", " + entry("#FFDC7F", "[0.3, 0.6]", bad_desc, "warning") +
          ", " + entry("#FF704D", "[0.6, 1]", bad_desc, "error") + ", " + unmatched + "}";

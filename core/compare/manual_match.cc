@@ -15,10 +15,25 @@ namespace visprobe {
 namespace {
 
 const std::unordered_set<std::string_view>& ComparisonFields() {
-  static const std::unordered_set<std::string_view> k{
-      "Max diff", "Min diff", "Mean diff", "L2norm diff", "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr",
-      "NormRelativeErr", "Requires_grad Consistent", "Result", "Err_message", "Cosine", "EucDist", "MaxAbsErr",
-      "One Thousandth Err Ratio", "Five Thousandths Err Ratio", "MinAbsErr", "MeanAbsErr", "NormAbsErr"};
+  static const std::unordered_set<std::string_view> k{"Max diff",
+                                                      "Min diff",
+                                                      "Mean diff",
+                                                      "L2norm diff",
+                                                      "MaxRelativeErr",
+                                                      "MinRelativeErr",
+                                                      "MeanRelativeErr",
+                                                      "NormRelativeErr",
+                                                      "Requires_grad Consistent",
+                                                      "Result",
+                                                      "Err_message",
+                                                      "Cosine",
+                                                      "EucDist",
+                                                      "MaxAbsErr",
+                                                      "One Thousandth Err Ratio",
+                                                      "Five Thousandths Err Ratio",
+                                                      "MinAbsErr",
+                                                      "MeanAbsErr",
+                                                      "NormAbsErr"};
   return k;
 }
 
@@ -38,10 +53,18 @@ CmpValue ValueOf(std::string_view text) {
   if (!s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-')) {
     if (is_float) {
       double d = std::strtod(s.c_str(), &end);
-      if (end && *end == '\0') { v.kind = CmpValue::kFloat; v.d = d; return v; }
+      if (end && *end == '\0') {
+        v.kind = CmpValue::kFloat;
+        v.d = d;
+        return v;
+      }
     } else {
       long long i = std::strtoll(s.c_str(), &end, 10);
-      if (end && *end == '\0') { v.kind = CmpValue::kInt; v.i = i; return v; }
+      if (end && *end == '\0') {
+        v.kind = CmpValue::kInt;
+        v.i = i;
+        return v;
+      }
     }
   }
   v.kind = CmpValue::kString;
@@ -81,18 +104,29 @@ Status LoadItems(std::string_view json, bool outputs, NodeItems* out) {
         if (!text.empty()) text += ", ";
         AppendJsonString(text, name);
         text += ": ";
-        if (t.Kind(f) == JKind::kString) AppendJsonString(text, v); else t.AppendJson(text, f);
-        if (name == "dtype") c.dtype = ValueOf(v);
+        if (t.Kind(f) == JKind::kString)
+          AppendJsonString(text, v);
+        else
+          t.AppendJson(text, f);
+        if (name == "dtype")
+          c.dtype = ValueOf(v);
         else if (name == "shape") {
           c.shape = ValueOf(v);
           if (c.shape.kind == CmpValue::kString && !v.empty() && v.front() == '[') c.shape.kind = CmpValue::kJson;
-        } else if (name == "requires_grad") c.requires_grad = ValueOf(v);
-        else if (name == "Max") c.stats[0] = ValueOf(v);
-        else if (name == "Min") c.stats[1] = ValueOf(v);
-        else if (name == "Mean") c.stats[2] = ValueOf(v);
-        else if (name == "Norm") c.stats[3] = ValueOf(v);
-        else if (name == "md5") c.md5 = ValueOf(v);
-        else if (name == "data_name") c.data_name.assign(v);
+        } else if (name == "requires_grad")
+          c.requires_grad = ValueOf(v);
+        else if (name == "Max")
+          c.stats[0] = ValueOf(v);
+        else if (name == "Min")
+          c.stats[1] = ValueOf(v);
+        else if (name == "Mean")
+          c.stats[2] = ValueOf(v);
+        else if (name == "Norm")
+          c.stats[3] = ValueOf(v);
+        else if (name == "md5")
+          c.md5 = ValueOf(v);
+        else if (name == "data_name")
+          c.data_name.assign(v);
       }
     }
     if (collapsed) {
@@ -121,9 +155,12 @@ Result<ManualCompareResult> CompareStoredItems(const std::string& task, std::str
                                                std::string_view tout, std::string_view bin, std::string_view bout,
                                                const TensorDataDirs& dirs) {
   CompareSettings s;
-  if (task == "summary") s.mode = CompareMode::kSummary;
-  else if (task == "md5") s.mode = CompareMode::kMd5;
-  else if (task == "structure") s.mode = CompareMode::kStructure;
+  if (task == "summary")
+    s.mode = CompareMode::kSummary;
+  else if (task == "md5")
+    s.mode = CompareMode::kMd5;
+  else if (task == "structure")
+    s.mode = CompareMode::kStructure;
   else if (task == "all") {
     if (dirs.npu.empty() || dirs.bench.empty()) return InvalidInput("Tensor files required for real-data matching");
     s.mode = CompareMode::kRealData;

@@ -11,8 +11,8 @@
 namespace visprobe {
 
 struct ManualCompareResult {
-  double precision_index = -1;   // -1: no rows (NULL)
-  std::string input_data, output_data;   // the target's items with fresh comparison fields
+  double precision_index = -1;  // -1: no rows (NULL)
+  std::string input_data, output_data;  // the target's items with fresh comparison fields
 };
 
 // The two nodes' dump_tensor_data folders as readable here (tensor mode).

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -66,9 +66,12 @@ class HeaderParser {
         }
       } else if (key == "fortran_order") {
         h.has_fortran = true;
-        if (Word("True")) h.fortran = true;
-        else if (Word("False")) h.fortran = false;
-        else return "'fortran_order' must be True or False";
+        if (Word("True"))
+          h.fortran = true;
+        else if (Word("False"))
+          h.fortran = false;
+        else
+          return "'fortran_order' must be True or False";
       } else if (key == "shape") {
         h.has_shape = true;
         err = ParseShape(h.shape);
@@ -103,8 +106,7 @@ class HeaderParser {
     size_t n = std::strlen(w);
     if (s_.compare(i_, n, w) != 0) return false;
     char next = i_ + n < s_.size() ? s_[i_ + n] : '\0';
-    if ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_')
-      return false;
+    if ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_') return false;
     i_ += n;
     return true;
   }
@@ -118,7 +120,7 @@ class HeaderParser {
       if (c == q) return true;
       if (c == '\\') {
         if (i_ >= s_.size()) return false;
-        out += s_[i_++];   // descr values never need more than \\ \' \"
+        out += s_[i_++];  // descr values never need more than \\ \' \"
       } else if (c == '\n') {
         return false;
       } else {
@@ -137,7 +139,7 @@ class HeaderParser {
       ++i_;
     }
     if (i_ == start) return false;
-    if (Peek() == 'L' || Peek() == 'l') ++i_;   // Python 2 long literal in old files
+    if (Peek() == 'L' || Peek() == 'l') ++i_;  // Python 2 long literal in old files
     return true;
   }
   // A tuple of non-negative ints: "()", "(3,)", "(2, 3)". "(3)" is an int in Python, not a tuple.
@@ -152,7 +154,10 @@ class HeaderParser {
       if (!ParseUInt(v)) return "'shape' must be a tuple of non-negative ints";
       shape.push_back(v);
       SkipWs();
-      if (Eat(',')) { comma_seen = true; continue; }
+      if (Eat(',')) {
+        comma_seen = true;
+        continue;
+      }
       if (Eat(')')) break;
       return "bad 'shape' tuple";
     }
@@ -200,8 +205,7 @@ std::string ParseDescr(const std::string& d, NpyDtype& dt) {
   int size = 0;
   if (digits.size() == 1 && digits[0] >= '1' && digits[0] <= '8') size = digits[0] - '0';
   bool ok = (kind == 'f' && (size == 2 || size == 4 || size == 8)) ||
-            ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
-            (kind == 'b' && size == 1);
+            ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) || (kind == 'b' && size == 1);
   if (!ok) return "unsupported dtype '" + d + "'";
   dt.kind = kind;
   dt.size = size;
@@ -247,11 +251,9 @@ double Decode(const unsigned char* p, const NpyDtype& dt) {
         std::memcpy(&d, &raw, 8);
         return d;
       }
-    case 'i':
-      return static_cast<double>(static_cast<int64_t>(IntBits(raw, dt)));
-    case 'u':
-      return static_cast<double>(raw);
-    default:   // 'b': numpy reads any non-zero byte as True
+    case 'i': return static_cast<double>(static_cast<int64_t>(IntBits(raw, dt)));
+    case 'u': return static_cast<double>(raw);
+    default:  // 'b': numpy reads any non-zero byte as True
       return raw != 0 ? 1.0 : 0.0;
   }
 }
@@ -305,8 +307,7 @@ bool DecodeRun(const unsigned char* p, size_t n, const NpyDtype& dt, double* out
         if (dt.size == 8) return sign ? WidenRun<int64_t>(p, n, out) : WidenRun<uint64_t>(p, n, out);
         break;
       }
-      default:
-        break;
+      default: break;
     }
   }
   const size_t item = static_cast<size_t>(dt.size);
@@ -323,14 +324,20 @@ NpyElements FortranToC(const NpyElements& in, const std::vector<uint64_t>& shape
   size_t nd = shape.size();
   std::vector<uint64_t> fstride(nd), idx(nd, 0);
   uint64_t s = 1;
-  for (size_t k = 0; k < nd; ++k) { fstride[k] = s; s *= shape[k]; }
+  for (size_t k = 0; k < nd; ++k) {
+    fstride[k] = s;
+    s *= shape[k];
+  }
   NpyElements out(in.size());
   uint64_t f = 0;
   for (size_t c = 0; c < out.size(); ++c) {
     out[c] = in[f];
     // Advance the C-order multi-index (last axis fastest), keeping the Fortran offset in step.
     for (size_t k = nd; k-- > 0;) {
-      if (++idx[k] < shape[k]) { f += fstride[k]; break; }
+      if (++idx[k] < shape[k]) {
+        f += fstride[k];
+        break;
+      }
       f -= fstride[k] * (shape[k] - 1);
       idx[k] = 0;
     }
@@ -350,16 +357,16 @@ std::string ShapeText(const std::vector<uint64_t>& shape) {
 }
 
 struct FileCloser {
-  void operator()(FILE* f) const { if (f) std::fclose(f); }
+  void operator()(FILE* f) const {
+    if (f) std::fclose(f);
+  }
 };
 
 }  // namespace
 
 bool DecodeElements(const unsigned char* p, size_t n, const NpyDtype& dt, double* out) { return DecodeRun(p, n, dt, out); }
 
-uint64_t ElementBits(const unsigned char* p, const NpyDtype& dt) {
-  return IntBits(LoadUInt(p, dt.size, dt.order == '>'), dt);
-}
+uint64_t ElementBits(const unsigned char* p, const NpyDtype& dt) { return IntBits(LoadUInt(p, dt.size, dt.order == '>'), dt); }
 
 std::string NpyDtype::name() const {
   if (kind == 'b') return "bool";
@@ -367,9 +374,7 @@ std::string NpyDtype::name() const {
   return base + std::to_string(size * 8);
 }
 
-std::string NpyDtype::descr() const {
-  return std::string(1, order) + kind + std::to_string(size);
-}
+std::string NpyDtype::descr() const { return std::string(1, order) + kind + std::to_string(size); }
 
 std::string NpyArray::shape_string() const { return ShapeText(shape); }
 
@@ -380,9 +385,12 @@ double HalfToDouble(uint16_t h) {
   int exp = (h >> 10) & 0x1f;
   int man = h & 0x3ff;
   double v;
-  if (exp == 0) v = std::ldexp(static_cast<double>(man), -24);                  // zero / subnormal
-  else if (exp == 31) v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-  else v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
+  if (exp == 0)
+    v = std::ldexp(static_cast<double>(man), -24);  // zero / subnormal
+  else if (exp == 31)
+    v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  else
+    v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
   return neg ? -v : v;
 }
 
@@ -391,11 +399,11 @@ double RoundToHalf(double x) {
   double ax = std::fabs(x);
   double r;
   if (ax >= 65520.0) {
-    r = std::numeric_limits<double>::infinity();   // 65520 is halfway to 2^16: ties-to-even overflows
+    r = std::numeric_limits<double>::infinity();  // 65520 is halfway to 2^16: ties-to-even overflows
   } else {
     int e;
-    std::frexp(ax, &e);                              // ax = m * 2^e, m in [0.5, 1)
-    int q = std::max(e - 11, -24);                   // 11 significant bits; subnormal quantum 2^-24
+    std::frexp(ax, &e);  // ax = m * 2^e, m in [0.5, 1)
+    int q = std::max(e - 11, -24);  // 11 significant bits; subnormal quantum 2^-24
     r = std::ldexp(std::nearbyint(std::ldexp(ax, -q)), q);
   }
   return std::copysign(r, x);
@@ -458,8 +466,8 @@ Result<NpyArray> ReadNpy(const std::string& path) {
     for (uint64_t d : h.shape) {
       // count * d * item > data_bytes, without overflowing
       if (count > data_bytes / item / d)
-        return Bad(path, "truncated data: shape " + ShapeText(h.shape) + " needs more than the " +
-                             std::to_string(data_bytes) + " data bytes present");
+        return Bad(path, "truncated data: shape " + ShapeText(h.shape) + " needs more than the " + std::to_string(data_bytes) +
+                             " data bytes present");
       count *= d;
     }
   }
@@ -468,7 +476,7 @@ Result<NpyArray> ReadNpy(const std::string& path) {
     return Status(Code::kOutOfMemory, path + ": too many elements (" + std::to_string(count) + ")");
 
   for (uint64_t d : h.shape)
-    if (d != 1) arr.shape.push_back(d);   // numpy squeeze
+    if (d != 1) arr.shape.push_back(d);  // numpy squeeze
 
   arr.data.resize(static_cast<size_t>(count));
   const uint64_t buf_bytes = std::min<uint64_t>(kChunkBytes, std::max<uint64_t>(count * item, 1));
@@ -482,7 +490,7 @@ Result<NpyArray> ReadNpy(const std::string& path) {
     done += n;
   }
   arr.all_finite = finite;
-  if (arr.shape.empty() && arr.dtype.kind != 'f')   // 0-d: the one element is still in `buf`
+  if (arr.shape.empty() && arr.dtype.kind != 'f')  // 0-d: the one element is still in `buf`
     arr.scalar_bits = ElementBits(buf.data(), arr.dtype);
   // Squeezing drops length-1 axes only, so the Fortran layout of the squeezed shape is the same.
   if (h.fortran && arr.shape.size() > 1) arr.data = FortranToC(arr.data, arr.shape);

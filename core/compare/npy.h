@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,7 +27,7 @@ struct NpyDtype {
   bool is_float() const { return kind == 'f'; }
   bool operator==(const NpyDtype& o) const { return kind == o.kind && size == o.size && order == o.order; }
   bool operator!=(const NpyDtype& o) const { return !(*this == o); }
-  std::string name() const;   // numpy name: "float32", "int8", "uint16", "bool"
+  std::string name() const;  // numpy name: "float32", "int8", "uint16", "bool"
   std::string descr() const;  // the header form: "<f4", ">i8", "|b1"
 };
 
@@ -36,14 +36,20 @@ struct NpyDtype {
 template <class T>
 struct UninitAllocator : std::allocator<T> {
   template <class U>
-  struct rebind { using other = UninitAllocator<U>; };
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
   UninitAllocator() = default;
   template <class U>
   UninitAllocator(const UninitAllocator<U>&) noexcept {}
   template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) { ::new (static_cast<void*>(p)) U; }
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
+    ::new (static_cast<void*>(p)) U;
+  }
   template <class U, class... Args>
-  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
 };
 using NpyElements = std::vector<double, UninitAllocator<double>>;
 
@@ -61,9 +67,9 @@ struct NpyArray {
   // 'i'). numpy computes the 0-d MaxAbsErr in the dtype's own (wrapping) integer arithmetic.
   uint64_t scalar_bits = 0;
 
-  bool is_scalar() const { return shape.empty(); }        // 0-d
-  uint64_t size() const { return data.size(); }           // number of elements
-  std::string shape_string() const;                       // Python tuple text: "()", "(3,)", "(2, 3)"
+  bool is_scalar() const { return shape.empty(); }  // 0-d
+  uint64_t size() const { return data.size(); }  // number of elements
+  std::string shape_string() const;  // Python tuple text: "()", "(3,)", "(2, 3)"
 };
 
 // Reads one .npy file. Truncated files, bad headers, object/structured/unsupported dtypes give an

@@ -9,9 +9,9 @@
 namespace visprobe {
 namespace {
 
-constexpr uint32_t kEndSig = 0x06054b50;        // end of central directory
-constexpr uint32_t kEnd64Sig = 0x06064b50;      // ZIP64 end of central directory
-constexpr uint32_t kEnd64LocSig = 0x07064b50;   // ZIP64 end of central directory locator
+constexpr uint32_t kEndSig = 0x06054b50;  // end of central directory
+constexpr uint32_t kEnd64Sig = 0x06064b50;  // ZIP64 end of central directory
+constexpr uint32_t kEnd64LocSig = 0x07064b50;  // ZIP64 end of central directory locator
 constexpr uint32_t kCentralSig = 0x02014b50;
 constexpr uint32_t kLocalSig = 0x04034b50;
 constexpr size_t kEndSize = 22, kEnd64LocSize = 20, kEnd64Size = 56, kCentralSize = 46, kLocalSize = 30;
@@ -39,8 +39,8 @@ Status StoredZip::ReadAt(uint64_t offset, void* out, size_t n) const {
 }
 
 Result<std::string> StoredZip::ReadMember(const ZipMember& m, uint64_t limit) const {
-  if (m.size > limit) return Bad(m.name + " is " + std::to_string(m.size) + " bytes, more than the " +
-                                 std::to_string(limit) + " allowed");
+  if (m.size > limit)
+    return Bad(m.name + " is " + std::to_string(m.size) + " bytes, more than the " + std::to_string(limit) + " allowed");
   std::string s(static_cast<size_t>(m.size), '\0');
   RETURN_IF_ERROR(ReadAt(m.data_offset, s.empty() ? nullptr : &s[0], s.size()));
   return s;
@@ -135,8 +135,7 @@ Status StoredZip::ReadDirectory() {
     }
     if (flags & 1) return Bad(m.name + " is encrypted");
     if (method != 0)
-      return Bad(m.name + " is compressed (method " + std::to_string(method) +
-                 "); torch.save stores its records uncompressed");
+      return Bad(m.name + " is compressed (method " + std::to_string(method) + "); torch.save stores its records uncompressed");
     if (csize != usize) return Bad(m.name + ": stored sizes differ");
     m.size = usize;
     RETURN_IF_ERROR(LocateData(m, local));
@@ -152,7 +151,8 @@ Status StoredZip::LocateData(ZipMember& m, uint64_t local_offset) {
   RETURN_IF_ERROR(ReadAt(local_offset, h, sizeof h));
   if (Le(h, 4) != kLocalSig) return Bad(m.name + ": bad local header");
   const uint64_t start = local_offset + kLocalSize + Le(h + 26, 2) + Le(h + 28, 2);
-  if (start > file_size_ || m.size > file_size_ - start) return Bad(m.name + " runs past the end of the file (truncated archive)");
+  if (start > file_size_ || m.size > file_size_ - start)
+    return Bad(m.name + " runs past the end of the file (truncated archive)");
   m.data_offset = start;
   return Status::Ok();
 }

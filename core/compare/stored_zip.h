@@ -23,8 +23,8 @@ namespace visprobe {
 
 struct ZipMember {
   std::string name;
-  uint64_t size = 0;            // bytes of the stored data
-  uint64_t data_offset = 0;     // where they start in the file (after the local header)
+  uint64_t size = 0;  // bytes of the stored data
+  uint64_t data_offset = 0;  // where they start in the file (after the local header)
 };
 
 class StoredZip {
@@ -45,7 +45,9 @@ class StoredZip {
 
  private:
   struct Closer {
-    void operator()(FILE* f) const { if (f) std::fclose(f); }
+    void operator()(FILE* f) const {
+      if (f) std::fclose(f);
+    }
   };
   Status Bad(const std::string& what) const;
   Status ReadDirectory();

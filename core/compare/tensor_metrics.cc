@@ -26,8 +26,10 @@ bool MetricValue::operator==(const MetricValue& o) const {
 }
 
 void AppendMetric(std::string& out, const MetricValue& v) {
-  if (v.is_text) out += v.text;
-  else AppendPyFloat(out, v.value);
+  if (v.is_text)
+    out += v.text;
+  else
+    AppendPyFloat(out, v.value);
 }
 
 std::string MetricString(const MetricValue& v) {
@@ -38,7 +40,7 @@ std::string MetricString(const MetricValue& v) {
 
 namespace {
 
-constexpr double kFloat64Eps = 2.220446049250313e-16;   // np.finfo(float64).eps, also the cosine zero test
+constexpr double kFloat64Eps = 2.220446049250313e-16;  // np.finfo(float64).eps, also the cosine zero test
 constexpr double kCosineThreshold = 0.9999;
 constexpr double kThousandthThreshold = 0.001;
 constexpr double kFiveThousandthsThreshold = 0.005;
@@ -69,7 +71,7 @@ struct Sums4 {
 // ---- relative error (§9.6.3) -----------------------------------------------------------------
 
 struct RelStats {
-  double max = 0;            // max(|rel|) in precision T, widened; NaN when any element is NaN
+  double max = 0;  // max(|rel|) in precision T, widened; NaN when any element is NaN
   uint64_t below_thousandth = 0;
   uint64_t below_five_thousandths = 0;
   uint64_t size = 0;
@@ -96,10 +98,10 @@ struct RelAcc {
     size += count;
     Bits mb = max_bits;
     while (count > 0) {
-      const size_t len = std::min<size_t>(count, 1u << 16);   // the counts fit in Bits
+      const size_t len = std::min<size_t>(count, 1u << 16);  // the counts fit in Bits
       Bits c1 = 0, c5 = 0;
       for (size_t i = 0; i < len; ++i) {
-        const T adj = b[i] == 0 ? eps : T(0);   // adding 0 leaves a value unchanged
+        const T adj = b[i] == 0 ? eps : T(0);  // adding 0 leaves a value unchanged
         const T nv = static_cast<T>(n[i]) + adj, bv = static_cast<T>(b[i]) + adj;
         const T r = std::fabs((nv - bv) / bv);
         Bits bits;
@@ -187,14 +189,14 @@ NpyDtype Promote(const NpyDtype& a, const NpyDtype& b) {
   if (a.kind == 'f' || b.kind == 'f') {
     const NpyDtype& f = a.kind == 'f' ? a : b;
     const NpyDtype& i = a.kind == 'f' ? b : a;
-    int need = i.size == 1 ? 2 : i.size == 2 ? 4 : 8;   // smallest float holding every value
+    int need = i.size == 1 ? 2 : i.size == 2 ? 4 : 8;  // smallest float holding every value
     return make('f', std::max(f.size, need));
   }
   if (a.kind == b.kind) return make(a.kind, std::max(a.size, b.size));
   const NpyDtype& s = a.kind == 'i' ? a : b;
   const NpyDtype& u = a.kind == 'i' ? b : a;
   if (s.size > u.size) return make('i', s.size);
-  if (u.size == 8) return make('f', 8);                 // int64 with uint64 -> float64
+  if (u.size == 8) return make('f', 8);  // int64 with uint64 -> float64
   return make('i', std::max(s.size, 2 * u.size));
 }
 
@@ -224,7 +226,7 @@ double ScalarMaxAbsErr(const NpyArray& npu, const NpyArray& bench) {
   bool is_signed = t.kind == 'i';
   int64_t d = Wrap(npu.scalar_bits - bench.scalar_bits, t.size, is_signed);
   if (!is_signed) return static_cast<double>(static_cast<uint64_t>(d));
-  if (d < 0) d = Wrap(uint64_t{0} - static_cast<uint64_t>(d), t.size, true);   // abs(INT_MIN) stays INT_MIN
+  if (d < 0) d = Wrap(uint64_t{0} - static_cast<uint64_t>(d), t.size, true);  // abs(INT_MIN) stays INT_MIN
   return static_cast<double>(d);
 }
 
@@ -266,7 +268,7 @@ MetricValue Cosine(const Sums4& sums, size_t size, std::string& msg) {
     return MetricValue::Text(kMetricNan);
   }
   c = FormatValue(c);
-  if (c > kCosineThreshold) c = RoundDecimals(c, 6);   // msProbe's correct_data: round(c, 6)
+  if (c > kCosineThreshold) c = RoundDecimals(c, 6);  // msProbe's correct_data: round(c, 6)
   return MetricValue::Number(c);
 }
 
@@ -279,7 +281,7 @@ MetricValue Cosine(const Sums4& sums, size_t size, std::string& msg) {
 template <class T>
 struct OnePass {
   Sums4 sums;
-  uint64_t max_abs_bits = 0;   // of a non-negative double
+  uint64_t max_abs_bits = 0;  // of a non-negative double
   RelAcc<T> rel;
 
   void Head(const double* x, const double* y, size_t n) {
@@ -330,7 +332,7 @@ struct PassResult {
 
 template <class T>
 PassResult RunOnePass(const double* x, const double* y, size_t size) {
-  constexpr size_t kBlock = 5 * 800;   // a multiple of five, 64 KiB of the two arrays
+  constexpr size_t kBlock = 5 * 800;  // a multiple of five, 64 KiB of the two arrays
   OnePass<T> pass;
   const size_t head = size % 5;
   pass.Head(x, y, head);
@@ -365,7 +367,7 @@ TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
   // §9.6.2 validation chain: the first step that sets a message decides.
   if (npu.size() == 0) return AllText(kMetricUnsupported, kMsgEmpty);
   if (npu.shape != bench.shape) return AllText(kMetricShapeUnmatched, kMsgShape);
-  if (npu.is_scalar()) return CompareScalars(npu, bench);   // no NaN/inf handling for 0-d
+  if (npu.is_scalar()) return CompareScalars(npu, bench);  // no NaN/inf handling for 0-d
 
   const size_t size = npu.data.size();
   const double* x = npu.data.data();
@@ -376,8 +378,7 @@ TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
   std::vector<double> xz, yz;
   if (!(npu.all_finite && bench.all_finite) && AnyNonFinite(x, y, size)) {
     for (size_t i = 0; i < size; ++i)
-      if (std::isnan(x[i]) != std::isnan(y[i]) || std::isinf(x[i]) != std::isinf(y[i]))
-        return AllText(kMetricNA, kMsgNanInf);
+      if (std::isnan(x[i]) != std::isnan(y[i]) || std::isinf(x[i]) != std::isinf(y[i])) return AllText(kMetricNA, kMsgNanInf);
     xz.assign(x, x + size);
     yz.assign(y, y + size);
     for (size_t i = 0; i < size; ++i)
@@ -387,7 +388,7 @@ TensorMetrics CompareTensors(const NpyArray& npu, const NpyArray& bench) {
   }
 
   TensorMetrics m;
-  if (npu.dtype != bench.dtype) m.message = kMsgDtype;   // informational; computed anyway
+  if (npu.dtype != bench.dtype) m.message = kMsgDtype;  // informational; computed anyway
   std::string msgs;
   // After flattening both are float64 (§9.6.4); the relative error keeps precision T (§9.6.3).
   PassResult pass = RelInFloat(npu, bench) ? RunOnePass<float>(x, y, size) : RunOnePass<double>(x, y, size);
@@ -409,12 +410,14 @@ Result<NpyArray> LoadTensorFile(const std::string& path) {
   return pt ? ReadPt(path) : ReadNpy(path);
 }
 
-TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& npu_data_name,
-                                 const std::string& bench_dir, const std::string& bench_data_name) {
+TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& npu_data_name, const std::string& bench_dir,
+                                 const std::string& bench_data_name) {
   // §9.6.1, in msProbe's order.
   TensorMetrics m;
-  if (npu_data_name == "-1") m = AllText(kMetricUnsupported, "NPU does not have data file.");
-  else if (bench_data_name == "-1") m = AllText(kMetricUnsupported, "Bench does not have data file.");
+  if (npu_data_name == "-1")
+    m = AllText(kMetricUnsupported, "NPU does not have data file.");
+  else if (bench_data_name == "-1")
+    m = AllText(kMetricUnsupported, "Bench does not have data file.");
   else if ((npu_data_name == "N/A") != (bench_data_name == "N/A"))
     m = AllText(kMetricUnsupported, "Bench api/module unmatched.");
   if (!m.message.empty()) {
@@ -432,8 +435,7 @@ TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& 
     error = npu.status().message();
   }
   // The reference aborts on a corrupt file; the engine reports the row as unreadable (§19.3).
-  m = AllText(kMetricUnsupported,
-              "Dump file: " + npu_data_name + " or " + bench_data_name + " not found or read failed.");
+  m = AllText(kMetricUnsupported, "Dump file: " + npu_data_name + " or " + bench_data_name + " not found or read failed.");
   m.read_error = std::move(error);
   return m;
 }
@@ -469,8 +471,13 @@ TensorMetricsFn TensorMetricsInDirs(const std::string& nd, const std::string& bd
     std::array<Cell, 6> out;
     for (size_t k = 0; k < 6; ++k) {
       const MetricValue& v = m.values[k];
-      if (v.is_text) { out[k].kind = CmpValue::kString; out[k].s = v.text; }
-      else { out[k].kind = CmpValue::kFloat; out[k].d = v.value; }
+      if (v.is_text) {
+        out[k].kind = CmpValue::kString;
+        out[k].s = v.text;
+      } else {
+        out[k].kind = CmpValue::kFloat;
+        out[k].d = v.value;
+      }
     }
     return out;
   };

@@ -19,7 +19,7 @@ struct MetricValue {
 
   static MetricValue Number(double v) { return MetricValue{false, std::string(), v}; }
   static MetricValue Text(std::string t) { return MetricValue{true, std::move(t), 0}; }
-  bool operator==(const MetricValue& o) const;   // NaN equals NaN (for tests and caching)
+  bool operator==(const MetricValue& o) const;  // NaN equals NaN (for tests and caching)
 };
 
 // Texts a metric can take instead of a number.
@@ -68,8 +68,8 @@ Result<NpyArray> LoadTensorFile(const std::string& path);
 // §9.6.1: the row's two data names (item `data_name`, "-1" when absent, "N/A" for an unmatched
 // side) and the `dump_tensor_data` folders; reads both files (path checks of §16.3 with the
 // suffix .pt or .npy; an unreadable file gives the "read failed" row) and compares them.
-TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& npu_data_name,
-                                 const std::string& bench_dir, const std::string& bench_data_name);
+TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& npu_data_name, const std::string& bench_dir,
+                                 const std::string& bench_data_name);
 
 // The -tensor_log line logged after "start compare: <npu_name>" (§9.6.7), without the log prefix:
 //   [<name>] Compare result: <message>                               (no_data rows; note the trailing blank)

@@ -13,14 +13,22 @@ struct StorageClass {
 // torch.<X>Storage as torch.save names them in a tensor's persistent id (the typed storage
 // classes of torch 1.x and 2.x; UntypedStorage is bytes).
 constexpr StorageClass kStorages[] = {
-    {"torch.FloatStorage", TorchDtype::kFloat32},   {"torch.DoubleStorage", TorchDtype::kFloat64},
-    {"torch.HalfStorage", TorchDtype::kFloat16},    {"torch.BFloat16Storage", TorchDtype::kBFloat16},
-    {"torch.Float8_e4m3fnStorage", TorchDtype::kFloat8E4M3}, {"torch.Float8_e5m2Storage", TorchDtype::kFloat8E5M2},
-    {"torch.CharStorage", TorchDtype::kInt8},       {"torch.ShortStorage", TorchDtype::kInt16},
-    {"torch.IntStorage", TorchDtype::kInt32},       {"torch.LongStorage", TorchDtype::kInt64},
-    {"torch.ByteStorage", TorchDtype::kUInt8},      {"torch.UInt16Storage", TorchDtype::kUInt16},
-    {"torch.UInt32Storage", TorchDtype::kUInt32},   {"torch.UInt64Storage", TorchDtype::kUInt64},
-    {"torch.BoolStorage", TorchDtype::kBool},       {"torch.UntypedStorage", TorchDtype::kUInt8},
+    {"torch.FloatStorage", TorchDtype::kFloat32},
+    {"torch.DoubleStorage", TorchDtype::kFloat64},
+    {"torch.HalfStorage", TorchDtype::kFloat16},
+    {"torch.BFloat16Storage", TorchDtype::kBFloat16},
+    {"torch.Float8_e4m3fnStorage", TorchDtype::kFloat8E4M3},
+    {"torch.Float8_e5m2Storage", TorchDtype::kFloat8E5M2},
+    {"torch.CharStorage", TorchDtype::kInt8},
+    {"torch.ShortStorage", TorchDtype::kInt16},
+    {"torch.IntStorage", TorchDtype::kInt32},
+    {"torch.LongStorage", TorchDtype::kInt64},
+    {"torch.ByteStorage", TorchDtype::kUInt8},
+    {"torch.UInt16Storage", TorchDtype::kUInt16},
+    {"torch.UInt32Storage", TorchDtype::kUInt32},
+    {"torch.UInt64Storage", TorchDtype::kUInt64},
+    {"torch.BoolStorage", TorchDtype::kBool},
+    {"torch.UntypedStorage", TorchDtype::kUInt8},
 };
 constexpr const char* kRebuildTensor = "torch._utils._rebuild_tensor_v2";
 constexpr const char* kRebuildParameter = "torch._utils._rebuild_parameter";
@@ -44,13 +52,14 @@ struct Value {
   enum Kind : uint8_t { kNone, kBool, kInt, kFloat, kStr, kTuple, kList, kDict, kGlobal, kStorage, kTensor };
   Kind kind = kNone;
   int64_t i = 0;
-  std::string s;                 // kStr text, kGlobal "module.name"
-  std::vector<uint32_t> items;   // kTuple / kList elements; kDict keys and values in turn
-  uint32_t ref = 0;              // kStorage / kTensor: index into the unpickler's lists
+  std::string s;  // kStr text, kGlobal "module.name"
+  std::vector<uint32_t> items;  // kTuple / kList elements; kDict keys and values in turn
+  uint32_t ref = 0;  // kStorage / kTensor: index into the unpickler's lists
 };
 
 const char* KindName(Value::Kind k) {
-  static const char* const kNames[] = {"None", "bool", "int", "float", "str", "tuple", "list", "dict", "global", "storage", "tensor"};
+  static const char* const kNames[] = {"None", "bool", "int",    "float",   "str",   "tuple",
+                                       "list", "dict", "global", "storage", "tensor"};
   return kNames[k];
 }
 
@@ -67,15 +76,12 @@ class Unpickler {
     }
     if (stack_.size() != 1 || !marks_.empty()) return Bad("the pickle does not leave one object");
     const Value& top = values_[stack_.back()];
-    if (top.kind != Value::kTensor)
-      return Bad(std::string("holds a ") + KindName(top.kind) + ", not a tensor");
+    if (top.kind != Value::kTensor) return Bad(std::string("holds a ") + KindName(top.kind) + ", not a tensor");
     return tensors_[top.ref];
   }
 
  private:
-  Status Bad(const std::string& what) const {
-    return InvalidInput(where_ + ": not a readable torch.save file: " + what);
-  }
+  Status Bad(const std::string& what) const { return InvalidInput(where_ + ": not a readable torch.save file: " + what); }
 
   Status Need(size_t n) const { return p_.size() - pos_ >= n ? Status::Ok() : Bad("truncated pickle"); }
   uint64_t Le(size_t n) {
@@ -132,8 +138,8 @@ class Unpickler {
     return Status::Ok();
   }
   Status Global(std::string name) {
-    const bool storage = name.size() > 13 && name.compare(0, 6, "torch.") == 0 &&
-                         name.compare(name.size() - 7, 7, "Storage") == 0;
+    const bool storage =
+        name.size() > 13 && name.compare(0, 6, "torch.") == 0 && name.compare(name.size() - 7, 7, "Storage") == 0;
     if (storage && !FindStorage(name))
       return Bad("unsupported tensor dtype: storage class '" + name +
                  "' (float, bfloat16, float8, integer and bool tensors are read)");
@@ -166,7 +172,8 @@ class Unpickler {
   }
   Status Append(uint32_t list, const std::vector<uint32_t>& items, bool pairs) {
     Value& l = values_[list];
-    if (pairs ? l.kind != Value::kDict : l.kind != Value::kList) return Bad(pairs ? "SETITEMS on a non-dict" : "APPENDS on a non-list");
+    if (pairs ? l.kind != Value::kDict : l.kind != Value::kList)
+      return Bad(pairs ? "SETITEMS on a non-dict" : "APPENDS on a non-list");
     if (pairs && items.size() % 2) return Bad("odd SETITEMS");
     l.items.insert(l.items.end(), items.begin(), items.end());
     return Status::Ok();
@@ -185,15 +192,21 @@ class Unpickler {
   std::vector<uint32_t> stack_;
   std::vector<size_t> marks_;
   std::unordered_map<uint64_t, uint32_t> memo_;
-  std::vector<TensorRef> storages_;   // storage refs keep dtype, key and numel in a TensorRef
+  std::vector<TensorRef> storages_;  // storage refs keep dtype, key and numel in a TensorRef
   std::vector<TensorRef> tensors_;
 };
 
 Status Unpickler::Step(unsigned char op) {
   switch (op) {
-    case 0x80: RETURN_IF_ERROR(Need(1)); if (Le(1) > 5) return Bad("unknown pickle protocol"); return Status::Ok();  // PROTO
-    case 0x95: RETURN_IF_ERROR(Need(8)); pos_ += 8; return Status::Ok();    // FRAME: a length hint
-    case '(': marks_.push_back(stack_.size()); return Status::Ok();        // MARK
+    case 0x80:
+      RETURN_IF_ERROR(Need(1));
+      if (Le(1) > 5) return Bad("unknown pickle protocol");
+      return Status::Ok();  // PROTO
+    case 0x95:
+      RETURN_IF_ERROR(Need(8));
+      pos_ += 8;
+      return Status::Ok();  // FRAME: a length hint
+    case '(': marks_.push_back(stack_.size()); return Status::Ok();  // MARK
     case ')': return PushTuple(0);
     case 0x85: return PushTuple(1);
     case 0x86: return PushTuple(2);
@@ -207,27 +220,49 @@ Status Unpickler::Step(unsigned char op) {
       Push(std::move(t));
       return Status::Ok();
     }
-    case ']': { Value v; v.kind = Value::kList; Push(std::move(v)); return Status::Ok(); }
-    case '}': { Value v; v.kind = Value::kDict; Push(std::move(v)); return Status::Ok(); }
-    case 'a': case 's': {   // APPEND, SETITEM
+    case ']': {
+      Value v;
+      v.kind = Value::kList;
+      Push(std::move(v));
+      return Status::Ok();
+    }
+    case '}': {
+      Value v;
+      v.kind = Value::kDict;
+      Push(std::move(v));
+      return Status::Ok();
+    }
+    case 'a':
+    case 's': {  // APPEND, SETITEM
       const size_t n = op == 'a' ? 1 : 2;
       if (stack_.size() < n + 1 || (!marks_.empty() && stack_.size() - n - 1 < marks_.back())) return Bad("stack underflow");
       std::vector<uint32_t> items(stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
       stack_.resize(stack_.size() - n);
       return Append(stack_.back(), items, op == 's');
     }
-    case 'e': case 'u': {   // APPENDS, SETITEMS
+    case 'e':
+    case 'u': {  // APPENDS, SETITEMS
       std::vector<uint32_t> items;
       RETURN_IF_ERROR(PopMark(&items));
       if (stack_.empty()) return Bad("stack underflow");
       return Append(stack_.back(), items, op == 'u');
     }
-    case 'N': { Push(Value()); return Status::Ok(); }
-    case 0x88: case 0x89: { Value v; v.kind = Value::kBool; v.i = op == 0x88; Push(std::move(v)); return Status::Ok(); }
+    case 'N': {
+      Push(Value());
+      return Status::Ok();
+    }
+    case 0x88:
+    case 0x89: {
+      Value v;
+      v.kind = Value::kBool;
+      v.i = op == 0x88;
+      Push(std::move(v));
+      return Status::Ok();
+    }
     case 'K': RETURN_IF_ERROR(Need(1)); return Int(static_cast<int64_t>(Le(1)));
     case 'M': RETURN_IF_ERROR(Need(2)); return Int(static_cast<int64_t>(Le(2)));
     case 'J': RETURN_IF_ERROR(Need(4)); return Int(static_cast<int32_t>(static_cast<uint32_t>(Le(4))));
-    case 0x8a: {   // LONG1: little-endian two's complement of n bytes
+    case 0x8a: {  // LONG1: little-endian two's complement of n bytes
       RETURN_IF_ERROR(Need(1));
       const size_t n = static_cast<size_t>(Le(1));
       if (n > 8) return Bad("integer wider than 64 bits");
@@ -236,7 +271,7 @@ Status Unpickler::Step(unsigned char op) {
       if (n > 0 && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~uint64_t{0} << (8 * n);
       return Int(static_cast<int64_t>(v));
     }
-    case 'G': {   // BINFLOAT: big-endian double (kept only as a placeholder value)
+    case 'G': {  // BINFLOAT: big-endian double (kept only as a placeholder value)
       RETURN_IF_ERROR(Need(8));
       pos_ += 8;
       Value v;
@@ -249,16 +284,16 @@ Status Unpickler::Step(unsigned char op) {
     case 0x8d: return Str(8);
     case 'q': RETURN_IF_ERROR(Need(1)); return Memo(Le(1));
     case 'r': RETURN_IF_ERROR(Need(4)); return Memo(Le(4));
-    case 0x94: return Memo(memo_.size());   // MEMOIZE
+    case 0x94: return Memo(memo_.size());  // MEMOIZE
     case 'h': RETURN_IF_ERROR(Need(1)); return Get(Le(1));
     case 'j': RETURN_IF_ERROR(Need(4)); return Get(Le(4));
-    case 'c': {   // GLOBAL "module\nname\n"
+    case 'c': {  // GLOBAL "module\nname\n"
       std::string module, name;
       RETURN_IF_ERROR(Line(&module));
       RETURN_IF_ERROR(Line(&name));
       return Global(module + "." + name);
     }
-    case 0x93: {   // STACK_GLOBAL
+    case 0x93: {  // STACK_GLOBAL
       uint32_t name, module;
       RETURN_IF_ERROR(Pop(&name));
       RETURN_IF_ERROR(Pop(&module));
@@ -267,7 +302,7 @@ Status Unpickler::Step(unsigned char op) {
     }
     case 'Q': return PersistentId();
     case 'R': return Reduce();
-    case 'b': {   // BUILD: state for a tensor or a dict (backward hooks, Parameter state) is dropped
+    case 'b': {  // BUILD: state for a tensor or a dict (backward hooks, Parameter state) is dropped
       uint32_t state, obj;
       RETURN_IF_ERROR(Pop(&state));
       RETURN_IF_ERROR(Pop(&obj));
@@ -388,23 +423,28 @@ Status Unpickler::Reduce() {
 
 int TorchDtypeSize(TorchDtype d) {
   switch (d) {
-    case TorchDtype::kFloat64: case TorchDtype::kInt64: case TorchDtype::kUInt64: return 8;
-    case TorchDtype::kFloat32: case TorchDtype::kInt32: case TorchDtype::kUInt32: return 4;
-    case TorchDtype::kFloat16: case TorchDtype::kBFloat16: case TorchDtype::kInt16: case TorchDtype::kUInt16: return 2;
+    case TorchDtype::kFloat64:
+    case TorchDtype::kInt64:
+    case TorchDtype::kUInt64: return 8;
+    case TorchDtype::kFloat32:
+    case TorchDtype::kInt32:
+    case TorchDtype::kUInt32: return 4;
+    case TorchDtype::kFloat16:
+    case TorchDtype::kBFloat16:
+    case TorchDtype::kInt16:
+    case TorchDtype::kUInt16: return 2;
     default: return 1;
   }
 }
 
 const char* TorchDtypeName(TorchDtype d) {
-  static const char* const kNames[] = {"torch.float32", "torch.float64", "torch.float16", "torch.bfloat16",
-                                       "torch.float8_e4m3fn", "torch.float8_e5m2", "torch.int8", "torch.int16",
-                                       "torch.int32", "torch.int64", "torch.uint8", "torch.uint16", "torch.uint32",
-                                       "torch.uint64", "torch.bool"};
+  static const char* const kNames[] = {"torch.float32",       "torch.float64",     "torch.float16", "torch.bfloat16",
+                                       "torch.float8_e4m3fn", "torch.float8_e5m2", "torch.int8",    "torch.int16",
+                                       "torch.int32",         "torch.int64",       "torch.uint8",   "torch.uint16",
+                                       "torch.uint32",        "torch.uint64",      "torch.bool"};
   return kNames[static_cast<int>(d)];
 }
 
-Result<TensorRef> UnpickleTensor(std::string_view pkl, const std::string& where) {
-  return Unpickler(pkl, where).Run();
-}
+Result<TensorRef> UnpickleTensor(std::string_view pkl, const std::string& where) { return Unpickler(pkl, where).Run(); }
 
 }  // namespace visprobe

@@ -17,18 +17,31 @@ namespace visprobe {
 
 // torch dtypes by their storage class name (torch.FloatStorage -> kFloat32, ...).
 enum class TorchDtype : uint8_t {
-  kFloat32, kFloat64, kFloat16, kBFloat16, kFloat8E4M3, kFloat8E5M2,
-  kInt8, kInt16, kInt32, kInt64, kUInt8, kUInt16, kUInt32, kUInt64, kBool
+  kFloat32,
+  kFloat64,
+  kFloat16,
+  kBFloat16,
+  kFloat8E4M3,
+  kFloat8E5M2,
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kUInt16,
+  kUInt32,
+  kUInt64,
+  kBool
 };
 int TorchDtypeSize(TorchDtype d);
-const char* TorchDtypeName(TorchDtype d);   // "torch.float32", ...
+const char* TorchDtypeName(TorchDtype d);  // "torch.float32", ...
 
 // What _rebuild_tensor_v2 would have built: a view of one storage record.
 struct TensorRef {
   TorchDtype dtype = TorchDtype::kFloat32;
-  std::string storage_key;          // the record data/<key>
-  uint64_t storage_numel = 0;       // elements the pickle says the storage holds
-  uint64_t offset = 0;              // storage_offset, in elements
+  std::string storage_key;  // the record data/<key>
+  uint64_t storage_numel = 0;  // elements the pickle says the storage holds
+  uint64_t offset = 0;  // storage_offset, in elements
   std::vector<uint64_t> size;
   std::vector<int64_t> stride;
   bool requires_grad = false;

@@ -23,9 +23,12 @@ Status Bad(const std::string& path, const std::string& what) {
 double Float8E4M3ToDouble(uint8_t b) {
   const int exp = (b >> 3) & 0xf, man = b & 7;
   double v;
-  if (exp == 15 && man == 7) v = std::numeric_limits<double>::quiet_NaN();   // e4m3fn has no inf
-  else if (exp == 0) v = std::ldexp(man, -9);
-  else v = std::ldexp(8 + man, exp - 10);
+  if (exp == 15 && man == 7)
+    v = std::numeric_limits<double>::quiet_NaN();  // e4m3fn has no inf
+  else if (exp == 0)
+    v = std::ldexp(man, -9);
+  else
+    v = std::ldexp(8 + man, exp - 10);
   return (b & 0x80) ? -v : v;
 }
 
@@ -33,7 +36,7 @@ double Float8E4M3ToDouble(uint8_t b) {
 bool DecodeTorch(const unsigned char* p, size_t n, TorchDtype d, bool big, double* out) {
   bool finite = true;
   switch (d) {
-    case TorchDtype::kBFloat16:   // the upper half of a float32: exact
+    case TorchDtype::kBFloat16:  // the upper half of a float32: exact
       for (size_t i = 0; i < n; ++i) {
         const uint32_t bits = big ? (uint32_t{p[2 * i]} << 24 | uint32_t{p[2 * i + 1]} << 16)
                                   : (uint32_t{p[2 * i + 1]} << 24 | uint32_t{p[2 * i]} << 16);
@@ -46,7 +49,7 @@ bool DecodeTorch(const unsigned char* p, size_t n, TorchDtype d, bool big, doubl
     case TorchDtype::kFloat8E4M3:
       for (size_t i = 0; i < n; ++i) finite = std::isfinite(out[i] = Float8E4M3ToDouble(p[i])) && finite;
       return finite;
-    case TorchDtype::kFloat8E5M2:   // the upper byte of a float16
+    case TorchDtype::kFloat8E5M2:  // the upper byte of a float16
       for (size_t i = 0; i < n; ++i) finite = std::isfinite(out[i] = HalfToDouble(static_cast<uint16_t>(p[i] << 8))) && finite;
       return finite;
     default: {
@@ -66,7 +69,7 @@ class ViewReader {
   // Reads `count` elements starting at storage element `first`, `step` apart, into out.
   Status Run(uint64_t first, int64_t step, uint64_t count, double* out, bool* finite) {
     std::vector<unsigned char> buf;
-    if (step == 0 && count > 0) {   // an expanded axis: one element repeated
+    if (step == 0 && count > 0) {  // an expanded axis: one element repeated
       buf.resize(static_cast<size_t>(item_));
       RETURN_IF_ERROR(zip_.ReadAt(storage_.data_offset + first * item_, buf.data(), buf.size()));
       *finite = DecodeTorch(buf.data(), 1, t_.dtype, big_, out) && *finite;
@@ -135,19 +138,57 @@ NpyDtype NumpyDtypeOf(TorchDtype d) {
   NpyDtype dt;
   dt.order = '<';
   switch (d) {
-    case TorchDtype::kFloat64: dt.kind = 'f'; dt.size = 8; break;
-    case TorchDtype::kFloat16: dt.kind = 'f'; dt.size = 2; break;
-    case TorchDtype::kFloat32: case TorchDtype::kBFloat16: case TorchDtype::kFloat8E4M3: case TorchDtype::kFloat8E5M2:
-      dt.kind = 'f'; dt.size = 4; break;   // msProbe: bfloat16 and float8 go to float32 before .numpy()
-    case TorchDtype::kInt8: dt.kind = 'i'; dt.size = 1; break;
-    case TorchDtype::kInt16: dt.kind = 'i'; dt.size = 2; break;
-    case TorchDtype::kInt32: dt.kind = 'i'; dt.size = 4; break;
-    case TorchDtype::kInt64: dt.kind = 'i'; dt.size = 8; break;
-    case TorchDtype::kUInt8: dt.kind = 'u'; dt.size = 1; break;
-    case TorchDtype::kUInt16: dt.kind = 'u'; dt.size = 2; break;
-    case TorchDtype::kUInt32: dt.kind = 'u'; dt.size = 4; break;
-    case TorchDtype::kUInt64: dt.kind = 'u'; dt.size = 8; break;
-    case TorchDtype::kBool: dt.kind = 'b'; dt.size = 1; break;
+    case TorchDtype::kFloat64:
+      dt.kind = 'f';
+      dt.size = 8;
+      break;
+    case TorchDtype::kFloat16:
+      dt.kind = 'f';
+      dt.size = 2;
+      break;
+    case TorchDtype::kFloat32:
+    case TorchDtype::kBFloat16:
+    case TorchDtype::kFloat8E4M3:
+    case TorchDtype::kFloat8E5M2:
+      dt.kind = 'f';
+      dt.size = 4;
+      break;  // msProbe: bfloat16 and float8 go to float32 before .numpy()
+    case TorchDtype::kInt8:
+      dt.kind = 'i';
+      dt.size = 1;
+      break;
+    case TorchDtype::kInt16:
+      dt.kind = 'i';
+      dt.size = 2;
+      break;
+    case TorchDtype::kInt32:
+      dt.kind = 'i';
+      dt.size = 4;
+      break;
+    case TorchDtype::kInt64:
+      dt.kind = 'i';
+      dt.size = 8;
+      break;
+    case TorchDtype::kUInt8:
+      dt.kind = 'u';
+      dt.size = 1;
+      break;
+    case TorchDtype::kUInt16:
+      dt.kind = 'u';
+      dt.size = 2;
+      break;
+    case TorchDtype::kUInt32:
+      dt.kind = 'u';
+      dt.size = 4;
+      break;
+    case TorchDtype::kUInt64:
+      dt.kind = 'u';
+      dt.size = 8;
+      break;
+    case TorchDtype::kBool:
+      dt.kind = 'b';
+      dt.size = 1;
+      break;
   }
   if (dt.size == 1) dt.order = '|';
   return dt;
@@ -166,8 +207,9 @@ Result<StoredZip> OpenArchive(const std::string& path) {
     std::fclose(f);
     // PROTO 2, LONG1 of 10 bytes: the legacy format's magic number 0x1950a86a20f9469cfc6c.
     if (n == 4 && head[0] == 0x80 && head[1] == 0x02 && head[2] == 0x8a && head[3] == 0x0a)
-      return Bad(path, "the legacy torch.save format (torch 1.5 and older, or _use_new_zipfile_serialization=False); "
-                       "msProbe's dumper writes the zip format: load and save it again with torch 1.6 or later");
+      return Bad(path,
+                 "the legacy torch.save format (torch 1.5 and older, or _use_new_zipfile_serialization=False); "
+                 "msProbe's dumper writes the zip format: load and save it again with torch 1.6 or later");
   }
   return zip;
 }
@@ -196,7 +238,10 @@ Result<NpyArray> ReadPt(const std::string& path) {
   uint64_t count = 1, last = t.offset;
   const uint64_t limit = std::numeric_limits<uint64_t>::max() / 2;
   for (size_t k = 0; k < t.size.size(); ++k) {
-    if (t.size[k] == 0) { count = 0; break; }
+    if (t.size[k] == 0) {
+      count = 0;
+      break;
+    }
     if (count > limit / t.size[k]) return Bad(path, "tensor size " + PyShapeText(t.size) + " overflows");
     count *= t.size[k];
     const uint64_t reach = (t.size[k] - 1) * static_cast<uint64_t>(t.stride[k]);
@@ -205,15 +250,15 @@ Result<NpyArray> ReadPt(const std::string& path) {
     last += reach;
   }
   if (count > 0 && last >= t.storage_numel)
-    return Bad(path, "tensor of size " + PyShapeText(t.size) + " at offset " + std::to_string(t.offset) +
-                         " reaches element " + std::to_string(last) + " of a storage of " + std::to_string(t.storage_numel));
+    return Bad(path, "tensor of size " + PyShapeText(t.size) + " at offset " + std::to_string(t.offset) + " reaches element " +
+                         std::to_string(last) + " of a storage of " + std::to_string(t.storage_numel));
   if (count > std::numeric_limits<size_t>::max() / 2 / sizeof(double))
     return Status(Code::kOutOfMemory, path + ": too many elements (" + std::to_string(count) + ")");
 
   NpyArray arr;
   arr.dtype = NumpyDtypeOf(t.dtype);
   for (uint64_t d : t.size)
-    if (d != 1) arr.shape.push_back(d);   // numpy squeeze
+    if (d != 1) arr.shape.push_back(d);  // numpy squeeze
   arr.data.resize(static_cast<size_t>(count));
   bool finite = true;
   if (count > 0) {

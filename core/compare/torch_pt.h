@@ -16,7 +16,7 @@ namespace visprobe {
 // What a .pt file holds, without reading its elements (for tests and diagnostics).
 struct PtInfo {
   TensorRef tensor;
-  std::string archive;   // the records' folder name inside the zip
+  std::string archive;  // the records' folder name inside the zip
   bool big_endian = false;
 };
 Result<PtInfo> InspectPt(const std::string& path);

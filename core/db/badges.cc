@@ -13,7 +13,10 @@ BadgeThresholds BadgeThresholdsFromLegend(std::string_view json) {
   JTree tree;
   JIdx root = kJNone;
   if (json.empty() || !ParseJsonText(json, tree, &root).ok() || tree.Kind(root) != JKind::kObject) return t;
-  struct Bucket { double lo, hi; bool error; };
+  struct Bucket {
+    double lo, hi;
+    bool error;
+  };
   std::vector<Bucket> buckets;
   for (JIdx m = tree.at(root).first; m != kJNone; m = tree.at(m).next) {
     if (tree.Kind(m) != JKind::kObject) continue;
@@ -30,9 +33,17 @@ BadgeThresholds BadgeThresholdsFromLegend(std::string_view json) {
   if (buckets.size() < 2) return t;
   std::stable_sort(buckets.begin(), buckets.end(), [](const Bucket& x, const Bucket& y) { return x.lo < y.lo; });
   double error = buckets.back().lo;
-  for (const Bucket& b : buckets) if (b.error) { error = b.lo; break; }
+  for (const Bucket& b : buckets)
+    if (b.error) {
+      error = b.lo;
+      break;
+    }
   double warning = error;
-  for (const Bucket& b : buckets) if (b.lo > buckets.front().lo && b.lo <= error) { warning = b.lo; break; }
+  for (const Bucket& b : buckets)
+    if (b.lo > buckets.front().lo && b.lo <= error) {
+      warning = b.lo;
+      break;
+    }
   t.warning = warning;
   t.error = error;
   return t;
@@ -47,7 +58,7 @@ std::vector<FlatBadge> ComputeBadgesFlat(size_t n, const int32_t* parent, const 
     if (!in(static_cast<int64_t>(id))) continue;
     const bool is_leaf = flags[id] & kBadgeLeaf;
     double p = precision[id];
-    bool has_p = p >= 0;   // false for NaN too
+    bool has_p = p >= 0;  // false for NaN too
     if (p > 1) p = 1;
     bool error = has_p && p >= t.error;
     bool warning = has_p && !error && p >= t.warning;
@@ -80,15 +91,17 @@ std::vector<FlatBadge> ComputeBadgesFlat(size_t n, const int32_t* parent, const 
   return out;
 }
 
-std::vector<BadgeRow> ComputeBadges(const Graph& g, const std::vector<char>& written, bool compare,
-                                    const BadgeThresholds& t) {
+std::vector<BadgeRow> ComputeBadges(const Graph& g, const std::vector<char>& written, bool compare, const BadgeThresholds& t) {
   const size_t n = g.size();
   std::vector<int32_t> parent(n, -1);
   std::vector<double> precision(n, -1);
   std::vector<uint8_t> flags(n, 0), overflow(n, 0);
   for (NodeId id = 0; id < n; ++id) {
     const Node& node = g.node(id);
-    if (!(id < written.size() && written[id])) { flags[id] = kBadgeSkip; continue; }
+    if (!(id < written.size() && written[id])) {
+      flags[id] = kBadgeSkip;
+      continue;
+    }
     parent[id] = node.up == kNoNode ? -1 : static_cast<int32_t>(node.up);
     precision[id] = node.precision_index;
     flags[id] = (node.subnodes.empty() ? kBadgeLeaf : 0) | (node.matched == kNoNode ? kBadgeUnmatched : 0);

@@ -52,9 +52,9 @@ std::vector<FlatBadge> ComputeBadgesFlat(size_t n, const int32_t* parent, const 
 
 struct BadgeRow {
   NodeId node = kNoNode;
-  double worst = -1;          // largest precision index of the leaves below; < 0: none (NULL)
+  double worst = -1;  // largest precision index of the leaves below; < 0: none (NULL)
   uint32_t n_error = 0, n_warning = 0, n_unmatched = 0, n_overflow = 0;
-  uint8_t worst_overflow = 0; // 0 none, 1 medium, 2 high, 3 critical
+  uint8_t worst_overflow = 0;  // 0 none, 1 medium, 2 high, 3 critical
 };
 
 // Rows for the nodes with written[id] set (the exported nodes), in NodeId order. `compare`:

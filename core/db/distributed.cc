@@ -18,17 +18,17 @@ namespace {
 struct DistNode {
   std::string name;
   std::string api;
-  std::string index;        // pystr of the counterpart's precision index / overflow level, or "Nan"
+  std::string index;  // pystr of the counterpart's precision index / overflow level, or "Nan"
   JTree tree;
-  JIdx input = kJNone;      // the parsed input_data object
-  std::string result;       // matched_distributed JSON, empty until set
-  std::string key;          // §14.3 unique key on its rank
+  JIdx input = kJNone;  // the parsed input_data object
+  std::string result;  // matched_distributed JSON, empty until set
+  std::string key;  // §14.3 unique key on its rank
 };
 
 struct ApiInfo {
   const char* counterpart;  // p2p counterpart api, or nullptr
-  const char* rank_param;   // parameter naming the peer / root, or nullptr
-  const char* type;         // send / receive / send_receive
+  const char* rank_param;  // parameter naming the peer / root, or nullptr
+  const char* type;  // send / receive / send_receive
   bool p2p, rooted;
 };
 
@@ -120,12 +120,15 @@ Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, const std::f
   std::map<std::string, std::map<int, std::vector<std::pair<std::string, Rank>>>> groups;
   size_t total = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    auto text = [&](int c) { const unsigned char* p = sqlite3_column_text(st, c); return p ? std::string(reinterpret_cast<const char*>(p)) : std::string(); };
+    auto text = [&](int c) {
+      const unsigned char* p = sqlite3_column_text(st, c);
+      return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+    };
     auto n = std::make_unique<DistNode>();
     n->name = text(0);
     std::string input = text(1);
     JIdx root;
-    if (!ParseJsonText(input, n->tree, &root).ok()) continue;   // not valid JSON: skipped (§14.1)
+    if (!ParseJsonText(input, n->tree, &root).ok()) continue;  // not valid JSON: skipped (§14.1)
     n->input = root;
     size_t dot = n->name.find('.');
     if (dot == std::string::npos) {
@@ -162,7 +165,7 @@ Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, const std::f
   for (auto& [source, steps] : groups) {
     for (auto& [step, ranks] : steps) {
       // §14.3: unique keys per rank.
-      std::unordered_map<std::string, std::unordered_map<std::string, DistNode*>> by_key;   // rank -> key -> node
+      std::unordered_map<std::string, std::unordered_map<std::string, DistNode*>> by_key;  // rank -> key -> node
       for (auto& [rank, nodes] : ranks) {
         std::unordered_map<std::string, int> count;
         for (auto& n : nodes) {
@@ -223,7 +226,7 @@ Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, const std::f
             if (!other) continue;
             std::vector<std::string> ogr;
             std::string ogid;
-            if (!Group(*other, &ogr, &ogid) || ogid != gid) continue;   // the group ids differ
+            if (!Group(*other, &ogr, &ogid) || ogid != gid) continue;  // the group ids differ
             peers.emplace_back(t, other);
             if (a.rooted) other->result = Info(Opposite(type), {{rank, &x}});
           }

@@ -88,14 +88,13 @@ const TableDef& StackTable() {
 }
 
 const std::vector<IndexDef>& NodeIndexes() {
-  static const std::vector<IndexDef> idx{
-      {"index1", {"step", "rank", "data_source", "up_node", "node_order"}},
-      {"index2", {"step", "rank", "data_source", "node_name"}},
-      {"index3", {"step", "rank", "data_source", "node_order"}, true},
-      {"index4", {"step", "rank", "node_order"}, true},
-      {"index5", {"step", "rank", "micro_step_id", "node_order"}, true},
-      {"index6", {"step", "rank", "modified", "matched_node_link"}},
-      {"index7", {"is_distributed"}, true}};
+  static const std::vector<IndexDef> idx{{"index1", {"step", "rank", "data_source", "up_node", "node_order"}},
+                                         {"index2", {"step", "rank", "data_source", "node_name"}},
+                                         {"index3", {"step", "rank", "data_source", "node_order"}, true},
+                                         {"index4", {"step", "rank", "node_order"}, true},
+                                         {"index5", {"step", "rank", "micro_step_id", "node_order"}, true},
+                                         {"index6", {"step", "rank", "modified", "matched_node_link"}},
+                                         {"index7", {"is_distributed"}, true}};
   return idx;
 }
 
@@ -105,12 +104,12 @@ const TableDef& BadgesTable() {
                            {"rank", "INTEGER NOT NULL"},
                            {"data_source", "TEXT NOT NULL"},
                            {"node_name", "TEXT NOT NULL"},
-                           {"worst", "REAL"},                     // largest precision index of the leaves below
-                           {"n_error", "INTEGER NOT NULL"},       // leaves in the error bucket
-                           {"n_warning", "INTEGER NOT NULL"},     // leaves in the warning bucket
-                           {"n_unmatched", "INTEGER NOT NULL"},   // leaves without a counterpart (compare)
-                           {"n_overflow", "INTEGER NOT NULL"},    // leaves with an overflow level
-                           {"worst_overflow", "INTEGER NOT NULL"}}};   // 0 none, 1 medium, 2 high, 3 critical
+                           {"worst", "REAL"},  // largest precision index of the leaves below
+                           {"n_error", "INTEGER NOT NULL"},  // leaves in the error bucket
+                           {"n_warning", "INTEGER NOT NULL"},  // leaves in the warning bucket
+                           {"n_unmatched", "INTEGER NOT NULL"},  // leaves without a counterpart (compare)
+                           {"n_overflow", "INTEGER NOT NULL"},  // leaves with an overflow level
+                           {"worst_overflow", "INTEGER NOT NULL"}}};  // 0 none, 1 medium, 2 high, 3 critical
   return t;
 }
 
@@ -139,7 +138,10 @@ Result<std::string> InsertSql(const TableDef& t, OnConflict on_conflict, bool wi
   std::string cols = with_rowid ? "rowid, " : "", marks = with_rowid ? "?, " : "";
   for (size_t i = 0; i < t.columns.size(); ++i) {
     if (!SafeIdentifier(t.columns[i].name)) return Unsafe(t.columns[i].name);
-    if (i) { cols += ", "; marks += ", "; }
+    if (i) {
+      cols += ", ";
+      marks += ", ";
+    }
     cols += t.columns[i].name;
     marks += '?';
   }

@@ -14,7 +14,7 @@ namespace visprobe {
 
 struct ColumnDef {
   const char* name;
-  const char* type;   // declared type with constraints, e.g. "TEXT PRIMARY KEY"
+  const char* type;  // declared type with constraints, e.g. "TEXT PRIMARY KEY"
 };
 
 struct TableDef {
@@ -41,14 +41,14 @@ void ConfigureSqliteOnce();
 Status PublishDb(sqlite3** db, const std::string& temp, const std::string& final_path,
                  const std::function<Status()>& close_error);
 
-const TableDef& NodesTable();    // tb_nodes, 22 columns
-const TableDef& ConfigTable();   // tb_config
-const TableDef& StackTable();    // tb_stack
-const std::vector<IndexDef>& NodeIndexes();   // index1 .. index7 on tb_nodes
+const TableDef& NodesTable();  // tb_nodes, 22 columns
+const TableDef& ConfigTable();  // tb_config
+const TableDef& StackTable();  // tb_stack
+const std::vector<IndexDef>& NodeIndexes();  // index1 .. index7 on tb_nodes
 // Extension table (not msProbe's; its viewer ignores it): problem badges per expandable node
 // (db/badges.h), and its lookup index.
-const TableDef& BadgesTable();   // vp_badges
-const IndexDef& BadgesIndex();   // vp_badges_scope on (step, rank, data_source, node_name)
+const TableDef& BadgesTable();  // vp_badges
+const IndexDef& BadgesIndex();  // vp_badges_scope on (step, rank, data_source, node_name)
 
 // msProbe's statement texts (§17 item 62); identifiers must match ^[a-zA-Z0-9_]+$.
 Result<std::string> CreateTableSql(const TableDef& t);

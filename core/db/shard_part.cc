@@ -14,7 +14,8 @@ namespace {
 
 bool ParseInt(const std::string& s, int64_t* out) {
   if (s.empty() || s.size() > 18) return false;
-  for (char c : s) if (c < '0' || c > '9') return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
   *out = std::strtoll(s.c_str(), nullptr, 10);
   return true;
 }
@@ -45,7 +46,10 @@ Result<ShardSpec> ParseShardSpec(const std::string& flag, const std::string& tex
 
 std::string RunKey(const std::string& description) {
   uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : description) { h ^= c; h *= 1099511628211ull; }
+  for (unsigned char c : description) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -53,11 +57,15 @@ std::string RunKey(const std::string& description) {
 
 Status WritePartMeta(sqlite3* db, const PartMeta& meta) {
   RETURN_IF_ERROR(ExecSql(db, "CREATE TABLE IF NOT EXISTS vp_shard (key TEXT PRIMARY KEY, value TEXT NOT NULL)"));
-  RETURN_IF_ERROR(ExecSql(db, "CREATE TABLE IF NOT EXISTS vp_shard_units (unit INTEGER NOT NULL, tbl TEXT NOT NULL, "
-                           "lo INTEGER NOT NULL, hi INTEGER NOT NULL)"));
-  std::vector<std::pair<std::string, std::string>> kv = {
-      {"kind", meta.kind}, {"run_key", meta.run_key}, {"describe", meta.describe},
-      {"shard", std::to_string(meta.shard)}, {"shards", std::to_string(meta.shards)}, {"units", std::to_string(meta.units)}};
+  RETURN_IF_ERROR(ExecSql(db,
+                          "CREATE TABLE IF NOT EXISTS vp_shard_units (unit INTEGER NOT NULL, tbl TEXT NOT NULL, "
+                          "lo INTEGER NOT NULL, hi INTEGER NOT NULL)"));
+  std::vector<std::pair<std::string, std::string>> kv = {{"kind", meta.kind},
+                                                         {"run_key", meta.run_key},
+                                                         {"describe", meta.describe},
+                                                         {"shard", std::to_string(meta.shard)},
+                                                         {"shards", std::to_string(meta.shards)},
+                                                         {"units", std::to_string(meta.units)}};
   kv.insert(kv.end(), meta.extra.begin(), meta.extra.end());
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO vp_shard (key, value) VALUES (?, ?)", -1, &st, nullptr) != SQLITE_OK)
@@ -85,14 +93,15 @@ Status UnitMarks::Mark(sqlite3* db, int64_t unit) {
     int64_t hi = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
     sqlite3_finalize(st);
     RETURN_IF_ERROR(ExecSql(db, "INSERT INTO vp_shard_units (unit, tbl, lo, hi) VALUES (" + std::to_string(unit) + ", '" +
-                                 tables_[t] + "', " + std::to_string(last_[t] + 1) + ", " + std::to_string(hi) + ")"));
+                                    tables_[t] + "', " + std::to_string(last_[t] + 1) + ", " + std::to_string(hi) + ")"));
     last_[t] = hi;
   }
   return Status::Ok();
 }
 
 std::string PartInfo::Value(const std::string& key) const {
-  for (const auto& [k, v] : meta.extra) if (k == key) return v;
+  for (const auto& [k, v] : meta.extra)
+    if (k == key) return v;
   return "";
 }
 
@@ -130,7 +139,8 @@ Result<PartInfo> ReadPart(const std::string& path) {
   info.meta.shards = static_cast<int>(shards);
   info.meta.units = units;
   for (const auto& [k, v] : kv)
-    if (k != "kind" && k != "run_key" && k != "describe" && k != "shard" && k != "shards" && k != "units") info.meta.extra.push_back({k, v});
+    if (k != "kind" && k != "run_key" && k != "describe" && k != "shard" && k != "shards" && k != "units")
+      info.meta.extra.push_back({k, v});
   if (sqlite3_prepare_v2(db, "SELECT unit, tbl, lo, hi FROM vp_shard_units ORDER BY rowid", -1, &st, nullptr) != SQLITE_OK)
     return fail("not a part of a sharded run (no vp_shard_units table)");
   while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -151,7 +161,8 @@ Result<std::vector<PartInfo>> CheckParts(std::vector<PartInfo> parts) {
   const PartInfo& first = parts[0];
   for (const PartInfo& p : parts) {
     if (p.meta.kind != first.meta.kind)
-      return InvalidInput(p.path + " is a " + p.meta.kind + " part, " + first.path + " a " + first.meta.kind + " part: give the parts of one run");
+      return InvalidInput(p.path + " is a " + p.meta.kind + " part, " + first.path + " a " + first.meta.kind +
+                          " part: give the parts of one run");
     if (p.meta.run_key != first.meta.run_key || p.meta.shards != first.meta.shards || p.meta.units != first.meta.units)
       return InvalidInput(p.path + " is a part of another run than " + first.path + " (" + p.meta.describe + " | shards " +
                           std::to_string(p.meta.shards) + " against " + first.meta.describe + " | shards " +
@@ -170,8 +181,8 @@ Result<std::vector<PartInfo>> CheckParts(std::vector<PartInfo> parts) {
   for (int s = 0; s < n; ++s)
     if (seen[static_cast<size_t>(s)] < 0) missing += (missing.empty() ? "" : ", ") + std::to_string(s);
   if (!missing.empty())
-    return InvalidInput("the run has " + std::to_string(n) + " shards; missing: shard " + missing + " (of " + first.meta.describe +
-                        "): give every part, or run the missing shards again");
+    return InvalidInput("the run has " + std::to_string(n) + " shards; missing: shard " + missing + " (of " +
+                        first.meta.describe + "): give every part, or run the missing shards again");
   std::sort(parts.begin(), parts.end(), [](const PartInfo& a, const PartInfo& b) { return a.meta.shard < b.meta.shard; });
   return parts;
 }

@@ -18,7 +18,7 @@ namespace visprobe {
 
 struct ShardSpec {
   int index = 0;
-  int count = 0;   // 0: not sharded
+  int count = 0;  // 0: not sharded
   bool active() const { return count > 0; }
   bool Takes(size_t unit) const { return !active() || static_cast<int>(unit % static_cast<size_t>(count)) == index; }
 };
@@ -33,12 +33,12 @@ Status ExecSql(sqlite3* db, const std::string& sql);
 std::string RunKey(const std::string& description);
 
 struct PartMeta {
-  std::string kind;       // "vis" | "trend"
-  std::string run_key;    // RunKey of the run's description
-  std::string describe;   // the description, for the refusal message
+  std::string kind;  // "vis" | "trend"
+  std::string run_key;  // RunKey of the run's description
+  std::string describe;  // the description, for the refusal message
   int shard = 0, shards = 1;
-  int64_t units = 0;      // units of the whole run
-  std::vector<std::pair<std::string, std::string>> extra;   // kind-specific settings
+  int64_t units = 0;  // units of the whole run
+  std::vector<std::pair<std::string, std::string>> extra;  // kind-specific settings
 };
 
 // Creates vp_shard (key, value) and vp_shard_units (unit, tbl, lo, hi) and writes `meta`.
@@ -58,7 +58,7 @@ class UnitMarks {
 struct UnitRange {
   int64_t unit;
   std::string table;
-  int64_t lo, hi;   // rowids, inclusive; lo > hi: none
+  int64_t lo, hi;  // rowids, inclusive; lo > hi: none
 };
 
 struct PartInfo {

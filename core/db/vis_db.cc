@@ -19,7 +19,7 @@ namespace visprobe {
 std::vector<NodeId> PostOrder(const Graph& g) {
   std::vector<NodeId> out;
   out.reserve(g.size());
-  std::vector<char> state(g.size(), 0);   // 0 new, 1 on the path, 2 emitted
+  std::vector<char> state(g.size(), 0);  // 0 new, 1 on the path, 2 emitted
   std::vector<std::pair<NodeId, size_t>> stack;
   std::unordered_set<std::string_view> names;
   stack.emplace_back(g.root(), 0);
@@ -57,7 +57,7 @@ void AppendItems(std::string& out, const NodeItems& items, const std::vector<Ite
     first = false;
     AppendJsonString(w, items.Key(r));
     if (r.collapsed) {
-      w.Put(": {\"value\": \"null\"}");   // §12 rule 4 also swallows comparison fields
+      w.Put(": {\"value\": \"null\"}");  // §12 rule 4 also swallows comparison fields
     } else {
       w.Put(": {");
       w.Put(items.Text(r));
@@ -137,7 +137,9 @@ Result<std::unique_ptr<VisDbWriter>> VisDbWriter::Open(const std::string& final_
   return w;
 }
 
-VisDbWriter::~VisDbWriter() { if (!done_) Abort(); }
+VisDbWriter::~VisDbWriter() {
+  if (!done_) Abort();
+}
 
 void VisDbWriter::Abort() {
   if (spill_put_) sqlite3_finalize(spill_put_);
@@ -191,7 +193,7 @@ Status VisDbWriter::BeginGraph(const Graph& g, const GraphRowsInfo& info, RowPla
   rows_ = 0;
   static const std::string kEmptyStack = "[]";
   std::unordered_map<std::string_view, int> ids;
-  std::vector<int> id_of_entry(g.stacks.size(), -1);   // many nodes share an entry: hash its text once
+  std::vector<int> id_of_entry(g.stacks.size(), -1);  // many nodes share an entry: hash its text once
   int empty_id = -1;
   post_ = PostOrder(g);
   const std::vector<NodeId>& post = post_;
@@ -237,7 +239,7 @@ void VisDbWriter::AppendRenderedItems(const NodeItems& items, const std::vector<
 }
 
 Status VisDbWriter::WriteNodeRow(NodeId id, const NodeItems& items) {
-  if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();   // unreachable: not exported
+  if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();  // unreachable: not exported
   RenderItems(items, &in_buf_, &out_buf_);
   return WriteRenderedRow(id, in_buf_, out_buf_);
 }
@@ -250,7 +252,11 @@ int64_t VisDbWriter::ReserveRows(size_t rows) {
 
 Result<size_t> VisDbWriter::EndGraph() {
   if (!g_) return Internal("EndGraph without BeginGraph");
-  auto fail = [&](Status s) { Exec("ROLLBACK"); g_ = nullptr; return s; };
+  auto fail = [&](Status s) {
+    Exec("ROLLBACK");
+    g_ = nullptr;
+    return s;
+  };
   Status ds = Drain(true);
   if (ds.ok()) ds = FlushRows();
   if (!ds.ok()) return fail(ds);
@@ -292,8 +298,10 @@ Status VisDbWriter::InsertBadges() {
     sqlite3_bind_int(st, c++, info_.rank);
     sqlite3_bind_text(st, c++, info_.data_source.data(), static_cast<int>(info_.data_source.size()), SQLITE_STATIC);
     sqlite3_bind_text(st, c++, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
-    if (b.worst < 0) sqlite3_bind_null(st, c++);
-    else sqlite3_bind_double(st, c++, b.worst);
+    if (b.worst < 0)
+      sqlite3_bind_null(st, c++);
+    else
+      sqlite3_bind_double(st, c++, b.worst);
     for (uint32_t v : {b.n_error, b.n_warning, b.n_unmatched, b.n_overflow}) sqlite3_bind_int64(st, c++, v);
     sqlite3_bind_int(st, c++, b.worst_overflow);
     if (sqlite3_step(st) != SQLITE_DONE) {
@@ -312,8 +320,10 @@ Status VisDbWriter::WriteConfig(const ConfigRow& r) {
   sqlite3_bind_text(st, 1, "1", 1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, r.graph_type.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 3, r.task.c_str(), -1, SQLITE_TRANSIENT);
-  if (r.has_tool_tip) sqlite3_bind_text(st, 4, r.tool_tip.c_str(), -1, SQLITE_TRANSIENT);
-  else sqlite3_bind_null(st, 4);
+  if (r.has_tool_tip)
+    sqlite3_bind_text(st, 4, r.tool_tip.c_str(), -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(st, 4);
   sqlite3_bind_int(st, 5, r.micro_steps);
   sqlite3_bind_int(st, 6, r.overflow_check ? 1 : 0);
   sqlite3_bind_text(st, 7, r.node_colors.c_str(), -1, SQLITE_TRANSIENT);
@@ -348,9 +358,15 @@ Result<std::string> VisDbWriter::Commit() {
   ins_node_ = ins_nodes_ = ins_stack_ = ins_config_ = ins_badge_ = nullptr;
   // Leave a self-contained file: back to a rollback journal so no -wal/-shm remain.
   Status s = Exec("PRAGMA journal_mode=DELETE");
-  if (!s.ok()) { Abort(); return s; }
+  if (!s.ok()) {
+    Abort();
+    return s;
+  }
   Status p = PublishDb(&db_, temp_, final_, [this] { return SqlError("close"); });
-  if (!p.ok()) { Abort(); return p; }
+  if (!p.ok()) {
+    Abort();
+    return p;
+  }
   done_ = true;
   return final_;
 }

@@ -18,10 +18,10 @@ struct sqlite3_stmt;
 namespace visprobe {
 
 struct GraphRowsInfo {
-  std::string data_source = "NPU";   // NPU / Bench
+  std::string data_source = "NPU";  // NPU / Bench
   int step = 0;
   int rank = 0;
-  bool compare = false;   // one side of a comparison: leaves without a counterpart are flagged (vp_badges)
+  bool compare = false;  // one side of a comparison: leaves without a counterpart are flagged (vp_badges)
   // The rowid of the graph's first row (node_order 0); 0: right after every rowid used so far.
   // With ReserveRows, a graph written later can take rowids before one written earlier.
   int64_t first_rowid = 0;
@@ -40,14 +40,14 @@ struct ConfigRow {
 };
 
 struct DbOptions {
-  int page_size = 65536;   // SQLite page size of a new file
+  int page_size = 65536;  // SQLite page size of a new file
   // Create the indexes before the rows: each row then updates them as it is inserted, instead of
   // one full table scan per index at the end (cheaper when the inserts run on their own thread).
   bool indexes_first = false;
   // Without indexes_first: make those whose keys come in row order first (IndexDef::in_row_order).
   bool in_row_order_indexes_first = false;
-  int64_t cache_kib = 16384;   // SQLite page cache
-  int64_t mmap_bytes = 0;      // PRAGMA mmap_size (0 = off)
+  int64_t cache_kib = 16384;  // SQLite page cache
+  int64_t mmap_bytes = 0;  // PRAGMA mmap_size (0 = off)
   // Rows that came before their turn (RowPlan) are kept in memory up to this many bytes of text;
   // past it they wait in a temporary table (a dump whose record order is far from the post-order).
   size_t held_bytes = 64u << 20;
@@ -59,14 +59,16 @@ struct RowBlock {
   std::vector<NodeId> ids;
   std::vector<size_t> cuts;
   std::string text;
-  std::string_view In(size_t i) const { return std::string_view(text).substr(i ? cuts[2 * i - 1] : 0, cuts[2 * i] - (i ? cuts[2 * i - 1] : 0)); }
+  std::string_view In(size_t i) const {
+    return std::string_view(text).substr(i ? cuts[2 * i - 1] : 0, cuts[2 * i] - (i ? cuts[2 * i - 1] : 0));
+  }
   std::string_view Out(size_t i) const { return std::string_view(text).substr(cuts[2 * i], cuts[2 * i + 1] - cuts[2 * i]); }
 };
 
 // Which rows of a graph the caller will hand over (WriteRenderedRow), so the writer can put every
 // row in in node_order (§13.3), the rowid order msProbe writes, whatever order they come in.
 struct RowPlan {
-  std::vector<char> given;   // per node: 1 = its row comes through WriteRenderedRow
+  std::vector<char> given;  // per node: 1 = its row comes through WriteRenderedRow
   // Called just before a node not in `given` is written from the graph's own items, when every
   // node below it has been written (post-order): e.g. §9.7's collection rule.
   std::function<void(NodeId)> before_own;
@@ -103,14 +105,13 @@ class VisDbWriter {
   static void AppendRenderedItems(const NodeItems& items, const std::vector<std::string>* input_extra,
                                   const std::vector<std::string>* output_extra, std::string* text, size_t* mid);
   static void RenderItems(const NodeItems& items, const std::vector<std::string>& input_extra,
-                          const std::vector<std::string>& output_extra, std::string* input_data,
-                          std::string* output_data);
+                          const std::vector<std::string>& output_extra, std::string* input_data, std::string* output_data);
   Result<size_t> EndGraph();
   // Sets aside `rows` rowids after every rowid used so far, for a graph written later (its
   // GraphRowsInfo::first_rowid): a compare writes the golden graph first, msProbe's file has the
   // target's rows first (§13.3). Returns the first of them.
   int64_t ReserveRows(size_t rows);
-  Status WriteConfig(const ConfigRow& row);   // INSERT OR IGNORE: the first call wins
+  Status WriteConfig(const ConfigRow& row);  // INSERT OR IGNORE: the first call wins
   // Every index not made yet; `in_row_order_only`: those whose keys come in row order.
   Status CreateIndexes(bool in_row_order_only = false);
   // Closes (checkpointing the WAL) and renames the temporary file to the final name.
@@ -135,7 +136,7 @@ class VisDbWriter {
   Status InsertNode(NodeId id, std::string_view input_data, std::string_view output_data,
                     const std::shared_ptr<const RowBlock>* block = nullptr);
   Status FlushRows();
-  Status InsertOwn(NodeId id);           // from the graph's items
+  Status InsertOwn(NodeId id);  // from the graph's items
   // Writes the rows whose turn has come; `all`: every one left (EndGraph).
   Status Drain(bool all);
   // A row handed over: in now, or held (a copy of its texts, or a reference into `block`).
@@ -150,16 +151,16 @@ class VisDbWriter {
   const Graph* g_ = nullptr;
   GraphRowsInfo info_;
   std::string prefix_;
-  std::vector<int64_t> order_;          // node -> post-order index, -1 if unreachable
-  std::vector<NodeId> post_;            // the reachable nodes in post-order
-  size_t next_ = 0;                     // post_[next_] is the next row to go in
-  int64_t first_rowid_ = 1;             // rowid of node_order 0
-  int64_t top_rowid_ = 0;               // the largest rowid used or set aside
+  std::vector<int64_t> order_;  // node -> post-order index, -1 if unreachable
+  std::vector<NodeId> post_;  // the reachable nodes in post-order
+  size_t next_ = 0;  // post_[next_] is the next row to go in
+  int64_t first_rowid_ = 1;  // rowid of node_order 0
+  int64_t top_rowid_ = 0;  // the largest rowid used or set aside
   RowPlan plan_;
   struct HeldRow {
-    std::shared_ptr<const RowBlock> block;   // the row is block->In(row) / Out(row), or else
+    std::shared_ptr<const RowBlock> block;  // the row is block->In(row) / Out(row), or else
     uint32_t row = 0;
-    std::string text;                        // its texts, input_data ending at mid
+    std::string text;  // its texts, input_data ending at mid
     size_t mid = 0;
     size_t bytes = 0;
     std::string_view In() const { return block ? block->In(row) : std::string_view(text).substr(0, mid); }
@@ -170,9 +171,9 @@ class VisDbWriter {
   std::vector<int32_t> slot_of_, free_slots_;
   size_t held_count_ = 0;
   size_t held_bytes_ = 0, held_limit_ = 0;
-  std::vector<char> spilled_;           // per node: its row waits in temp.vp_held
+  std::vector<char> spilled_;  // per node: its row waits in temp.vp_held
   std::vector<char> written_;
-  std::vector<int> stack_of_node_;      // node -> stack k
+  std::vector<int> stack_of_node_;  // node -> stack k
   std::vector<std::string_view> stack_texts_;
   size_t rows_ = 0;
   std::string in_buf_, out_buf_, stack_buf_;
@@ -182,14 +183,14 @@ class VisDbWriter {
     NodeId id = 0;
     int64_t rowid = 0;
     std::pair<uint32_t, uint32_t> text[kPendingTexts];
-    std::shared_ptr<const RowBlock> block;   // set: input_data / output_data are in_out, in it
+    std::shared_ptr<const RowBlock> block;  // set: input_data / output_data are in_out, in it
     std::string_view in_out[2];
   };
   // `consts`: also bind the parameters that are the same for every row of the graph (graph_id,
   // matched_distributed, modified, data_source, dump_data_dir, step, rank). Bindings outlive
   // sqlite3_reset, so each statement gets them once per graph (consts_bound_, cleared by BeginGraph).
   void BindRow(sqlite3_stmt* st, int first_param, const PendingRow& row, bool consts);
-  bool consts_bound_[2] = {false, false};   // ins_node_, ins_nodes_
+  bool consts_bound_[2] = {false, false};  // ins_node_, ins_nodes_
   PendingRow pending_[kRowsPerStatement];
   size_t pending_count_ = 0;
   std::string pending_text_;
@@ -198,12 +199,12 @@ class VisDbWriter {
   // link_up_ is that parent in the graph's matched graph (kNoNode: none yet, cleared by BeginGraph).
   NodeId link_up_ = kNoNode;
   std::string link_prefix_;
-  std::vector<NodeId> link_chain_;   // reused by each new link prefix
-  int node_params_ = 0;   // parameters of one row of ins_node_
+  std::vector<NodeId> link_chain_;  // reused by each new link prefix
+  int node_params_ = 0;  // parameters of one row of ins_node_
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* ins_node_ = nullptr;
-  sqlite3_stmt* ins_nodes_ = nullptr;   // kRowsPerStatement rows
+  sqlite3_stmt* ins_nodes_ = nullptr;  // kRowsPerStatement rows
   sqlite3_stmt* ins_stack_ = nullptr;
   sqlite3_stmt* ins_config_ = nullptr;
   sqlite3_stmt* ins_badge_ = nullptr;

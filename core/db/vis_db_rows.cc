@@ -28,17 +28,23 @@ Status VisDbWriter::Take(NodeId id, std::string_view in, std::string_view out, c
   if (!g_ || id >= order_.size() || order_[id] < 0) return Status::Ok();
   const size_t k = static_cast<size_t>(order_[id]);
   const bool first = plan_.given[id] && !written_[id] && slot_of_[id] < 0 && !spilled_[id];
-  Status s = first ? Drain(false) : Status::Ok();   // the rows before it that the graph holds
+  Status s = first ? Drain(false) : Status::Ok();  // the rows before it that the graph holds
   if (!s.ok()) {
-  } else if (first && k == next_) {   // its turn: in it goes, then the rows that waited for it
+  } else if (first && k == next_) {  // its turn: in it goes, then the rows that waited for it
     s = InsertNode(id, in, out, block);
-    if (s.ok()) { ++next_; s = Drain(false); }
+    if (s.ok()) {
+      ++next_;
+      s = Drain(false);
+    }
   } else if (first && k > next_) {
     s = Hold(id, in, out, block, row);
-  } else {   // not planned (in at once), or a second row of one node (the primary key refuses it)
+  } else {  // not planned (in at once), or a second row of one node (the primary key refuses it)
     s = InsertNode(id, in, out);
   }
-  if (!s.ok()) { Exec("ROLLBACK"); g_ = nullptr; }
+  if (!s.ok()) {
+    Exec("ROLLBACK");
+    g_ = nullptr;
+  }
   return s;
 }
 
@@ -144,7 +150,7 @@ Status VisDbWriter::Drain(bool all) {
       Release(id);
     } else if (spilled_[id]) {
       RETURN_IF_ERROR(InsertSpilled(id));
-    } else if (all) {   // planned, never handed over: from the graph's items, as if not planned
+    } else if (all) {  // planned, never handed over: from the graph's items, as if not planned
       RenderItems(g_->node(id).items, &in_buf_, &out_buf_);
       RETURN_IF_ERROR(InsertNode(id, in_buf_, out_buf_));
     } else {
@@ -162,74 +168,78 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
   // (FlushRows). Its texts are copied, except those in a block, which it keeps alive instead (the
   // caller's other buffers are reused); up_node and node_name are the graph's own strings.
   PendingRow& p = pending_[pending_count_++];
-  {   // the writer is closed (pending_text_ cut to what was written) before FlushRows reads it
-  StrWriter t(pending_text_);
-  auto open = [&t] { return static_cast<uint32_t>(t.size()); };
-  auto close = [&t](uint32_t off) { return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(t.size()) - off); };
-  p.id = id;
-  p.rowid = first_rowid_ + order_[id];
-  uint32_t o = open();
-  t.Put(prefix_); t.Put('_'); t.Put(n.name);
-  p.text[kId] = close(o);
-  o = open();
-  if (!n.subnodes.empty()) {
-    t.Put('[');
-    for (size_t i = 0; i < n.subnodes.size(); ++i) {
-      if (i) t.Put(", ");
-      AppendJsonString(t, g.node(n.subnodes[i]).name);
-    }
-    t.Put(']');
-  }
-  p.text[kSub] = close(o);
-  o = open();
-  if (n.matched != kNoNode && g.matched_graph) {
-    const Graph& other = *g.matched_graph;
-    const NodeId up = other.node(n.matched).up;
-    if (up != link_up_ || up == kNoNode) {
-      other.AncestorsInto(n.matched, &link_chain_);
-      link_prefix_.clear();
-      StrWriter lp(link_prefix_);
-      lp.Put('[');
-      for (NodeId a : link_chain_) {
-        AppendJsonString(lp, other.node(a).name);
-        lp.Put(", ");
+  {  // the writer is closed (pending_text_ cut to what was written) before FlushRows reads it
+    StrWriter t(pending_text_);
+    auto open = [&t] { return static_cast<uint32_t>(t.size()); };
+    auto close = [&t](uint32_t off) { return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(t.size()) - off); };
+    p.id = id;
+    p.rowid = first_rowid_ + order_[id];
+    uint32_t o = open();
+    t.Put(prefix_);
+    t.Put('_');
+    t.Put(n.name);
+    p.text[kId] = close(o);
+    o = open();
+    if (!n.subnodes.empty()) {
+      t.Put('[');
+      for (size_t i = 0; i < n.subnodes.size(); ++i) {
+        if (i) t.Put(", ");
+        AppendJsonString(t, g.node(n.subnodes[i]).name);
       }
-      link_up_ = up;
+      t.Put(']');
     }
-    t.Put(link_prefix_);
-    AppendJsonString(t, other.node(n.matched).name);
-  } else {
-    t.Put('[');
-  }
-  t.Put(']');
-  p.text[kLink] = close(o);
-  o = open();
-  t.Put(prefix_); t.Put('_'); t.PutInt(stack_of_node_[id]);
-  p.text[kStack] = close(o);
-  o = open();
-  if (!n.merge_info.empty()) {   // JSON list of strings, "" when empty (§13.2)
-    t.Put('[');
-    for (size_t i = 0; i < n.merge_info.size(); ++i) {
-      if (i) t.Put(", ");
-      AppendJsonString(t, n.merge_info[i]);
+    p.text[kSub] = close(o);
+    o = open();
+    if (n.matched != kNoNode && g.matched_graph) {
+      const Graph& other = *g.matched_graph;
+      const NodeId up = other.node(n.matched).up;
+      if (up != link_up_ || up == kNoNode) {
+        other.AncestorsInto(n.matched, &link_chain_);
+        link_prefix_.clear();
+        StrWriter lp(link_prefix_);
+        lp.Put('[');
+        for (NodeId a : link_chain_) {
+          AppendJsonString(lp, other.node(a).name);
+          lp.Put(", ");
+        }
+        link_up_ = up;
+      }
+      t.Put(link_prefix_);
+      AppendJsonString(t, other.node(n.matched).name);
+    } else {
+      t.Put('[');
     }
     t.Put(']');
-  }
-  p.text[kMerge] = close(o);
-  auto put = [&t](std::string_view v) {
-    const uint32_t off = static_cast<uint32_t>(t.size());
-    t.Put(v);
-    return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(v.size()));
-  };
-  if (block) {
-    p.block = *block;
-    p.in_out[0] = in;
-    p.in_out[1] = out;
-  } else {
-    p.block.reset();
-    p.text[kIn] = put(in);
-    p.text[kOut] = put(out);
-  }
+    p.text[kLink] = close(o);
+    o = open();
+    t.Put(prefix_);
+    t.Put('_');
+    t.PutInt(stack_of_node_[id]);
+    p.text[kStack] = close(o);
+    o = open();
+    if (!n.merge_info.empty()) {  // JSON list of strings, "" when empty (§13.2)
+      t.Put('[');
+      for (size_t i = 0; i < n.merge_info.size(); ++i) {
+        if (i) t.Put(", ");
+        AppendJsonString(t, n.merge_info[i]);
+      }
+      t.Put(']');
+    }
+    p.text[kMerge] = close(o);
+    auto put = [&t](std::string_view v) {
+      const uint32_t off = static_cast<uint32_t>(t.size());
+      t.Put(v);
+      return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(v.size()));
+    };
+    if (block) {
+      p.block = *block;
+      p.in_out[0] = in;
+      p.in_out[1] = out;
+    } else {
+      p.block.reset();
+      p.text[kIn] = put(in);
+      p.text[kOut] = put(out);
+    }
   }
   written_[id] = 1;
   ++rows_;
@@ -252,25 +262,33 @@ void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p, bool con
   auto str = [&](std::string_view v) { sqlite3_bind_text(st, c++, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); };
   sqlite3_bind_int64(st, c++, p.rowid);
   text(kId);
-  if (consts) str(prefix_);   // prefix_ and info_ stay put until the next BeginGraph
-  else ++c;
+  if (consts)
+    str(prefix_);  // prefix_ and info_ stay put until the next BeginGraph
+  else
+    ++c;
   sqlite3_bind_int64(st, c++, order_[p.id]);
   sqlite3_bind_text(st, c++, n.name.data(), static_cast<int>(n.name.size()), SQLITE_STATIC);
-  sqlite3_bind_int(st, c++, static_cast<int>(n.op));   // TEXT affinity stores "0" / "1" / "9"
-  if (n.up != kNoNode) str(g.node(n.up).name);
-  else sqlite3_bind_text(st, c++, "", 0, SQLITE_STATIC);
+  sqlite3_bind_int(st, c++, static_cast<int>(n.op));  // TEXT affinity stores "0" / "1" / "9"
+  if (n.up != kNoNode)
+    str(g.node(n.up).name);
+  else
+    sqlite3_bind_text(st, c++, "", 0, SQLITE_STATIC);
   text(kSub);
-  if (n.precision_index < 0) sqlite3_bind_null(st, c++);
-  else sqlite3_bind_double(st, c++, n.precision_index);
-  if (const char* ov = OverflowName(n.overflow)) sqlite3_bind_text(st, c++, ov, -1, SQLITE_STATIC);
-  else sqlite3_bind_null(st, c++);
+  if (n.precision_index < 0)
+    sqlite3_bind_null(st, c++);
+  else
+    sqlite3_bind_double(st, c++, n.precision_index);
+  if (const char* ov = OverflowName(n.overflow))
+    sqlite3_bind_text(st, c++, ov, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null(st, c++);
   sqlite3_bind_int(st, c++, n.micro_step == kMicroStepUnset ? 0 : n.micro_step);
   text(kLink);
   text(kStack);
-  text(kMerge);                                         // parallel_merge_info
+  text(kMerge);  // parallel_merge_info
   if (consts) {
-    sqlite3_bind_text(st, c++, "{}", 2, SQLITE_STATIC);   // matched_distributed
-    sqlite3_bind_int(st, c++, 0);                         // modified
+    sqlite3_bind_text(st, c++, "{}", 2, SQLITE_STATIC);  // matched_distributed
+    sqlite3_bind_int(st, c++, 0);  // modified
   } else {
     c += 2;
   }
@@ -278,8 +296,10 @@ void VisDbWriter::BindRow(sqlite3_stmt* st, int c, const PendingRow& p, bool con
   text(kOut);
   if (consts) {
     str(info_.data_source);
-    if (g.has_dump_data_dir) str(g.dump_data_dir);
-    else sqlite3_bind_null(st, c++);
+    if (g.has_dump_data_dir)
+      str(g.dump_data_dir);
+    else
+      sqlite3_bind_null(st, c++);
     sqlite3_bind_int(st, c++, info_.step);
     sqlite3_bind_int(st, c++, info_.rank);
   } else {
@@ -305,7 +325,8 @@ Status VisDbWriter::FlushRows() {
   bound = true;
   Status s = Status::Ok();
   for (size_t r = 0; r < pending_count_ && s.ok(); ++r) {
-    BindRow(st, whole ? static_cast<int>(r * static_cast<size_t>(node_params_)) + 1 : 1, pending_[r], consts && (whole || r == 0));
+    BindRow(st, whole ? static_cast<int>(r * static_cast<size_t>(node_params_)) + 1 : 1, pending_[r],
+            consts && (whole || r == 0));
     if (whole && r + 1 < pending_count_) continue;
     if (sqlite3_step(st) != SQLITE_DONE) s = SqlError("tb_nodes");
     sqlite3_reset(st);

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -20,8 +20,7 @@
 namespace visprobe {
 namespace {
 
-constexpr const char* kNoForwardStack =
-    "This backward node cannot find the forward node and cannot retrieve stack information.";
+constexpr const char* kNoForwardStack = "This backward node cannot find the forward node and cannot retrieve stack information.";
 
 // ---- small string helpers (the reference's regexes, written out) --------------------------
 
@@ -42,7 +41,10 @@ std::string SwapDir(std::string_view s, std::string_view from, std::string_view 
   std::string_view stem, num;
   if (!MatchDirSuffix(s, from, &stem, &num)) return std::string(s);
   std::string out(stem);
-  out += '.'; out += to; out += '.'; out += num;
+  out += '.';
+  out += to;
+  out += '.';
+  out += num;
   return out;
 }
 
@@ -92,13 +94,13 @@ class Builder {
     std::vector<size_t> ends;
     std::vector<uint64_t> pos;
     Result<JsonReadResult> result = Status();
-    double seconds = 0;   // the scanning thread's own time
+    double seconds = 0;  // the scanning thread's own time
   };
   JsonReadOptions ScanOptions() {
     JsonReadOptions o;
     o.container_key = "data";
     o.window_bytes = opts_.window_bytes;
-    o.find_text = "\"md5\"";   // md5-mode statistics carry "md5" keys (§9.1)
+    o.find_text = "\"md5\"";  // md5-mode statistics carry "md5" keys (§9.1)
     if (opts_.progress) o.progress = [this](uint64_t d, uint64_t t) { opts_.progress(d / 10, t); };
     return o;
   }
@@ -115,7 +117,12 @@ class Builder {
   int32_t no_forward_stack_ = -1;
   std::string fixed_parent_;
 
-  struct PendingGrad { std::string key; size_t split; uint64_t last_record; uint32_t records; };
+  struct PendingGrad {
+    std::string key;
+    size_t split;
+    uint64_t last_record;
+    uint32_t records;
+  };
   std::vector<PendingGrad> pending_;
   std::unordered_map<std::string, size_t> pending_index_;
 };
@@ -211,8 +218,15 @@ NodeId Builder::GetOrCreate(std::string_view name, NodeId up, const int* micro) 
 
 void Builder::SetDumpDataDir(const JTree& t, JIdx root, const std::string& dir) {
   JIdx d = root == kJNone ? kJNone : t.Find(root, "dump_data_dir");
-  if (d == kJNone) { g_.has_dump_data_dir = true; g_.dump_data_dir.clear(); return; }
-  if (t.Kind(d) == JKind::kNull) { g_.has_dump_data_dir = false; return; }
+  if (d == kJNone) {
+    g_.has_dump_data_dir = true;
+    g_.dump_data_dir.clear();
+    return;
+  }
+  if (t.Kind(d) == JKind::kNull) {
+    g_.has_dump_data_dir = false;
+    return;
+  }
   g_.has_dump_data_dir = true;
   g_.dump_data_dir = t.Kind(d) == JKind::kString ? std::string(t.Str(d)) : t.PyStr(d);
   if (!g_.dump_data_dir.empty()) {
@@ -241,8 +255,12 @@ Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
     if (pos != std::string_view::npos) {
       std::string k(key);
       auto ins = pending_index_.emplace(k, pending_.size());
-      if (ins.second) pending_.push_back(PendingGrad{k, pos, at, 1});
-      else { pending_[ins.first->second].last_record = at; ++pending_[ins.first->second].records; }
+      if (ins.second)
+        pending_.push_back(PendingGrad{k, pos, at, 1});
+      else {
+        pending_[ins.first->second].last_record = at;
+        ++pending_[ins.first->second].records;
+      }
     }
     return Status::Ok();
   };
@@ -279,7 +297,7 @@ Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
   g_.framework_field = FrameworkField(*r);
   JIdx data = root == kJNone ? kJNone : meta.Find(root, "data");
   g_.has_data_key = data != kJNone;
-  g_.data_is_dict = data != kJNone && meta.Kind(data) == JKind::kInt;   // the splitter's placeholder for {...}
+  g_.data_is_dict = data != kJNone && meta.Kind(data) == JKind::kInt;  // the splitter's placeholder for {...}
   g_.has_md5 = r->found_text;
   SetDumpDataDir(meta, root, DirName(path));
   return Status::Ok();
@@ -296,7 +314,9 @@ bool IsRecomputeName(const std::vector<std::string_view>& seg) {
 }  // namespace
 
 bool IsRecomputeByStack(const std::vector<std::string>& frames) {
-  struct Frame { std::string file, func; };
+  struct Frame {
+    std::string file, func;
+  };
   std::vector<Frame> parsed;
   for (const auto& raw : frames) {
     std::string s = raw;
@@ -319,8 +339,7 @@ bool IsRecomputeByStack(const std::vector<std::string>& frames) {
     if (f.func == "recompute_fn" && EndsWith(f.file, "torch/utils/checkpoint.py")) return true;
   for (size_t i = 0; i < parsed.size(); ++i) {
     const auto& f = parsed[i];
-    bool hit = f.func == "backward" ||
-               (f.func == "checkpoint_function_backward" && f.file.find("megatron") != std::string::npos);
+    bool hit = f.func == "backward" || (f.func == "checkpoint_function_backward" && f.file.find("megatron") != std::string::npos);
     if (!hit) continue;
     for (size_t d = 1; d <= 2; ++d)
       if (i + d < parsed.size() && EndsWith(parsed[i + d].file, "torch/autograd/function.py")) return true;
@@ -332,12 +351,17 @@ namespace {
 
 void Builder::HandleRecompute() {
   Node& root = g_.node(g_.root());
-  std::vector<std::pair<NodeId, std::string>> rmap;   // recompute node -> prefix (insertion order)
+  std::vector<std::pair<NodeId, std::string>> rmap;  // recompute node -> prefix (insertion order)
   std::unordered_map<NodeId, size_t> ridx;
   std::unordered_set<std::string> cache, ids;
   for (NodeId c : root.subnodes) ids.emplace(g_.node(c).name);
   auto set_rmap = [&](NodeId id, std::string prefix, size_t i) {
-    for (auto& kv : rmap) if (kv.first == id) { kv.second = std::move(prefix); ridx[id] = i; return; }
+    for (auto& kv : rmap)
+      if (kv.first == id) {
+        kv.second = std::move(prefix);
+        ridx[id] = i;
+        return;
+      }
     rmap.emplace_back(id, std::move(prefix));
     ridx[id] = i;
   };
@@ -353,13 +377,22 @@ void Builder::HandleRecompute() {
     }
     auto seg = Split(id, '.');
     std::string prefix = Join(seg, 0, seg.size() >= 2 ? seg.size() - 2 : 0);
-    if (cache.count(id)) { set_rmap(nid, prefix, i); continue; }
+    if (cache.count(id)) {
+      set_rmap(nid, prefix, i);
+      continue;
+    }
     if (!IsRecomputeName(seg)) continue;
     std::vector<std::string> s2(seg.begin(), seg.end());
     s2[s2.size() - 2] = s2[s2.size() - 2] == "forward" ? "backward" : "forward";
     std::string other;
-    for (size_t k = 0; k < s2.size(); ++k) { if (k) other += '.'; other += s2[k]; }
-    if (ids.count(other)) { set_rmap(nid, prefix, i); cache.insert(other); }
+    for (size_t k = 0; k < s2.size(); ++k) {
+      if (k) other += '.';
+      other += s2[k];
+    }
+    if (ids.count(other)) {
+      set_rmap(nid, prefix, i);
+      cache.insert(other);
+    }
   }
   if (rmap.empty()) return;
   std::unordered_set<std::string> prefixes;
@@ -407,7 +440,10 @@ void Builder::CollectApisBetweenModules() {
   std::vector<NodeId> out;
   size_t i = 0;
   while (i < old.size()) {
-    if (g_.node(old[i]).op != NodeOp::kFunctionApi) { out.push_back(old[i++]); continue; }
+    if (g_.node(old[i]).op != NodeOp::kFunctionApi) {
+      out.push_back(old[i++]);
+      continue;
+    }
     size_t j = i;
     while (j < old.size() && g_.node(old[j]).op == NodeOp::kFunctionApi) ++j;
     if (j - i >= 2) {
@@ -430,13 +466,16 @@ void Builder::CollectApisBetweenModules() {
 
 Status Builder::AttachParametersGrad() {
   if (pending_.empty()) return Status::Ok();
-  std::vector<std::string> order;                          // prefixes in first-seen order
+  std::vector<std::string> order;  // prefixes in first-seen order
   std::unordered_map<std::string, std::vector<size_t>> groups;
   for (size_t i = 0; i < pending_.size(); ++i) {
     std::string p = pending_[i].key.substr(0, pending_[i].split);
     auto it = groups.find(p);
-    if (it == groups.end()) { order.push_back(p); groups[p].push_back(i); }
-    else it->second.push_back(i);
+    if (it == groups.end()) {
+      order.push_back(p);
+      groups[p].push_back(i);
+    } else
+      it->second.push_back(i);
   }
   std::unordered_map<std::string, long long> maxb;
   for (auto& p : order) maxb[p] = 0;
@@ -489,7 +528,12 @@ Status Builder::Run(const std::string& dir) {
       sk->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     });
   }
-  struct Joiner { std::thread& t; ~Joiner() { if (t.joinable()) t.join(); } } joiner{scanner};
+  struct Joiner {
+    std::thread& t;
+    ~Joiner() {
+      if (t.joinable()) t.join();
+    }
+  } joiner{scanner};
   auto now = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
   double t0 = now();
   ASSIGN_OR_RETURN(c_, LoadConstruct(JoinPath(dir, "construct.json"), opts_.max_nodes));
@@ -501,17 +545,24 @@ Status Builder::Run(const std::string& dir) {
   // touches the graph's stack list only.
   const size_t entries = c_.entries.size(), room_for = entries + entries / 4 + 64;
   std::thread room;
-  if (opts_.threads > 1) room = std::thread([this, entries, room_for] { ThreadInit(); g_.Reserve(room_for, entries); });
+  if (opts_.threads > 1)
+    room = std::thread([this, entries, room_for] {
+      ThreadInit();
+      g_.Reserve(room_for, entries);
+    });
   Joiner room_joiner{room};
   RETURN_IF_ERROR(LoadStacks(JoinPath(dir, "stack.json"), g_, stacks_));
   g_.t_stack = now() - t0;
   t0 = now();
-  if (room.joinable()) room.join();
-  else g_.Reserve(room_for);
+  if (room.joinable())
+    room.join();
+  else
+    g_.Reserve(room_for);
   if (c_.megatron) g_.micro_step_num = c_.micro_step_num;
   for (size_t i = 0; i < entries; ++i) {
     const ConstructEntry& e = c_.entries[i];
-    const std::string_view parent = !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
+    const std::string_view parent =
+        !e.parent.empty() ? FixBackwardInplace(e.child, e.parent) : FixBackwardMissing(e.child, e.parent);
     NodeId up = parent.empty() ? g_.root() : GetOrCreate(parent, kNoNode);
     GetOrCreate(e.child, up, &e.micro);
   }

@@ -24,7 +24,7 @@ struct Field {
 
 struct ItemBuild {
   std::vector<Field> fields;
-  std::string lits;       // literal strings of this item
+  std::string lits;  // literal strings of this item
   std::string full_op_name;
   std::string data_name;  // "-1" when absent
   bool data_name_is_str = false;
@@ -43,26 +43,44 @@ class EntryParser {
 
  private:
   static Field* FindField(ItemBuild& it, std::string_view name) {
-    for (auto& f : it.fields) if (f.name == name) return &f;
+    for (auto& f : it.fields)
+      if (f.name == name) return &f;
     return nullptr;
   }
   void SetTree(ItemBuild& it, std::string_view name, JIdx j) {
     Field* f = FindField(it, name);
-    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
-    f->kind = Field::kTree; f->j = j;
+    if (!f) {
+      it.fields.push_back({});
+      f = &it.fields.back();
+      f->name = name;
+    }
+    f->kind = Field::kTree;
+    f->j = j;
   }
   void SetLit(ItemBuild& it, std::string_view name, std::string_view s) {
     Field* f = FindField(it, name);
-    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
-    f->kind = Field::kLit; f->lit_off = static_cast<uint32_t>(it.lits.size()); f->lit_len = static_cast<uint32_t>(s.size());
+    if (!f) {
+      it.fields.push_back({});
+      f = &it.fields.back();
+      f->name = name;
+    }
+    f->kind = Field::kLit;
+    f->lit_off = static_cast<uint32_t>(it.lits.size());
+    f->lit_len = static_cast<uint32_t>(s.size());
     it.lits.append(s.data(), s.size());
   }
   void SetNull(ItemBuild& it, std::string_view name) {
     Field* f = FindField(it, name);
-    if (!f) { it.fields.push_back({}); f = &it.fields.back(); f->name = name; }
+    if (!f) {
+      it.fields.push_back({});
+      f = &it.fields.back();
+      f->name = name;
+    }
     f->kind = Field::kNull;
   }
-  void AddIfAbsent(ItemBuild& it, std::string_view name) { if (!FindField(it, name)) SetNull(it, name); }
+  void AddIfAbsent(ItemBuild& it, std::string_view name) {
+    if (!FindField(it, name)) SetNull(it, name);
+  }
 
   void SetDataName(ItemBuild& it, JIdx dn, const std::string& nm);
   // The common leaf written straight into the blob: true when it was (or when, as Emit would,
@@ -92,7 +110,9 @@ class EntryParser {
   ItemState state_ = ItemState::kInput;
   // Scratch texts, kept on this thread from record to record like Fresh()'s ItemBuild (one parser
   // at a time per thread): a parser per record allocated and freed them for every record.
-  struct Texts { std::string text, key, val, dn, fon, name; };
+  struct Texts {
+    std::string text, key, val, dn, fon, name;
+  };
   static Texts& ThreadTexts();
   Texts& texts_ = ThreadTexts();
   std::string& text_ = texts_.text;

@@ -27,11 +27,14 @@ bool PrefixAny(std::string_view n, std::string_view word, bool need_char) {
 NodeOp OpOfName(std::string_view n) {
   static const char* kModules[] = {"Module", "Cell"};
   static const char* kModuleWords[] = {"optimizer", "clip_grad", "DefaultModel"};
-  static const char* kApis[] = {"Tensor", "Torch", "Functional", "NPU", "VF", "Distributed", "Aten",
-                                "Mint", "Primitive", "Jit", "MintFunctional", "MindSpeed"};
-  for (const char* m : kModules) if (PrefixAny(n, m, true)) return NodeOp::kModule;
-  for (const char* m : kModuleWords) if (PrefixAny(n, m, false)) return NodeOp::kModule;
-  for (const char* a : kApis) if (PrefixAny(n, a, true)) return NodeOp::kFunctionApi;
+  static const char* kApis[] = {"Tensor",    "Torch", "Functional",     "NPU",      "VF", "Distributed", "Aten", "Mint",
+                                "Primitive", "Jit",   "MintFunctional", "MindSpeed"};
+  for (const char* m : kModules)
+    if (PrefixAny(n, m, true)) return NodeOp::kModule;
+  for (const char* m : kModuleWords)
+    if (PrefixAny(n, m, false)) return NodeOp::kModule;
+  for (const char* a : kApis)
+    if (PrefixAny(n, a, true)) return NodeOp::kFunctionApi;
   return NodeOp::kModule;
 }
 
@@ -68,12 +71,15 @@ NodeId Graph::AddNode(NodeOp op, std::string_view name, NodeId parent, bool accu
     uint32_t& k = accumulate_[id];
     id += "." + std::to_string(k++);
     stored = names_.Copy(id);
-    index_.emplace(stored, nid);   // a node of that name already there keeps the index
+    index_.emplace(stored, nid);  // a node of that name already there keeps the index
   } else {
     // Interned first (the index's keys point into names_), so one hash lookup both checks and inserts.
     stored = names_.Copy(name);
     auto [it, inserted] = index_.try_emplace(stored, nid);
-    if (!inserted) { names_.DropLast(stored); return it->second; }
+    if (!inserted) {
+      names_.DropLast(stored);
+      return it->second;
+    }
   }
   Node n;
   n.name = stored;
@@ -115,15 +121,24 @@ void Graph::AncestorsInto(NodeId n, std::vector<NodeId>* out) const {
   constexpr size_t kShort = 256;
   NodeId p = nodes_[n].up;
   for (; p != kNoNode && out->size() < kShort; p = nodes_[p].up) {
-    if (p == n) { out->clear(); return; }
+    if (p == n) {
+      out->clear();
+      return;
+    }
     out->push_back(p);
   }
   if (p != kNoNode) {
     std::unordered_set<NodeId> seen(out->begin(), out->end());
     seen.insert(n);
-    if (seen.size() != out->size() + 1) { out->clear(); return; }
+    if (seen.size() != out->size() + 1) {
+      out->clear();
+      return;
+    }
     for (; p != kNoNode; p = nodes_[p].up) {
-      if (!seen.insert(p).second) { out->clear(); return; }
+      if (!seen.insert(p).second) {
+        out->clear();
+        return;
+      }
       out->push_back(p);
     }
   }

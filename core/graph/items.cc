@@ -22,7 +22,8 @@ const char* PyTypeName(const JTree& t, JIdx v) {
   switch (t.Kind(v)) {
     case JKind::kNull: return "NoneType";
     case JKind::kBool: return "bool";
-    case JKind::kInt: case JKind::kBigInt: return "int";
+    case JKind::kInt:
+    case JKind::kBigInt: return "int";
     case JKind::kFloat: return "float";
     case JKind::kString: return "str";
     case JKind::kArray: return "list";
@@ -74,22 +75,25 @@ size_t WriteFormattedRepr(char* d, double v, bool rule) {
     ok = i == n && frac >= 1 && frac <= 20;
   }
   if (!ok || frac <= 6) return n;
-  if (frac == 7 && d[n - 1] == '5') {   // a tie in the text: v is on one side of it
-    std::string fixed;                  // at most 20 digits, the point and 6 decimals
+  if (frac == 7 && d[n - 1] == '5') {  // a tie in the text: v is on one side of it
+    std::string fixed;  // at most 20 digits, the point and 6 decimals
     AppendFixed(fixed, v, 6);
     std::memcpy(d, fixed.data(), fixed.size());
     return fixed.size();
   }
   const bool up = d[point + 7] >= '5';
-  size_t len = point + 7;   // integer digits, the point, 6 decimals
+  size_t len = point + 7;  // integer digits, the point, 6 decimals
   if (up) {
     size_t k = len;
     while (k > 0) {
       --k;
       if (d[k] == '.') continue;
-      if (d[k] != '9') { ++d[k]; break; }
+      if (d[k] != '9') {
+        ++d[k];
+        break;
+      }
       d[k] = '0';
-      if (k == 0) {   // all nines: one more integer digit
+      if (k == 0) {  // all nines: one more integer digit
         std::memmove(d + 1, d, len);
         d[0] = '1';
         ++len;
@@ -115,7 +119,11 @@ void AppendFormattedString(std::string& out, std::string_view s) {
   tmp.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '\'') continue;
-    if (s[i] == 'N' && s.compare(i, 4, "None") == 0) { tmp += "null"; i += 3; continue; }
+    if (s[i] == 'N' && s.compare(i, 4, "None") == 0) {
+      tmp += "null";
+      i += 3;
+      continue;
+    }
     tmp += s[i];
   }
   AppendDecimalRule(out, tmp);
@@ -126,14 +134,19 @@ namespace items_internal {
 void EntryParser::SetDataName(ItemBuild& it, JIdx dn, const std::string& nm) {
   if (dn != kJNone && t_.Truthy(dn)) {
     SetTree(it, "data_name", dn);
-    if (t_.Kind(dn) == JKind::kString) { it.data_name.assign(t_.Str(dn)); it.data_name_is_str = true; }
-    else it.data_name = t_.PyStr(dn);
+    if (t_.Kind(dn) == JKind::kString) {
+      it.data_name.assign(t_.Str(dn));
+      it.data_name_is_str = true;
+    } else
+      it.data_name = t_.PyStr(dn);
   } else {
     SetLit(it, "data_name", "-1");
     it.data_name = "-1";
   }
-  if (it.data_name != "-1") it.full_op_name.assign(it.data_name, 0, it.data_name.rfind('.'));   // npos: all of it
-  else it.full_op_name.assign(nm);
+  if (it.data_name != "-1")
+    it.full_op_name.assign(it.data_name, 0, it.data_name.rfind('.'));  // npos: all of it
+  else
+    it.full_op_name.assign(nm);
 }
 
 EntryParser::Texts& EntryParser::ThreadTexts() {
@@ -167,13 +180,26 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
   JIdx data_name = kJNone, dtype = kJNone, value = kJNone, type = kJNone, md5 = kJNone;
   for (JIdx c = t_.at(leaf).first; c != kJNone; c = t_.at(c).next) {
     const std::string_view k = t_.Key(c);
-    if (t_.Kind(c) == JKind::kBool) SetLit(it, k, t_.at(c).b ? "True" : "False");
-    else SetTree(it, k, c);
+    if (t_.Kind(c) == JKind::kBool)
+      SetLit(it, k, t_.at(c).b ? "True" : "False");
+    else
+      SetTree(it, k, c);
     switch (k.size()) {
-      case 3: if (k == "md5") md5 = c; break;
-      case 4: if (k == "type") type = c; break;
-      case 5: if (k == "dtype") dtype = c; else if (k == "value") value = c; break;
-      case 9: if (k == "data_name") data_name = c; break;
+      case 3:
+        if (k == "md5") md5 = c;
+        break;
+      case 4:
+        if (k == "type") type = c;
+        break;
+      case 5:
+        if (k == "dtype")
+          dtype = c;
+        else if (k == "value")
+          value = c;
+        break;
+      case 9:
+        if (k == "data_name") data_name = c;
+        break;
       default: break;
     }
   }
@@ -186,9 +212,16 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
   bool has_md5_override = false;
   if (!t_.Truthy(dtype)) {
     auto set_stats_tree = [&](JIdx v) {
-      for (const char* s : {"Max", "Min", "Mean", "Norm"}) { if (v == kJNone) SetNull(it, s); else SetTree(it, s, v); }
+      for (const char* s : {"Max", "Min", "Mean", "Norm"}) {
+        if (v == kJNone)
+          SetNull(it, s);
+        else
+          SetTree(it, s, v);
+      }
     };
-    auto set_stats_lit = [&](const std::string& v) { for (const char* s : {"Max", "Min", "Mean", "Norm"}) SetLit(it, s, v); };
+    auto set_stats_lit = [&](const std::string& v) {
+      for (const char* s : {"Max", "Min", "Mean", "Norm"}) SetLit(it, s, v);
+    };
     std::string_view last = LastSegment(nm);
     if (type_s == "torch.Size") {
       SetLit(it, "dtype", "torch.Size");
@@ -204,7 +237,10 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
       SetLit(it, "shape", "[]");
       set_stats_tree(value);
     } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
-      if (type != kJNone) SetTree(it, "dtype", type); else SetNull(it, "dtype");
+      if (type != kJNone)
+        SetTree(it, "dtype", type);
+      else
+        SetNull(it, "dtype");
       SetLit(it, "shape", "[]");
       std::string v = value == kJNone ? std::string("None") : t_.PyStr(value);
       set_stats_lit(v);
@@ -226,9 +262,12 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
   }
   if (opts_.keep_md5) {
     if (!t_.Truthy(md5)) {
-      if (has_md5_override) SetLit(it, "md5", Crc32Hex(md5_override));
-      else if (value != kJNone) SetLit(it, "md5", Crc32Hex(t_.PyStr(value)));
-      else SetLit(it, "md5", "00000000");
+      if (has_md5_override)
+        SetLit(it, "md5", Crc32Hex(md5_override));
+      else if (value != kJNone)
+        SetLit(it, "md5", Crc32Hex(t_.PyStr(value)));
+      else
+        SetLit(it, "md5", "00000000");
     }
   }
   return it;
@@ -236,7 +275,8 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
 
 Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {
   if (depth > kMaxWalkDepth)
-    return InvalidInput("the entry '" + std::string(node_) + "' is nested more than 400 levels deep (exceeds the recursion limit)");
+    return InvalidInput("the entry '" + std::string(node_) +
+                        "' is nested more than 400 levels deep (exceeds the recursion limit)");
   JKind k = t_.Kind(v);
   if (k == JKind::kNull) {
     ItemBuild& it = DefaultItem(nm);
@@ -253,12 +293,18 @@ Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {
       for (size_t s = 0, e; s <= whole.size(); s = e + 1) {
         e = whole.find('.', s);
         if (e == std::string_view::npos) e = whole.size();
-        if (whole.substr(s, e - s) == kPg) { pg = true; break; }
+        if (whole.substr(s, e - s) == kPg) {
+          pg = true;
+          break;
+        }
       }
     }
     uint32_t i = 0;
     for (JIdx c = t_.at(v).first; c != kJNone; c = t_.at(c).next, ++i) {
-      if (pg) { RETURN_IF_ERROR(Walk(c, nm, depth + 1)); continue; }
+      if (pg) {
+        RETURN_IF_ERROR(Walk(c, nm, depth + 1));
+        continue;
+      }
       const size_t keep = nm.size();
       char digits[16];
       nm += '.';
@@ -275,9 +321,12 @@ Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {
     ItemBuild& it = (tensor != kJNone && t_.Kind(tensor) == JKind::kObject) ? GenItem(tensor, nm) : DefaultItem(nm);
     for (const char* f : {"class_type", "op", "peer", "tag", "group_id"}) {
       JIdx x = t_.Find(v, f);
-      if (x == kJNone) SetNull(it, f);
-      else if (t_.Kind(x) == JKind::kBool) SetLit(it, f, t_.at(x).b ? "True" : "False");
-      else SetTree(it, f, x);
+      if (x == kJNone)
+        SetNull(it, f);
+      else if (t_.Kind(x) == JKind::kBool)
+        SetLit(it, f, t_.at(x).b ? "True" : "False");
+      else
+        SetTree(it, f, x);
     }
     Emit(it);
     return Status::Ok();
@@ -303,7 +352,8 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
   text.clear();
   bool process_group = false;
   for (const auto& fld : it.fields)
-    if (fld.name == "type" && fld.kind == Field::kTree && t_.Kind(fld.j) == JKind::kString && t_.Str(fld.j) == "torch.ProcessGroup")
+    if (fld.name == "type" && fld.kind == Field::kTree && t_.Kind(fld.j) == JKind::kString &&
+        t_.Str(fld.j) == "torch.ProcessGroup")
       process_group = true;
   std::string& val = val_;
   bool first = true;
@@ -320,9 +370,13 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
     AppendJsonString(w, n);
     w.Put(": ");
     if (n == "error_key") {
-      if (f.kind == Field::kTree) { t_.AppendJson(w.Done(), f.j); w.Sync(); }
-      else if (f.kind == Field::kLit) AppendJsonString(w, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
-      else w.Put("null");
+      if (f.kind == Field::kTree) {
+        t_.AppendJson(w.Done(), f.j);
+        w.Sync();
+      } else if (f.kind == Field::kLit)
+        AppendJsonString(w, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
+      else
+        w.Put("null");
       continue;
     }
     if (f.kind == Field::kTree) {
@@ -330,8 +384,10 @@ void EntryParser::Render(const ItemBuild& it, std::string& text, bool* collapsed
       continue;
     }
     val.clear();
-    if (f.kind == Field::kNull) val = "null";
-    else AppendFormattedString(val, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
+    if (f.kind == Field::kNull)
+      val = "null";
+    else
+      AppendFormattedString(val, std::string_view(it.lits).substr(f.lit_off, f.lit_len));
     if (n == "Max" && val == "null") *collapsed = true;
     AppendJsonString(w, val);
   }
@@ -345,7 +401,7 @@ void EntryParser::CaptureValue(const ItemBuild& it, const Field& f, CmpValue* v)
     v->s.assign(std::string_view(it.lits).substr(f.lit_off, f.lit_len));
     return;
   }
-  if (t_.Kind(f.j) == JKind::kBool) {   // a boolean kept as a tree (data_name), not as a literal
+  if (t_.Kind(f.j) == JKind::kBool) {  // a boolean kept as a tree (data_name), not as a literal
     v->kind = CmpValue::kBool;
     v->b = t_.at(f.j).b;
     return;
@@ -358,19 +414,28 @@ void EntryParser::Capture(const ItemBuild& it, CmpItem* c) const {
   c->state = state_;
   c->data_name = it.data_name;
   // One pass over the fields (each name is there once): a field not there stays None.
-  CmpValue* const all[] = {&c->dtype, &c->shape, &c->requires_grad, &c->stats[0], &c->stats[1], &c->stats[2], &c->stats[3], &c->md5};
+  CmpValue* const all[] = {&c->dtype,    &c->shape,    &c->requires_grad, &c->stats[0],
+                           &c->stats[1], &c->stats[2], &c->stats[3],      &c->md5};
   for (CmpValue* v : all) *v = CmpValue();
   for (const Field& f : it.fields) {
     const std::string_view n = f.name;
     CmpValue* v = nullptr;
-    if (n == "dtype") v = &c->dtype;
-    else if (n == "shape") v = &c->shape;
-    else if (n == "requires_grad") v = &c->requires_grad;
-    else if (n == "Max") v = &c->stats[0];
-    else if (n == "Min") v = &c->stats[1];
-    else if (n == "Mean") v = &c->stats[2];
-    else if (n == "Norm") v = &c->stats[3];
-    else if (n == "md5") v = &c->md5;
+    if (n == "dtype")
+      v = &c->dtype;
+    else if (n == "shape")
+      v = &c->shape;
+    else if (n == "requires_grad")
+      v = &c->requires_grad;
+    else if (n == "Max")
+      v = &c->stats[0];
+    else if (n == "Min")
+      v = &c->stats[1];
+    else if (n == "Mean")
+      v = &c->stats[2];
+    else if (n == "Norm")
+      v = &c->stats[3];
+    else if (n == "md5")
+      v = &c->md5;
     if (v) CaptureValue(it, f, v);
   }
 }
@@ -380,8 +445,10 @@ void EntryParser::Emit(ItemBuild& it) {
   const std::string& fon = it.full_op_name;
   bool is_output = IsOutputName(fon);
   std::string& key = key_;
-  if (!is_output && it.data_name_is_str && it.data_name != "-1") key.assign(it.data_name, 0, it.data_name.rfind('.'));
-  else key.assign(fon);
+  if (!is_output && it.data_name_is_str && it.data_name != "-1")
+    key.assign(it.data_name, 0, it.data_name.rfind('.'));
+  else
+    key.assign(fon);
 
   bool collapsed = false, is_group = false;
   Render(it, text_, &collapsed, &is_group);
@@ -409,7 +476,10 @@ void EntryParser::Place(const ItemRef& ref, bool is_output, std::string_view key
   // Entries hold a handful of items: a linear scan beats a hash map until they do not.
   if (list.size() < 32) {
     for (ItemRef& r : list)
-      if (out_.Key(r) == key) { r = ref; return; }
+      if (out_.Key(r) == key) {
+        r = ref;
+        return;
+      }
     list.push_back(ref);
     return;
   }
@@ -438,21 +508,29 @@ Status ParseEntryItemsInto(const JTree& t, JIdx entry, std::string_view name, co
   std::string_view last = LastSegment(name);
   std::string_view second_last;
   if (auto k = name.rfind('.'); k != std::string_view::npos) second_last = LastSegment(name.substr(0, k));
-  if (last == "debug") { p.SetState(ItemState::kDebug); return p.Walk(entry, nm, 0); }
+  if (last == "debug") {
+    p.SetState(ItemState::kDebug);
+    return p.Walk(entry, nm, 0);
+  }
   if (last == "parameters_grad" || second_last == "parameters_grad") {
     p.SetState(ItemState::kParametersGrad);
     return p.Walk(entry, nm, 0);
   }
   if (t.Kind(entry) != JKind::kObject) return Status::Ok();
-  static const struct { const char* key; const char* suffix; ItemState state; } kParts[] = {
-      {"input_args", ".input", ItemState::kInput}, {"input_kwargs", ".input", ItemState::kInput},
-      {"input", ".input", ItemState::kInput}, {"output", ".output", ItemState::kOutput},
-      {"parameters", ".parameters", ItemState::kParameters}};
+  static const struct {
+    const char* key;
+    const char* suffix;
+    ItemState state;
+  } kParts[] = {{"input_args", ".input", ItemState::kInput},
+                {"input_kwargs", ".input", ItemState::kInput},
+                {"input", ".input", ItemState::kInput},
+                {"output", ".output", ItemState::kOutput},
+                {"parameters", ".parameters", ItemState::kParameters}};
   for (const auto& part : kParts) {
     JIdx v = t.Find(entry, part.key);
     if (v == kJNone) continue;
     p.SetState(part.state);
-    nm.assign(name.data(), name.size());   // the entry's name again for each part
+    nm.assign(name.data(), name.size());  // the entry's name again for each part
     nm += part.suffix;
     RETURN_IF_ERROR(p.Walk(v, nm, 0));
   }

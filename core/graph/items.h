@@ -12,8 +12,8 @@
 namespace visprobe {
 
 struct ItemOptions {
-  bool keep_md5 = false;        // md5 compare mode keeps the md5 field (§12 rule 1)
-  bool capture = false;         // also keep the raw values the comparison needs (NodeItems::cmp)
+  bool keep_md5 = false;  // md5 compare mode keeps the md5 field (§12 rule 1)
+  bool capture = false;  // also keep the raw values the comparison needs (NodeItems::cmp)
   // Tests only: every leaf goes the general way (GenItem, Render), never the one-pass way for
   // common tensor leaves, so a test can check that both give the same items.
   bool general_only = false;

@@ -13,9 +13,7 @@ namespace items_internal {
 // (A boolean member is the literal "True" / "False" in GenItem's fields, which formats as itself.)
 void EntryParser::RenderValue(StrWriter& b, JIdx c, bool is_max, bool* collapsed) {
   switch (t_.Kind(c)) {
-    case JKind::kBool:
-      b.Put(t_.at(c).b ? std::string_view("\"True\"") : std::string_view("\"False\""));
-      return;
+    case JKind::kBool: b.Put(t_.at(c).b ? std::string_view("\"True\"") : std::string_view("\"False\"")); return;
     case JKind::kNull:
       b.Put("\"null\"");
       if (is_max) *collapsed = true;
@@ -25,11 +23,14 @@ void EntryParser::RenderValue(StrWriter& b, JIdx c, bool is_max, bool* collapsed
       b.PutInt(t_.at(c).i);
       b.Put('"');
       return;
-    case JKind::kFloat: case JKind::kBigInt: {
+    case JKind::kFloat:
+    case JKind::kBigInt: {
       const JNode& n = t_.at(c);
       b.Put('"');
-      if (n.str_len != 0) b.Put(t_.Str(c));   // the token: already repr, or a big integer's digits
-      else AppendPyFloat(b, n.d);
+      if (n.str_len != 0)
+        b.Put(t_.Str(c));  // the token: already repr, or a big integer's digits
+      else
+        AppendPyFloat(b, n.d);
       b.Put('"');
       return;
     }
@@ -57,11 +58,26 @@ void EntryParser::CaptureMember(JIdx c, CmpValue* v) const {
   *v = CmpValue();
   switch (t_.Kind(c)) {
     case JKind::kNull: return;
-    case JKind::kBool: v->kind = CmpValue::kString; v->s.assign(t_.at(c).b ? "True" : "False"); return;
-    case JKind::kInt: v->kind = CmpValue::kInt; v->i = t_.at(c).i; return;
-    case JKind::kFloat: v->kind = CmpValue::kFloat; v->d = t_.at(c).d; return;
-    case JKind::kString: v->kind = CmpValue::kString; v->s.assign(t_.Str(c)); return;
-    default: v->kind = CmpValue::kJson; t_.AppendJson(v->s, c); return;
+    case JKind::kBool:
+      v->kind = CmpValue::kString;
+      v->s.assign(t_.at(c).b ? "True" : "False");
+      return;
+    case JKind::kInt:
+      v->kind = CmpValue::kInt;
+      v->i = t_.at(c).i;
+      return;
+    case JKind::kFloat:
+      v->kind = CmpValue::kFloat;
+      v->d = t_.at(c).d;
+      return;
+    case JKind::kString:
+      v->kind = CmpValue::kString;
+      v->s.assign(t_.Str(c));
+      return;
+    default:
+      v->kind = CmpValue::kJson;
+      t_.AppendJson(v->s, c);
+      return;
   }
 }
 
@@ -91,24 +107,36 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
     mem[n++] = c;
     switch (k.size()) {
       case 3:
-        if (k == "md5") md5 = c;
-        else if (k == "Max") stat[0] = c;
-        else if (k == "Min") stat[1] = c;
+        if (k == "md5")
+          md5 = c;
+        else if (k == "Max")
+          stat[0] = c;
+        else if (k == "Min")
+          stat[1] = c;
         break;
       case 4:
-        if (k == "type") type = c;
-        else if (k == "Mean") stat[2] = c;
-        else if (k == "Norm") stat[3] = c;
+        if (k == "type")
+          type = c;
+        else if (k == "Mean")
+          stat[2] = c;
+        else if (k == "Norm")
+          stat[3] = c;
         break;
       case 5:
-        if (k == "dtype") dtype = c;
-        else if (k == "shape") shape = c;
+        if (k == "dtype")
+          dtype = c;
+        else if (k == "shape")
+          shape = c;
         break;
       case 9:
-        if (k == "data_name") data_name = c;
-        else if (k == "error_key") return false;
+        if (k == "data_name")
+          data_name = c;
+        else if (k == "error_key")
+          return false;
         break;
-      case 13: if (k == "requires_grad") rg = c; break;
+      case 13:
+        if (k == "requires_grad") rg = c;
+        break;
       default: break;
     }
   }
@@ -120,17 +148,25 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
   const bool dn_truthy = t_.Truthy(data_name);
   const bool dn_is_str = dn_truthy && t_.Kind(data_name) == JKind::kString;
   std::string& dn = dn_;
-  if (dn_is_str) dn.assign(t_.Str(data_name));
-  else if (dn_truthy) { dn.clear(); t_.AppendPyStr(dn, data_name); }
-  else dn.assign("-1");
+  if (dn_is_str)
+    dn.assign(t_.Str(data_name));
+  else if (dn_truthy) {
+    dn.clear();
+    t_.AppendPyStr(dn, data_name);
+  } else
+    dn.assign("-1");
   std::string& fon = fon_;
-  if (dn != "-1") fon.assign(dn, 0, dn.rfind('.'));
-  else fon.assign(nm);
-  if (fon.empty()) return true;   // Emit drops an item without a name
+  if (dn != "-1")
+    fon.assign(dn, 0, dn.rfind('.'));
+  else
+    fon.assign(nm);
+  if (fon.empty()) return true;  // Emit drops an item without a name
   const bool is_output = IsOutputName(fon);
   std::string& key = key_;
-  if (!is_output && dn_is_str && dn != "-1") key.assign(dn, 0, dn.rfind('.'));
-  else key.assign(fon);
+  if (!is_output && dn_is_str && dn != "-1")
+    key.assign(dn, 0, dn.rfind('.'));
+  else
+    key.assign(fon);
 
   StrWriter b(out_.blob);
   ItemRef ref;
@@ -149,11 +185,19 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
     const JIdx c = mem[j];
     if (c == md5 && !opts_.keep_md5) continue;
     name(t_.Key(c));
-    if (c == data_name && !dn_truthy) b.Put("\"-1\"");
-    else RenderValue(b, c, c == stat[0], &collapsed);
+    if (c == data_name && !dn_truthy)
+      b.Put("\"-1\"");
+    else
+      RenderValue(b, c, c == stat[0], &collapsed);
   }
-  if (data_name == kJNone) { name("data_name"); b.Put("\"-1\""); }
-  if (rg == kJNone) { name("requires_grad"); b.Put("\"null\""); }
+  if (data_name == kJNone) {
+    name("data_name");
+    b.Put("\"-1\"");
+  }
+  if (rg == kJNone) {
+    name("requires_grad");
+    b.Put("\"null\"");
+  }
   static const char* const kStats[] = {"Max", "Min", "Mean", "Norm"};
   for (int i = 0; i < 4; ++i) {
     if (stat[i] != kJNone) continue;
@@ -174,7 +218,8 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
     if (dtype != kJNone) CaptureMember(dtype, &ci.dtype);
     if (shape != kJNone) CaptureMember(shape, &ci.shape);
     if (rg != kJNone) CaptureMember(rg, &ci.requires_grad);
-    for (int i = 0; i < 4; ++i) if (stat[i] != kJNone) CaptureMember(stat[i], &ci.stats[i]);
+    for (int i = 0; i < 4; ++i)
+      if (stat[i] != kJNone) CaptureMember(stat[i], &ci.stats[i]);
     if (md5 != kJNone) CaptureMember(md5, &ci.md5);
   }
   Place(ref, is_output, key);

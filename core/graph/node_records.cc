@@ -29,7 +29,10 @@ void ExtractBatchP2P(const JTree& t, JIdx v, std::vector<BatchP2PInfo>* out) {
     BatchP2PInfo info;
     auto field = [&](const char* f, std::string* dst) {
       JIdx x = t.Find(p, f);
-      if (x == kJNone) *dst = "null"; else t.AppendJson(*dst, x);
+      if (x == kJNone)
+        *dst = "null";
+      else
+        t.AppendJson(*dst, x);
     };
     field("op", &info.op);
     field("peer", &info.peer);
@@ -63,9 +66,10 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
   }
   auto node_at = [&](int worker, uint64_t at) -> NodeId {
     size_t& c = cursor[static_cast<size_t>(worker)];
-    if (c > 0 && c <= by_offset.size() && by_offset[c - 1].first >= at) c = 0;   // behind the cursor
-    if (c == 0 || (c < by_offset.size() && at > by_offset[c].first + (64u << 10)))   // far ahead: search
-      c = static_cast<size_t>(std::lower_bound(by_offset.begin(), by_offset.end(), std::make_pair(at, NodeId(0))) - by_offset.begin());
+    if (c > 0 && c <= by_offset.size() && by_offset[c - 1].first >= at) c = 0;  // behind the cursor
+    if (c == 0 || (c < by_offset.size() && at > by_offset[c].first + (64u << 10)))  // far ahead: search
+      c = static_cast<size_t>(std::lower_bound(by_offset.begin(), by_offset.end(), std::make_pair(at, NodeId(0))) -
+                              by_offset.begin());
     while (c < by_offset.size() && by_offset[c].first < at) ++c;
     if (c < by_offset.size() && by_offset[c].first == at) return by_offset[c++].second;
     return kNoNode;
@@ -74,7 +78,7 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
     NodeId id = known ? node_at(worker, at) : g.Find(key);
     if (id == kNoNode) return Status::Ok();
     Node& n = g.node(id);
-    if (at != n.last_record) return Status::Ok();   // a later record of the same name wins (§2.1)
+    if (at != n.last_record) return Status::Ok();  // a later record of the same name wins (§2.1)
     NodeItems& it = items[static_cast<size_t>(worker)];
     RETURN_IF_ERROR(ParseEntryItems(t, v, n.name, opts.items, it));
     n.overflow = opts.overflow_check ? CheckOverflow(t, v, n.name) : Overflow::kNone;

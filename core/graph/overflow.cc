@@ -32,9 +32,12 @@ bool Bad(const JTree& t, JIdx v) {
   JIdx max = kJNone, min = kJNone, mean = kJNone;
   for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next) {
     const std::string_view k = t.Key(c);
-    if (k == "Max") max = c;
-    else if (k == "Min") min = c;
-    else if (k == "Mean") mean = c;
+    if (k == "Max")
+      max = c;
+    else if (k == "Min")
+      min = c;
+    else if (k == "Mean")
+      mean = c;
   }
   return NonFiniteText(t, max) || NonFiniteText(t, min) || NonFiniteText(t, mean);
 }
@@ -60,8 +63,10 @@ bool TensorNorm(const JTree& t, JIdx v, double* norm) {
   JIdx type = kJNone, n = kJNone;
   for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next) {
     const std::string_view k = t.Key(c);
-    if (k == "type") type = c;
-    else if (k == "Norm") n = c;
+    if (k == "type")
+      type = c;
+    else if (k == "Norm")
+      n = c;
   }
   if (type == kJNone || t.Kind(type) != JKind::kString || t.Str(type) != "torch.Tensor") return false;
   if (n == kJNone || !t.IsNumber(n)) return false;
@@ -85,8 +90,7 @@ const IgnoreRule* RuleFor(const std::string& key) {
   if (key == "torch.empty" || key == "torch.empty_like" || key == "torch.empty_strided") return &kEmpty;
   if (key == "distributed.recv") return &kRecv;
   if (key == "distributed.all_gather" || key == "distributed._reduce_scatter_base" ||
-      key == "distributed.all_gather_into_tensor" || key == "distributed.reduce_scatter_tensor" ||
-      key == "tensor.masked_fill_")
+      key == "distributed.all_gather_into_tensor" || key == "distributed.reduce_scatter_tensor" || key == "tensor.masked_fill_")
     return &kGather;
   if (key == "distributed.reduce_scatter") return &kReduceScatter;
   return nullptr;
@@ -121,19 +125,31 @@ Overflow CheckOverflow(const JTree& t, JIdx e, std::string_view name) {
   for (JIdx o = outs; o != kJNone && !out_bad; o = next(o)) out_bad = Anomalous(t, o);
 
   Overflow level = Overflow::kNone;
-  if (!in_bad && out_bad) level = Overflow::kCritical;
-  else if (in_bad && out_bad) level = Overflow::kHigh;
-  else if (in_bad && !out_bad) level = Overflow::kMedium;
+  if (!in_bad && out_bad)
+    level = Overflow::kCritical;
+  else if (in_bad && out_bad)
+    level = Overflow::kHigh;
+  else if (in_bad && !out_bad)
+    level = Overflow::kMedium;
   else {
     // The largest Norm of the input tensors and of the output tensors.
     bool any_in = false, any_out = false;
     double mi = 0, mo = 0, d;
     for (JIdx a = args; a != kJNone; a = next(a))
-      if (TensorNorm(t, a, &d)) { mi = any_in ? std::max(mi, d) : d; any_in = true; }
+      if (TensorNorm(t, a, &d)) {
+        mi = any_in ? std::max(mi, d) : d;
+        any_in = true;
+      }
     for (JIdx k = kwargs; k != kJNone; k = next(k))
-      if (TensorNorm(t, k, &d)) { mi = any_in ? std::max(mi, d) : d; any_in = true; }
+      if (TensorNorm(t, k, &d)) {
+        mi = any_in ? std::max(mi, d) : d;
+        any_in = true;
+      }
     for (JIdx o = outs; o != kJNone; o = next(o))
-      if (TensorNorm(t, o, &d)) { mo = any_out ? std::max(mo, d) : d; any_out = true; }
+      if (TensorNorm(t, o, &d)) {
+        mo = any_out ? std::max(mo, d) : d;
+        any_out = true;
+      }
     if (any_in && any_out && ((mi == 0 && mo > 100) || (mi != 0 && mo / mi > 100))) level = Overflow::kHigh;
   }
   if (level == Overflow::kNone) return level;

@@ -13,9 +13,12 @@ int AssignMicroBatches(Graph& g, const std::function<void(const Node&, int)>& al
     Node& n = g.node(c);
     if (n.op == NodeOp::kModule) {
       if (n.name.find(".forward.") != std::string_view::npos) {
-        if (seen_backward) { ++batch; seen_backward = false; }
+        if (seen_backward) {
+          ++batch;
+          seen_backward = false;
+        }
       } else {
-        seen_backward = true;   // any module id without ".forward." counts as backward
+        seen_backward = true;  // any module id without ".forward." counts as backward
       }
     }
     n.micro_step = batch;

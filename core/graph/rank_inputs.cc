@@ -48,8 +48,10 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
       c.megatron = true;
       // An integer micro-step count; anything else (or one beyond int) cannot be a Megatron
       // construct (found by fuzzing: a 60-digit number).
-      if (t.Kind(v) != JKind::kInt || t.at(v).i < 0 || t.at(v).i > kMaxMicroSteps) bad_value = true;
-      else c.micro_step_num = static_cast<int>(t.at(v).i);
+      if (t.Kind(v) != JKind::kInt || t.at(v).i < 0 || t.at(v).i > kMaxMicroSteps)
+        bad_value = true;
+      else
+        c.micro_step_num = static_cast<int>(t.at(v).i);
       return Status::Ok();
     }
     ConstructEntry e;
@@ -58,21 +60,28 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
       case JKind::kString: e.parent = c.text.Copy(t.Str(v)); break;
       case JKind::kArray: {
         e.from_list = true;
-        if (t.at(v).count != 2) { bad_value = true; break; }
+        if (t.at(v).count != 2) {
+          bad_value = true;
+          break;
+        }
         JIdx p = t.at(v).first, m = t.at(p).next;
-        if (t.Kind(p) == JKind::kString) e.parent = c.text.Copy(t.Str(p));
-        else if (t.Kind(p) != JKind::kNull) bad_value = true;
+        if (t.Kind(p) == JKind::kString)
+          e.parent = c.text.Copy(t.Str(p));
+        else if (t.Kind(p) != JKind::kNull)
+          bad_value = true;
         // Any integer, -1 included, as the reference reads it (it stores value[1] as micro_step_id).
         // The dumper's counters start at -1 (MegatronStepInfo); PP > 1 dumps reported in issue 18 carry
         // [null, -1] on the irecv a later pipeline stage begins with. tests/corpus has the shapes.
-        if (t.Kind(m) == JKind::kInt && t.at(m).i >= -kMaxMicroSteps && t.at(m).i <= kMaxMicroSteps) e.micro = static_cast<int>(t.at(m).i);
-        else bad_value = true;
+        if (t.Kind(m) == JKind::kInt && t.at(m).i >= -kMaxMicroSteps && t.at(m).i <= kMaxMicroSteps)
+          e.micro = static_cast<int>(t.at(m).i);
+        else
+          bad_value = true;
         break;
       }
       default: bad_value = true;
     }
     auto it = c.index.find(key);
-    if (it != c.index.end()) {   // last value, first position
+    if (it != c.index.end()) {  // last value, first position
       e.child = c.entries[it->second].child;
       c.entries[it->second] = e;
     } else {
@@ -86,7 +95,8 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
   if (!r.ok()) return LoadFailed("construct.json", r.status());
   if (bad_value) return ConstructParseFailed();
   if (!c.megatron)
-    for (const auto& e : c.entries) if (e.from_list) return ConstructParseFailed();
+    for (const auto& e : c.entries)
+      if (e.from_list) return ConstructParseFailed();
   if (c.entries.empty())
     return InvalidInput(
         "The content of 'construct.json' is empty, failed to build graph. When dumping data, it is necessary to "
@@ -109,8 +119,8 @@ void FillFrames(const JTree& t, JIdx v, StackEntry* e) {
 Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
   // Both interpretations are collected in one pass; the format is known once key "0" is seen.
   bool new_format = false;
-  std::vector<std::pair<std::string_view, int32_t>> old_map;          // name -> stack (old format)
-  std::vector<std::pair<std::vector<std::string_view>, int32_t>> groups;   // names (in s.names) -> stack (new format)
+  std::vector<std::pair<std::string_view, int32_t>> old_map;  // name -> stack (old format)
+  std::vector<std::pair<std::vector<std::string_view>, int32_t>> groups;  // names (in s.names) -> stack (new format)
   JsonReadOptions o;
   auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
     if (key == "0") new_format = t.Truthy(v);

@@ -16,18 +16,18 @@
 namespace visprobe {
 
 struct ConstructEntry {
-  std::string_view child;    // in Construct::text
-  std::string_view parent;   // "" = top level (null or "")
+  std::string_view child;  // in Construct::text
+  std::string_view parent;  // "" = top level (null or "")
   int micro = 0;
   bool from_list = false;
 };
 
 struct Construct {
   std::vector<ConstructEntry> entries;
-  NameMap<uint32_t> index;   // child -> entry
+  NameMap<uint32_t> index;  // child -> entry
   bool megatron = false;
   int micro_step_num = -1;
-  TextArena text;   // the names the entries and the index point into
+  TextArena text;  // the names the entries and the index point into
 
   const std::string_view* Get(std::string_view k) const {
     auto it = index.find(k);
@@ -37,7 +37,7 @@ struct Construct {
 };
 
 struct Stacks {
-  NameMap<int32_t> by_name;   // node name (in `names`) -> index in graph.stacks
+  NameMap<int32_t> by_name;  // node name (in `names`) -> index in graph.stacks
   TextArena names;
 };
 

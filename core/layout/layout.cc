@@ -21,7 +21,8 @@ namespace {
 
 bool AllDigits(const std::string& s, size_t from) {
   if (from >= s.size()) return false;
-  for (size_t i = from; i < s.size(); ++i) if (s[i] < '0' || s[i] > '9') return false;
+  for (size_t i = from; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
   return true;
 }
 
@@ -56,7 +57,8 @@ Result<LayoutKind> Classify(const std::string& dir) {
   for (const auto& e : entries)
     if (e.name == "dump.json" || e.name == "construct.json" || e.name == "stack.json") return LayoutKind::kFiles;
   if (entries.size() == 1 && entries[0].name == "rank") return LayoutKind::kRanks;
-  for (const auto& e : entries) if (e.is_dir && IsProcName(e.name)) return LayoutKind::kRanks;
+  for (const auto& e : entries)
+    if (e.is_dir && IsProcName(e.name)) return LayoutKind::kRanks;
   bool any_dir = false, all_rank = true, all_step = true;
   for (const auto& e : entries) {
     if (!e.is_dir) continue;
@@ -73,11 +75,14 @@ Result<std::vector<std::string>> ListNamed(const std::string& dir, const std::st
   ASSIGN_OR_RETURN(auto entries, ListDir(dir));
   std::vector<std::string> out;
   for (const auto& e : entries) {
-    if (MatchesNamed(e.name, prefix)) { out.push_back(e.name); continue; }
+    if (MatchesNamed(e.name, prefix)) {
+      out.push_back(e.name);
+      continue;
+    }
     if (strict)
       return InvalidInput("dump_dir contains '" + e.name + "'. Expected '" + prefix +
-                          "'. This name is not in the format of dump output. Please check and delete irrelevant files in " +
-                          dir + " and try again.");
+                          "'. This name is not in the format of dump output. Please check and delete irrelevant files in " + dir +
+                          " and try again.");
   }
   std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return SortKey(a) < SortKey(b); });
   return out;
@@ -86,7 +91,8 @@ Result<std::vector<std::string>> ListNamed(const std::string& dir, const std::st
 Result<std::string> FindProcDir(const std::string& dir) {
   ASSIGN_OR_RETURN(auto entries, ListDir(dir));
   std::vector<std::string> procs;
-  for (const auto& e : entries) if (e.is_dir && IsProcName(e.name)) procs.push_back(e.name);
+  for (const auto& e : entries)
+    if (e.is_dir && IsProcName(e.name)) procs.push_back(e.name);
   if (procs.size() != 1)
     return InvalidInput("No or multiple proc directories were found in the " + dir + ". Expected exactly one.");
   return procs[0];
@@ -113,7 +119,10 @@ Status CheckRankFolder(const std::string& dir) {
 
 Result<std::vector<std::string>> RankNames(const std::string& dir) {
   ASSIGN_OR_RETURN(auto ranks, ListNamed(dir, "rank", false));
-  if (ranks.empty()) { ASSIGN_OR_RETURN(auto proc, FindProcDir(dir)); ranks.push_back(proc); }
+  if (ranks.empty()) {
+    ASSIGN_OR_RETURN(auto proc, FindProcDir(dir));
+    ranks.push_back(proc);
+  }
   return ranks;
 }
 
@@ -143,9 +152,9 @@ Status AddRanks(RunPlan& plan, int step, const std::string& tdir, const std::str
     if (tn != gn) {
       std::set<std::string> gs(gn.begin(), gn.end());
       std::vector<std::string> common;
-      for (auto& n : tn) if (gs.count(n)) common.push_back(n);
-      if (common.empty())
-        return InvalidInput("The ranks in the two runs are completely different. Unable to match the ranks.");
+      for (auto& n : tn)
+        if (gs.count(n)) common.push_back(n);
+      if (common.empty()) return InvalidInput("The ranks in the two runs are completely different. Unable to match the ranks.");
       tn = common;
     }
     names = tn;
@@ -200,7 +209,8 @@ Result<RunPlan> PlanRun(const std::string& target, const std::string& golden, co
         } else if (ts != gs) {
           std::set<std::string> g(gs.begin(), gs.end());
           std::vector<std::string> common;
-          for (auto& s : ts) if (g.count(s)) common.push_back(s);
+          for (auto& s : ts)
+            if (g.count(s)) common.push_back(s);
           if (common.empty()) return InvalidInput("Two steps cannot obtain intersection.");
           ts = common;
         }
@@ -208,7 +218,10 @@ Result<RunPlan> PlanRun(const std::string& target, const std::string& golden, co
       }
       if (steps.size() > limits.max_steps) return TooMany(target, steps.size(), "step", limits.max_steps);
       std::vector<std::pair<int, std::string>> ordered;
-      for (const auto& s : steps) { ASSIGN_OR_RETURN(int id, IdOf(s, false)); ordered.emplace_back(id, s); }
+      for (const auto& s : steps) {
+        ASSIGN_OR_RETURN(int id, IdOf(s, false));
+        ordered.emplace_back(id, s);
+      }
       std::sort(ordered.begin(), ordered.end());
       for (const auto& [id, s] : ordered) {
         RETURN_IF_ERROR(AddRanks(plan, id, JoinPath(target, s), golden.empty() ? "" : JoinPath(golden, s), limits));

@@ -25,13 +25,13 @@ struct GraphJob {
   int step = 0;
   int rank = 0;
   std::string target_dir;
-  std::string golden_dir;   // empty in build mode
+  std::string golden_dir;  // empty in build mode
 };
 
 struct RunPlan {
   LayoutKind kind = LayoutKind::kFiles;
-  std::vector<GraphJob> jobs;                 // (step, rank) ascending
-  std::vector<std::vector<int>> rank_lists;   // per step, parallel to step_list
+  std::vector<GraphJob> jobs;  // (step, rank) ascending
+  std::vector<std::vector<int>> rank_lists;  // per step, parallel to step_list
   std::vector<int> step_list;
 };
 

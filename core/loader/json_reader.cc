@@ -12,8 +12,8 @@
 
 #include "base/pyfmt.h"
 #include "loader/json_reader_internal.h"
-#include "loader/simd_stage1.h"
 #include "loader/record_splitter.h"
+#include "loader/simd_stage1.h"
 #include "simdjson.h"
 
 namespace visprobe {
@@ -56,9 +56,18 @@ std::string_view TrimToken(std::string_view t) {
 // Python's json accepts NaN, Infinity and -Infinity; simdjson does not.
 bool NonFinite(std::string_view tok, double* out) {
   tok = TrimToken(tok);
-  if (tok == "NaN") { *out = std::numeric_limits<double>::quiet_NaN(); return true; }
-  if (tok == "Infinity") { *out = std::numeric_limits<double>::infinity(); return true; }
-  if (tok == "-Infinity") { *out = -std::numeric_limits<double>::infinity(); return true; }
+  if (tok == "NaN") {
+    *out = std::numeric_limits<double>::quiet_NaN();
+    return true;
+  }
+  if (tok == "Infinity") {
+    *out = std::numeric_limits<double>::infinity();
+    return true;
+  }
+  if (tok == "-Infinity") {
+    *out = -std::numeric_limits<double>::infinity();
+    return true;
+  }
   return false;
 }
 
@@ -71,10 +80,16 @@ struct Converter {
   JTree& tree;
   JsonLimits limits;
   simdjson::error_code error = simdjson::SUCCESS;
-  std::string what;   // set for a limit; replaces the simdjson error text
+  std::string what;  // set for a limit; replaces the simdjson error text
 
-  bool Fail(simdjson::error_code e) { error = e; return false; }
-  bool FailLimit(std::string w) { what = std::move(w); return false; }
+  bool Fail(simdjson::error_code e) {
+    error = e;
+    return false;
+  }
+  bool FailLimit(std::string w) {
+    what = std::move(w);
+    return false;
+  }
   std::string Text() const;
   bool Add(JIdx* out) {
     if (tree.size() >= limits.max_record_values)
@@ -91,7 +106,11 @@ struct Converter {
       std::string_view tok;
       double d;
       tok = v.raw_json_token();
-      if (NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
+      if (NonFinite(tok, &d)) {
+        n->kind = JKind::kFloat;
+        n->d = d;
+        return true;
+      }
       return Fail(te);
     }
     switch (t) {
@@ -105,7 +124,8 @@ struct Converter {
       case od::json_type::boolean: {
         bool b;
         if (auto e = v.get_bool().get(b)) return Fail(e);
-        n->kind = JKind::kBool; n->b = b;
+        n->kind = JKind::kBool;
+        n->b = b;
         return true;
       }
       case od::json_type::string: {
@@ -124,7 +144,11 @@ struct Converter {
         od::number num;
         if (v.get_number().get(num)) {
           double d;
-          if (NonFinite(tok, &d)) { n->kind = JKind::kFloat; n->d = d; return true; }
+          if (NonFinite(tok, &d)) {
+            n->kind = JKind::kFloat;
+            n->d = d;
+            return true;
+          }
           // Integers beyond 64 bits fail get_number (as BIGINT_ERROR or NUMBER_ERROR, by length);
           // the classifying scan tells them from malformed numbers, with its own error.
           od::number_type nt;
@@ -136,18 +160,19 @@ struct Converter {
         }
         const od::number_type nt = num.get_number_type();
         if (nt == od::number_type::signed_integer) {
-          n->kind = JKind::kInt; n->i = num.get_int64();
+          n->kind = JKind::kInt;
+          n->i = num.get_int64();
         } else if (nt == od::number_type::floating_point_number) {
-          n->kind = JKind::kFloat; n->d = num.get_double();
+          n->kind = JKind::kFloat;
+          n->d = num.get_double();
           if (IsPyFloatRepr(tok)) tree.SetStr(idx, tok);
-        } else {   // an unsigned integer beyond int64
+        } else {  // an unsigned integer beyond int64
           n->kind = JKind::kBigInt;
           tree.SetStr(idx, tok);
         }
         return true;
       }
-      default:
-        return Fail(simdjson::INCORRECT_TYPE);
+      default: return Fail(simdjson::INCORRECT_TYPE);
     }
   }
 
@@ -167,7 +192,10 @@ struct Converter {
         if (auto e = el.get(ev)) return Fail(e);
         JIdx c;
         if (!Add(&c)) return false;
-        if (prev == kJNone) tree.at(idx).first = c; else tree.at(prev).next = c;
+        if (prev == kJNone)
+          tree.at(idx).first = c;
+        else
+          tree.at(prev).next = c;
         prev = c;
         ++count;
         if (!Value(ev, c, depth + 1)) return false;
@@ -190,7 +218,10 @@ struct Converter {
         JIdx c;
         if (!Add(&c)) return false;
         tree.SetKey(c, k);
-        if (prev == kJNone) tree.at(idx).first = c; else tree.at(prev).next = c;
+        if (prev == kJNone)
+          tree.at(idx).first = c;
+        else
+          tree.at(prev).next = c;
         prev = c;
         ++count;
         if (!Value(f.value(), c, depth + 1)) return false;
@@ -279,27 +310,40 @@ bool DecodeJsonString(std::string_view raw, std::string* out) {
     for (size_t k = i; k < i + 4; ++k) {
       char c = raw[k];
       *v <<= 4;
-      if (c >= '0' && c <= '9') *v |= static_cast<uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') *v |= static_cast<uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') *v |= static_cast<uint32_t>(c - 'A' + 10);
-      else return false;
+      if (c >= '0' && c <= '9')
+        *v |= static_cast<uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        *v |= static_cast<uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        *v |= static_cast<uint32_t>(c - 'A' + 10);
+      else
+        return false;
     }
     return true;
   };
   auto put_utf8 = [&](uint32_t cp) {
-    if (cp < 0x80) { *out += static_cast<char>(cp); }
-    else if (cp < 0x800) { *out += static_cast<char>(0xC0 | (cp >> 6)); *out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) {
-      *out += static_cast<char>(0xE0 | (cp >> 12)); *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    if (cp < 0x80) {
+      *out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      *out += static_cast<char>(0xC0 | (cp >> 6));
+      *out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      *out += static_cast<char>(0xE0 | (cp >> 12));
+      *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
       *out += static_cast<char>(0x80 | (cp & 0x3F));
     } else {
-      *out += static_cast<char>(0xF0 | (cp >> 18)); *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); *out += static_cast<char>(0x80 | (cp & 0x3F));
+      *out += static_cast<char>(0xF0 | (cp >> 18));
+      *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      *out += static_cast<char>(0x80 | (cp & 0x3F));
     }
   };
   for (size_t i = 0; i < raw.size(); ++i) {
     char c = raw[i];
-    if (c != '\\') { *out += c; continue; }
+    if (c != '\\') {
+      *out += c;
+      continue;
+    }
     if (++i >= raw.size()) return false;
     switch (raw[i]) {
       case '"': *out += '"'; break;
@@ -332,12 +376,14 @@ bool DecodeJsonString(std::string_view raw, std::string* out) {
 
 namespace json_internal {
 
-Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter,
-                          bool* found) {
+Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter, bool* found) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
   uint64_t total = 0;
-  if (fseeko(f.get(), 0, SEEK_END) == 0) { total = static_cast<uint64_t>(ftello(f.get())); fseeko(f.get(), 0, SEEK_SET); }
+  if (fseeko(f.get(), 0, SEEK_END) == 0) {
+    total = static_cast<uint64_t>(ftello(f.get()));
+    fseeko(f.get(), 0, SEEK_SET);
+  }
   // Never more than the file: small files (construct.json of a tiny rank) read with a small buffer.
   std::vector<char> block(static_cast<size_t>(std::max<uint64_t>(1, std::min<uint64_t>(opts.block_bytes, total + 1))));
   uint64_t done = 0;
@@ -345,7 +391,8 @@ Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, 
   for (;;) {
     size_t n = std::fread(block.data(), 1, block.size(), f.get());
     if (n == 0) {
-      if (std::ferror(f.get())) return IoError(path + " @ byte " + std::to_string(done) + ": read error (" + std::strerror(errno) + ")");
+      if (std::ferror(f.get()))
+        return IoError(path + " @ byte " + std::to_string(done) + ": read error (" + std::strerror(errno) + ")");
       break;
     }
     if (found && !*found && !opts.find_text.empty()) {
@@ -380,10 +427,9 @@ Status ParseMeta(const std::string& path, const RecordSplitter& splitter, const 
 
 }  // namespace json_internal
 
-Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
-                                       const RecordFn& on_record) {
-  WindowParser wp(path, [&on_record](std::string_view k, uint64_t, const JTree& t, JIdx v) { return on_record(k, t, v); },
-                  LimitsOf(opts));
+Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts, const RecordFn& on_record) {
+  WindowParser wp(
+      path, [&on_record](std::string_view k, uint64_t, const JTree& t, JIdx v) { return on_record(k, t, v); }, LimitsOf(opts));
   RecordSplitter splitter(opts.container_key, opts.window_bytes,
                           [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp.Parse(w, o); });
   splitter.SetLimits(opts.max_record_bytes, opts.max_string_bytes);
@@ -411,7 +457,8 @@ Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptio
   splitter.SetKeysOnly([&](std::string_view raw, uint64_t pos) -> Status {
     std::string_view key = raw;
     if (raw.find('\\') != std::string_view::npos) {
-      if (!DecodeJsonString(raw, &decoded)) return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
+      if (!DecodeJsonString(raw, &decoded))
+        return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
       key = decoded;
     }
     if (key.size() > opts.max_string_bytes)
@@ -453,7 +500,10 @@ Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
     if (k.size() > kMaxJsonStringBytes) return InvalidInput(StringLimitText(kMaxJsonStringBytes));
     JIdx c = tree.Add(JKind::kNull);
     tree.SetKey(c, k);
-    if (prev == kJNone) tree.at(*root).first = c; else tree.at(prev).next = c;
+    if (prev == kJNone)
+      tree.at(*root).first = c;
+    else
+      tree.at(prev).next = c;
     prev = c;
     ++count;
     Converter conv(tree);

@@ -16,11 +16,11 @@
 namespace visprobe {
 
 struct JsonReadOptions {
-  std::string container_key;            // "" = top-level members; "data" for dump.json
-  size_t window_bytes = 4u << 20;       // records are parsed this many bytes at a time
-  size_t block_bytes = 8u << 20;        // file read size
+  std::string container_key;  // "" = top-level members; "data" for dump.json
+  size_t window_bytes = 4u << 20;  // records are parsed this many bytes at a time
+  size_t block_bytes = 8u << 20;  // file read size
   std::function<void(uint64_t done, uint64_t total)> progress;  // optional
-  std::string find_text;                // optional: report whether these bytes occur in the file
+  std::string find_text;  // optional: report whether these bytes occur in the file
   // Limits (base/limits.h); tests lower them.
   uint64_t max_record_bytes = kMaxJsonRecordBytes;
   size_t max_string_bytes = kMaxJsonStringBytes;
@@ -30,19 +30,18 @@ struct JsonReadOptions {
 using RecordFn = std::function<Status(std::string_view key, const JTree& tree, JIdx value)>;
 
 struct JsonReadResult {
-  JTree meta;                 // top-level members other than the container (container mode)
-  JIdx meta_root = kJNone;    // object node of `meta`
+  JTree meta;  // top-level members other than the container (container mode)
+  JIdx meta_root = kJNone;  // object node of `meta`
   uint64_t records = 0;
   uint64_t bytes = 0;
   size_t largest_window = 0;
-  bool found_text = false;    // JsonReadOptions::find_text occurs in the file
-  uint64_t container_end = UINT64_MAX;   // offset of the container's closing brace
+  bool found_text = false;  // JsonReadOptions::find_text occurs in the file
+  uint64_t container_end = UINT64_MAX;  // offset of the container's closing brace
 };
 
 // `path` is opened with fopen (WORKERFS makes this work in the browser). Errors name `path`
 // and the byte offset; the caller adds msProbe's "load json file ... failed." prefix.
-Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts,
-                                       const RecordFn& on_record);
+Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts, const RecordFn& on_record);
 
 // The same, with the windows parsed by `workers` threads (1 = this thread only). `fn` is called
 // concurrently from the workers, with the worker index and the file offset of the record's key.

@@ -24,15 +24,18 @@ struct JsonLimits {
 
 JsonLimits LimitsOf(const JsonReadOptions& o);
 
-struct FileCloser { void operator()(FILE* f) const { if (f) std::fclose(f); } };
+struct FileCloser {
+  void operator()(FILE* f) const {
+    if (f) std::fclose(f);
+  }
+};
 
 // Parses one window "{record, record, ...}" and hands each record to the callback with the file
 // offset of its key; errors name the file and the offset of the record that failed.
 class WindowParser {
  public:
   using AtFn = std::function<Status(std::string_view key, uint64_t pos, const JTree& tree, JIdx value)>;
-  WindowParser(const std::string& path, AtFn fn, JsonLimits limits = {})
-      : path_(path), fn_(std::move(fn)), limits_(limits) {}
+  WindowParser(const std::string& path, AtFn fn, JsonLimits limits = {}) : path_(path), fn_(std::move(fn)), limits_(limits) {}
 
   Status Parse(std::string& window, const std::vector<RecordOrigin>& origins);
 
@@ -49,8 +52,7 @@ class WindowParser {
 };
 
 // Feeds a whole file through a splitter in blocks; file errors name `path` and the byte offset.
-Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter,
-                          bool* found = nullptr);
+Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter, bool* found = nullptr);
 
 // Parses the members read beside the container (container mode only) into out.meta.
 Status ParseMeta(const std::string& path, const RecordSplitter& splitter, const JsonReadOptions& opts, JsonReadResult& out);

@@ -30,7 +30,11 @@ class WindowPool {
 
   WindowPool(const std::string& path, int workers, const RecordAtFn& fn, JsonLimits limits = {})
       : jobs_(static_cast<size_t>(workers) * 2) {
-    for (int i = 0; i < workers; ++i) pool_.emplace_back([this, &path, &fn, i, limits] { ThreadInit(); Work(path, fn, i, limits); });
+    for (int i = 0; i < workers; ++i)
+      pool_.emplace_back([this, &path, &fn, i, limits] {
+        ThreadInit();
+        Work(path, fn, i, limits);
+      });
   }
   ~WindowPool() { Close(); }
 
@@ -47,7 +51,8 @@ class WindowPool {
   // No more jobs: joins the workers and returns the first failure (in window order) or Ok.
   Status Close() {
     jobs_.Close();
-    for (auto& t : pool_) if (t.joinable()) t.join();
+    for (auto& t : pool_)
+      if (t.joinable()) t.join();
     return failure();
   }
   Status failure() {
@@ -57,13 +62,13 @@ class WindowPool {
 
  private:
   void Work(const std::string& path, const RecordAtFn& fn, int wid, JsonLimits limits) {
-    WindowParser wp(path, [&fn, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return fn(wid, k, p, t, v); },
-                    limits);
+    WindowParser wp(
+        path, [&fn, wid](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return fn(wid, k, p, t, v); }, limits);
     Job job;
     while (jobs_.Pop(&job)) {
       {
         std::lock_guard<std::mutex> g(mu_);
-        if (failed_index_ < job.index) continue;   // a window before this one failed
+        if (failed_index_ < job.index) continue;  // a window before this one failed
       }
       Status st = wp.Parse(job.text, job.origins);
       job.text.clear();
@@ -80,7 +85,7 @@ class WindowPool {
   }
 
   BoundedQueue<Job> jobs_;
-  std::mutex mu_;   // guards spare_, failed_index_, failed_
+  std::mutex mu_;  // guards spare_, failed_index_, failed_
   std::vector<std::string> spare_;
   size_t failed_index_ = SIZE_MAX;
   Status failed_;
@@ -96,9 +101,9 @@ Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const Js
   size_t next_index = 0;
   RecordSplitter::WindowFn window_fn;
   if (workers <= 1) {
-    wp = std::make_unique<WindowParser>(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) {
-      return on_record(0, k, p, t, v);
-    }, LimitsOf(opts));
+    wp = std::make_unique<WindowParser>(
+        path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(0, k, p, t, v); },
+        LimitsOf(opts));
     window_fn = [&wp](std::string& w, const std::vector<RecordOrigin>& o) { return wp->Parse(w, o); };
   } else {
     // The splitter runs here; windows go to the pool.
@@ -137,7 +142,8 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
   auto read_window = [&](size_t a, size_t b, WindowPool::Job* job) -> Status {
     uint64_t from = pos[a];
     uint64_t to = b < n ? pos[b] : end;
-    if (to == UINT64_MAX || to < from) return InvalidInput(path + " @ byte " + std::to_string(from) + ": the file changed while it was read");
+    if (to == UINT64_MAX || to < from)
+      return InvalidInput(path + " @ byte " + std::to_string(from) + ": the file changed while it was read");
     size_t len = static_cast<size_t>(to - from);
     job->text.resize(len + 2);
     if (fseeko(f.get(), static_cast<off_t>(from), SEEK_SET) != 0 || std::fread(&job->text[1], 1, len, f.get()) != len)
@@ -145,7 +151,8 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
     job->text[0] = '{';
     // Drop the trailing whitespace and the comma that separates record b-1 from record b.
     size_t e = len + 1;
-    while (e > 1 && (job->text[e - 1] == ' ' || job->text[e - 1] == '\n' || job->text[e - 1] == '\r' || job->text[e - 1] == '\t')) --e;
+    while (e > 1 && (job->text[e - 1] == ' ' || job->text[e - 1] == '\n' || job->text[e - 1] == '\r' || job->text[e - 1] == '\t'))
+      --e;
     if (b < n && e > 1 && job->text[e - 1] == ',') --e;
     job->text[e] = '}';
     job->text.resize(e + 1);
@@ -158,14 +165,18 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
   // Windows: runs of wanted records, cut at window_bytes.
   std::vector<std::pair<size_t, size_t>> windows;
   for (size_t i = 0; i < n;) {
-    if (!wanted[i]) { ++i; continue; }
+    if (!wanted[i]) {
+      ++i;
+      continue;
+    }
     size_t j = i + 1;
     while (j < n && wanted[j] && pos[j] - pos[i] < window_bytes) ++j;
     windows.emplace_back(i, j);
     i = j;
   }
   if (workers <= 1) {
-    WindowParser wp(path, [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(0, k, p, t, v); });
+    WindowParser wp(path,
+                    [&on_record](std::string_view k, uint64_t p, const JTree& t, JIdx v) { return on_record(0, k, p, t, v); });
     WindowPool::Job job;
     for (auto& w : windows) {
       RETURN_IF_ERROR(read_window(w.first, w.second, &job));

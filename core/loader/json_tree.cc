@@ -46,7 +46,10 @@ bool JTree::Truthy(JIdx i) const {
 }
 
 void JTree::AppendPyStr(std::string& out, JIdx i) const {
-  if (nodes_[i].kind == JKind::kString) { out += Str(i); return; }
+  if (nodes_[i].kind == JKind::kString) {
+    out += Str(i);
+    return;
+  }
   AppendPyRepr(out, i);
 }
 
@@ -54,7 +57,7 @@ JIdx JTree::DictMember(JIdx obj, JIdx c) const {
   if (nodes_[obj].count <= 1) return c;
   std::string_view k = Key(c);
   for (JIdx p = nodes_[obj].first; p != c; p = nodes_[p].next)
-    if (Key(p) == k) return kJNone;   // an earlier member has this key
+    if (Key(p) == k) return kJNone;  // an earlier member has this key
   JIdx v = c;
   for (JIdx n = nodes_[c].next; n != kJNone; n = nodes_[n].next)
     if (Key(n) == k) v = n;
@@ -79,7 +82,11 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
   // Fast path for the common case, a shape: a flat list of integers.
   if (AppendIntList(out, i)) return;
   // Iterative on purpose: nesting depth comes from user files.
-  struct Frame { JIdx node; JIdx child; bool first; };
+  struct Frame {
+    JIdx node;
+    JIdx child;
+    bool first;
+  };
   std::vector<Frame> stack;
   auto emit_scalar = [&](JIdx k) {
     const JNode& n = nodes_[k];
@@ -93,8 +100,10 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
       }
       case JKind::kBigInt: out += Str(k); break;
       case JKind::kFloat:
-        if (n.str_len != 0) out.append(text_.data() + n.str_off, n.str_len);   // the token, already repr
-        else AppendPyFloat(out, n.d);
+        if (n.str_len != 0)
+          out.append(text_.data() + n.str_off, n.str_len);  // the token, already repr
+        else
+          AppendPyFloat(out, n.d);
         break;
       case JKind::kString: AppendPyReprString(out, Str(k)); break;
       default: break;
@@ -121,7 +130,7 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
     f.child = nodes_[c].next;
     if (nodes_[f.node].kind == JKind::kObject) {
       JIdx v = DictMember(f.node, c);
-      if (v == kJNone) continue;   // a repeated key: printed at its first position
+      if (v == kJNone) continue;  // a repeated key: printed at its first position
       if (!f.first) out += ", ";
       f.first = false;
       AppendPyReprString(out, Key(c));
@@ -136,8 +145,12 @@ void JTree::AppendPyRepr(std::string& out, JIdx i) const {
 }
 
 void JTree::AppendJson(std::string& out, JIdx i) const {
-  if (AppendIntList(out, i)) return;   // a shape: json.dumps writes it as repr does
-  struct Frame { JIdx node; JIdx child; bool first; };
+  if (AppendIntList(out, i)) return;  // a shape: json.dumps writes it as repr does
+  struct Frame {
+    JIdx node;
+    JIdx child;
+    bool first;
+  };
   std::vector<Frame> stack;
   auto open = [&](JIdx k) {
     const JNode& n = nodes_[k];
@@ -151,8 +164,10 @@ void JTree::AppendJson(std::string& out, JIdx i) const {
       }
       case JKind::kBigInt: out += Str(k); return;
       case JKind::kFloat:
-        if (n.str_len != 0) out.append(text_.data() + n.str_off, n.str_len);   // finite: json.dumps is repr
-        else AppendJsonFloat(out, n.d);
+        if (n.str_len != 0)
+          out.append(text_.data() + n.str_off, n.str_len);  // finite: json.dumps is repr
+        else
+          AppendJsonFloat(out, n.d);
         return;
       case JKind::kString: AppendJsonString(out, Str(k)); return;
       default: break;

@@ -22,31 +22,49 @@ struct JNode {
   bool b = false;
   uint32_t key_off = 0, key_len = 0;  // member name when the parent is an object
   uint32_t str_off = 0, str_len = 0;  // string value, the digits of a big integer, or a float's
-                                      // token when it is repr of the float (IsPyFloatRepr)
-  JIdx first = kJNone;                // first child (array element / object member)
-  JIdx next = kJNone;                 // next sibling
-  uint32_t count = 0;                 // number of children
+      // token when it is repr of the float (IsPyFloatRepr)
+  JIdx first = kJNone;  // first child (array element / object member)
+  JIdx next = kJNone;  // next sibling
+  uint32_t count = 0;  // number of children
   int64_t i = 0;
   double d = 0;
 };
 
 class JTree {
  public:
-  void Clear() { nodes_.clear(); used_ = 0; }
-  JIdx Add(JKind kind) { nodes_.push_back(JNode{}); nodes_.back().kind = kind; return Last(); }
+  void Clear() {
+    nodes_.clear();
+    used_ = 0;
+  }
+  JIdx Add(JKind kind) {
+    nodes_.push_back(JNode{});
+    nodes_.back().kind = kind;
+    return Last();
+  }
   JIdx Last() const { return static_cast<JIdx>(nodes_.size() - 1); }
   JNode& at(JIdx i) { return nodes_[i]; }
   const JNode& at(JIdx i) const { return nodes_[i]; }
   size_t size() const { return nodes_.size(); }
 
   // Stores bytes in the tree's text arena; returns (offset, length).
-  void SetKey(JIdx i, std::string_view k) { auto o = Store(k); nodes_[i].key_off = o; nodes_[i].key_len = static_cast<uint32_t>(k.size()); }
-  void SetStr(JIdx i, std::string_view s) { auto o = Store(s); nodes_[i].str_off = o; nodes_[i].str_len = static_cast<uint32_t>(s.size()); }
+  void SetKey(JIdx i, std::string_view k) {
+    auto o = Store(k);
+    nodes_[i].key_off = o;
+    nodes_[i].key_len = static_cast<uint32_t>(k.size());
+  }
+  void SetStr(JIdx i, std::string_view s) {
+    auto o = Store(s);
+    nodes_[i].str_off = o;
+    nodes_[i].str_len = static_cast<uint32_t>(s.size());
+  }
 
   std::string_view Key(JIdx i) const { return {text_.data() + nodes_[i].key_off, nodes_[i].key_len}; }
   std::string_view Str(JIdx i) const { return {text_.data() + nodes_[i].str_off, nodes_[i].str_len}; }
   JKind Kind(JIdx i) const { return nodes_[i].kind; }
-  bool IsNumber(JIdx i) const { auto k = nodes_[i].kind; return k == JKind::kInt || k == JKind::kFloat || k == JKind::kBigInt; }
+  bool IsNumber(JIdx i) const {
+    auto k = nodes_[i].kind;
+    return k == JKind::kInt || k == JKind::kFloat || k == JKind::kBigInt;
+  }
   double AsDouble(JIdx i) const;
 
   // Member lookup with Python dict semantics for duplicate keys (the last one wins).
@@ -60,7 +78,11 @@ class JTree {
   // str() and repr() of the value as Python prints the json-loaded object (§2.2).
   void AppendPyStr(std::string& out, JIdx i) const;
   void AppendPyRepr(std::string& out, JIdx i) const;
-  std::string PyStr(JIdx i) const { std::string s; AppendPyStr(s, i); return s; }
+  std::string PyStr(JIdx i) const {
+    std::string s;
+    AppendPyStr(s, i);
+    return s;
+  }
   // json.dumps of the value (ensure_ascii, ", " and ": " separators).
   void AppendJson(std::string& out, JIdx i) const;
 

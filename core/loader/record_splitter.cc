@@ -18,7 +18,7 @@ using json_bits::PrefixXor;
 const char* SkipToStructural(const char* p, const char* end) {
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
-  const __m128i lower = _mm_set1_epi8(0x20);   // '[' | 0x20 == '{', ']' | 0x20 == '}'
+  const __m128i lower = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
   while (end - p >= 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     __m128i l = _mm_or_si128(v, lower);
@@ -50,8 +50,10 @@ inline BlockMasks ClassifyScalar(const char* p) {
     switch (p[i]) {
       case '"': m.quote |= bit; break;
       case '\\': m.backslash |= bit; break;
-      case '{': case '[': m.open |= bit; break;
-      case '}': case ']': m.close |= bit; break;
+      case '{':
+      case '[': m.open |= bit; break;
+      case '}':
+      case ']': m.close |= bit; break;
       default: break;
     }
   }
@@ -63,7 +65,7 @@ inline BlockMasks Classify(const char* p) {
 #if defined(__SSE2__)
   BlockMasks m;
   const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
-  const __m128i lower = _mm_set1_epi8(0x20);   // '[' | 0x20 == '{', ']' | 0x20 == '}'
+  const __m128i lower = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
   for (int k = 0; k < 4; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
     const __m128i l = _mm_or_si128(v, lower);
@@ -83,10 +85,10 @@ inline BlockMasks Classify(const char* p) {
 
 const char* RecordSplitter::ScanValueBlocks(const char* p, const char* end, bool* at_bracket) {
   *at_bracket = false;
-  const int floor = container_depth_;                     // a close to this depth ends the value
-  const int ceiling = container_depth_ + kMaxJsonDepth;   // an open past this depth fails
-  uint64_t in_string = 0;                                 // all ones: the block starts in a string
-  uint64_t carry = 0;                                     // the block's first byte is escaped
+  const int floor = container_depth_;  // a close to this depth ends the value
+  const int ceiling = container_depth_ + kMaxJsonDepth;  // an open past this depth fails
+  uint64_t in_string = 0;  // all ones: the block starts in a string
+  uint64_t carry = 0;  // the block's first byte is escaped
   while (end - p >= 64) {
     const BlockMasks m = scalar_blocks_ ? ClassifyScalar(p) : Classify(p);
     uint64_t carry_next = carry;
@@ -102,10 +104,16 @@ const char* RecordSplitter::ScanValueBlocks(const char* p, const char* end, bool
       for (uint64_t br = open | close; br != 0; br &= br - 1) {
         const uint64_t bit = br & (~br + 1);
         if (open & bit) {
-          if (depth_ + 1 > ceiling) { *at_bracket = true; return p + __builtin_ctzll(bit); }
+          if (depth_ + 1 > ceiling) {
+            *at_bracket = true;
+            return p + __builtin_ctzll(bit);
+          }
           ++depth_;
         } else {
-          if (depth_ - 1 <= floor) { *at_bracket = true; return p + __builtin_ctzll(bit); }
+          if (depth_ - 1 <= floor) {
+            *at_bracket = true;
+            return p + __builtin_ctzll(bit);
+          }
           --depth_;
         }
       }
@@ -120,8 +128,11 @@ const char* RecordSplitter::ScanValueBlocks(const char* p, const char* end, bool
 }
 
 RecordSplitter::RecordSplitter(std::string container_key, size_t window_bytes, WindowFn fn)
-    : container_key_(std::move(container_key)), window_bytes_(window_bytes), fn_(std::move(fn)),
-      max_record_bytes_(kMaxJsonRecordBytes), max_key_bytes_(kMaxJsonStringBytes) {
+    : container_key_(std::move(container_key)),
+      window_bytes_(window_bytes),
+      fn_(std::move(fn)),
+      max_record_bytes_(kMaxJsonRecordBytes),
+      max_key_bytes_(kMaxJsonStringBytes) {
   container_depth_ = container_key_.empty() ? 1 : 2;
   window_ = "{";
 }
@@ -137,8 +148,8 @@ std::string RecordSplitter::KeyLimitText() const {
 // `at`: the file offset reached inside the current record.
 Status RecordSplitter::CheckRecordSize(uint64_t at) const {
   if (in_record_ && at - record_start_ > max_record_bytes_)
-    return Fail(record_start_, "the member starting here is larger than the limit of " +
-                                   std::to_string(max_record_bytes_) + " bytes for one member");
+    return Fail(record_start_, "the member starting here is larger than the limit of " + std::to_string(max_record_bytes_) +
+                                   " bytes for one member");
   if (meta_.size() > max_record_bytes_)
     return Fail(at, "the members next to \"" + container_key_ + "\" are larger than the limit of " +
                         std::to_string(max_record_bytes_) + " bytes");
@@ -147,8 +158,10 @@ Status RecordSplitter::CheckRecordSize(uint64_t at) const {
 
 void RecordSplitter::Append(Sink s, const char* b, const char* e) {
   if (b >= e) return;
-  if (s == Sink::kMeta) meta_.append(b, e - b);
-  else if (s == Sink::kWindow && !keys_only_) window_.append(b, e - b);
+  if (s == Sink::kMeta)
+    meta_.append(b, e - b);
+  else if (s == Sink::kWindow && !keys_only_)
+    window_.append(b, e - b);
 }
 
 Status RecordSplitter::EndRecord(bool container_closed) {
@@ -177,9 +190,13 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
   };
   Sink sink = sink_now();
   const char* seg = p;
-  const char* next_quote = nullptr;   // the next '"' at or after the scan position, if known
+  const char* next_quote = nullptr;  // the next '"' at or after the scan position, if known
   bool quote_known = false;
-  auto switch_sink = [&](const char* at) { Append(sink, seg, at); seg = at; sink = sink_now(); };
+  auto switch_sink = [&](const char* at) {
+    Append(sink, seg, at);
+    seg = at;
+    sink = sink_now();
+  };
 
   while (p < end) {
     if (in_string_) {
@@ -213,7 +230,11 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         p = end;
         break;
       }
-      if (capturing_key_) { key_.append(p, q - p); capturing_key_ = false; key_done_ = true; }
+      if (capturing_key_) {
+        key_.append(p, q - p);
+        capturing_key_ = false;
+        key_done_ = true;
+      }
       if (capturing_record_key_) {
         record_key_.append(p, q - p);
         if (KeyTooLong()) return Fail(pos_ + (p - data), KeyLimitText());
@@ -237,9 +258,10 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
     }
     char c = *p;
     switch (c) {
-      case ' ': case '\n': case '\r': case '\t':
-        ++p;
-        continue;
+      case ' ':
+      case '\n':
+      case '\r':
+      case '\t': ++p; continue;
       case '"':
         if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
         if (depth_ == 0) return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
@@ -264,7 +286,8 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
         in_string_ = true;
         ++p;
         continue;
-      case '{': case '[':
+      case '{':
+      case '[':
         if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
         if (depth_ == 0) {
           if (c != '{') return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
@@ -297,15 +320,18 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
           return Fail(pos_ + (p - data), "JSON nesting deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels");
         ++p;
         continue;
-      case '}': case ']':
+      case '}':
+      case ']':
         if (depth_ <= 0) return Fail(pos_ + (p - data), "unbalanced closing bracket");
         if (in_container_ && depth_ == container_depth_) {
           // Closing the container (or the top-level object in top mode).
           container_end_ = pos_ + static_cast<uint64_t>(p - data);
           RETURN_IF_ERROR(CheckRecordSize(container_end_));
           switch_sink(p);
-          if (in_record_) RETURN_IF_ERROR(EndRecord(true));
-          else if (!origins_.empty()) RETURN_IF_ERROR(EndRecord(true));
+          if (in_record_)
+            RETURN_IF_ERROR(EndRecord(true));
+          else if (!origins_.empty())
+            RETURN_IF_ERROR(EndRecord(true));
           in_container_ = false;
           --depth_;
           ++p;

@@ -16,7 +16,7 @@ namespace visprobe {
 
 struct RecordOrigin {
   uint64_t window_pos;  // offset of the record's key in the window text
-  uint64_t file_pos;    // offset of the same byte in the file
+  uint64_t file_pos;  // offset of the same byte in the file
 };
 
 class RecordSplitter {
@@ -32,7 +32,10 @@ class RecordSplitter {
   // Keys-only mode: no windows are built; `fn` gets each record's key (raw JSON string content,
   // escapes not decoded) and the file offset of its opening quote. The meta text is still kept.
   using KeyFn = std::function<Status(std::string_view raw_key, uint64_t file_pos)>;
-  void SetKeysOnly(KeyFn fn) { key_fn_ = std::move(fn); keys_only_ = true; }
+  void SetKeysOnly(KeyFn fn) {
+    key_fn_ = std::move(fn);
+    keys_only_ = true;
+  }
   // A record (or the meta text) larger than max_record_bytes, or a key whose escaped text is
   // longer than 6 * max_key_bytes (so that no unescaping can bring it under max_key_bytes),
   // fails with a message naming the limit; so does nesting deeper than kMaxJsonDepth inside a
@@ -76,15 +79,15 @@ class RecordSplitter {
   WindowFn fn_;
   uint64_t max_record_bytes_;
   size_t max_key_bytes_;
-  uint64_t record_start_ = 0;   // file offset of the current record's key
+  uint64_t record_start_ = 0;  // file offset of the current record's key
 
-  uint64_t pos_ = 0;     // bytes consumed before the current chunk
+  uint64_t pos_ = 0;  // bytes consumed before the current chunk
   int depth_ = 0;
   bool in_string_ = false, escape_ = false;
   bool top_closed_ = false;
-  bool in_container_ = false;   // between the container's braces
-  bool in_record_ = false;      // inside a member of the container
-  int container_depth_ = 1;     // depth of the container's members
+  bool in_container_ = false;  // between the container's braces
+  bool in_record_ = false;  // inside a member of the container
+  int container_depth_ = 1;  // depth of the container's members
   // Key tracking at depth 1 (container mode).
   bool expect_key_ = false, capturing_key_ = false, key_done_ = false;
   std::string key_;

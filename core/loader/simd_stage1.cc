@@ -29,11 +29,11 @@ inline uint64_t Bits(const __m128i (&m)[4]) {
 
 // The state simdjson's json_structural_indexer carries from one 64-byte block to the next.
 struct Scanner {
-  uint64_t next_is_escaped = 0;   // the block ended in an unescaped backslash
-  uint64_t prev_in_string = 0;    // all ones when the block ended inside a string
-  uint64_t prev_scalar = 0;       // the block ended in a non-quote scalar byte
-  uint64_t unescaped_error = 0;   // control characters seen inside strings
-  __m128i high = _mm_setzero_si128();   // or of every byte: its top bit says "not all ASCII"
+  uint64_t next_is_escaped = 0;  // the block ended in an unescaped backslash
+  uint64_t prev_in_string = 0;  // all ones when the block ended inside a string
+  uint64_t prev_scalar = 0;  // the block ended in a non-quote scalar byte
+  uint64_t unescaped_error = 0;  // control characters seen inside strings
+  __m128i high = _mm_setzero_si128();  // or of every byte: its top bit says "not all ASCII"
   uint32_t* out;
 
   explicit Scanner(uint32_t* o) : out(o) {}
@@ -56,7 +56,7 @@ struct Scanner {
       const __m128i t = _mm_or_si128(v, lower);
       op[i] = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(t, comma), _mm_cmpeq_epi8(t, colon)),
                            _mm_or_si128(_mm_cmpeq_epi8(t, open), _mm_cmpeq_epi8(t, close)));
-      ctl[i] = _mm_cmpeq_epi8(_mm_max_epu8(v, ctl_max), ctl_max);   // v <= 0x1F
+      ctl[i] = _mm_cmpeq_epi8(_mm_max_epu8(v, ctl_max), ctl_max);  // v <= 0x1F
       ctl_any = _mm_or_si128(ctl_any, ctl[i]);
       high = _mm_or_si128(high, v);
     }
@@ -86,8 +86,7 @@ struct Scanner {
 // kernel simdjson chose (a parser of it is kept for that); the DOM API's stages are not offered.
 class Sse2Parser final : public simdjson::internal::dom_parser_implementation {
  public:
-  explicit Sse2Parser(std::unique_ptr<simdjson::internal::dom_parser_implementation> strings)
-      : strings_(std::move(strings)) {}
+  explicit Sse2Parser(std::unique_ptr<simdjson::internal::dom_parser_implementation> strings) : strings_(std::move(strings)) {}
 
   error_code parse(const uint8_t*, size_t, simdjson::dom::document&) noexcept override {
     return simdjson::UNSUPPORTED_ARCHITECTURE;
@@ -121,7 +120,7 @@ class Sse2Parser final : public simdjson::internal::dom_parser_implementation {
     return simdjson::SUCCESS;
   }
   error_code set_max_depth(size_t max_depth) noexcept override {
-    _max_depth = max_depth;   // the depth is tracked by the on-demand parser itself
+    _max_depth = max_depth;  // the depth is tracked by the on-demand parser itself
     return simdjson::SUCCESS;
   }
 
@@ -134,9 +133,9 @@ class Sse2Implementation final : public simdjson::implementation {
   explicit Sse2Implementation(const simdjson::implementation* base)
       : implementation("sse2_stage1", "visprobe's SSE2 / wasm SIMD stage 1 over simdjson's fallback", 0), base_(base) {}
 
-  error_code create_dom_parser_implementation(size_t capacity, size_t max_depth,
-                                              std::unique_ptr<simdjson::internal::dom_parser_implementation>& dst) const
-      noexcept override {
+  error_code create_dom_parser_implementation(
+      size_t capacity, size_t max_depth,
+      std::unique_ptr<simdjson::internal::dom_parser_implementation>& dst) const noexcept override {
     std::unique_ptr<simdjson::internal::dom_parser_implementation> strings;
     if (error_code e = base_->create_dom_parser_implementation(64, 4, strings)) return e;
     std::unique_ptr<Sse2Parser> p(new (std::nothrow) Sse2Parser(std::move(strings)));
@@ -178,7 +177,8 @@ simdjson::error_code Sse2Stage1(const uint8_t* buf, size_t len, uint32_t* out, u
   out[count + 1] = static_cast<uint32_t>(len);
   out[count + 2] = 0;
   if (count == 0) return simdjson::EMPTY;
-  if (_mm_movemask_epi8(sc.high) && !simdjson::get_active_implementation()->validate_utf8(reinterpret_cast<const char*>(buf), len))
+  if (_mm_movemask_epi8(sc.high) &&
+      !simdjson::get_active_implementation()->validate_utf8(reinterpret_cast<const char*>(buf), len))
     return simdjson::UTF8_ERROR;
   return simdjson::SUCCESS;
 }
@@ -202,7 +202,7 @@ bool UseSse2Stage1WhereScalar() {
   return on;
 }
 
-#else   // no SSE2: simdjson's own stage 1 everywhere
+#else  // no SSE2: simdjson's own stage 1 everywhere
 
 simdjson::error_code Sse2Stage1(const uint8_t*, size_t, uint32_t*, uint32_t* n) {
   *n = 0;

@@ -29,10 +29,10 @@ bool RegexSpaceByte(unsigned char c) { return c == ' ' || c == '\t' || c == '\v'
 Result<std::string> SearchFrameworkLines(const std::string& path) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
-  static constexpr char kType[] = "\"type\":";     // 7 characters, state 7 = inside \s*
-  static constexpr char kMs[] = "\"mindspore";     // 10
-  static constexpr char kPt[] = "\"torch";         // 6
-  uint32_t type_st = 0, ms_st = 0, pt_st = 0;      // bit k: k characters of the literal matched
+  static constexpr char kType[] = "\"type\":";  // 7 characters, state 7 = inside \s*
+  static constexpr char kMs[] = "\"mindspore";  // 10
+  static constexpr char kPt[] = "\"torch";  // 6
+  uint32_t type_st = 0, ms_st = 0, pt_st = 0;  // bit k: k characters of the literal matched
   bool line_pt = false;
   std::vector<unsigned char> block(1u << 20);
   for (;;) {
@@ -53,7 +53,10 @@ Result<std::string> SearchFrameworkLines(const std::string& path) {
         if ((k == 0 || (type_st >> k) & 1u) && c == static_cast<unsigned char>(kType[k])) nt |= 1u << (k + 1);
       if ((type_st >> 7) & 1u) {
         if (RegexSpaceByte(c)) nt |= 1u << 7;
-        if (c == '"') { nm |= 1u << 1; np |= 1u << 1; }
+        if (c == '"') {
+          nm |= 1u << 1;
+          np |= 1u << 1;
+        }
       }
       for (int k = 1; k < 10; ++k)
         if ((ms_st >> k) & 1u && c == static_cast<unsigned char>(kMs[k])) nm |= 1u << (k + 1);

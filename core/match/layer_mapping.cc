@@ -30,10 +30,10 @@ size_t PySpaceLen(std::string_view s, size_t i) {
   if (c == 0xC2 && i + 1 < s.size() && (b(i + 1) == 0x85 || b(i + 1) == 0xA0)) return 2;
   if (i + 2 >= s.size()) return 0;
   unsigned char d = b(i + 1), e = b(i + 2);
-  if (c == 0xE1 && d == 0x9A && e == 0x80) return 3;                                    // U+1680
+  if (c == 0xE1 && d == 0x9A && e == 0x80) return 3;  // U+1680
   if (c == 0xE2 && d == 0x80 && ((e >= 0x80 && e <= 0x8A) || e == 0xA8 || e == 0xA9 || e == 0xAF)) return 3;
-  if (c == 0xE2 && d == 0x81 && e == 0x9F) return 3;                                    // U+205F
-  if (c == 0xE3 && d == 0x80 && e == 0x80) return 3;                                    // U+3000
+  if (c == 0xE2 && d == 0x81 && e == 0x9F) return 3;  // U+205F
+  if (c == 0xE3 && d == 0x80 && e == 0x80) return 3;  // U+3000
   return 0;
 }
 
@@ -78,8 +78,7 @@ Status FrameFunctions(const std::vector<std::string_view>& lines, std::vector<st
       b = e + 1;
     }
     if (Contains(fields[0], "msprobe") || Contains(fields[0], "MindSpeed")) continue;
-    if (fields.size() < 3)
-      return InvalidInput("stack frame without a function field: " + std::string(line));
+    if (fields.size() < 3) return InvalidInput("stack frame without a function field: " + std::string(line));
     std::string_view func = fields[2];
     if (func.find(',') != std::string_view::npos) func = func.substr(0, func.find(','));
     if (Contains(func, "construct") || Contains(func, "__call__")) continue;
@@ -92,8 +91,8 @@ Status FrameFunctions(const std::vector<std::string_view>& lines, std::vector<st
 }
 
 bool IsFrameworkFile(std::string_view file) {
-  return Contains(file, "site-packages/torch") || Contains(file, "package/torch") ||
-         Contains(file, "site-packages/mindspore") || Contains(file, "package/mindspore");
+  return Contains(file, "site-packages/torch") || Contains(file, "package/torch") || Contains(file, "site-packages/mindspore") ||
+         Contains(file, "package/mindspore");
 }
 
 bool EndSign(std::string_view line, bool mindspore) {
@@ -147,7 +146,7 @@ Result<LayerMappingRules> PreprocessLayerMapping(const std::vector<YamlClassMapp
   const YamlClassMapping* cell = nullptr;
   for (const auto& c : classes)
     if (c.name == "Cell") cell = &c;
-  if (cell && cell->is_null) cell = nullptr;   // d.pop("Cell") is None: nothing is renamed
+  if (cell && cell->is_null) cell = nullptr;  // d.pop("Cell") is None: nothing is renamed
   LayerMappingRules out;
   auto add = [&](const std::string& name, const YamlClassMapping& c) -> Status {
     if (c.is_null) return InvalidInput("layer mapping: the value of '" + c.name + "' is not a mapping");
@@ -169,7 +168,7 @@ Result<LayerMappingRules> PreprocessLayerMapping(const std::vector<YamlClassMapp
   };
   for (const auto& c : classes) {
     if (c.name == "Cell") continue;
-    if (c.name == kTopLayer && cell) continue;   // replaced by the Cell value
+    if (c.name == kTopLayer && cell) continue;  // replaced by the Cell value
     RETURN_IF_ERROR(add(c.name, c));
   }
   if (cell) RETURN_IF_ERROR(add(std::string(kTopLayer), *cell));
@@ -183,7 +182,7 @@ struct ScopeTree {
   struct Node {
     std::string type_name;
     std::unordered_map<std::string, uint32_t> children;
-    std::unordered_map<std::string, std::vector<uint32_t>> items;   // state -> item indices
+    std::unordered_map<std::string, std::vector<uint32_t>> items;  // state -> item indices
   };
   std::vector<Node> nodes;
 
@@ -240,7 +239,7 @@ std::unordered_map<std::string, std::string> TranslateLayerItems(const std::vect
         auto grp = cls->second.find(std::string(child));
         if (grp != cls->second.end()) {
           for (const LayerMappingRule& r : grp->second) {
-            size_t last = std::min(i + r.segments, s.size() - 1);   // segments i+1 .. last
+            size_t last = std::min(i + r.segments, s.size() - 1);  // segments i+1 .. last
             std::string_view joined(s[i + 1].data(), static_cast<size_t>(s[last].data() + s[last].size() - s[i + 1].data()));
             if (joined == r.src) {
               scope += "." + r.dst;
@@ -251,13 +250,16 @@ std::unordered_map<std::string, std::string> TranslateLayerItems(const std::vect
           }
         }
       }
-      if (!matched) {   // the implicit (child, child, 1) rule
+      if (!matched) {  // the implicit (child, child, 1) rule
         scope += ".";
         scope.append(child.data(), child.size());
       }
       for (size_t k = 0; k < step; ++k) {
         cur = lost ? cur : tt.Find(cur, s[i + 1]);
-        if (cur == ScopeTree::kNone) { lost = true; cur = 0; }   // unreachable: the item was inserted here
+        if (cur == ScopeTree::kNone) {
+          lost = true;
+          cur = 0;
+        }  // unreachable: the item was inserted here
         ++i;
       }
     }
@@ -286,9 +288,7 @@ Result<std::unordered_map<std::string, std::string>> ComputeLayerMapping(const s
                                                                          const std::string& golden_dump_json,
                                                                          const std::string& yaml_path_or_empty) {
   std::vector<YamlClassMapping> classes;
-  if (!yaml_path_or_empty.empty()) {
-    ASSIGN_OR_RETURN(classes, LoadLayerMappingYaml(yaml_path_or_empty));
-  }
+  if (!yaml_path_or_empty.empty()) { ASSIGN_OR_RETURN(classes, LoadLayerMappingYaml(yaml_path_or_empty)); }
   ASSIGN_OR_RETURN(LayerMappingRules rules, PreprocessLayerMapping(classes));
   ASSIGN_OR_RETURN(std::vector<LayerDataItem> target, ReadLayerDataItems(target_dump_json));
   ASSIGN_OR_RETURN(std::vector<LayerDataItem> golden, ReadLayerDataItems(golden_dump_json));

@@ -63,8 +63,7 @@ struct LayerMappingRule {
   std::string src, dst;
   size_t segments = 0;
 };
-using LayerMappingRules =
-    std::unordered_map<std::string, std::unordered_map<std::string, std::vector<LayerMappingRule>>>;
+using LayerMappingRules = std::unordered_map<std::string, std::unordered_map<std::string, std::vector<LayerMappingRule>>>;
 Result<LayerMappingRules> PreprocessLayerMapping(const std::vector<YamlClassMapping>& classes);
 
 // §8.4.2-§8.4.4 on items already read.

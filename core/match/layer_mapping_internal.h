@@ -17,7 +17,9 @@ namespace visprobe {
 namespace match_detail {
 
 struct FileCloser {
-  void operator()(FILE* f) const { if (f) std::fclose(f); }
+  void operator()(FILE* f) const {
+    if (f) std::fclose(f);
+  }
 };
 
 inline Status LoadFailed(const std::string& path, const Status& st) {

@@ -33,11 +33,11 @@ constexpr std::string_view kMegatronKey = "megatron_micro_step_number";
 
 // A construct.json parent as Python sees it in the reference's checks.
 enum class ParentKind : uint8_t {
-  kNone,          // missing or falsy (null, "", 0, false, [], {})
+  kNone,  // missing or falsy (null, "", 0, false, [], {})
   kString,
-  kScalar,        // a truthy number or bool: `"." in value` raises
+  kScalar,  // a truthy number or bool: `"." in value` raises
   kDotContainer,  // a list holding "." / an object with key ".": `"." in value` is true, split raises
-  kContainer,     // another truthy list/object: ignored for modules, split raises for APIs
+  kContainer,  // another truthy list/object: ignored for modules, split raises for APIs
 };
 
 struct ParentInfo {
@@ -63,9 +63,7 @@ ParentInfo ClassifyParent(const JTree& t, JIdx v) {
       }
       return p;
     }
-    default:
-      p.kind = ParentKind::kScalar;
-      return p;
+    default: p.kind = ParentKind::kScalar; return p;
   }
 }
 
@@ -74,9 +72,9 @@ struct Work {
   bool name_ok = false;
   bool needs_stack = false;
   bool has_parent = false;
-  ParentInfo parent_raw;        // construct value as is
-  ParentInfo parent_megatron;   // the same, with a 2-element list resolved to its first element
-  std::string stack_error;      // set when the (last) raw stack entry makes the reference fail
+  ParentInfo parent_raw;  // construct value as is
+  ParentInfo parent_megatron;  // the same, with a 2-element list resolved to its first element
+  std::string stack_error;  // set when the (last) raw stack entry makes the reference fail
 };
 
 void ParseName(Work& w) {
@@ -110,8 +108,7 @@ void ParseName(Work& w) {
       it.state = std::string(parts[n - 1]);
     }
   }
-  w.needs_stack = !(it.api_type == "Module" || it.api_type == "Cell" || it.api_type == "Primitive" ||
-                    it.api_type == "Jit");
+  w.needs_stack = !(it.api_type == "Module" || it.api_type == "Cell" || it.api_type == "Primitive" || it.api_type == "Jit");
 }
 
 bool IsModuleType(const std::string& t) { return t == "Module" || t == "Cell"; }
@@ -191,9 +188,7 @@ std::string NextItemLastNumber(std::string_view s, std::string_view prefix) {
   return nz == std::string_view::npos ? std::string("0") : std::string(last.substr(nz));
 }
 
-bool DecimalLess(const std::string& a, const std::string& b) {
-  return a.size() != b.size() ? a.size() < b.size() : a < b;
-}
+bool DecimalLess(const std::string& a, const std::string& b) { return a.size() != b.size() ? a.size() < b.size() : a < b; }
 
 // postprocess_pass: backward items borrow their forward item's scopes, then the layer indices
 // under every ParallelTransformer are made relative to their minimum.
@@ -219,7 +214,7 @@ void PostProcess(std::deque<Work>& items, const std::unordered_map<std::string_v
       if (seen.insert(p).second) prefixes.push_back(std::move(p));
     }
   if (prefixes.empty()) return;
-  std::vector<std::string> minimum(prefixes.size());   // "" = infinity
+  std::vector<std::string> minimum(prefixes.size());  // "" = infinity
   for (size_t k = 0; k < prefixes.size(); ++k)
     for (const Work& w : items) {
       std::string v = NextItemLastNumber(w.item.full_scope, prefixes[k]);
@@ -229,12 +224,15 @@ void PostProcess(std::deque<Work>& items, const std::unordered_map<std::string_v
     for (Work& w : items) {
       std::string& fs = w.item.full_scope;
       size_t len = NextItemLength(fs, prefixes[k]);
-      if (len == std::string_view::npos) continue;   // no match: nothing is replaced
+      if (len == std::string_view::npos) continue;  // no match: nothing is replaced
       std::string abs = NextItemLastNumber(fs, prefixes[k]);
       std::string rel;
-      if (!abs.empty() && !minimum[k].empty()) rel = SubtractDecimal(abs, minimum[k]);
-      else if (abs.empty() && minimum[k].empty()) rel = "nan";   // inf - inf in the reference
-      else continue;                                              // +-inf: left as is
+      if (!abs.empty() && !minimum[k].empty())
+        rel = SubtractDecimal(abs, minimum[k]);
+      else if (abs.empty() && minimum[k].empty())
+        rel = "nan";  // inf - inf in the reference
+      else
+        continue;  // +-inf: left as is
       fs = prefixes[k] + "." + rel + fs.substr(prefixes[k].size() + 1 + len);
     }
 }
@@ -256,9 +254,7 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
   });
   if (!scan.ok()) return LoadFailed(dump_json_path, scan.status());
   std::string framework = FrameworkField(scan.value());
-  if (framework.empty()) {
-    ASSIGN_OR_RETURN(framework, SearchFrameworkLines(dump_json_path));
-  }
+  if (framework.empty()) { ASSIGN_OR_RETURN(framework, SearchFrameworkLines(dump_json_path)); }
   const bool mindspore = framework == "mindspore";
   // A "data" member that is not an object stays in the meta (an object is replaced by 0 there).
   if (scan->meta_root != kJNone) {
@@ -279,7 +275,7 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
   if (!have_stack && !have_construct) return std::vector<LayerDataItem>();
   if (!have_stack || !have_construct) return InvalidInput("stack.json or construct.json not found, please check.");
 
-  JsonReadOptions top;   // top-level members
+  JsonReadOptions top;  // top-level members
   for (Work& w : items) ParseName(w);
 
   // stack.json, raw: the frame scope of every item that looks at its stack (last entry wins).
@@ -296,7 +292,10 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
     std::vector<std::string_view> lines;
     bool valid = t.Kind(v) == JKind::kArray;
     for (JIdx c = valid ? t.at(v).first : kJNone; c != kJNone; c = t.at(c).next) {
-      if (t.Kind(c) != JKind::kString) { valid = false; break; }
+      if (t.Kind(c) != JKind::kString) {
+        valid = false;
+        break;
+      }
       lines.push_back(t.Str(c));
     }
     if (!valid) {
@@ -304,27 +303,34 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
       return Status::Ok();
     }
     auto fs = FrameScopeOf(lines, mindspore);
-    if (fs.ok()) w.item.frame_scope = std::move(fs.value());
-    else w.stack_error = fs.status().message() + " (stack.json entry of " + w.item.data_name + ")";
+    if (fs.ok())
+      w.item.frame_scope = std::move(fs.value());
+    else
+      w.stack_error = fs.status().message() + " (stack.json entry of " + w.item.data_name + ")";
     return Status::Ok();
   });
   if (!stack_read.ok()) {
     JKind kind;
     auto truthy = NonObjectTruthy(stack_path, stack_read.status(), &kind);
     if (!truthy.ok()) return LoadFailed(stack_path, truthy.status());
-    stack_invalid = truthy.value();   // `stack.get` fails on a truthy non-dict
+    stack_invalid = truthy.value();  // `stack.get` fails on a truthy non-dict
     stack_nonempty = truthy.value();
   }
 
   // construct.json, raw (Megatron 2-element lists resolved to their parent).
   bool megatron = false, construct_nonempty = false;
-  std::unordered_set<std::string> bad_lists;   // keys whose last value is a list of another length
+  std::unordered_set<std::string> bad_lists;  // keys whose last value is a list of another length
   auto construct_read = ReadJsonRecords(construct_path, top, [&](std::string_view key, const JTree& t, JIdx v) {
-    if (key == kMegatronKey) { megatron = true; return Status::Ok(); }
+    if (key == kMegatronKey) {
+      megatron = true;
+      return Status::Ok();
+    }
     construct_nonempty = true;
     bool is_list = t.Kind(v) == JKind::kArray;
-    if (is_list && t.at(v).count != 2) bad_lists.insert(std::string(key));
-    else if (!bad_lists.empty()) bad_lists.erase(std::string(key));
+    if (is_list && t.at(v).count != 2)
+      bad_lists.insert(std::string(key));
+    else if (!bad_lists.empty())
+      bad_lists.erase(std::string(key));
     auto it = index.find(key);
     if (it == index.end()) return Status::Ok();
     Work& w = items[it->second];
@@ -354,8 +360,10 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
   for (Work& w : items) {
     LayerDataItem& it = w.item;
     if (!w.name_ok)
-      return InvalidInput("The dump data does not comply with the format specification and must contain no less "
-                          "than four fields. The current data is " + it.data_name);
+      return InvalidInput(
+          "The dump data does not comply with the format specification and must contain no less "
+          "than four fields. The current data is " +
+          it.data_name);
     ParentInfo none;
     const ParentInfo& p = !w.has_parent ? none : megatron ? w.parent_megatron : w.parent_raw;
     bool module = IsModuleType(it.api_type), params = it.api_type == kParamsGrad;
@@ -363,12 +371,16 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
       if (p.kind == ParentKind::kString) {
         std::vector<std::string_view> pp = Split(p.text, '.');
         it.layer_scope = Join(pp, 0, pp.size() >= 3 ? pp.size() - 3 : 0);
-      } else if (p.kind == ParentKind::kNone) it.layer_scope = std::string(kTopLayer);
-      else return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
+      } else if (p.kind == ParentKind::kNone)
+        it.layer_scope = std::string(kTopLayer);
+      else
+        return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
     }
     if (p.kind == ParentKind::kString && p.text.find('.') != std::string::npos && Split(p.text, '.').size() < 4)
-      return InvalidInput("The construct data does not comply with the format specification and must contain no "
-                          "less than four fields. The current data is " + p.text);
+      return InvalidInput(
+          "The construct data does not comply with the format specification and must contain no "
+          "less than four fields. The current data is " +
+          p.text);
     if (p.kind == ParentKind::kScalar || p.kind == ParentKind::kDotContainer)
       return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
     if (!w.stack_error.empty()) return InvalidInput(w.stack_error);

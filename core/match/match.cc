@@ -26,7 +26,10 @@ std::vector<NodeId> Bfs(const Graph& g) {
     q.pop_front();
     order.push_back(id);
     for (NodeId c : g.node(id).subnodes)
-      if (!seen[c]) { seen[c] = 1; q.push_back(c); }
+      if (!seen[c]) {
+        seen[c] = 1;
+        q.push_back(c);
+      }
   }
   return order;
 }
@@ -49,14 +52,21 @@ std::string RecountKey(std::string_view id) {
       if (k[i] != '.') continue;
       size_t j = i + 1;
       while (j < k.size() && k[j] >= '0' && k[j] <= '9') ++j;
-      if (j > i + 1 && j < k.size() && k[j] == '.') { k.erase(i, j - i); changed = true; break; }
+      if (j > i + 1 && j < k.size() && k[j] == '.') {
+        k.erase(i, j - i);
+        changed = true;
+        break;
+      }
     }
     if (!changed) break;
   }
   for (size_t p = k.find("_rank"); p != std::string::npos; p = k.find("_rank", p)) {
     size_t j = p + 5;
     while (j < k.size() && k[j] >= '0' && k[j] <= '9') ++j;
-    if (j > p + 5) k.erase(p, j - p); else p += 5;
+    if (j > p + 5)
+      k.erase(p, j - p);
+    else
+      p += 5;
   }
   return k;
 }
@@ -115,7 +125,7 @@ int PageMicroStepsPair(Graph& n, Graph& b) {
   if (n.micro_step_num >= 0) return n.micro_step_num + 1;
   int batches = AssignMicroBatches(n, [&b](const Node& x, int batch) {
     if (x.matched == kNoNode) return;
-    NodeId bi = b.Find(b.node(x.matched).name);   // the first node of that name, as msProbe looks it up
+    NodeId bi = b.Find(b.node(x.matched).name);  // the first node of that name, as msProbe looks it up
     if (bi != kNoNode) b.node(bi).micro_step = batch;
   });
   PropagateMicroSteps(n);
@@ -127,7 +137,8 @@ int PageMicroStepsPair(Graph& n, Graph& b) {
     auto dot = nm.rfind('.');
     std::string_view last = dot == std::string_view::npos ? nm : nm.substr(dot + 1);
     bool digits = !last.empty() && last.size() < 9;
-    for (char ch : last) if (ch < '0' || ch > '9') digits = false;
+    for (char ch : last)
+      if (ch < '0' || ch > '9') digits = false;
     x.micro_step = digits ? std::stoi(std::string(last)) : 0;
   }
   PropagateMicroSteps(b);

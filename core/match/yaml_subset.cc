@@ -65,9 +65,7 @@ class Parser {
   }
 
  private:
-  Status Error(const std::string& what) const {
-    return InvalidInput(file_ + ":" + std::to_string(line_no_) + ": " + what);
-  }
+  Status Error(const std::string& what) const { return InvalidInput(file_ + ":" + std::to_string(line_no_) + ": " + what); }
 
   static bool Marker(std::string_view line, const char* m) {
     return line.size() >= 3 && line.compare(0, 3, m) == 0 && (line.size() == 3 || IsSpace(line[3]));
@@ -134,13 +132,13 @@ class Parser {
     }
     current_ = static_cast<int>(it->second);
     YamlClassMapping& cls = classes_[it->second];
-    cls.entries.clear();          // a repeated class replaces the earlier value
+    cls.entries.clear();  // a repeated class replaces the earlier value
     entry_index_.clear();
     nested_indent_ = -1;
     closed_ = false;
     while (i < line.size() && IsSpace(line[i])) ++i;
     if (BlankOrComment(line, i)) {
-      cls.is_null = true;         // until an entry arrives
+      cls.is_null = true;  // until an entry arrives
       return Status::Ok();
     }
     cls.is_null = false;
@@ -205,7 +203,8 @@ class Parser {
         case '0': out += '\0'; break;
         case 'a': out += '\a'; break;
         case 'b': out += '\b'; break;
-        case 't': case '\t': out += '\t'; break;
+        case 't':
+        case '\t': out += '\t'; break;
         case 'n': out += '\n'; break;
         case 'v': out += '\v'; break;
         case 'f': out += '\f'; break;
@@ -262,8 +261,7 @@ class Parser {
   // A closing quote must be followed by a blank, ':', a comment or the end of the line.
   Status AfterQuoted(std::string_view s, size_t i) {
     if (i < s.size() && s[i] == '\t') return Error("tab characters are not allowed here");
-    if (i < s.size() && !IsSpace(s[i]) && s[i] != ':' && s[i] != '#')
-      return Error("unexpected character after a quoted scalar");
+    if (i < s.size() && !IsSpace(s[i]) && s[i] != ':' && s[i] != '#') return Error("unexpected character after a quoted scalar");
     return Status::Ok();
   }
 
@@ -282,7 +280,7 @@ class Parser {
       return Error("missing mapping key before ':'");
     }
     size_t start = i;
-    size_t end = start;   // end of the scalar text (before trailing blanks)
+    size_t end = start;  // end of the scalar text (before trailing blanks)
     while (i < s.size()) {
       char d = s[i];
       if (d == '\t') return Error("tab characters are not allowed here");
@@ -290,7 +288,7 @@ class Parser {
         if (key) break;
         return Error("mapping values are not allowed here (only two mapping levels are supported)");
       }
-      if (d == '#' && i > start && IsSpace(s[i - 1])) break;   // a comment ends the scalar
+      if (d == '#' && i > start && IsSpace(s[i - 1])) break;  // a comment ends the scalar
       ++i;
       if (!IsSpace(d)) end = i;
     }
@@ -304,14 +302,16 @@ class Parser {
   int line_no_ = 0;
   bool seen_content_ = false, ended_ = false, flow_empty_ = false;
   int top_indent_ = -1, nested_indent_ = -1, current_ = -1;
-  bool closed_ = false;   // the current class was given as `{}`
+  bool closed_ = false;  // the current class was given as `{}`
   std::vector<YamlClassMapping> classes_;
   std::unordered_map<std::string, size_t> class_index_;
   std::unordered_map<std::string, size_t> entry_index_;
 };
 
 struct FileCloser {
-  void operator()(FILE* f) const { if (f) std::fclose(f); }
+  void operator()(FILE* f) const {
+    if (f) std::fclose(f);
+  }
 };
 
 }  // namespace

@@ -153,10 +153,10 @@ Result<RankGroups> Merger::TpGroups() {
         "parallel param \"rank_size\", \"tp\" and \"pp\".");
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "tp"));
   } else if (static_cast<int>(groups[0].size()) != p_.tp) {
-    Log(LogLevel::kWarning, "Based on Distributed Api (reduce_scatter or all_reduce), the resulting tp groups=" +
-                                GroupsText(groups) + ", its length is not equal to the parallel param \"tp\"(" +
-                                std::to_string(p_.tp) +
-                                ") you defined, generate tp groups using parallel param \"rank_size\", \"tp\" and \"pp\".");
+    Log(LogLevel::kWarning,
+        "Based on Distributed Api (reduce_scatter or all_reduce), the resulting tp groups=" + GroupsText(groups) +
+            ", its length is not equal to the parallel param \"tp\"(" + std::to_string(p_.tp) +
+            ") you defined, generate tp groups using parallel param \"rank_size\", \"tp\" and \"pp\".");
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "tp"));
   }
   Log(LogLevel::kInfo, prefix_ + " All tp groups is " + GroupsText(groups) + ".");
@@ -200,10 +200,10 @@ Result<RankGroups> Merger::PpGroups() {
         "using parallel param \"rank_size\", \"tp\" and \"pp\".");
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "pp"));
   } else if (static_cast<int>(groups[0].size()) != p_.pp) {
-    Log(LogLevel::kWarning, "Based on Distributed Api (atch_isend_irecv, send, or isend), the resulting pp groups=" +
-                                GroupsText(groups) + ", its length is not equal to the parallel param \"pp\"(" +
-                                std::to_string(p_.pp) +
-                                ") you defined, generate pp groups using parallel param \"rank_size\", \"tp\" and \"pp\".");
+    Log(LogLevel::kWarning,
+        "Based on Distributed Api (atch_isend_irecv, send, or isend), the resulting pp groups=" + GroupsText(groups) +
+            ", its length is not equal to the parallel param \"pp\"(" + std::to_string(p_.pp) +
+            ") you defined, generate pp groups using parallel param \"rank_size\", \"tp\" and \"pp\".");
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "pp"));
   }
   Log(LogLevel::kInfo, prefix_ + " All pp groups is " + GroupsText(groups) + ".");
@@ -238,7 +238,7 @@ void Merger::ReleaseMerged(const std::vector<MergeGraph*>& group) {
   for (size_t i = 1; i < group.size(); ++i) {
     MergeGraph* done = group[i];
     if (uses_[done] > 0 || kept_.count(done) || done == group[0]) continue;
-    uses_[done] = 1;   // (released once)
+    uses_[done] = 1;  // (released once)
     for (auto& g : graphs_)
       if (g && g.get() != done) g->ForgetImportsFrom(*done);
     auto it = by_rank_.find(done->rank());
@@ -349,7 +349,10 @@ Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
         std::vector<MergeGraph*> list;
         for (int r : group)
           for (const auto& [rank, g] : pp_results)
-            if (rank == r) { list.push_back(g); break; }
+            if (rank == r) {
+              list.push_back(g);
+              break;
+            }
         if (list.empty()) continue;
         MergeCollections(list);
         MergeTp(list, mapping);

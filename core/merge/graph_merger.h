@@ -20,7 +20,7 @@ namespace visprobe {
 // Where a node of a merged graph comes from: the rank whose dump holds it and its name there.
 struct NodeOrigin {
   int rank = 0;
-  std::string_view name;   // interned in the merged graph
+  std::string_view name;  // interned in the merged graph
 };
 
 // One build result (the reference's BuildGraphResult): a rank's graph with its items loaded and
@@ -30,8 +30,8 @@ struct RankGraph {
   int rank = 0;
   int step = 0;
   int micro_steps = 1;
-  std::string dir;                  // rank folder the graph (its main rank) was built from
-  std::vector<NodeOrigin> origin;   // per node; filled by the merge
+  std::string dir;  // rank folder the graph (its main rank) was built from
+  std::vector<NodeOrigin> origin;  // per node; filled by the merge
 };
 
 using MergeLogFn = std::function<void(LogLevel, const std::string&)>;

@@ -123,8 +123,10 @@ NodeId MergeGraph::Import(const MergeGraph& other, NodeId top) {
     info_.resize(r_.graph->size());
     info_[nid] = other.info(src);
     info_[nid].origin.name = r_.graph->Intern(other.info(src).origin.name);
-    if (parent == kNoNode) result = nid;
-    else node(parent).subnodes.push_back(nid);
+    if (parent == kNoNode)
+      result = nid;
+    else
+      node(parent).subnodes.push_back(nid);
     for (auto it = s.subnodes.rbegin(); it != s.subnodes.rend(); ++it) stack.emplace_back(*it, nid);
   }
   return result;

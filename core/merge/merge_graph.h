@@ -14,8 +14,8 @@
 namespace visprobe {
 
 struct MergeNodeInfo {
-  int rank = 0;              // the rank the node was built on (§15.2)
-  bool pp_merged = false;    // is_pp_merged (§15.7)
+  int rank = 0;  // the rank the node was built on (§15.2)
+  bool pp_merged = false;  // is_pp_merged (§15.7)
   bool has_pp_index = false;
   int pp_index = 0;
   NodeOrigin origin;
@@ -24,7 +24,7 @@ struct MergeNodeInfo {
 class MergeGraph {
  public:
   explicit MergeGraph(RankGraph r);
-  RankGraph Finish();   // the merged graph, its Find() answering from the node map
+  RankGraph Finish();  // the merged graph, its Find() answering from the node map
 
   Graph& g() { return *r_.graph; }
   const Graph& g() const { return *r_.graph; }

@@ -17,7 +17,10 @@ struct Member {
 // Length of the JSON string token starting at s[i] (a quote), including both quotes.
 size_t StringTokenEnd(std::string_view s, size_t i) {
   for (size_t k = i + 1; k < s.size(); ++k) {
-    if (s[k] == '\\') { ++k; continue; }
+    if (s[k] == '\\') {
+      ++k;
+      continue;
+    }
     if (s[k] == '"') return k + 1;
   }
   return s.size();
@@ -42,10 +45,16 @@ std::vector<Member> Members(std::string_view t) {
       int depth = 0;
       for (; i < t.size(); ++i) {
         char c = t[i];
-        if (c == '"') { i = StringTokenEnd(t, i) - 1; continue; }
-        if (c == '[' || c == '{') ++depth;
-        else if (c == ']' || c == '}') --depth;
-        else if (c == ',' && depth == 0) break;
+        if (c == '"') {
+          i = StringTokenEnd(t, i) - 1;
+          continue;
+        }
+        if (c == '[' || c == '{')
+          ++depth;
+        else if (c == ']' || c == '}')
+          --depth;
+        else if (c == ',' && depth == 0)
+          break;
       }
     }
     m.value = t.substr(vs, i - vs);
@@ -168,7 +177,7 @@ void CopyItemStats(NodeItems& dst, ItemSide ds, size_t di, const NodeItems& src,
   std::vector<std::pair<std::string, std::string>> fields;
   auto members = Members(src.Text(Refs(src, ss)[si]));
   for (int k = 0; k < 4; ++k) {
-    std::string text = "\"null\"";   // a statistic the source lacks reads as None
+    std::string text = "\"null\"";  // a statistic the source lacks reads as None
     for (const Member& m : members)
       if (KeyIs(m.key, kStatNames[k])) text = std::string(m.value);
     fields.emplace_back(kStatNames[k], text);

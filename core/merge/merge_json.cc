@@ -35,7 +35,10 @@ class IndentWriter {
       case JKind::kFloat: AppendJsonFloat(out_, t.at(v).d); return;
       case JKind::kString: AppendJsonString(out_, t.Str(v)); return;
       case JKind::kArray: {
-        if (t.at(v).count == 0) { out_ += "[]"; return; }
+        if (t.at(v).count == 0) {
+          out_ += "[]";
+          return;
+        }
         out_ += '[';
         bool first = true;
         for (JIdx c = t.at(v).first; c != kJNone; c = t.at(c).next) {
@@ -59,7 +62,10 @@ class IndentWriter {
           Key(t.Key(c));
           Value(t, m, depth + 1);
         }
-        if (!any) { out_ += "{}"; return; }
+        if (!any) {
+          out_ += "{}";
+          return;
+        }
         Newline(depth);
         out_ += '}';
         return;
@@ -88,7 +94,10 @@ class EntryWriter {
   EntryWriter(const JTree& t, const Node& n, std::string& out) : t_(t), n_(n), w_(out), out_(out) {}
 
   void Write(JIdx entry, int depth) {
-    if (t_.Kind(entry) != JKind::kObject) { w_.Value(t_, entry, depth); return; }
+    if (t_.Kind(entry) != JKind::kObject) {
+      w_.Value(t_, entry, depth);
+      return;
+    }
     bool any = false;
     for (JIdx c = t_.at(entry).first; c != kJNone; c = t_.at(c).next) {
       JIdx m = t_.DictMember(entry, c);
@@ -99,11 +108,16 @@ class EntryWriter {
       std::string_view k = t_.Key(c);
       w_.Key(k);
       std::string prefix = std::string(n_.name);
-      if (k == "input_args" && t_.Kind(m) == JKind::kArray) List(m, prefix + ".input.", ItemSide::kInput, depth + 1);
-      else if (k == "output" && t_.Kind(m) == JKind::kArray) List(m, prefix + ".output.", ItemSide::kOutput, depth + 1);
-      else if (k == "parameters" && t_.Kind(m) == JKind::kArray) List(m, prefix + ".parameters.", ItemSide::kInput, depth + 1);
-      else if (k == "input_kwargs" && t_.Kind(m) == JKind::kObject) Kwargs(m, prefix + ".input.", depth + 1);
-      else w_.Value(t_, m, depth + 1);
+      if (k == "input_args" && t_.Kind(m) == JKind::kArray)
+        List(m, prefix + ".input.", ItemSide::kInput, depth + 1);
+      else if (k == "output" && t_.Kind(m) == JKind::kArray)
+        List(m, prefix + ".output.", ItemSide::kOutput, depth + 1);
+      else if (k == "parameters" && t_.Kind(m) == JKind::kArray)
+        List(m, prefix + ".parameters.", ItemSide::kInput, depth + 1);
+      else if (k == "input_kwargs" && t_.Kind(m) == JKind::kObject)
+        Kwargs(m, prefix + ".input.", depth + 1);
+      else
+        w_.Value(t_, m, depth + 1);
     }
     if (!n_.merge_info.empty()) {
       out_ += any ? "," : "{";
@@ -119,14 +133,20 @@ class EntryWriter {
       w_.Newline(depth + 1);
       out_ += ']';
     }
-    if (!any) { out_ += "{}"; return; }
+    if (!any) {
+      out_ += "{}";
+      return;
+    }
     w_.Newline(depth);
     out_ += '}';
   }
 
  private:
   void List(JIdx list, const std::string& prefix, ItemSide side, int depth) {
-    if (t_.at(list).count == 0) { out_ += "[]"; return; }
+    if (t_.at(list).count == 0) {
+      out_ += "[]";
+      return;
+    }
     out_ += '[';
     size_t i = 0;
     for (JIdx c = t_.at(list).first; c != kJNone; c = t_.at(c).next, ++i) {
@@ -147,16 +167,24 @@ class EntryWriter {
       w_.Newline(depth + 1);
       w_.Key(t_.Key(c));
       bool typed = t_.Kind(m) == JKind::kObject && t_.Find(m, "type") != kJNone;
-      if (typed) Leaf(m, prefix + std::string(t_.Key(c)), ItemSide::kInput, depth + 1);
-      else w_.Value(t_, m, depth + 1);
+      if (typed)
+        Leaf(m, prefix + std::string(t_.Key(c)), ItemSide::kInput, depth + 1);
+      else
+        w_.Value(t_, m, depth + 1);
     }
-    if (!any) { out_ += "{}"; return; }
+    if (!any) {
+      out_ += "{}";
+      return;
+    }
     w_.Newline(depth);
     out_ += '}';
   }
   // An element: merged statistics over Max / Min / Mean / Norm, md5 dropped.
   void Leaf(JIdx v, const std::string& item, ItemSide side, int depth) {
-    if (t_.Kind(v) != JKind::kObject) { w_.Value(t_, v, depth); return; }
+    if (t_.Kind(v) != JKind::kObject) {
+      w_.Value(t_, v, depth);
+      return;
+    }
     const CmpItem* merged = nullptr;
     int at = FindItem(n_.items, side, item);
     if (at >= 0) merged = ItemValues(n_.items, side, static_cast<size_t>(at));
@@ -171,11 +199,17 @@ class EntryWriter {
       w_.Newline(depth + 1);
       w_.Key(k);
       int stat = -1;
-      for (int s = 0; s < 4; ++s) if (k == kStats[s]) stat = s;
-      if (merged && stat >= 0) AppendStat(out_, merged->stats[stat]);
-      else w_.Value(t_, m, depth + 1);
+      for (int s = 0; s < 4; ++s)
+        if (k == kStats[s]) stat = s;
+      if (merged && stat >= 0)
+        AppendStat(out_, merged->stats[stat]);
+      else
+        w_.Value(t_, m, depth + 1);
     }
-    if (!any) { out_ += "{}"; return; }
+    if (!any) {
+      out_ += "{}";
+      return;
+    }
     w_.Newline(depth);
     out_ += '}';
   }
@@ -226,7 +260,10 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
     if (n.stack < 0 || g.stacks[static_cast<size_t>(n.stack)].json == "[]") continue;
     std::string_view text = g.stacks[static_cast<size_t>(n.stack)].json;
     auto it = group_of.emplace(text, groups.size());
-    if (it.second) { groups.emplace_back(); group_stack.push_back(n.stack); }
+    if (it.second) {
+      groups.emplace_back();
+      group_stack.push_back(n.stack);
+    }
     groups[it.first->second].push_back(id);
   }
   std::string stack = "{";
@@ -260,14 +297,14 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
   stack += groups.empty() ? "}" : "\n}";
 
   // dump.json: every node with data, from the raw entry of the rank and name it was built with.
-  std::map<int, std::unordered_map<std::string, std::vector<NodeId>>> wanted;   // origin rank -> name -> nodes
+  std::map<int, std::unordered_map<std::string, std::vector<NodeId>>> wanted;  // origin rank -> name -> nodes
   for (NodeId id : order) {
     if (id == g.root() || g.node(id).items.empty()) continue;
     const NodeOrigin& o = id < r.origin.size() ? r.origin[id] : NodeOrigin{r.rank, g.node(id).name};
     wanted[o.rank][std::string(o.name)].push_back(id);
   }
   std::vector<std::string> entry_text(g.size());
-  for (const auto& kv : wanted) {   // (no structured binding: lambdas may not capture one in C++17)
+  for (const auto& kv : wanted) {  // (no structured binding: lambdas may not capture one in C++17)
     const int rank = kv.first;
     const auto& names = kv.second;
     std::string dump = JoinPath(JoinPath(DirName(r.dir), "rank" + std::to_string(rank)), "dump.json");
@@ -277,7 +314,7 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
     auto res = ReadJsonRecords(dump, ro, [&](std::string_view key, const JTree& t, JIdx v) {
       auto it = names.find(std::string(key));
       if (it == names.end()) return Status::Ok();
-      for (NodeId id : it->second) {   // a later record of the same name wins (§2.1)
+      for (NodeId id : it->second) {  // a later record of the same name wins (§2.1)
         entry_text[id].clear();
         EntryWriter ew(t, g.node(id), entry_text[id]);
         ew.Write(v, 2);
@@ -294,7 +331,11 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
     dw.Key(k);
     data += json_value;
   };
-  auto str = [](const std::string& s) { std::string o; AppendJsonString(o, s); return o; };
+  auto str = [](const std::string& s) {
+    std::string o;
+    AppendJsonString(o, s);
+    return o;
+  };
   member("task", str(g.task));
   member("level", str(g.level));
   member("framework", str(g.framework));

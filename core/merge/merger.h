@@ -48,7 +48,9 @@ class Merger {
   Result<std::vector<RankGraph>> Run(std::vector<RankGraph> ranks);
 
  private:
-  void Log(LogLevel l, const std::string& m) const { if (log_) log_(l, m); }
+  void Log(LogLevel l, const std::string& m) const {
+    if (log_) log_(l, m);
+  }
   void StageDone() {
     if (progress_) progress_(++stages_done_, MergeStageCount(p_));
   }
@@ -97,10 +99,10 @@ class Merger {
   const MergeLogFn& log_;
   const MergeProgressFn& progress_;
   size_t stages_done_ = 0;
-  std::vector<std::unique_ptr<MergeGraph>> graphs_;   // by position in the input
+  std::vector<std::unique_ptr<MergeGraph>> graphs_;  // by position in the input
   std::map<int, MergeGraph*> by_rank_;
-  std::map<const MergeGraph*, int> uses_;       // pending groups holding a graph
-  std::set<const MergeGraph*> kept_;           // outputs
+  std::map<const MergeGraph*, int> uses_;  // pending groups holding a graph
+  std::set<const MergeGraph*> kept_;  // outputs
 };
 
 }  // namespace merge_detail

@@ -20,10 +20,9 @@ Status ValidateParallelParam(const ParallelParam& p, size_t ranks_found, const s
   if (p.rank_size % p.pp != 0) return fail("The parallel param \"rank_size\" must be divisible by \"pp\"!");
   if (static_cast<long long>(p.tp) * p.pp > p.rank_size)
     return fail("The parallel params \"tp * pp\" must be less than or equal to \"rank_size\"!");
-  if (p.vpp > 1 && p.pp < 2)
-    return fail("When configuring the parallel param \"vpp\", the \"pp\" param must be greater than 1!");
-  bool order_ok = !p.order.empty() &&
-                  std::all_of(p.order.begin(), p.order.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
+  if (p.vpp > 1 && p.pp < 2) return fail("When configuring the parallel param \"vpp\", the \"pp\" param must be greater than 1!");
+  bool order_ok =
+      !p.order.empty() && std::all_of(p.order.begin(), p.order.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
   if (!order_ok) return fail("The parallel params \"order\" must consist only of lowercase letters and \"-\"!");
   return Status::Ok();
 }
@@ -90,7 +89,8 @@ Result<RankGroups> DefaultGroups(const ParallelParam& p, const std::string& toke
   long long dp = p.rank_size / product;
   std::map<std::string, long long> sizes{{"tp", p.tp}, {"pp", p.pp}, {"dp", dp}, {"ep", ep}, {"cp", cp}};
   std::string order = p.order;
-  for (char& c : order) if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  for (char& c : order)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   if (order.find("ep") != std::string::npos && order.find("ep-dp") == std::string::npos &&
       order.find("dp-ep") == std::string::npos)
     return InvalidInput("The ep and dp must be adjacent in order (" + p.order + ").");

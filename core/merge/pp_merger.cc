@@ -70,7 +70,7 @@ std::string StripMark(std::string_view s) {
   return std::string(s.substr(0, s.rfind('%', p2 - 1)));
 }
 
-bool ForwardCall(std::string_view id) {   // \.forward\.\d+$
+bool ForwardCall(std::string_view id) {  // \.forward\.\d+$
   size_t dot = id.rfind('.');
   if (dot == std::string_view::npos || !AllDigits(id.substr(dot + 1))) return false;
   return EndsWith(id.substr(0, dot), ".forward");
@@ -88,7 +88,10 @@ NodeId Merger::AdoptMarked(MergeGraph& G, MergeGraph& from, NodeId n) {
   if (up != kNoNode) {
     const auto& subs = from.node(up).subnodes;
     for (size_t i = 0; i < subs.size(); ++i)
-      if (from.node(subs[i]).name == from.node(n).name) { top_pos = static_cast<int>(i); break; }
+      if (from.node(subs[i]).name == from.node(n).name) {
+        top_pos = static_cast<int>(i);
+        break;
+      }
   }
   NodeId copy = G.Import(from, n);
   std::vector<std::pair<NodeId, int>> stack{{copy, top_pos}};
@@ -101,7 +104,10 @@ NodeId Merger::AdoptMarked(MergeGraph& G, MergeGraph& from, NodeId n) {
       // position = the first sibling with the same (unmarked) id: the child itself
       int p = static_cast<int>(i);
       for (size_t k = 0; k < i; ++k)
-        if (G.node(subs[k]).name == G.node(subs[i]).name) { p = static_cast<int>(k); break; }
+        if (G.node(subs[k]).name == G.node(subs[i]).name) {
+          p = static_cast<int>(k);
+          break;
+        }
       stack.emplace_back(subs[i], p);
     }
   }
@@ -140,7 +146,7 @@ bool Merger::MergeNode(MergeGraph& G, NodeId m, const std::vector<MergeGraph*>& 
   std::string name(G.node(m).name);
   for (MergeGraph* og : other_graphs) {
     NodeId o = og->Find(name);
-    if (o == kNoNode) return false;   // the node exists in the main graph only
+    if (o == kNoNode) return false;  // the node exists in the main graph only
     others.emplace_back(og, o);
   }
   if (others.empty()) return true;
@@ -176,7 +182,10 @@ void Merger::MergeNodeTree(MergeGraph& G, NodeId top, const std::vector<MergeGra
   std::vector<std::pair<NodeId, size_t>> stack{{top, 0}};
   while (!stack.empty()) {
     auto& [id, next] = stack.back();
-    if (next >= G.node(id).subnodes.size()) { stack.pop_back(); continue; }
+    if (next >= G.node(id).subnodes.size()) {
+      stack.pop_back();
+      continue;
+    }
     NodeId c = G.node(id).subnodes[next++];
     if (G.node(c).op != NodeOp::kModule) continue;
     if (MergeNode(G, c, others)) stack.emplace_back(c, 0);
@@ -235,10 +244,15 @@ void Merger::SortMarked(MergeGraph& G, NodeId start) {
       int index = -1;
       auto assign = [&](NodeId c) {
         if (HasLayers(G.node(c).name)) ++index;
-        if (Marked(G.node(c).name)) { G.info(c).has_pp_index = true; G.info(c).pp_index = index; }
+        if (Marked(G.node(c).name)) {
+          G.info(c).has_pp_index = true;
+          G.info(c).pp_index = index;
+        }
       };
-      if (fwd) for (NodeId c : fresh) assign(c);
-      else for (auto it = fresh.rbegin(); it != fresh.rend(); ++it) assign(*it);
+      if (fwd)
+        for (NodeId c : fresh) assign(c);
+      else
+        for (auto it = fresh.rbegin(); it != fresh.rend(); ++it) assign(*it);
       for (NodeId c : marked) RenameMarked(G, c);
       G.node(up).subnodes = std::move(fresh);
       if (up == G.root()) ++G.root_list_version;
@@ -356,8 +370,7 @@ void Merger::VppChunks(MergeGraph& G) {
     stack.pop_back();
     NodeId up = G.node(cur).up;
     // `is_pp_merged or (pp_index and parent not recorded)`: later pp_index siblings are descended.
-    if (up != kNoNode && (G.info(cur).pp_merged ||
-                          (G.info(cur).has_pp_index && !recorded.count(std::string(G.node(up).name))))) {
+    if (up != kNoNode && (G.info(cur).pp_merged || (G.info(cur).has_pp_index && !recorded.count(std::string(G.node(up).name))))) {
       record(up);
       continue;
     }
@@ -372,8 +385,10 @@ void Merger::VppChunks(MergeGraph& G) {
       if (target == kNoNode || target == node) continue;
       std::vector<NodeId> moved = G.node(target).subnodes;
       auto& subs = G.node(node).subnodes;
-      if (fwd) subs.insert(subs.end(), moved.begin(), moved.end());
-      else subs.insert(subs.begin(), moved.begin(), moved.end());
+      if (fwd)
+        subs.insert(subs.end(), moved.begin(), moved.end());
+      else
+        subs.insert(subs.begin(), moved.begin(), moved.end());
       for (NodeId s : moved) G.node(s).up = node;
       // The other chunk's ancestors (below the root) leave the map; its top module leaves the root.
       std::vector<NodeId> anc = G.g().Ancestors(target);

@@ -61,8 +61,8 @@ bool ItemsSame(const CmpItem& a, const CmpItem& b, bool uncertain) {
 }
 
 bool MergeDtype(const CmpItem* c) {
-  static const char* kDtypes[] = {"torch.int8", "torch.int32", "torch.int64", "torch.bfloat16", "torch.float16",
-                                  "torch.float32", "torch.float64", "Float16", "Float32", "BFloat16"};
+  static const char* kDtypes[] = {"torch.int8",    "torch.int32",   "torch.int64", "torch.bfloat16", "torch.float16",
+                                  "torch.float32", "torch.float64", "Float16",     "Float32",        "BFloat16"};
   if (!c || c->dtype.kind != CmpValue::kString) return false;
   for (const char* d : kDtypes)
     if (c->dtype.s == d) return true;
@@ -99,8 +99,7 @@ std::string ReplaceRankTags(std::string_view s, int r) {
   return out;
 }
 
-std::vector<std::pair<MergeGraph*, NodeId>> Merger::OthersFor(MergeGraph& main, NodeId m,
-                                                              const std::vector<MergeGraph*>& others,
+std::vector<std::pair<MergeGraph*, NodeId>> Merger::OthersFor(MergeGraph& main, NodeId m, const std::vector<MergeGraph*>& others,
                                                               const TpMapping& mapping) {
   std::vector<std::pair<MergeGraph*, NodeId>> out;
   std::string name(main.node(m).name);
@@ -124,8 +123,8 @@ std::vector<std::pair<MergeGraph*, NodeId>> Merger::OthersFor(MergeGraph& main, 
   return out;
 }
 
-void Merger::ParamsToMerge(MergeGraph& main, NodeId m, const std::vector<std::pair<MergeGraph*, NodeId>>& others,
-                           bool compare, GatheredList* in, GatheredList* out) {
+void Merger::ParamsToMerge(MergeGraph& main, NodeId m, const std::vector<std::pair<MergeGraph*, NodeId>>& others, bool compare,
+                           GatheredList* in, GatheredList* out) {
   in->clear();
   out->clear();
   if (others.empty()) return;
@@ -153,8 +152,10 @@ void Merger::ParamsToMerge(MergeGraph& main, NodeId m, const std::vector<std::pa
       gath.key = ReplaceAll(key, mid + ".", "");
       // A repeated key replaces the earlier entry in place (Python dict assignment).
       auto it = std::find_if(dst->begin(), dst->end(), [&](const Gathered& g) { return g.key == gath.key; });
-      if (it != dst->end()) *it = std::move(gath);
-      else dst->push_back(std::move(gath));
+      if (it != dst->end())
+        *it = std::move(gath);
+      else
+        dst->push_back(std::move(gath));
     }
   }
 }
@@ -169,7 +170,10 @@ std::vector<std::string> Merger::MergeParams(GatheredList& list) {
       bool ok = true;
       for (const ItemLoc& l : g.items) {
         const CmpItem* v = l.values();
-        if (!v || !IsNum(v->stats[k])) { ok = false; break; }
+        if (!v || !IsNum(v->stats[k])) {
+          ok = false;
+          break;
+        }
         vals.push_back(v->stats[k]);
       }
       if (!ok) continue;
@@ -189,8 +193,14 @@ std::vector<std::string> Merger::MergeParams(GatheredList& list) {
         int64_t isum = 0;
         double dsum = 0;
         for (size_t i = 0; i < vals.size(); ++i) {
-          if (ints && IsIntLike(vals[i])) { isum += IntOf(vals[i]); continue; }
-          if (ints) { dsum = static_cast<double>(isum); ints = false; }
+          if (ints && IsIntLike(vals[i])) {
+            isum += IntOf(vals[i]);
+            continue;
+          }
+          if (ints) {
+            dsum = static_cast<double>(isum);
+            ints = false;
+          }
           dsum += Num(vals[i]);
         }
         double sum = ints ? static_cast<double>(isum) : dsum;
@@ -199,7 +209,7 @@ std::vector<std::string> Merger::MergeParams(GatheredList& list) {
         text += "(" + joined + ") / " + std::to_string(vals.size());
       } else {
         double sum = 0;
-        for (size_t i = 0; i < vals.size(); ++i) sum += PyPow(Num(vals[i]), 2.0);   // Python's a ** 2, not a * a
+        for (size_t i = 0; i < vals.size(); ++i) sum += PyPow(Num(vals[i]), 2.0);  // Python's a ** 2, not a * a
         result = Float(PyPow(sum, 0.5));
         for (size_t i = 0; i < vals.size(); ++i) joined += (i ? " + " : "") + PyStrNum(vals[i]) + " ** 2";
         text += "(" + joined + ") ** 0.5";
@@ -279,8 +289,10 @@ void Merger::ColumnRow(MergeGraph& main, NodeId m, const std::vector<MergeGraph*
   long start = -1, end = -1;
   for (size_t i = 0; i < sibs.size(); ++i) {
     std::string_view sn = main.node(sibs[i]).name;
-    if (Contains(sn, n.name)) start = static_cast<long>(i);
-    else if (Contains(sn, "RowParallelLinear")) end = static_cast<long>(i);
+    if (Contains(sn, n.name))
+      start = static_cast<long>(i);
+    else if (Contains(sn, "RowParallelLinear"))
+      end = static_cast<long>(i);
   }
   if (start < 0 || end < 0 || end < start) return;
   std::vector<NodeId> slice(sibs.begin() + start, sibs.begin() + end + 1);
@@ -324,8 +336,7 @@ void Merger::MergeTp(const std::vector<MergeGraph*>& results, const TpMapping& m
     const Node& n = main.node(m);
     if (n.up == kNoNode) continue;
     const Node& up = main.node(n.up);
-    if (up.op != NodeOp::kModule || Unmerged(up.name) || StartsWith(n.name, "Distributed") || !n.merge_info.empty())
-      continue;
+    if (up.op != NodeOp::kModule || Unmerged(up.name) || StartsWith(n.name, "Distributed") || !n.merge_info.empty()) continue;
     MatmulReduce(main, m, others, mapping);
     auto counterparts = OthersFor(main, m, others, mapping);
     GatheredList in, out;

@@ -21,11 +21,14 @@ Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
         buf.clear();
         size_t i = pos_ + 1;
         for (;;) {
-          if (i >= text_.size())
-            return InvalidInput("line " + std::to_string(record_line_) + ": unterminated quoted field");
+          if (i >= text_.size()) return InvalidInput("line " + std::to_string(record_line_) + ": unterminated quoted field");
           char c = text_[i];
           if (c == '"') {
-            if (i + 1 < text_.size() && text_[i + 1] == '"') { buf.push_back('"'); i += 2; continue; }
+            if (i + 1 < text_.size() && text_[i + 1] == '"') {
+              buf.push_back('"');
+              i += 2;
+              continue;
+            }
             ++i;
             break;
           }
@@ -40,8 +43,7 @@ Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
       } else {
         size_t i = pos_;
         while (i < text_.size() && text_[i] != ',' && text_[i] != '\n' && text_[i] != '\r') {
-          if (text_[i] == '"')
-            return InvalidInput("line " + std::to_string(record_line_) + ": quote inside an unquoted field");
+          if (text_[i] == '"') return InvalidInput("line " + std::to_string(record_line_) + ": quote inside an unquoted field");
           ++i;
         }
         fields.emplace_back(text_.substr(pos_, i - pos_));
@@ -51,7 +53,10 @@ Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
         end_of_record = true;
       } else if (text_[pos_] == ',') {
         ++pos_;
-        if (pos_ >= text_.size()) { fields.emplace_back(); end_of_record = true; }
+        if (pos_ >= text_.size()) {
+          fields.emplace_back();
+          end_of_record = true;
+        }
       } else {
         if (text_[pos_] == '\r') ++pos_;
         if (pos_ < text_.size() && text_[pos_] == '\n') ++pos_;
@@ -59,7 +64,7 @@ Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
         end_of_record = true;
       }
     }
-    if (fields.size() == 1 && fields[0].empty()) continue;   // blank line
+    if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
     return true;
   }
 }

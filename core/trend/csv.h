@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
 #include <string>
 #include <string_view>
-#include <deque>
 #include <vector>
 
 #include "base/status.h"
@@ -26,7 +26,7 @@ class CsvReader {
   std::string_view text_;
   size_t pos_ = 0;
   size_t line_ = 1, record_line_ = 0;
-  std::deque<std::string> unquoted_;    // fields that needed unescaping (deque: stable addresses)
+  std::deque<std::string> unquoted_;  // fields that needed unescaping (deque: stable addresses)
 };
 
 }  // namespace visprobe

@@ -50,8 +50,8 @@ Result<NameMapping> LoadNameMapping(const std::string& path) {
   double growth = 1;
   for (const auto& kv : m) growth *= std::max(1.0, static_cast<double>(kv.second.size()) / static_cast<double>(kv.first.size()));
   if (growth > kMaxMappingGrowth)
-    return InvalidInput(fail + " Its replacements could make names more than " + std::to_string(static_cast<int>(kMaxMappingGrowth)) +
-                        " times longer.");
+    return InvalidInput(fail + " Its replacements could make names more than " +
+                        std::to_string(static_cast<int>(kMaxMappingGrowth)) + " times longer.");
   return m;
 }
 
@@ -112,7 +112,10 @@ Result<DumpScan> ScanDumpFolders(const std::string& data, Reporter& rep) {
       if (!is_rank && !is_proc) continue;
       any_named = true;
       int64_t n;
-      if (!e.is_dir || !ParseFolderNumber(std::string_view(e.name).substr(4), &n)) { skipped.push_back(e.name); continue; }
+      if (!e.is_dir || !ParseFolderNumber(std::string_view(e.name).substr(4), &n)) {
+        skipped.push_back(e.name);
+        continue;
+      }
       any_candidate = true;
       std::string folder = JoinPath(step_path, e.name);
       if (!IsRegularFile(JoinPath(folder, "dump.json"))) {
@@ -150,7 +153,7 @@ Result<DumpScan> ScanDumpFolders(const std::string& data, Reporter& rep) {
 struct MicroPlan {
   bool any_placed = false;
   int64_t count = 1;
-  std::unordered_map<std::string, std::pair<int64_t, std::string>> placed;   // key -> (slot, renumbered key)
+  std::unordered_map<std::string, std::pair<int64_t, std::string>> placed;  // key -> (slot, renumbered key)
 };
 
 struct ConstructValue {
@@ -163,9 +166,18 @@ ConstructValue ToConstructValue(const JTree& t, JIdx v) {
   ConstructValue out;
   switch (t.Kind(v)) {
     case JKind::kNull: out.kind = ConstructValue::kNull; break;
-    case JKind::kString: out.kind = ConstructValue::kString; out.s = std::string(t.Str(v)); break;
-    case JKind::kInt: out.kind = ConstructValue::kInt; out.i = t.at(v).i; break;
-    case JKind::kBool: out.kind = ConstructValue::kInt; out.i = t.at(v).b ? 1 : 0; break;   // Python: bool is int
+    case JKind::kString:
+      out.kind = ConstructValue::kString;
+      out.s = std::string(t.Str(v));
+      break;
+    case JKind::kInt:
+      out.kind = ConstructValue::kInt;
+      out.i = t.at(v).i;
+      break;
+    case JKind::kBool:
+      out.kind = ConstructValue::kInt;
+      out.i = t.at(v).b ? 1 : 0;
+      break;  // Python: bool is int
     default: out.kind = ConstructValue::kOther; break;
   }
   return out;
@@ -175,7 +187,7 @@ ConstructValue ToConstructValue(const JTree& t, JIdx v) {
 struct CallNumber {
   std::string prefix;
   uint64_t number = 0;
-  int part = -1;        // index of the numbered part, -1 = none
+  int part = -1;  // index of the numbered part, -1 = none
 };
 
 CallNumber SplitCallNumber(const std::string& key) {
@@ -208,8 +220,10 @@ std::string Renumber(const std::string& key, int part, uint64_t n) {
   std::string num = std::to_string(n), out;
   for (size_t k = 0; k < parts.size(); ++k) {
     if (k) out += '.';
-    if (static_cast<int>(k) == part) out += num;
-    else out.append(parts[k].data(), parts[k].size());
+    if (static_cast<int>(k) == part)
+      out += num;
+    else
+      out.append(parts[k].data(), parts[k].size());
   }
   return out;
 }
@@ -222,7 +236,8 @@ Result<MicroPlan> PlanMicroSteps(const std::string& path, Reporter& rep) {
   auto r = ReadJsonRecords(path, ro, [&](std::string_view key, const JTree& t, JIdx v) -> Status {
     if (t.Kind(v) == JKind::kArray) {
       JIdx first = t.at(v).first;
-      entries.emplace_back(std::string(key), first == kJNone ? ConstructValue{ConstructValue::kOther, "", 0} : ToConstructValue(t, first));
+      entries.emplace_back(std::string(key),
+                           first == kJNone ? ConstructValue{ConstructValue::kOther, "", 0} : ToConstructValue(t, first));
       is_list.push_back(1);
       list_len.push_back(t.at(v).count);
     } else {
@@ -236,7 +251,7 @@ Result<MicroPlan> PlanMicroSteps(const std::string& path, Reporter& rep) {
   bool megatron = false;
   for (const auto& e : entries) megatron |= e.first == "megatron_micro_step_number";
   std::unordered_map<std::string, ConstructValue> remembered;
-  std::vector<size_t> keys;   // entry indexes that are real construct keys
+  std::vector<size_t> keys;  // entry indexes that are real construct keys
   int64_t counter = 0;
   for (size_t k = 0; k < entries.size(); ++k) {
     const std::string& key = entries[k].first;
@@ -259,7 +274,11 @@ Result<MicroPlan> PlanMicroSteps(const std::string& path, Reporter& rep) {
     remembered[key] = v;
   }
   MicroPlan plan;
-  struct Placed { size_t entry; int64_t slot; CallNumber call; };
+  struct Placed {
+    size_t entry;
+    int64_t slot;
+    CallNumber call;
+  };
   std::vector<Placed> placed;
   bool warned_cycle = false;
   for (size_t k : keys) {
@@ -267,14 +286,19 @@ Result<MicroPlan> PlanMicroSteps(const std::string& path, Reporter& rep) {
     std::optional<int64_t> slot;
     for (size_t hops = 0;; ++hops) {
       if (hops > remembered.size() + 1) {
-        if (!warned_cycle) rep.Log(LogLevel::kWarning, "Cycle in the parent chain of " + entries[k].first + " in " + path + "; such nodes are not placed");
+        if (!warned_cycle)
+          rep.Log(LogLevel::kWarning,
+                  "Cycle in the parent chain of " + entries[k].first + " in " + path + "; such nodes are not placed");
         warned_cycle = true;
         break;
       }
       std::string probe = ReplaceAll(ReplaceAll(item, ".backward", ".forward"), ".parameters_grad", ".forward");
       auto it = remembered.find(probe);
       if (it == remembered.end()) break;
-      if (it->second.kind == ConstructValue::kInt) { slot = it->second.i; break; }
+      if (it->second.kind == ConstructValue::kInt) {
+        slot = it->second.i;
+        break;
+      }
       if (it->second.kind != ConstructValue::kString) break;
       item = it->second.s;
     }
@@ -293,7 +317,8 @@ Result<MicroPlan> PlanMicroSteps(const std::string& path, Reporter& rep) {
   for (auto& g : groups) {
     std::vector<size_t>& idx = g.second;
     std::vector<size_t> order = idx;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return placed[a].call.number < placed[b].call.number; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return placed[a].call.number < placed[b].call.number; });
     for (size_t n = 0; n < order.size(); ++n) {
       const Placed& pl = placed[order[n]];
       const std::string& key = entries[pl.entry].first;
@@ -453,9 +478,9 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
   uint64_t total_bytes = 0;
   for (const auto& s : scan.steps)
     for (const auto& r : s.ranks) total_bytes += FileSize(JoinPath(r.path, "dump.json"));
-  ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w,
-                   TrendDbWriter::Create(db_path, {"forward", "backward", "recompute", "parameters_grad"},
-                                         {"norm", "max", "min", "mean"}));
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<TrendDbWriter> w,
+      TrendDbWriter::Create(db_path, {"forward", "backward", "recompute", "parameters_grad"}, {"norm", "max", "min", "mean"}));
   DumpFileImporter importer(*w, opts.mapping);
   // A shard reads every construct.json (the micro-step slots of all ranks place its own rows) and
   // only its own units' dump.json: unit u is the u-th rank folder in scan order.
@@ -463,7 +488,10 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
     std::string d;
     size_t units = 0;
     for (const auto& sf : scan.steps)
-      for (const auto& rf : sf.ranks) { d += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path; ++units; }
+      for (const auto& rf : sf.ranks) {
+        d += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path;
+        ++units;
+      }
     RETURN_IF_ERROR(WritePartMeta(w->handle(), TrendPartMeta("dump", opts, d, units, 0)));
   }
   size_t unit = 0;
@@ -481,7 +509,8 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
       if (opts.micro_step) {
         std::string construct = JoinPath(rf.path, "construct.json");
         if (!IsRegularFile(construct)) {
-          rep.Log(LogLevel::kWarning, "No 'construct.json' file found in: " + rf.path + "; its entries are counted as one micro step");
+          rep.Log(LogLevel::kWarning,
+                  "No 'construct.json' file found in: " + rf.path + "; its entries are counted as one micro step");
         } else {
           RETURN_IF_ERROR(CheckPath(construct, PathKind::kFile, PathAccess::kRead, ".json"));
           ASSIGN_OR_RETURN(plan, PlanMicroSteps(construct, rep));
@@ -508,7 +537,8 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
       });
       if (!read.ok()) return read.status();
       if (opts.shard.active()) {
-        int64_t lo = !opts.micro_step ? sf.step : offset, hi = !opts.micro_step ? sf.step : offset + std::max<int64_t>(1, plan.count) - 1;
+        int64_t lo = !opts.micro_step ? sf.step : offset,
+                hi = !opts.micro_step ? sf.step : offset + std::max<int64_t>(1, plan.count) - 1;
         RETURN_IF_ERROR(w->EndUnit(static_cast<int64_t>(unit - 1), rf.rank, lo, hi));
       }
       done_bytes += read->bytes;
@@ -527,12 +557,18 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
     }
   }
   if (!step_map_ok) sum.step_map.clear();
-  if (opts.micro_step) { min_step = 0; max_step = offset - 1; }
+  if (opts.micro_step) {
+    min_step = 0;
+    max_step = offset - 1;
+  }
   sum.int_columns = {{"max_rank", max_rank}, {"min_step", min_step}, {"max_step", max_step}};
-  for (const char* m : {"forward", "backward", "recompute", "parameters_grad"}) sum.text_columns.push_back({m, "norm,max,min,mean"});
+  for (const char* m : {"forward", "backward", "recompute", "parameters_grad"})
+    sum.text_columns.push_back({m, "norm,max,min,mean"});
   sum.tags = &DumpTargetTags;
-  sum.meta = {{"source_format", "dump"}, {"micro_step", opts.micro_step ? "true" : "false"},
-              {"mapping_file", opts.mapping_file}, {"tool_version", "visprobe 0.1"}};
+  sum.meta = {{"source_format", "dump"},
+              {"micro_step", opts.micro_step ? "true" : "false"},
+              {"mapping_file", opts.mapping_file},
+              {"tool_version", "visprobe 0.1"}};
   if (!opts.created_utc.empty()) sum.meta.push_back({"created_utc", opts.created_utc});
   res.rows = w->rows_offered();
   res.targets = w->target_count();

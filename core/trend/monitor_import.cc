@@ -3,15 +3,15 @@
 // in a fixed order, so the database is the same for every thread count (D-18).
 #include <algorithm>
 #include <array>
-#include <cctype>
-#include <functional>
-#include <tuple>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <unordered_set>
 
 #include "base/fs.h"
@@ -26,11 +26,11 @@
 namespace visprobe {
 namespace {
 
-const char* const kMetrics[] = {"actv",           "actv_grad",    "exp_avg",      "exp_avg_sq", "grad_unreduced",
-                                "grad_reduced",   "param_origin", "param_updated", "other"};
+const char* const kMetrics[] = {"actv",         "actv_grad",    "exp_avg",       "exp_avg_sq", "grad_unreduced",
+                                "grad_reduced", "param_origin", "param_updated", "other"};
 constexpr size_t kMetricCount = sizeof(kMetrics) / sizeof(kMetrics[0]);
-const char* const kStats[] = {"norm", "min", "max", "zeros", "nans", "mean", "entropy", "softmax_max", "sr",
-                              "kernel_norm", "std_x", "jacobian", "proxy", "token_similarity"};
+const char* const kStats[] = {"norm",        "min", "max",         "zeros", "nans",     "mean",  "entropy",
+                              "softmax_max", "sr",  "kernel_norm", "std_x", "jacobian", "proxy", "token_similarity"};
 constexpr size_t kStatCount = sizeof(kStats) / sizeof(kStats[0]);
 constexpr uint64_t kCsvLimit = 1073741824ull;
 constexpr size_t kBatchFiles = 100;
@@ -66,12 +66,17 @@ bool ParseTimeTag(const std::string& s, std::array<int, 5>* when) {
   int month = -1;
   for (int m = 0; m < 12; ++m) {
     bool eq = true;
-    for (int k = 0; k < 3; ++k) eq &= static_cast<char>(std::tolower(static_cast<unsigned char>(s[static_cast<size_t>(k)]))) == kMon[m][k];
+    for (int k = 0; k < 3; ++k)
+      eq &= static_cast<char>(std::tolower(static_cast<unsigned char>(s[static_cast<size_t>(k)]))) == kMon[m][k];
     if (eq) month = m;
   }
   if (month < 0) return false;
   // Number fields: (max, allow leading space) in order day, hour, minute, second; separators.
-  struct Field { int lo, hi; char sep_after; bool space; };
+  struct Field {
+    int lo, hi;
+    char sep_after;
+    bool space;
+  };
   const Field fields[] = {{1, kDays[month], '_', true}, {0, 23, '-', false}, {0, 59, '-', false}, {0, 61, '\0', false}};
   // Backtracking over 2- or 1-character fields.
   std::array<int, 4> vals{};
@@ -81,9 +86,12 @@ bool ParseTimeTag(const std::string& s, std::array<int, 5>* when) {
       if (pos + static_cast<size_t>(len) > s.size()) continue;
       std::string part = s.substr(pos, static_cast<size_t>(len));
       int v;
-      if (len == 2 && fields[f].space && part[0] == ' ' && part[1] >= '1' && part[1] <= '9') v = part[1] - '0';
-      else if (AllDigits(part)) v = std::stoi(part);
-      else continue;
+      if (len == 2 && fields[f].space && part[0] == ' ' && part[1] >= '1' && part[1] <= '9')
+        v = part[1] - '0';
+      else if (AllDigits(part))
+        v = std::stoi(part);
+      else
+        continue;
       if (v < fields[f].lo || v > fields[f].hi) continue;
       size_t next = pos + static_cast<size_t>(len);
       if (fields[f].sep_after) {
@@ -165,23 +173,36 @@ Result<std::string> ReadWholeFile(const std::string& path) {
 // Parses one file; `keep_rows` selects pass 2 (rows) over pass 1 (dimensions).
 void ScanCsv(const CsvFile& file, const TrendOptions& opts, bool keep_rows, FileScan& out) {
   auto text = ReadWholeFile(file.path);
-  if (!text.ok()) { out.status = text.status(); return; }
+  if (!text.ok()) {
+    out.status = text.status();
+    return;
+  }
   CsvReader reader(text.value());
   std::vector<std::string_view> f;
   auto header = reader.Next(f);
-  if (!header.ok()) { out.status = InvalidInput(file.path + ": " + header.status().message()); return; }
-  if (!header.value()) return;   // empty file
+  if (!header.ok()) {
+    out.status = InvalidInput(file.path + ": " + header.status().message());
+    return;
+  }
+  if (!header.value()) return;  // empty file
   int col_name = -1, col_vpp = -1, col_step = -1, col_micro = -1;
   std::array<int, kStatCount> col_stat;
   col_stat.fill(-1);
   for (size_t i = 0; i < f.size(); ++i) {
     int c = static_cast<int>(i);
-    if (f[i] == "name") col_name = c;
-    else if (f[i] == "vpp_stage") col_vpp = c;
-    else if (f[i] == "step") col_step = c;
-    else if (f[i] == "micro_step") col_micro = c;
+    if (f[i] == "name")
+      col_name = c;
+    else if (f[i] == "vpp_stage")
+      col_vpp = c;
+    else if (f[i] == "step")
+      col_step = c;
+    else if (f[i] == "micro_step")
+      col_micro = c;
     for (size_t s = 0; s < kStatCount; ++s)
-      if (f[i] == kStats[s]) { col_stat[s] = c; out.stat_mask |= 1u << s; }
+      if (f[i] == kStats[s]) {
+        col_stat[s] = c;
+        out.stat_mask |= 1u << s;
+      }
   }
   const size_t width = f.size();
   int skipped = 0;
@@ -191,23 +212,47 @@ void ScanCsv(const CsvFile& file, const TrendOptions& opts, bool keep_rows, File
   std::set<std::tuple<std::string, int64_t, int64_t>> seen;
   for (;;) {
     auto more = reader.Next(f);
-    if (!more.ok()) { out.status = InvalidInput(file.path + ": " + more.status().message()); return; }
+    if (!more.ok()) {
+      out.status = InvalidInput(file.path + ": " + more.status().message());
+      return;
+    }
     if (!more.value()) break;
-    if (f.size() > width) { skip("line " + std::to_string(reader.line()) + " has " + std::to_string(f.size()) + " fields, the header " + std::to_string(width)); continue; }
-    auto cell = [&](int c) -> std::string_view { return c >= 0 && static_cast<size_t>(c) < f.size() ? f[static_cast<size_t>(c)] : std::string_view(); };
-    if (col_name < 0) { skip("no 'name' column"); continue; }
-    if (col_vpp < 0) { skip("no 'vpp_stage' column"); continue; }
+    if (f.size() > width) {
+      skip("line " + std::to_string(reader.line()) + " has " + std::to_string(f.size()) + " fields, the header " +
+           std::to_string(width));
+      continue;
+    }
+    auto cell = [&](int c) -> std::string_view {
+      return c >= 0 && static_cast<size_t>(c) < f.size() ? f[static_cast<size_t>(c)] : std::string_view();
+    };
+    if (col_name < 0) {
+      skip("no 'name' column");
+      continue;
+    }
+    if (col_vpp < 0) {
+      skip("no 'vpp_stage' column");
+      continue;
+    }
     auto vpp = ParseCsvInt(cell(col_vpp));
-    if (!vpp) { skip("invalid vpp_stage '" + std::string(cell(col_vpp)) + "'"); continue; }
+    if (!vpp) {
+      skip("invalid vpp_stage '" + std::string(cell(col_vpp)) + "'");
+      continue;
+    }
     int64_t step = 0, micro = 0;
     if (col_step >= 0) {
       auto v = ParseCsvInt(cell(col_step));
-      if (!v) { skip("invalid step '" + std::string(cell(col_step)) + "'"); continue; }
+      if (!v) {
+        skip("invalid step '" + std::string(cell(col_step)) + "'");
+        continue;
+      }
       step = *v;
     }
     if (col_micro >= 0) {
       auto v = ParseCsvInt(cell(col_micro));
-      if (!v) { skip("invalid micro_step '" + std::string(cell(col_micro)) + "'"); continue; }
+      if (!v) {
+        skip("invalid micro_step '" + std::string(cell(col_micro)) + "'");
+        continue;
+      }
       micro = *v;
     }
     std::string_view raw_name = cell(col_name);
@@ -230,18 +275,25 @@ void ScanCsv(const CsvFile& file, const TrendOptions& opts, bool keep_rows, File
     out.rows.push_back(std::move(row));
   }
   if (skipped > kWarningsPerFile)
-    out.warnings.push_back("Skip invalid row in " + file.path + ": " + std::to_string(skipped - kWarningsPerFile) + " more rows skipped");
+    out.warnings.push_back("Skip invalid row in " + file.path + ": " + std::to_string(skipped - kWarningsPerFile) +
+                           " more rows skipped");
 }
 
 // Runs fn(i) for i in [begin, end) on up to `threads` threads.
 void ParallelFor(size_t begin, size_t end, int threads, const std::function<void(size_t)>& fn) {
   size_t n = end - begin;
   size_t t = std::min<size_t>(static_cast<size_t>(std::max(1, threads)), n);
-  if (t <= 1) { for (size_t i = begin; i < end; ++i) fn(i); return; }
+  if (t <= 1) {
+    for (size_t i = begin; i < end; ++i) fn(i);
+    return;
+  }
   std::atomic<size_t> next{begin};
   std::vector<std::thread> pool;
   for (size_t k = 0; k < t; ++k)
-    pool.emplace_back([&] { ThreadInit(); for (size_t i; (i = next.fetch_add(1)) < end;) fn(i); });
+    pool.emplace_back([&] {
+      ThreadInit();
+      for (size_t i; (i = next.fetch_add(1)) < end;) fn(i);
+    });
   for (auto& th : pool) th.join();
 }
 
@@ -265,17 +317,23 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
     if (!MatchRankFolder(e.name, &tag, &rank)) continue;
     std::array<int, 5> when;
     if (!ParseTimeTag(tag, &when)) {
-      rep.Log(LogLevel::kWarning, "illegal timestamp: " + tag + ", timestamp should be prefix of existing output dirpath, like 'Dec03_21-34-40'. Skipped: " +
-                                      JoinPath(opts.data_dir, e.name));
+      rep.Log(LogLevel::kWarning,
+              "illegal timestamp: " + tag +
+                  ", timestamp should be prefix of existing output dirpath, like 'Dec03_21-34-40'. Skipped: " +
+                  JoinPath(opts.data_dir, e.name));
       continue;
     }
     if (!e.is_dir) continue;
     RankDir d{rank, e.name, JoinPath(opts.data_dir, e.name), when};
     auto it = ranks.find(rank);
-    if (it == ranks.end()) { ranks.emplace(rank, d); continue; }
+    if (it == ranks.end()) {
+      ranks.emplace(rank, d);
+      continue;
+    }
     bool newer = std::tie(d.when, d.name) > std::tie(it->second.when, it->second.name);
     const RankDir& dropped = newer ? it->second : d;
-    rep.Log(LogLevel::kWarning, "Two monitor folders for rank " + std::to_string(rank) + "; using the latest, discarding " + dropped.path);
+    rep.Log(LogLevel::kWarning,
+            "Two monitor folders for rank " + std::to_string(rank) + "; using the latest, discarding " + dropped.path);
     if (newer) it->second = d;
   }
   if (ranks.empty()) {
@@ -295,7 +353,8 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       RETURN_IF_ERROR(CheckPath(cf.path, PathKind::kFile, PathAccess::kRead));
       cf.size = FileSize(cf.path);
       if (cf.size >= kCsvLimit)
-        return InvalidInput("The size (" + std::to_string(cf.size) + ") of " + cf.path + " exceeds (" + std::to_string(kCsvLimit) + ") bytes, tools not support.");
+        return InvalidInput("The size (" + std::to_string(cf.size) + ") of " + cf.path + " exceeds (" +
+                            std::to_string(kCsvLimit) + ") bytes, tools not support.");
       files.push_back(cf);
       any = true;
     }
@@ -350,19 +409,27 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   std::vector<size_t> column_of_stat(kStatCount, SIZE_MAX);
   std::vector<std::string> columns;
   for (size_t s = 0; s < kStatCount; ++s)
-    if (columns_mask & (1u << s)) { column_of_stat[s] = columns.size(); columns.emplace_back(kStats[s]); }
+    if (columns_mask & (1u << s)) {
+      column_of_stat[s] = columns.size();
+      columns.emplace_back(kStats[s]);
+    }
   // §3.4 slots.
   std::map<int64_t, int64_t> offset;
   int64_t total_slots = 0;
   TrendSummary sum;
   for (const auto& [s, c] : step_counts) {
     offset[s] = total_slots;
-    for (int64_t j = 0; opts.micro_step && j < c && sum.step_map.size() < 10000000; ++j) sum.step_map.push_back({total_slots + j, {s, j}});
+    for (int64_t j = 0; opts.micro_step && j < c && sum.step_map.size() < 10000000; ++j)
+      sum.step_map.push_back({total_slots + j, {s, j}});
     total_slots += c;
   }
   int64_t min_step = 0, max_step = 0;
-  if (opts.micro_step) max_step = total_slots > 0 ? total_slots - 1 : 0;
-  else if (!step_counts.empty()) { min_step = step_counts.begin()->first; max_step = step_counts.rbegin()->first; }
+  if (opts.micro_step)
+    max_step = total_slots > 0 ? total_slots - 1 : 0;
+  else if (!step_counts.empty()) {
+    min_step = step_counts.begin()->first;
+    max_step = step_counts.rbegin()->first;
+  }
 
   ASSIGN_OR_RETURN(std::string db_path, ClaimTrendDb(opts.db_dir, PartStem("monitor_data", opts.shard), rep));
   ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(db_path, metric_names, columns));
@@ -385,7 +452,8 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
     }
     RETURN_IF_ERROR(WritePartMeta(w->handle(), TrendPartMeta("monitor", opts, d, ranks.size(), w->target_count())));
     std::vector<CsvFile> mine;
-    for (const auto& f : files) if (unit_of_rank.count(f.rank)) mine.push_back(f);
+    for (const auto& f : files)
+      if (unit_of_rank.count(f.rank)) mine.push_back(f);
     files = std::move(mine);
   }
   auto end_unit = [&](int64_t rank) -> Status {
@@ -397,7 +465,8 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   };
   if (opts.shard.active() && !files.empty()) w->BeginUnit();
   // Pass 2: rows, parsed process_num files at a time, inserted in file order.
-  rep.Log(LogLevel::kInfo, "Starting data import for " + std::to_string(batches) + " batches, " + std::to_string(files.size()) + " files...");
+  rep.Log(LogLevel::kInfo,
+          "Starting data import for " + std::to_string(batches) + " batches, " + std::to_string(files.size()) + " files...");
   size_t chunk = static_cast<size_t>(std::max(1, opts.process_num));
   int64_t current_rank = files.empty() ? 0 : files.front().rank;
   uint64_t rank_rows = 0, done_bytes = 0;
@@ -411,7 +480,10 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       RETURN_IF_ERROR(fs.status);
       if (files[i].rank != current_rank) {
         rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
-        if (opts.shard.active()) { RETURN_IF_ERROR(end_unit(current_rank)); w->BeginUnit(); }
+        if (opts.shard.active()) {
+          RETURN_IF_ERROR(end_unit(current_rank));
+          w->BeginUnit();
+        }
         current_rank = files[i].rank;
         rank_rows = 0;
       }
@@ -429,10 +501,11 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       rep.Progress(30 + 69.0 * static_cast<double>(done_bytes) / static_cast<double>(std::max<uint64_t>(1, total_bytes)), true);
     }
   }
-  if (!files.empty()) rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
+  if (!files.empty())
+    rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
   if (opts.shard.active()) {
     if (!files.empty()) RETURN_IF_ERROR(end_unit(current_rank));
-    while (!unit_of_rank.empty()) {   // the shard's rank folders without files
+    while (!unit_of_rank.empty()) {  // the shard's rank folders without files
       w->BeginUnit();
       RETURN_IF_ERROR(end_unit(unit_of_rank.begin()->first));
     }
@@ -441,8 +514,10 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   for (size_t m = 0; m < kMetricCount; ++m)
     if (metric_id[m]) sum.text_columns.push_back({kMetrics[m], JoinStats(metric_stats[m])});
   sum.tags = &MonitorTargetTags;
-  sum.meta = {{"source_format", "monitor"}, {"micro_step", opts.micro_step ? "true" : "false"},
-              {"mapping_file", opts.mapping_file}, {"tool_version", "visprobe 0.1"}};
+  sum.meta = {{"source_format", "monitor"},
+              {"micro_step", opts.micro_step ? "true" : "false"},
+              {"mapping_file", opts.mapping_file},
+              {"tool_version", "visprobe 0.1"}};
   if (!opts.created_utc.empty()) sum.meta.push_back({"created_utc", opts.created_utc});
   res.rows = w->rows_offered();
   res.targets = w->target_count();

@@ -14,21 +14,20 @@ constexpr int64_t kMaxWorldSize = 1024;
 constexpr int64_t kMaxNumLayers = 256;
 
 // matplotlib's qualitative colour maps (§11.5).
-constexpr const char* kTab20[20] = {
-    "#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896", "#9467bd", "#c5b0d5",
-    "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7", "#bcbd22", "#dbdb8d", "#17becf", "#9edae5"};
-constexpr const char* kTab20bc[40] = {
-    "#393b79", "#5254a3", "#6b6ecf", "#9c9ede", "#637939", "#8ca252", "#b5cf6b", "#cedb9c", "#8c6d31", "#bd9e39",
-    "#e7ba52", "#e7cb94", "#843c39", "#ad494a", "#d6616b", "#e7969c", "#7b4173", "#a55194", "#ce6dbd", "#de9ed6",
-    "#3182bd", "#6baed6", "#9ecae1", "#c6dbef", "#e6550d", "#fd8d3c", "#fdae6b", "#fdd0a2", "#31a354", "#74c476",
-    "#a1d99b", "#c7e9c0", "#756bb1", "#9e9ac8", "#bcbddc", "#dadaeb", "#636363", "#969696", "#bdbdbd", "#d9d9d9"};
+constexpr const char* kTab20[20] = {"#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728",
+                                    "#ff9896", "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2",
+                                    "#7f7f7f", "#c7c7c7", "#bcbd22", "#dbdb8d", "#17becf", "#9edae5"};
+constexpr const char* kTab20bc[40] = {"#393b79", "#5254a3", "#6b6ecf", "#9c9ede", "#637939", "#8ca252", "#b5cf6b", "#cedb9c",
+                                      "#8c6d31", "#bd9e39", "#e7ba52", "#e7cb94", "#843c39", "#ad494a", "#d6616b", "#e7969c",
+                                      "#7b4173", "#a55194", "#ce6dbd", "#de9ed6", "#3182bd", "#6baed6", "#9ecae1", "#c6dbef",
+                                      "#e6550d", "#fd8d3c", "#fdae6b", "#fdd0a2", "#31a354", "#74c476", "#a1d99b", "#c7e9c0",
+                                      "#756bb1", "#9e9ac8", "#bcbddc", "#dadaeb", "#636363", "#969696", "#bdbdbd", "#d9d9d9"};
 // viridis (d3.interpolateViridis) at 0, 0.05, …, 1; linear interpolation between the stops stays
 // within a couple of units per channel of the full 256-entry table.
 constexpr unsigned char kViridis[21][3] = {
-    {68, 1, 84}, {71, 19, 101}, {72, 36, 117}, {70, 52, 128}, {65, 68, 135}, {59, 82, 139},
-    {53, 95, 141}, {47, 108, 142}, {42, 120, 142}, {37, 132, 142}, {33, 145, 140}, {30, 156, 137},
-    {34, 168, 132}, {47, 180, 124}, {68, 191, 112}, {94, 201, 98}, {122, 209, 81}, {155, 217, 60},
-    {189, 223, 38}, {223, 227, 24}, {253, 231, 37}};
+    {68, 1, 84},    {71, 19, 101},  {72, 36, 117},  {70, 52, 128},  {65, 68, 135},  {59, 82, 139},  {53, 95, 141},
+    {47, 108, 142}, {42, 120, 142}, {37, 132, 142}, {33, 145, 140}, {30, 156, 137}, {34, 168, 132}, {47, 180, 124},
+    {68, 191, 112}, {94, 201, 98},  {122, 209, 81}, {155, 217, 60}, {189, 223, 38}, {223, 227, 24}, {253, 231, 37}};
 
 std::string Viridis(double t) {
   t = std::min(1.0, std::max(0.0, t));
@@ -37,8 +36,7 @@ std::string Viridis(double t) {
   double f = pos - i;
   char buf[8];
   int rgb[3];
-  for (int k = 0; k < 3; ++k)
-    rgb[k] = static_cast<int>(std::lround(kViridis[i][k] + (kViridis[i + 1][k] - kViridis[i][k]) * f));
+  for (int k = 0; k < 3; ++k) rgb[k] = static_cast<int>(std::lround(kViridis[i][k] + (kViridis[i + 1][k] - kViridis[i][k]) * f));
   std::snprintf(buf, sizeof buf, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
   return buf;
 }
@@ -103,8 +101,7 @@ struct Dim {
 // §11.3: the order string checked and completed; ep is dropped (it is not modelled).
 Result<std::vector<Dim>> ResolveOrder(const std::string& order, int tp, int pp, int dp) {
   std::string norm = Lower(order);
-  if (norm.find("ep") != std::string::npos && norm.find("ep-dp") == std::string::npos &&
-      norm.find("dp-ep") == std::string::npos)
+  if (norm.find("ep") != std::string::npos && norm.find("ep-dp") == std::string::npos && norm.find("dp-ep") == std::string::npos)
     return InvalidInput("The ep and dp must be adjacent in order (" + order + ").");
   const Dim sizes[] = {{"tp", tp}, {"pp", pp}, {"dp", dp}, {"ep", 1}, {"cp", 1}};
   // A substring test, as the reference does; with valid tokens it is the same as token membership.
@@ -234,24 +231,24 @@ std::string ChunkCellText(const ChunkComponents& chunk) {
 }
 
 Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config) {
-  RETURN_IF_ERROR(CheckScalars(config));   // steps 1-3; step 4 (a bool) is the type's business
+  RETURN_IF_ERROR(CheckScalars(config));  // steps 1-3; step 4 (a bool) is the type's business
   ParallelLayout l;
   l.config = config;
   l.world_size = static_cast<int>(config.world_size);
   l.num_layers = static_cast<int>(config.num_layers);
   l.tp = static_cast<int>(config.tensor_parallel_size);
-  l.pp = std::min(static_cast<int>(config.pipeline_parallel_size), l.world_size / l.tp);   // step 5
+  l.pp = std::min(static_cast<int>(config.pipeline_parallel_size), l.world_size / l.tp);  // step 5
   l.config.pipeline_parallel_size = l.pp;
   bool standalone = config.standalone_embedding_stage;
-  l.tpp = standalone ? l.pp - 1 : l.pp;                                                      // step 6
-  if (l.tpp == 0 || l.num_layers % l.tpp != 0) {                                             // step 7
+  l.tpp = standalone ? l.pp - 1 : l.pp;  // step 6
+  if (l.tpp == 0 || l.num_layers % l.tpp != 0) {  // step 7
     std::string head = "number of layers (" + std::to_string(l.num_layers) + ") must be divisible by ";
     if (standalone)
       return InvalidInput(head + "transformer_pipeline_parallel_size (" + std::to_string(l.tpp) +
                           "), which is pipeline_parallel_size-1 when standalone_embedding_stage is enabled.");
     return InvalidInput(head + "pipeline_parallel_size (" + std::to_string(l.pp) + ").");
   }
-  l.lps = l.num_layers / l.tpp;                                                              // step 8
+  l.lps = l.num_layers / l.tpp;  // step 8
   if (config.num_layers_per_virtual_pipeline_stage) {
     int v = static_cast<int>(std::min<int64_t>(*config.num_layers_per_virtual_pipeline_stage, kMaxNumLayers + 1));
     if (l.lps % v != 0)
@@ -262,7 +259,7 @@ Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config) {
     if (l.vpp > 1 && l.pp <= 1)
       return InvalidInput("pipeline-model-parallel size should be greater than 1 with virtual-pipeline");
   }
-  l.dp = l.world_size / (l.tp * l.pp);                                                       // step 9
+  l.dp = l.world_size / (l.tp * l.pp);  // step 9
 
   std::vector<Dim> dims;
   ASSIGN_OR_RETURN(dims, ResolveOrder(config.order, l.tp, l.pp, l.dp));
@@ -313,11 +310,10 @@ Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config) {
     l.rows.push_back(std::move(row));
   }
   l.cell_count = static_cast<int64_t>(l.rows.size()) * l.vpp;
-  l.title = "Model Parallelism Configuration | Total Layers: " + std::to_string(l.num_layers) +
-            " | DP=" + std::to_string(l.dp) + " | TP=" + std::to_string(l.tp) + " | PP=" + std::to_string(l.pp) +
-            " | VPP=" + std::to_string(l.vpp);
-  l.file_stem = "ws" + std::to_string(l.world_size) + "_ln" + std::to_string(l.num_layers) + "_tp" +
-                std::to_string(l.tp) + "_pp" + std::to_string(l.pp) + "_vpp" + std::to_string(l.vpp);
+  l.title = "Model Parallelism Configuration | Total Layers: " + std::to_string(l.num_layers) + " | DP=" + std::to_string(l.dp) +
+            " | TP=" + std::to_string(l.tp) + " | PP=" + std::to_string(l.pp) + " | VPP=" + std::to_string(l.vpp);
+  l.file_stem = "ws" + std::to_string(l.world_size) + "_ln" + std::to_string(l.num_layers) + "_tp" + std::to_string(l.tp) +
+                "_pp" + std::to_string(l.pp) + "_vpp" + std::to_string(l.vpp);
   return l;
 }
 
@@ -337,8 +333,7 @@ std::string ParallelLayoutToJson(const ParallelLayout& l) {
   s += ",\"title\":";
   AppendJsonString(s, l.title);
   s += ",\"num_layers_per_virtual_pipeline_stage\":";
-  s += l.config.num_layers_per_virtual_pipeline_stage ? std::to_string(*l.config.num_layers_per_virtual_pipeline_stage)
-                                                      : "null";
+  s += l.config.num_layers_per_virtual_pipeline_stage ? std::to_string(*l.config.num_layers_per_virtual_pipeline_stage) : "null";
   s += ",\"tpp\":" + std::to_string(l.tpp);
   s += ",\"lps\":" + std::to_string(l.lps);
   s += ",\"file_stem\":";
@@ -374,9 +369,12 @@ std::string ParallelLayoutToJson(const ParallelLayout& l) {
       for (const LayerComponent& c : r.components[v]) {
         if (!first) s += ',';
         first = false;
-        if (c.kind == LayerComponent::Kind::kEmbedding) s += "\"Embedding\"";
-        else if (c.kind == LayerComponent::Kind::kOutputLayer) s += "\"OutputLayer\"";
-        else s += std::to_string(c.layer);
+        if (c.kind == LayerComponent::Kind::kEmbedding)
+          s += "\"Embedding\"";
+        else if (c.kind == LayerComponent::Kind::kOutputLayer)
+          s += "\"OutputLayer\"";
+        else
+          s += std::to_string(c.layer);
       }
       s += ']';
     }
@@ -458,16 +456,17 @@ std::string ParallelLayoutToSvg(const ParallelLayout& l) {
   double entry_h = kLegendFont * 1.5, handle_w = 2 * kLegendFont, handle_h = 0.7 * kLegendFont;
   double legend_text_w = TextWidth(legend_title, kLegendFont);
   for (int c = 0; c < l.dp; ++c)
-    legend_text_w = std::max(legend_text_w, handle_w + 0.8 * kLegendFont + TextWidth("Model Copy " + std::to_string(c + 1), kLegendFont));
+    legend_text_w =
+        std::max(legend_text_w, handle_w + 0.8 * kLegendFont + TextWidth("Model Copy " + std::to_string(c + 1), kLegendFont));
   double legend_w = legend_text_w + 2 * 0.4 * kLegendFont + 2;
   double legend_h = kLegendFont * 1.6 + l.dp * entry_h + 0.8 * kLegendFont;
   double legend_x = plot_x + plot_w * 1.02;
   double legend_y = plot_y + plot_h / 2 - legend_h / 2;
-  double shift = legend_y < 10 ? 10 - legend_y : 0;   // a tall legend pushes the drawing down
+  double shift = legend_y < 10 ? 10 - legend_y : 0;  // a tall legend pushes the drawing down
   plot_y += shift;
   legend_y += shift;
 
-  double width = std::max(legend_x + legend_w, plot_x + plot_w / 2 + title_w / 2) + 10;   // tight
+  double width = std::max(legend_x + legend_w, plot_x + plot_w / 2 + title_w / 2) + 10;  // tight
   double height = std::max(plot_y + plot_h + bottom, legend_y + legend_h + 10);
 
   std::string s;
@@ -493,20 +492,23 @@ std::string ParallelLayoutToSvg(const ParallelLayout& l) {
   // Dashed grid at the ticks (matplotlib draws it above the patches, below the texts).
   s += "<g class=\"grid\" stroke=\"#b0b0b0\" stroke-width=\"0.8\" stroke-opacity=\"0.3\" stroke-dasharray=\"2.96,1.28\">\n";
   for (int v = 0; v < cols; ++v)
-    s += "<line x1=\"" + Num(px(v)) + "\" y1=\"" + Num(plot_y) + "\" x2=\"" + Num(px(v)) + "\" y2=\"" + Num(plot_y + plot_h) + "\"/>\n";
+    s += "<line x1=\"" + Num(px(v)) + "\" y1=\"" + Num(plot_y) + "\" x2=\"" + Num(px(v)) + "\" y2=\"" + Num(plot_y + plot_h) +
+         "\"/>\n";
   for (int r = 0; r < rows; ++r)
-    s += "<line x1=\"" + Num(plot_x) + "\" y1=\"" + Num(py(r)) + "\" x2=\"" + Num(plot_x + plot_w) + "\" y2=\"" + Num(py(r)) + "\"/>\n";
+    s += "<line x1=\"" + Num(plot_x) + "\" y1=\"" + Num(py(r)) + "\" x2=\"" + Num(plot_x + plot_w) + "\" y2=\"" + Num(py(r)) +
+         "\"/>\n";
   s += "</g>\n";
 
   // Cell texts on a translucent white box.
-  s += "<g class=\"cell-boxes\" fill=\"#ffffff\" fill-opacity=\"0.3\" stroke=\"#000000\" stroke-opacity=\"0.3\" stroke-width=\"0.5\">\n";
+  s += "<g class=\"cell-boxes\" fill=\"#ffffff\" fill-opacity=\"0.3\" stroke=\"#000000\" stroke-opacity=\"0.3\" "
+       "stroke-width=\"0.5\">\n";
   for (const auto& r : l.rows)
     for (int v = 0; v < cols; ++v) {
       const std::string& t = r.cells[static_cast<size_t>(v)];
       if (t.empty()) continue;
       double w = TextWidth(t, kCellFont) + 2, h = kCellFont * 1.2 + 2;
-      s += "<rect x=\"" + Num(px(v) - w / 2) + "\" y=\"" + Num(py(r.index) - h / 2) + "\" width=\"" + Num(w) +
-           "\" height=\"" + Num(h) + "\"/>\n";
+      s += "<rect x=\"" + Num(px(v) - w / 2) + "\" y=\"" + Num(py(r.index) - h / 2) + "\" width=\"" + Num(w) + "\" height=\"" +
+           Num(h) + "\"/>\n";
     }
   s += "</g>\n";
   s += "<g class=\"cell-texts\" font-size=\"9\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#000000\">\n";
@@ -525,7 +527,8 @@ std::string ParallelLayoutToSvg(const ParallelLayout& l) {
     s += "<line x1=\"" + Num(px(v)) + "\" y1=\"" + Num(plot_y + plot_h) + "\" x2=\"" + Num(px(v)) + "\" y2=\"" +
          Num(plot_y + plot_h + kTick) + "\"/>\n";
   for (int r = 0; r < rows; ++r)
-    s += "<line x1=\"" + Num(plot_x - kTick) + "\" y1=\"" + Num(py(r)) + "\" x2=\"" + Num(plot_x) + "\" y2=\"" + Num(py(r)) + "\"/>\n";
+    s += "<line x1=\"" + Num(plot_x - kTick) + "\" y1=\"" + Num(py(r)) + "\" x2=\"" + Num(plot_x) + "\" y2=\"" + Num(py(r)) +
+         "\"/>\n";
   s += "</g>\n";
   s += "<g class=\"xticklabels\" font-size=\"10\" text-anchor=\"middle\" dominant-baseline=\"hanging\">\n";
   for (int v = 0; v < cols; ++v) Text(s, px(v), plot_y + plot_h + kTick + kPad, "Stage " + std::to_string(v));

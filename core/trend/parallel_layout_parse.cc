@@ -40,18 +40,22 @@ Result<ParallelConfig> ParallelConfigFromJson(std::string_view json) {
   JIdx v;
   c.world_size = is_null(v = member("world_size")) ? 0 : IntMember(t, v);
   c.num_layers = is_null(v = member("num_layers")) ? 0 : IntMember(t, v);
-  c.tensor_parallel_size = is_null(v = member("tensor_parallel_size")) ? 1 : IntMember(t, v);   // None -> 1
+  c.tensor_parallel_size = is_null(v = member("tensor_parallel_size")) ? 1 : IntMember(t, v);  // None -> 1
   c.pipeline_parallel_size = is_null(v = member("pipeline_parallel_size")) ? 1 : IntMember(t, v);
   if (!is_null(v = member("num_layers_per_virtual_pipeline_stage"))) c.num_layers_per_virtual_pipeline_stage = IntMember(t, v);
 
   bool bad_order = false, bad_standalone = false;
   if (!is_null(v = member("order"))) {
-    if (t.Kind(v) == JKind::kString) c.order = std::string(t.Str(v));
-    else bad_order = true;
+    if (t.Kind(v) == JKind::kString)
+      c.order = std::string(t.Str(v));
+    else
+      bad_order = true;
   }
   if ((v = member("standalone_embedding_stage")) != kJNone) {
-    if (t.Kind(v) == JKind::kBool) c.standalone_embedding_stage = t.at(v).b;
-    else bad_standalone = true;
+    if (t.Kind(v) == JKind::kBool)
+      c.standalone_embedding_stage = t.at(v).b;
+    else
+      bad_standalone = true;
   }
   // Type errors of the last two members surface where §11.2 puts them: standalone after step 3,
   // the order when the groups are built (after every other check).

@@ -10,7 +10,7 @@ namespace visprobe {
 
 struct TrendTag {
   std::string name;
-  std::string category;   // default | layer | index | module | function
+  std::string category;  // default | layer | index | module | function
   bool operator==(const TrendTag& o) const { return name == o.name && category == o.category; }
 };
 

@@ -16,7 +16,10 @@ namespace {
 
 std::string Quote(const std::string& s) {
   std::string out = "'";
-  for (char c : s) { if (c == '\'') out += '\''; out += c; }
+  for (char c : s) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
   return out + "'";
 }
 
@@ -54,7 +57,7 @@ Result<std::unique_ptr<TrendDbWriter>> TrendDbWriter::Create(const std::string& 
   w->metrics_ = std::move(metrics);
   w->stats_ = std::move(stats);
   w->metric_has_target_.resize(w->metrics_.size());
-  RETURN_IF_ERROR(TruncateOrCreate(w->temp_));   // the file ClaimNewFile made
+  RETURN_IF_ERROR(TruncateOrCreate(w->temp_));  // the file ClaimNewFile made
   ConfigureSqliteOnce();
   if (sqlite3_open_v2(w->temp_.c_str(), &w->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
     return w->SqlError("open");
@@ -71,16 +74,19 @@ Result<std::unique_ptr<TrendDbWriter>> TrendDbWriter::Create(const std::string& 
       "CREATE TABLE tag_target_mapping (tag_id INTEGER NOT NULL, target_id INTEGER NOT NULL, PRIMARY KEY (tag_id, target_id), "
       "FOREIGN KEY (tag_id) REFERENCES monitoring_tags(tag_id), "
       "FOREIGN KEY (target_id) REFERENCES monitoring_targets(target_id));";
-  ddl += "CREATE TABLE trend_data (rank INTEGER NOT NULL, step INTEGER NOT NULL, target_id INTEGER NOT NULL, "
-         "metric_id INTEGER NOT NULL, ";
+  ddl +=
+      "CREATE TABLE trend_data (rank INTEGER NOT NULL, step INTEGER NOT NULL, target_id INTEGER NOT NULL, "
+      "metric_id INTEGER NOT NULL, ";
   for (const auto& s : w->stats_) ddl += s + " REAL DEFAULT NULL, ";
-  ddl += "PRIMARY KEY (rank, step, target_id, metric_id), "
-         "FOREIGN KEY (target_id) REFERENCES monitoring_targets(target_id), "
-         "FOREIGN KEY (metric_id) REFERENCES monitoring_metrics(metric_id)) WITHOUT ROWID;";
+  ddl +=
+      "PRIMARY KEY (rank, step, target_id, metric_id), "
+      "FOREIGN KEY (target_id) REFERENCES monitoring_targets(target_id), "
+      "FOREIGN KEY (metric_id) REFERENCES monitoring_metrics(metric_id)) WITHOUT ROWID;";
   RETURN_IF_ERROR(w->Exec(ddl));
   RETURN_IF_ERROR(w->Exec("BEGIN"));
   for (size_t i = 0; i < w->metrics_.size(); ++i)
-    RETURN_IF_ERROR(w->Exec("INSERT INTO monitoring_metrics VALUES (" + std::to_string(i + 1) + ", " + Quote(w->metrics_[i]) + ")"));
+    RETURN_IF_ERROR(
+        w->Exec("INSERT INTO monitoring_metrics VALUES (" + std::to_string(i + 1) + ", " + Quote(w->metrics_[i]) + ")"));
   std::string ins = "INSERT OR IGNORE INTO trend_data VALUES (?, ?, ?, ?";
   for (size_t i = 0; i < w->stats_.size(); ++i) ins += ", ?";
   ins += ")";
@@ -105,7 +111,10 @@ int64_t TrendDbWriter::Target(std::string_view name, int64_t vpp_stage, int64_t 
   }
   if (tracking_) {
     if (unit_seen_.size() < static_cast<size_t>(id)) unit_seen_.resize(targets_.size(), 0);
-    if (!unit_seen_[static_cast<size_t>(id - 1)]) { unit_seen_[static_cast<size_t>(id - 1)] = 1; unit_seq_.push_back(id); }
+    if (!unit_seen_[static_cast<size_t>(id - 1)]) {
+      unit_seen_[static_cast<size_t>(id - 1)] = 1;
+      unit_seq_.push_back(id);
+    }
   }
   return id;
 }
@@ -118,22 +127,30 @@ void TrendDbWriter::BeginUnit() {
 
 Status TrendDbWriter::EndUnit(int64_t unit, int64_t rank, int64_t step_lo, int64_t step_hi) {
   tracking_ = false;
-  RETURN_IF_ERROR(Exec("CREATE TABLE IF NOT EXISTS vp_shard_targets (unit INTEGER NOT NULL, seq INTEGER NOT NULL, target_id INTEGER NOT NULL, PRIMARY KEY (unit, seq)) WITHOUT ROWID;"
-                       "CREATE TABLE IF NOT EXISTS vp_shard_trend (unit INTEGER PRIMARY KEY, rank INTEGER NOT NULL, "
-                       "step_lo INTEGER NOT NULL, step_hi INTEGER NOT NULL);"));
+  RETURN_IF_ERROR(
+      Exec("CREATE TABLE IF NOT EXISTS vp_shard_targets (unit INTEGER NOT NULL, seq INTEGER NOT NULL, target_id INTEGER NOT "
+           "NULL, PRIMARY KEY (unit, seq)) WITHOUT ROWID;"
+           "CREATE TABLE IF NOT EXISTS vp_shard_trend (unit INTEGER PRIMARY KEY, rank INTEGER NOT NULL, "
+           "step_lo INTEGER NOT NULL, step_hi INTEGER NOT NULL);"));
   RETURN_IF_ERROR(Exec("INSERT INTO vp_shard_trend VALUES (" + std::to_string(unit) + ", " + std::to_string(rank) + ", " +
-                       std::to_string(step_lo) + ", " + std::to_string(step_hi) + ");"
-                       "INSERT INTO vp_shard_units (unit, tbl, lo, hi) VALUES (" + std::to_string(unit) + ", 'trend_data', " +
-                       std::to_string(step_lo) + ", " + std::to_string(step_hi) + ")"));
+                       std::to_string(step_lo) + ", " + std::to_string(step_hi) +
+                       ");"
+                       "INSERT INTO vp_shard_units (unit, tbl, lo, hi) VALUES (" +
+                       std::to_string(unit) + ", 'trend_data', " + std::to_string(step_lo) + ", " + std::to_string(step_hi) +
+                       ")"));
   sqlite3_stmt* st = nullptr;
-  if (sqlite3_prepare_v2(db_, "INSERT INTO vp_shard_targets VALUES (?, ?, ?)", -1, &st, nullptr) != SQLITE_OK) return SqlError("prepare");
+  if (sqlite3_prepare_v2(db_, "INSERT INTO vp_shard_targets VALUES (?, ?, ?)", -1, &st, nullptr) != SQLITE_OK)
+    return SqlError("prepare");
   for (size_t k = 0; k < unit_seq_.size(); ++k) {
     sqlite3_bind_int64(st, 1, unit);
     sqlite3_bind_int64(st, 2, static_cast<int64_t>(k));
     sqlite3_bind_int64(st, 3, unit_seq_[k]);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
-    if (rc != SQLITE_DONE) { sqlite3_finalize(st); return SqlError("insert"); }
+    if (rc != SQLITE_DONE) {
+      sqlite3_finalize(st);
+      return SqlError("insert");
+    }
   }
   sqlite3_finalize(st);
   unit_seq_.clear();
@@ -147,8 +164,10 @@ Status TrendDbWriter::AddRow(int64_t rank, int64_t step, int64_t target_id, int 
   sqlite3_bind_int64(ins_row_, 4, metric_id);
   for (size_t i = 0; i < stats_.size(); ++i) {
     int col = static_cast<int>(i) + 5;
-    if (stats[i]) sqlite3_bind_double(ins_row_, col, *stats[i]);
-    else sqlite3_bind_null(ins_row_, col);
+    if (stats[i])
+      sqlite3_bind_double(ins_row_, col, *stats[i]);
+    else
+      sqlite3_bind_null(ins_row_, col);
   }
   int rc = sqlite3_step(ins_row_);
   sqlite3_reset(ins_row_);
@@ -194,12 +213,15 @@ Result<std::string> TrendDbWriter::Commit(const TrendSummary& summary) {
         return SqlError("prepare");
       RETURN_IF_ERROR(prepare("INSERT INTO monitoring_tags VALUES (?, ?, ?, ?)"));
       for (size_t m = 0; m < metrics_.size(); ++m) {
-        std::map<std::pair<std::string, std::string>, int64_t> ids;   // (category, name) -> id
+        std::map<std::pair<std::string, std::string>, int64_t> ids;  // (category, name) -> id
         std::vector<size_t> members;
         const auto& has = metric_has_target_[m];
         for (size_t t = 0; t < has.size(); ++t) {
           if (!has[t]) continue;
-          if (!computed[t]) { tags_of[t] = summary.tags(targets_[t].name); computed[t] = 1; }
+          if (!computed[t]) {
+            tags_of[t] = summary.tags(targets_[t].name);
+            computed[t] = 1;
+          }
           members.push_back(t);
           for (const auto& tag : tags_of[t]) ids.emplace(std::make_pair(tag.category, tag.name), 0);
         }
@@ -220,15 +242,19 @@ Result<std::string> TrendDbWriter::Commit(const TrendSummary& summary) {
             sqlite3_bind_int64(link, 2, static_cast<int64_t>(t + 1));
             int rc = sqlite3_step(link);
             sqlite3_reset(link);
-            if (rc != SQLITE_DONE) { sqlite3_finalize(link); return SqlError("insert"); }
+            if (rc != SQLITE_DONE) {
+              sqlite3_finalize(link);
+              return SqlError("insert");
+            }
           }
         }
       }
       sqlite3_finalize(link);
     }
     if (!summary.step_map.empty()) {
-      RETURN_IF_ERROR(Exec("CREATE TABLE trend_step_map (step INTEGER PRIMARY KEY, original_step INTEGER NOT NULL, "
-                           "micro_step INTEGER NOT NULL)"));
+      RETURN_IF_ERROR(
+          Exec("CREATE TABLE trend_step_map (step INTEGER PRIMARY KEY, original_step INTEGER NOT NULL, "
+               "micro_step INTEGER NOT NULL)"));
       RETURN_IF_ERROR(prepare("INSERT OR IGNORE INTO trend_step_map VALUES (?, ?, ?)"));
       for (const auto& e : summary.step_map) {
         sqlite3_bind_int64(st, 1, e.first);
@@ -251,21 +277,27 @@ Result<std::string> TrendDbWriter::Commit(const TrendSummary& summary) {
     }
     RETURN_IF_ERROR(Exec("CREATE TABLE global_stats (" + cols + ")"));
     RETURN_IF_ERROR(Exec("INSERT INTO global_stats VALUES (" + vals + ")"));
-    RETURN_IF_ERROR(Exec(
-        "CREATE INDEX idx_trend_metric_step ON trend_data(metric_id, step);"
-        "CREATE INDEX idx_trend_metric_rank ON trend_data(metric_id, rank);"
-        "CREATE INDEX idx_trend_metric_target ON trend_data(metric_id, target_id);"
-        "CREATE INDEX idx_tags_name ON monitoring_tags(tag_name);"
-        "CREATE INDEX idx_ttm_target ON tag_target_mapping(target_id);"));
+    RETURN_IF_ERROR(
+        Exec("CREATE INDEX idx_trend_metric_step ON trend_data(metric_id, step);"
+             "CREATE INDEX idx_trend_metric_rank ON trend_data(metric_id, rank);"
+             "CREATE INDEX idx_trend_metric_target ON trend_data(metric_id, target_id);"
+             "CREATE INDEX idx_tags_name ON monitoring_tags(tag_name);"
+             "CREATE INDEX idx_ttm_target ON tag_target_mapping(target_id);"));
     RETURN_IF_ERROR(Exec("COMMIT"));
     // Leave a self-contained rollback-journal file for sql.js.
     RETURN_IF_ERROR(Exec("PRAGMA journal_mode=DELETE"));
     return Status::Ok();
   }();
   if (st) sqlite3_finalize(st);
-  if (!s.ok()) { Abort(); return s; }
+  if (!s.ok()) {
+    Abort();
+    return s;
+  }
   Status p = PublishDb(&db_, temp_, final_, [this] { return SqlError("close"); });
-  if (!p.ok()) { Abort(); return p; }
+  if (!p.ok()) {
+    Abort();
+    return p;
+  }
   done_ = true;
   return final_;
 }

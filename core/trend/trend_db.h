@@ -28,10 +28,10 @@ struct TrendTarget {
 };
 
 struct TrendSummary {
-  std::vector<std::pair<std::string, int64_t>> int_columns;        // global_stats integers, in order
-  std::vector<std::pair<std::string, std::string>> text_columns;   // metric -> "norm,max,..."
-  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> step_map;   // slot -> (step, micro)
-  std::vector<std::pair<std::string, std::string>> meta;            // trend_meta rows
+  std::vector<std::pair<std::string, int64_t>> int_columns;  // global_stats integers, in order
+  std::vector<std::pair<std::string, std::string>> text_columns;  // metric -> "norm,max,..."
+  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> step_map;  // slot -> (step, micro)
+  std::vector<std::pair<std::string, std::string>> meta;  // trend_meta rows
   std::vector<TrendTag> (*tags)(std::string_view name) = nullptr;  // §7.1 or §7.2
 };
 
@@ -73,7 +73,7 @@ class TrendDbWriter {
   std::vector<TrendTarget> targets_;
   std::unordered_map<std::string, int64_t> target_ids_;
   std::string key_;
-  std::vector<std::vector<char>> metric_has_target_;   // [metric-1][target-1]
+  std::vector<std::vector<char>> metric_has_target_;  // [metric-1][target-1]
   uint64_t rows_ = 0;
   bool tracking_ = false;
   std::vector<char> unit_seen_;

@@ -17,9 +17,11 @@ namespace {
 struct OpenPart {
   const PartInfo* info = nullptr;
   sqlite3* db = nullptr;
-  std::vector<TrendTarget> targets;   // [local id - 1]
-  std::vector<int64_t> global;        // [local id - 1] -> gathered id (0: not yet)
-  ~OpenPart() { if (db) sqlite3_close(db); }
+  std::vector<TrendTarget> targets;  // [local id - 1]
+  std::vector<int64_t> global;  // [local id - 1] -> gathered id (0: not yet)
+  ~OpenPart() {
+    if (db) sqlite3_close(db);
+  }
 };
 
 Status PartError(const OpenPart& p, const std::string& what) {
@@ -57,9 +59,10 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
   for (const PartInfo& info : infos) {
     auto p = std::make_unique<OpenPart>();
     p->info = &info;
-    if (sqlite3_open_v2(info.path.c_str(), &p->db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return PartError(*p, "cannot be opened");
-    RETURN_IF_ERROR(Query(*p, "SELECT target_id, target_name, vpp_stage, micro_step FROM monitoring_targets ORDER BY target_id", {},
-                          [&](sqlite3_stmt* st) {
+    if (sqlite3_open_v2(info.path.c_str(), &p->db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+      return PartError(*p, "cannot be opened");
+    RETURN_IF_ERROR(Query(*p, "SELECT target_id, target_name, vpp_stage, micro_step FROM monitoring_targets ORDER BY target_id",
+                          {}, [&](sqlite3_stmt* st) {
                             p->targets.push_back({Text(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)});
                             return Status::Ok();
                           }));
@@ -80,16 +83,19 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
     return Status::Ok();
   }));
   TrendSummary sum;
-  std::vector<std::pair<std::string, std::string>> gcols;   // global_stats (name, type)
-  RETURN_IF_ERROR(Query(first, "SELECT name, upper(type) FROM pragma_table_info('global_stats') ORDER BY cid", {}, [&](sqlite3_stmt* st) {
-    gcols.push_back({Text(st, 0), Text(st, 1)});
-    return Status::Ok();
-  }));
+  std::vector<std::pair<std::string, std::string>> gcols;  // global_stats (name, type)
+  RETURN_IF_ERROR(
+      Query(first, "SELECT name, upper(type) FROM pragma_table_info('global_stats') ORDER BY cid", {}, [&](sqlite3_stmt* st) {
+        gcols.push_back({Text(st, 0), Text(st, 1)});
+        return Status::Ok();
+      }));
   if (gcols.empty()) return PartError(first, "has no global_stats table");
   RETURN_IF_ERROR(Query(first, "SELECT * FROM global_stats LIMIT 1", {}, [&](sqlite3_stmt* st) {
     for (size_t c = 0; c < gcols.size(); ++c) {
-      if (gcols[c].second.rfind("INT", 0) == 0) sum.int_columns.push_back({gcols[c].first, sqlite3_column_int64(st, static_cast<int>(c))});
-      else sum.text_columns.push_back({gcols[c].first, Text(st, static_cast<int>(c))});
+      if (gcols[c].second.rfind("INT", 0) == 0)
+        sum.int_columns.push_back({gcols[c].first, sqlite3_column_int64(st, static_cast<int>(c))});
+      else
+        sum.text_columns.push_back({gcols[c].first, Text(st, static_cast<int>(c))});
     }
     return Status::Ok();
   }));
@@ -99,10 +105,11 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
     return Status::Ok();
   }));
   if (has_map)
-    RETURN_IF_ERROR(Query(first, "SELECT step, original_step, micro_step FROM trend_step_map ORDER BY step", {}, [&](sqlite3_stmt* st) {
-      sum.step_map.push_back({sqlite3_column_int64(st, 0), {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)}});
-      return Status::Ok();
-    }));
+    RETURN_IF_ERROR(
+        Query(first, "SELECT step, original_step, micro_step FROM trend_step_map ORDER BY step", {}, [&](sqlite3_stmt* st) {
+          sum.step_map.push_back({sqlite3_column_int64(st, 0), {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)}});
+          return Status::Ok();
+        }));
   RETURN_IF_ERROR(Query(first, "SELECT key, value FROM trend_meta ORDER BY rowid", {}, [&](sqlite3_stmt* st) {
     sum.meta.push_back({Text(st, 0), Text(st, 1)});
     return Status::Ok();
@@ -144,26 +151,28 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
                           std::to_string(p.info->meta.shard) + " again");
     RETURN_IF_ERROR(Query(p, "SELECT target_id FROM vp_shard_targets WHERE unit = ? ORDER BY seq", {u}, [&](sqlite3_stmt* st) {
       int64_t t = sqlite3_column_int64(st, 0);
-      if (t < 1 || t > static_cast<int64_t>(p.targets.size())) return PartError(p, "names an unknown target id " + std::to_string(t));
+      if (t < 1 || t > static_cast<int64_t>(p.targets.size()))
+        return PartError(p, "names an unknown target id " + std::to_string(t));
       const TrendTarget& tt = p.targets[static_cast<size_t>(t - 1)];
       p.global[static_cast<size_t>(t - 1)] = w->Target(tt.name, tt.vpp_stage, tt.micro_step);
       return Status::Ok();
     }));
-    RETURN_IF_ERROR(Query(p, "SELECT step, target_id, metric_id" + stat_cols + " FROM trend_data WHERE rank = ? AND step BETWEEN ? AND ?",
-                          {rank, lo, hi}, [&](sqlite3_stmt* st) {
-                            int64_t t = sqlite3_column_int64(st, 1);
-                            int64_t m = sqlite3_column_int64(st, 2);
-                            if (t < 1 || t > static_cast<int64_t>(p.global.size()) || !p.global[static_cast<size_t>(t - 1)] || m < 1 ||
-                                m > static_cast<int64_t>(metrics.size()))
-                              return PartError(p, "holds a row of a target or metric it does not list");
-                            for (size_t k = 0; k < stats.size(); ++k) {
-                              int col = static_cast<int>(k) + 3;
-                              values[k] = sqlite3_column_type(st, col) == SQLITE_NULL ? std::nullopt
-                                                                                      : std::optional<double>(sqlite3_column_double(st, col));
-                            }
-                            return w->AddRow(rank, sqlite3_column_int64(st, 0), p.global[static_cast<size_t>(t - 1)],
-                                             static_cast<int>(m), values.data());
-                          }));
+    RETURN_IF_ERROR(
+        Query(p, "SELECT step, target_id, metric_id" + stat_cols + " FROM trend_data WHERE rank = ? AND step BETWEEN ? AND ?",
+              {rank, lo, hi}, [&](sqlite3_stmt* st) {
+                int64_t t = sqlite3_column_int64(st, 1);
+                int64_t m = sqlite3_column_int64(st, 2);
+                if (t < 1 || t > static_cast<int64_t>(p.global.size()) || !p.global[static_cast<size_t>(t - 1)] || m < 1 ||
+                    m > static_cast<int64_t>(metrics.size()))
+                  return PartError(p, "holds a row of a target or metric it does not list");
+                for (size_t k = 0; k < stats.size(); ++k) {
+                  int col = static_cast<int>(k) + 3;
+                  values[k] = sqlite3_column_type(st, col) == SQLITE_NULL ? std::nullopt
+                                                                          : std::optional<double>(sqlite3_column_double(st, col));
+                }
+                return w->AddRow(rank, sqlite3_column_int64(st, 0), p.global[static_cast<size_t>(t - 1)], static_cast<int>(m),
+                                 values.data());
+              }));
     rep.Progress(95.0 * static_cast<double>(u + 1) / static_cast<double>(p0.meta.units), true);
   }
   ASSIGN_OR_RETURN(std::string done, w->Commit(sum));

@@ -14,24 +14,24 @@
 
 namespace visprobe {
 
-using NameMapping = std::vector<std::pair<std::string, std::string>>;   // applied in order (§4.2)
+using NameMapping = std::vector<std::pair<std::string, std::string>>;  // applied in order (§4.2)
 
 struct TrendOptions {
   std::string data_dir;
   std::string db_dir;
-  std::string format = "auto";        // auto | dump | monitor
+  std::string format = "auto";  // auto | dump | monitor
   bool micro_step = true;
-  std::string mapping_file;           // provenance only
+  std::string mapping_file;  // provenance only
   NameMapping mapping;
-  int process_num = 1;                // monitor parse threads (§5.6)
-  std::string created_utc;            // trend_meta; empty = none written
-  ShardSpec shard;                    // --shard I/N: units are rank folders (dump: step*/rank*, in scan order)
+  int process_num = 1;  // monitor parse threads (§5.6)
+  std::string created_utc;  // trend_meta; empty = none written
+  ShardSpec shard;  // --shard I/N: units are rank folders (dump: step*/rank*, in scan order)
 };
 
 struct TrendImportResult {
-  bool written = false;       // a database was produced
+  bool written = false;  // a database was produced
   std::string db_path;
-  uint64_t rows = 0;          // rows offered (duplicates included)
+  uint64_t rows = 0;  // rows offered (duplicates included)
   uint64_t targets = 0;
   uint64_t input_bytes = 0;
   uint64_t files = 0;

@@ -29,9 +29,16 @@ bool EqualsNoCase(std::string_view a, std::string_view b) {
 size_t TakeDigits(std::string_view s, size_t i, std::string& out) {
   size_t start = i;
   while (i < s.size()) {
-    if (s[i] >= '0' && s[i] <= '9') { out.push_back(s[i]); ++i; continue; }
-    if (s[i] == '_' && i > start && i + 1 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '9' &&
-        s[i - 1] >= '0' && s[i - 1] <= '9') { ++i; continue; }
+    if (s[i] >= '0' && s[i] <= '9') {
+      out.push_back(s[i]);
+      ++i;
+      continue;
+    }
+    if (s[i] == '_' && i > start && i + 1 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '9' && s[i - 1] >= '0' &&
+        s[i - 1] <= '9') {
+      ++i;
+      continue;
+    }
     break;
   }
   return i;
@@ -44,7 +51,10 @@ std::optional<double> ParsePyFloat(std::string_view text) {
   if (s.empty()) return std::nullopt;
   size_t i = 0;
   bool neg = false;
-  if (s[0] == '+' || s[0] == '-') { neg = s[0] == '-'; i = 1; }
+  if (s[0] == '+' || s[0] == '-') {
+    neg = s[0] == '-';
+    i = 1;
+  }
   std::string_view rest = s.substr(i);
   if (EqualsNoCase(rest, "inf") || EqualsNoCase(rest, "infinity")) return neg ? -HUGE_VAL : HUGE_VAL;
   if (EqualsNoCase(rest, "nan")) return std::nan("");
@@ -69,7 +79,7 @@ std::optional<double> ParsePyFloat(std::string_view text) {
     j = k;
   }
   if (j != s.size()) return std::nullopt;
-  return std::strtod(lit.c_str(), nullptr);   // overflow gives +-HUGE_VAL, like Python's inf
+  return std::strtod(lit.c_str(), nullptr);  // overflow gives +-HUGE_VAL, like Python's inf
 }
 
 std::optional<double> ClipTrendValue(double v) {
@@ -97,9 +107,9 @@ std::optional<double> NormalizeJsonStat(const JTree& t, JIdx v) {
 }
 
 bool IsCsvMissingToken(std::string_view c) {
-  static const char* const kTokens[] = {"",       "#N/A", "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN",
-                                        "-nan",   "1.#IND", "1.#QNAN", "<NA>", "N/A",     "NA",       "NULL",
-                                        "NaN",    "None", "n/a",      "nan",  "null"};
+  static const char* const kTokens[] = {"",     "#N/A",   "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN",
+                                        "-nan", "1.#IND", "1.#QNAN",  "<NA>", "N/A",     "NA",       "NULL",
+                                        "NaN",  "None",   "n/a",      "nan",  "null"};
   for (const char* t : kTokens)
     if (c == t) return true;
   return false;

@@ -11,8 +11,8 @@
 namespace visprobe {
 
 constexpr double kTrendMax = 1e9;
-constexpr double kTrendPosInf = 1e9 + 1;    // +inf sentinel
-constexpr double kTrendNegInf = -1e9 - 1;   // -inf sentinel
+constexpr double kTrendPosInf = 1e9 + 1;  // +inf sentinel
+constexpr double kTrendNegInf = -1e9 - 1;  // -inf sentinel
 
 // Python float(text.strip()): decimal, exponent, inf / infinity / nan in any case, digits
 // grouped with single '_'. nullopt when Python would raise.

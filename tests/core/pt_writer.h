@@ -24,15 +24,15 @@ inline uint32_t Crc32(const std::string& s) {
 }
 
 struct PtTensorSpec {
-  std::string storage_class = "FloatStorage";   // torch.<class>
+  std::string storage_class = "FloatStorage";  // torch.<class>
   std::string key = "0";
   uint64_t numel = 0;
   uint64_t offset = 0;
   std::vector<uint64_t> size;
-  std::vector<int64_t> stride;   // empty: C-contiguous
+  std::vector<int64_t> stride;  // empty: C-contiguous
   bool requires_grad = false;
-  bool parameter = false;        // wrapped in torch._utils._rebuild_parameter
-  bool protocol4 = false;        // FRAME / SHORT_BINUNICODE / STACK_GLOBAL / MEMOIZE forms
+  bool parameter = false;  // wrapped in torch._utils._rebuild_parameter
+  bool protocol4 = false;  // FRAME / SHORT_BINUNICODE / STACK_GLOBAL / MEMOIZE forms
 };
 
 class PickleWriter {
@@ -60,9 +60,17 @@ class PickleWriter {
     s_ += v;
   }
   void Int(int64_t v) {
-    if (v >= 0 && v < 256) { s_ += 'K'; PutLe(s_, static_cast<uint64_t>(v), 1); }
-    else if (v >= INT32_MIN && v <= INT32_MAX) { s_ += 'J'; PutLe(s_, static_cast<uint64_t>(v), 4); }
-    else { s_ += '\x8a'; s_ += '\x08'; PutLe(s_, static_cast<uint64_t>(v), 8); }
+    if (v >= 0 && v < 256) {
+      s_ += 'K';
+      PutLe(s_, static_cast<uint64_t>(v), 1);
+    } else if (v >= INT32_MIN && v <= INT32_MAX) {
+      s_ += 'J';
+      PutLe(s_, static_cast<uint64_t>(v), 4);
+    } else {
+      s_ += '\x8a';
+      s_ += '\x08';
+      PutLe(s_, static_cast<uint64_t>(v), 8);
+    }
   }
   void IntTuple(const std::vector<int64_t>& v) {
     s_ += '(';
@@ -124,9 +132,9 @@ inline std::string StoredZipBytes(const std::vector<std::pair<std::string, std::
     const uint32_t crc = Crc32(r.second);
     out += "PK\x03\x04";
     PutLe(out, 20, 2);
-    PutLe(out, 0, 2);   // flags
-    PutLe(out, 0, 2);   // stored
-    PutLe(out, 0, 4);   // time, date
+    PutLe(out, 0, 2);  // flags
+    PutLe(out, 0, 2);  // stored
+    PutLe(out, 0, 4);  // time, date
     PutLe(out, crc, 4);
     PutLe(out, r.second.size(), 4);
     PutLe(out, r.second.size(), 4);
@@ -155,10 +163,10 @@ inline std::string StoredZipBytes(const std::vector<std::pair<std::string, std::
     }
     PutLe(cd, r.first.size(), 2);
     PutLe(cd, extra.size(), 2);
-    PutLe(cd, 0, 2);    // comment
-    PutLe(cd, 0, 2);    // disk
-    PutLe(cd, 0, 2);    // internal attributes
-    PutLe(cd, 0, 4);    // external attributes
+    PutLe(cd, 0, 2);  // comment
+    PutLe(cd, 0, 2);  // disk
+    PutLe(cd, 0, 2);  // internal attributes
+    PutLe(cd, 0, 4);  // external attributes
     PutLe(cd, zip64 ? 0xffffffffu : local, 4);
     cd += r.first + extra;
   }

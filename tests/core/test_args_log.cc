@@ -30,8 +30,8 @@ TEST_CASE("§17.9 -tp and -o set the target and output paths; defaults") {
 }
 
 TEST_CASE("§16.1 long forms, --opt=value and the golden path") {
-  auto r = ParseGraphVisualizeArgs({"--target_path=/t", "--output_path", "/o", "--golden_path=/g", "-fm",
-                                    "--is_print_compare_log", "-progress_log"});
+  auto r = ParseGraphVisualizeArgs(
+      {"--target_path=/t", "--output_path", "/o", "--golden_path=/g", "-fm", "--is_print_compare_log", "-progress_log"});
   REQUIRE(r.ok());
   CHECK(r.value().target_path == "/t");
   CHECK(r.value().output_path == "/o");
@@ -73,8 +73,9 @@ TEST_CASE("§17.9 -oc sets the overflow flag, its absence leaves it false") {
 }
 
 TEST_CASE("§16.1 merge options take one or more integers / strings") {
-  auto r = ParseGraphVisualizeArgs({"-tp", "a", "-o", "b", "--rank_size", "8", "4", "--tp", "8", "4", "--pp", "1", "1",
-                                    "--vpp", "2", "--order", "tp-dp-pp", "dp-tp-pp", "--file_type", "json"});
+  auto r =
+      ParseGraphVisualizeArgs({"-tp", "a", "-o",    "b", "--rank_size", "8",        "4",        "--tp",        "8",   "4", "--pp",
+                               "1",   "1", "--vpp", "2", "--order",     "tp-dp-pp", "dp-tp-pp", "--file_type", "json"});
   REQUIRE(r.ok());
   CHECK(r.value().has_rank_size);
   CHECK(r.value().rank_size == std::vector<int>{8, 4});
@@ -95,7 +96,7 @@ TEST_CASE("§16.1 missing required options are errors") {
   auto none = ParseGraphVisualizeArgs({});
   REQUIRE_FALSE(none.ok());
   CHECK(none.status().message() == "the following arguments are required: -tp/--target_path, -o/--output_path");
-  CHECK_FALSE(ParseGraphVisualizeArgs({"-tp", "-o", "b"}).ok());   // -tp without its value
+  CHECK_FALSE(ParseGraphVisualizeArgs({"-tp", "-o", "b"}).ok());  // -tp without its value
 }
 
 TEST_CASE("§16.1 unknown options are errors") {
@@ -107,7 +108,8 @@ TEST_CASE("§16.1 unknown options are errors") {
 }
 
 TEST_CASE("§16.4 log message sanitising") {
-  CHECK(SanitizeLogMessage("a\nb\rc\x7f" "d\be\ff\tg\vh") == "a_b_c_d_e_f_g_h");
+  CHECK(SanitizeLogMessage("a\nb\rc\x7f"
+                           "d\be\ff\tg\vh") == "a_b_c_d_e_f_g_h");
   CHECK(SanitizeLogMessage("x%08y%0az%0bw%0cv%0du%7ft") == "x_y_z_w_v_u_t");
   CHECK(SanitizeLogMessage("100% done, %41 kept") == "100% done, %41 kept");
   CHECK(SanitizeLogMessage("plain") == "plain");
@@ -149,7 +151,7 @@ void CheckProgressProtocol(const vptest::RecordingReporter& rep) {
   double last = -1;
   for (const auto& t : rep.ticks) {
     if (!t.running) ++stopped;
-    CHECK(t.percent >= last);   // non-decreasing
+    CHECK(t.percent >= last);  // non-decreasing
     CHECK(t.percent <= 100.0);
     last = t.percent;
   }
@@ -173,7 +175,7 @@ TEST_CASE("§16.2/§16.5 a failing run logs one ERROR line and ends with running
   REQUIRE(errors.size() == 1);
   CHECK(errors[0] == "An unexpected error occurred: The file path " + (t / "nonexist") + " does not exist.");
   CheckProgressProtocol(rep);
-  CHECK(vptest::ListNames(t.path()).empty());   // nothing created
+  CHECK(vptest::ListNames(t.path()).empty());  // nothing created
 }
 
 TEST_CASE("§16.2/§16.5 a failing build (bad layout) ends with running=false exactly once") {
@@ -265,11 +267,19 @@ TEST_CASE("ReadArgs: required options and a positional, argparse's messages and 
   std::string out;
   bool flag = false;
   auto on = [&](const OptSpec& o, const Argv& v) {
-    if (o.long_name == "--flag") flag = true; else out = v.at(0);
+    if (o.long_name == "--flag")
+      flag = true;
+    else
+      out = v.at(0);
     return Status::Ok();
   };
   std::vector<std::string> parts;
-  auto read = [&](const Argv& argv) { parts.clear(); out.clear(); flag = false; return ReadArgs(specs, argv, on, "PART", &parts); };
+  auto read = [&](const Argv& argv) {
+    parts.clear();
+    out.clear();
+    flag = false;
+    return ReadArgs(specs, argv, on, "PART", &parts);
+  };
   CHECK(read({"a.db", "-o", "dir", "b.db", "--flag"}).ok());
   CHECK(out == "dir");
   CHECK(flag);
@@ -281,14 +291,16 @@ TEST_CASE("ReadArgs: required options and a positional, argparse's messages and 
   CHECK(read({"-o", "d"}).message() == "the following arguments are required: PART");
   CHECK(read({"-o"}).message() == "argument -o/--output_path: expected one argument");
   CHECK(read({"-o", "--flag"}).message() == "argument -o/--output_path: expected one argument");
-  CHECK(read({"-o", "-5", "p"}).ok());   // a negative number is a value
+  CHECK(read({"-o", "-5", "p"}).ok());  // a negative number is a value
   CHECK(out == "-5");
   CHECK(read({"--flag=1", "-o", "d", "p"}).message() == "argument --flag: ignored explicit argument '1'");
   // Unknown options are reported after the required ones, all of them, in order.
   CHECK(read({"-o", "d", "p", "--bogus", "-x=1"}).message() == "unrecognized arguments: --bogus -x=1");
   CHECK(read({"--bogus"}).message() == "the following arguments are required: -o/--output_path, PART");
   // A conversion error ends the reading where it happens, as argparse's does.
-  auto failing = [](const OptSpec&, const Argv& v) { return v.at(0) == "bad" ? InvalidInput("argument -o/--output_path: bad") : Status::Ok(); };
+  auto failing = [](const OptSpec&, const Argv& v) {
+    return v.at(0) == "bad" ? InvalidInput("argument -o/--output_path: bad") : Status::Ok();
+  };
   CHECK(ReadArgs(specs, {"-o", "bad", "--bogus"}, failing, "PART", &parts).message() == "argument -o/--output_path: bad");
 }
 
@@ -300,7 +312,10 @@ TEST_CASE("ReadArgs: several values and an optional value") {
   specs[1].long_name = "--layer_mapping";
   specs[1].arity = OptSpec::Arity::kOptional;
   std::vector<Argv> seen;
-  auto on = [&](const OptSpec&, const Argv& v) { seen.push_back(v); return Status::Ok(); };
+  auto on = [&](const OptSpec&, const Argv& v) {
+    seen.push_back(v);
+    return Status::Ok();
+  };
   CHECK(ReadArgs(specs, {"--tp", "2", "1", "-lm", "--tp=4", "3"}, on).ok());
   CHECK(seen == std::vector<Argv>{{"2", "1"}, {}, {"4", "3"}});
   CHECK(ReadArgs(specs, {"--tp"}, on).message() == "argument --tp: expected at least one argument");

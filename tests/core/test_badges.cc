@@ -75,7 +75,7 @@ TEST_CASE("badges count the flagged leaves below every ancestor", "[badges]") {
   const BadgeRow& a = rows["Module.a"];
   CHECK(a.worst == 1.0);
   CHECK((a.n_error == 1 && a.n_warning == 1 && a.n_unmatched == 1 && a.n_overflow == 1));
-  CHECK(a.worst_overflow == 2);   // high
+  CHECK(a.worst_overflow == 2);  // high
   REQUIRE(rows.count("DefaultModel"));
   const BadgeRow& r = rows["DefaultModel"];
   CHECK(r.worst == 1.0);
@@ -88,16 +88,16 @@ TEST_CASE("badges: a module that is itself an error counts in its own badge and 
   // passes (leaves of Module.c: 0.1). Its own precision counts for itself and every ancestor.
   Fixture f;
   f.g.node(f.c).precision_index = 0.8;
-  f.g.node(f.b).precision_index = 0.1;    // a passing module adds nothing
+  f.g.node(f.b).precision_index = 0.1;  // a passing module adds nothing
   auto rows = ByName(f.g, ComputeBadges(f.g, f.all(), /*compare=*/true));
   REQUIRE(rows.count("Module.c"));
   CHECK(rows["Module.c"].n_error == 1);
   CHECK(rows["Module.c"].n_warning == 0);
   CHECK(rows["Module.c"].worst == 0.8);
-  CHECK(rows["DefaultModel"].n_error == 3);   // leaf3, leaf6 and Module.c
+  CHECK(rows["DefaultModel"].n_error == 3);  // leaf3, leaf6 and Module.c
   CHECK(rows["Module.a.b"].n_error == 1);
   CHECK(rows["Module.a.b"].worst == 1.0);
-  f.g.node(f.c).precision_index = 0.4;    // a warning module
+  f.g.node(f.c).precision_index = 0.4;  // a warning module
   rows = ByName(f.g, ComputeBadges(f.g, f.all(), /*compare=*/true));
   CHECK(rows["Module.c"].n_warning == 1);
   CHECK(rows["DefaultModel"].n_warning == 2);
@@ -153,7 +153,8 @@ TEST_CASE("badges: the thresholds come from the file's legend", "[badges]") {
   CHECK(five.warning == 0.2);
   CHECK(five.error == 0.8);
   // No bucket named error: the one starting highest.
-  BadgeThresholds unnamed = BadgeThresholdsFromLegend(R"({"a": {"value": [0, 0.5]}, "b": {"value": [0.5, 0.9]}, "c": {"value": [0.9, 1]}})");
+  BadgeThresholds unnamed =
+      BadgeThresholdsFromLegend(R"({"a": {"value": [0, 0.5]}, "b": {"value": [0.5, 0.9]}, "c": {"value": [0.9, 1]}})");
   CHECK(unnamed.warning == 0.5);
   CHECK(unnamed.error == 0.9);
   // Not a legend (structure mode's single bucket, null, broken text, a list): the defaults.
@@ -196,7 +197,8 @@ TEST_CASE("badges over flat arrays (the worker's msProbe files): the same rows a
   overflow[f.l[6]] = 9;
   flags[f.c] |= kBadgeSkip;
   std::map<uint32_t, FlatBadge> by;
-  for (const FlatBadge& b : ComputeBadgesFlat(n, parent.data(), precision.data(), flags.data(), overflow.data(), true, BadgeThresholds()))
+  for (const FlatBadge& b :
+       ComputeBadgesFlat(n, parent.data(), precision.data(), flags.data(), overflow.data(), true, BadgeThresholds()))
     by[b.index] = b;
   REQUIRE(by.count(f.b));
   CHECK(by[f.b].n_error == 0);
@@ -209,18 +211,18 @@ TEST_CASE("badges over flat arrays (the worker's msProbe files): the same rows a
 TEST_CASE("badges: nodes that are not exported neither count nor get rows", "[badges]") {
   Fixture f;
   std::vector<char> written = f.all();
-  written[f.l[3]] = 0;   // the error leaf
+  written[f.l[3]] = 0;  // the error leaf
   written[f.c] = 0;
   auto rows = ByName(f.g, ComputeBadges(f.g, written, true));
   REQUIRE(rows.count("Module.a.b"));
   CHECK(rows["Module.a.b"].n_error == 0);
   CHECK(rows["Module.a.b"].worst == 0.5);
-  CHECK(rows["DefaultModel"].n_error == 1);   // leaf6 only
+  CHECK(rows["DefaultModel"].n_error == 1);  // leaf6 only
 }
 
 TEST_CASE("badges: a malformed up chain that loops ends", "[badges]") {
   Fixture f;
-  f.g.node(f.a).up = f.b;   // a <-> b
+  f.g.node(f.a).up = f.b;  // a <-> b
   auto rows = ComputeBadges(f.g, f.all(), true);
   CHECK_FALSE(rows.empty());
 }
@@ -235,7 +237,10 @@ TEST_CASE("vp_badges rows equal a recursive SQL aggregate over tb_nodes", "[badg
   args.overflow_check = true;
   const bool compare = GENERATE(false, true);
   CAPTURE(compare);
-  if (compare) { args.has_golden = true; args.golden_path = tmp / "bench"; }
+  if (compare) {
+    args.has_golden = true;
+    args.golden_path = tmp / "bench";
+  }
   RunOptions opts;
   opts.timestamp = compare ? "20240102030406" : "20240102030405";
   vptest::RecordingReporter rep;
@@ -246,7 +251,9 @@ TEST_CASE("vp_badges rows equal a recursive SQL aggregate over tb_nodes", "[badg
   const std::string unmatched = compare ? "(l.matched_node_link IS NULL OR l.matched_node_link IN ('', '[]'))" : "0";
   const std::string sql =
       "WITH RECURSIVE up(step, rank, ds, name, p, unmatched, ov, a) AS ("
-      "  SELECT step, rank, data_source, node_name, min(max(precision_index, 0.0), 1.0), " + unmatched + ", "
+      "  SELECT step, rank, data_source, node_name, min(max(precision_index, 0.0), 1.0), " +
+      unmatched +
+      ", "
       "         CASE overflow_level WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 ELSE 0 END, up_node"
       "  FROM tb_nodes l WHERE sub_nodes IS NULL OR sub_nodes IN ('', '[]')"
       // A module that is itself a warning or an error counts for itself and its ancestors.
@@ -258,9 +265,10 @@ TEST_CASE("vp_badges rows equal a recursive SQL aggregate over tb_nodes", "[badg
       " sum(ov > 0), max(ov) FROM up WHERE a != '' GROUP BY step, rank, ds, a"
       " HAVING coalesce(sum(p >= 0.3), 0) + sum(unmatched) + sum(ov > 0) > 0 ORDER BY step, rank, ds, a";
   Rows expected = Query(db, sql);
-  Rows got = Query(db, "SELECT step, rank, data_source, node_name, worst, n_error, n_warning, n_unmatched, n_overflow, "
-                       "worst_overflow FROM vp_badges ORDER BY step, rank, data_source, node_name");
-  CHECK_FALSE(got.empty());   // the worked example has a critical overflow (and, compared, errors)
+  Rows got = Query(db,
+                   "SELECT step, rank, data_source, node_name, worst, n_error, n_warning, n_unmatched, n_overflow, "
+                   "worst_overflow FROM vp_badges ORDER BY step, rank, data_source, node_name");
+  CHECK_FALSE(got.empty());  // the worked example has a critical overflow (and, compared, errors)
   CHECK(got == expected);
   CHECK(vptest::Column(Query(db, "SELECT name FROM pragma_index_info('vp_badges_scope') ORDER BY seqno")) ==
         std::vector<std::string>{"step", "rank", "data_source", "node_name"});

@@ -33,12 +33,12 @@ TEST_CASE("bounded queue: Cancel drops the queued items and refuses pushes") {
   CHECK(v.empty());
 }
 
-#ifndef __EMSCRIPTEN__   // the browser build has no threads
+#ifndef __EMSCRIPTEN__  // the browser build has no threads
 TEST_CASE("bounded queue: a full queue blocks the producer, Cancel wakes it; an empty one blocks the consumer") {
   BoundedQueue<int> q(1);
   REQUIRE(q.Push(1));
   bool pushed = true;
-  std::thread producer([&] { pushed = q.Push(2); });   // blocks: the queue is full
+  std::thread producer([&] { pushed = q.Push(2); });  // blocks: the queue is full
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   q.Cancel();
   producer.join();
@@ -55,7 +55,10 @@ TEST_CASE("bounded queue: a full queue blocks the producer, Cancel wakes it; an 
   CHECK(popped);
   CHECK(got == 7);
   popped = true;
-  std::thread waiter([&] { int v; popped = e.Pop(&v); });
+  std::thread waiter([&] {
+    int v;
+    popped = e.Pop(&v);
+  });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   e.Cancel();
   waiter.join();
@@ -85,7 +88,7 @@ TEST_CASE("bounded queue: one producer, two consumers, every item once, capacity
         int m = most.load();
         while (queued > m && !most.compare_exchange_weak(m, queued)) {}
         ++popped;
-        ++seen[static_cast<size_t>(v)];   // distinct indices: no race on one element
+        ++seen[static_cast<size_t>(v)];  // distinct indices: no race on one element
       }
     });
   producer.join();

@@ -94,7 +94,7 @@ TEST_CASE("§4.1 a dump.json without data builds nodes without items") {
   const Graph& g = *r.value();
   CHECK(g.node(g.Find("Module.a.A.forward.0")).items.empty());
   CHECK(g.task == "statistics");
-  CHECK(g.framework == "pytorch");   // missing framework -> pytorch
+  CHECK(g.framework == "pytorch");  // missing framework -> pytorch
   CHECK_FALSE(g.has_data_key);
 }
 
@@ -135,8 +135,7 @@ TEST_CASE("§17.14 backward parent repair with numeric suffixes (§6.4 fix_backw
   CHECK(ParentName(*g, "Module.module.b.backward.0") == "Module.root.backward.0");
   CHECK(ParentName(*g, "Module.module.c.backward.0") == "DefaultModel");
   CHECK(ChildNames(*g, "Module.root.backward.0") == Names{"Module.module.a.backward.0", "Module.module.b.backward.0"});
-  CHECK(ChildNames(*g, g->root()) ==
-        Names{"Module.root.forward.0", "Module.root.backward.0", "Module.module.c.backward.0"});
+  CHECK(ChildNames(*g, g->root()) == Names{"Module.root.forward.0", "Module.root.backward.0", "Module.module.c.backward.0"});
 }
 
 TEST_CASE("§17.14 backward parent repair without numeric suffixes (§6.4 rule 2)") {
@@ -224,7 +223,7 @@ TEST_CASE("§17.16 parameters_grad attachment (§6.7 example)") {
   CHECK(ChildNames(*g, "Module.aa.backward.1").empty());
   CHECK(ChildNames(*g, "Module.aaa.backward.1") == Names{"Module.aaa.parameters_grad"});
   CHECK(ChildNames(*g, "Module.b.B.backward.0") == Names{"Module.b.B.parameters_grad.0"});
-  CHECK(g->Find("Module.c.C.parameters_grad") == kNoNode);   // no backward node: dropped
+  CHECK(g->Find("Module.c.C.parameters_grad") == kNoNode);  // no backward node: dropped
   const Node& pg = g->node(g->Find("Module.a.parameters_grad"));
   CHECK(pg.op == NodeOp::kModule);
   CHECK(pg.stack < 0);
@@ -270,18 +269,18 @@ TEST_CASE("§17.17 batch p2p info extraction (§6.8)") {
 TEST_CASE("§17.18 recompute detection from the call stack (§6.6 is_recompute_by_stack)") {
   const std::string user = "/app/model.py";
   const std::string fn = "/usr/lib/python3/site-packages/torch/autograd/function.py";
-  CHECK(IsRecomputeByStack({Frame("/usr/lib/python3/site-packages/torch/utils/checkpoint.py", 1555, "recompute_fn"),
-                            Frame(user, 3, "forward")}));
+  CHECK(IsRecomputeByStack(
+      {Frame("/usr/lib/python3/site-packages/torch/utils/checkpoint.py", 1555, "recompute_fn"), Frame(user, 3, "forward")}));
   CHECK(IsRecomputeByStack({Frame(user, 20, "backward"), Frame(user, 21, "helper"), Frame(fn, 288, "apply")}));
   CHECK(IsRecomputeByStack({Frame(user, 20, "backward"), Frame(fn, 288, "apply")}));
-  CHECK(IsRecomputeByStack({Frame("/opt/megatron/core/tensor_parallel/random.py", 300, "checkpoint_function_backward"),
-                            Frame(fn, 288, "apply")}));
+  CHECK(IsRecomputeByStack(
+      {Frame("/opt/megatron/core/tensor_parallel/random.py", 300, "checkpoint_function_backward"), Frame(fn, 288, "apply")}));
   // Plain forward stack through torch/nn/modules/module.py and user files.
   CHECK_FALSE(IsRecomputeByStack({Frame("/usr/lib/python3/site-packages/torch/nn/modules/module.py", 1736, "_call_impl"),
                                   Frame(user, 12, "forward"), Frame("/app/train.py", 5, "<module>")}));
   // function.py three frames after the backward frame is too far.
-  CHECK_FALSE(IsRecomputeByStack({Frame(user, 20, "backward"), Frame(user, 21, "a"), Frame(user, 22, "b"),
-                                  Frame(fn, 288, "apply")}));
+  CHECK_FALSE(
+      IsRecomputeByStack({Frame(user, 20, "backward"), Frame(user, 21, "a"), Frame(user, 22, "b"), Frame(fn, 288, "apply")}));
   // checkpoint_function_backward outside megatron does not count.
   CHECK_FALSE(IsRecomputeByStack({Frame("/opt/other/random.py", 300, "checkpoint_function_backward"), Frame(fn, 288, "apply")}));
   // recompute_fn in another file does not count.
@@ -292,7 +291,8 @@ TEST_CASE("§17.18 recompute detection from the call stack (§6.6 is_recompute_b
 
 TEST_CASE("§6.6 recomputed top-level modules move under the backward of the parent") {
   TempDir t;
-  const std::string stack = R"J({"Module.model.layers.0.Linear.forward.1": ["File /usr/lib/python3/site-packages/torch/utils/checkpoint.py, line 1555, in recompute_fn, \n layer()"],
+  const std::string stack =
+      R"J({"Module.model.layers.0.Linear.forward.1": ["File /usr/lib/python3/site-packages/torch/utils/checkpoint.py, line 1555, in recompute_fn, \n layer()"],
     "Module.model.Block.forward.0": ["File /app/model.py, line 3, in forward, \n x"]})J";
   auto g = MustBuild(t, R"({"Module.model.Block.forward.0": null,
     "Module.model.layers.0.Linear.forward.0": "Module.model.Block.forward.0",
@@ -302,9 +302,9 @@ TEST_CASE("§6.6 recomputed top-level modules move under the backward of the par
     "Module.model.layers.0.Linear.backward.0": "Module.model.Block.backward.0"})",
                      "{}", stack);
   CHECK(ChildNames(*g, g->root()) == Names{"Module.model.Block.forward.0", "Module.model.Block.backward.0"});
-  CHECK(ChildNames(*g, "Module.model.Block.backward.0") ==
-        Names{"Module.model.layers.0.Linear.backward.0", "Module.model.layers.0.Linear.forward.1",
-              "Module.model.layers.0.Linear.backward.1"});
+  CHECK(ChildNames(*g, "Module.model.Block.backward.0") == Names{"Module.model.layers.0.Linear.backward.0",
+                                                                 "Module.model.layers.0.Linear.forward.1",
+                                                                 "Module.model.layers.0.Linear.backward.1"});
   CHECK(ParentName(*g, "Module.model.layers.0.Linear.forward.1") == "Module.model.Block.backward.0");
   CHECK(ParentName(*g, "Module.model.layers.0.Linear.backward.1") == "Module.model.Block.backward.0");
   CHECK(ChildNames(*g, "Module.model.Block.forward.0") == Names{"Module.model.layers.0.Linear.forward.0"});
@@ -318,9 +318,8 @@ TEST_CASE("§6.6 without a recompute stack nothing moves") {
     "Module.model.layers.0.Linear.backward.1": null,
     "Module.model.Block.backward.0": null})",
                      "{}", R"({"Module.model.layers.0.Linear.forward.1": ["File /app/model.py, line 3, in forward, \n x"]})");
-  CHECK(ChildNames(*g, g->root()) ==
-        Names{"Module.model.Block.forward.0", "Module.model.layers.0.Linear.forward.1",
-              "Module.model.layers.0.Linear.backward.1", "Module.model.Block.backward.0"});
+  CHECK(ChildNames(*g, g->root()) == Names{"Module.model.Block.forward.0", "Module.model.layers.0.Linear.forward.1",
+                                           "Module.model.layers.0.Linear.backward.1", "Module.model.Block.backward.0"});
 }
 
 TEST_CASE("§4.2/§10 Megatron construct: [parent, micro] values set micro-step ids, paging gives N + 1") {
@@ -344,11 +343,11 @@ TEST_CASE("§4.2/§10 Megatron construct: [parent, micro] values set micro-step 
   CHECK(micro("Module.m.M.forward.1") == 1);
   CHECK(micro("Torch.b.0.forward") == 1);
   CHECK(micro("Module.m.M.backward.0") == 1);
-  CHECK(micro("Torch.c.0.forward") == 0);   // plain parent: micro step 0
+  CHECK(micro("Torch.c.0.forward") == 0);  // plain parent: micro step 0
   CHECK(ChildNames(*g, g->root()).back() == "Apis_Between_Modules.0");
-  CHECK(micro("Apis_Between_Modules.0") == 1);   // the first API's id
+  CHECK(micro("Apis_Between_Modules.0") == 1);  // the first API's id
   CHECK(PageMicroSteps(*g) == 2);
-  CHECK(micro("Module.m.M.forward.1") == 1);     // paging keeps the construct ids
+  CHECK(micro("Module.m.M.forward.1") == 1);  // paging keeps the construct ids
   CHECK(g->node(g->root()).micro_step == kMicroStepUnset);
 }
 
@@ -372,14 +371,14 @@ TEST_CASE("§4.2 Megatron micro step -1 (APIs before the first forward_step of a
   REQUIRE(ChildNames(*g, g->root()).front() == "Apis_Between_Modules.0");
   CHECK(micro("Apis_Between_Modules.0") == -1);
   CHECK(ParentName(*g, "Distributed.irecv.0.forward") == "Apis_Between_Modules.0");
-  CHECK(PageMicroSteps(*g) == 2);                     // megatron_micro_step_number + 1, ids kept
+  CHECK(PageMicroSteps(*g) == 2);  // megatron_micro_step_number + 1, ids kept
   CHECK(micro("Distributed.irecv.0.forward") == -1);
 }
 
 TEST_CASE("§4.2 a Megatron value that is a 3-element list fails the construct parse") {
   TempDir t;
-  Status s = BuildError(t, R"({"megatron_micro_step_number": 1, "Module.m.M.forward.0": [null, 0, 1]})",
-                        DumpWithData("{}"), "{}");
+  Status s =
+      BuildError(t, R"({"megatron_micro_step_number": 1, "Module.m.M.forward.0": [null, 0, 1]})", DumpWithData("{}"), "{}");
   REQUIRE_FALSE(s.ok());
   CHECK(s.message() == "Parse construct json file \"construct.json\" failed.");
 }
@@ -430,8 +429,7 @@ TEST_CASE("§4.3 a stack.json whose top level is not an object fails with the §
     TempDir t;
     Status s = BuildError(t, R"({"Module.m.M.forward.0": null})", DumpWithData("{}"), stack);
     REQUIRE_FALSE(s.ok());
-    CHECK(s.message() ==
-          "The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
+    CHECK(s.message() == "The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
   }
 }
 
@@ -439,8 +437,7 @@ TEST_CASE("§4.3 a stack.json whose top level is a string fails with the §4.3 m
   TempDir t;
   Status s = BuildError(t, R"({"Module.m.M.forward.0": null})", DumpWithData("{}"), "\"x\"");
   REQUIRE_FALSE(s.ok());
-  CHECK(s.message() ==
-        "The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
+  CHECK(s.message() == "The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
 }
 
 TEST_CASE("§4.4 unparsable files fail with load json file \"<basename>\" failed.") {
@@ -475,8 +472,9 @@ TEST_CASE("§6.3 dump_data_dir of a graph") {
   }
   SECTION("a folder elsewhere is replaced by <real rank folder>/dump_tensor_data") {
     TempDir t;
-    auto r = vptest::BuildFromTexts(t.path(), R"({"Module.m.M.forward.0": null})",
-                                    R"({"task": "tensor", "dump_data_dir": "/elsewhere/rank0/dump_tensor_data", "data": {}})", "{}");
+    auto r =
+        vptest::BuildFromTexts(t.path(), R"({"Module.m.M.forward.0": null})",
+                               R"({"task": "tensor", "dump_data_dir": "/elsewhere/rank0/dump_tensor_data", "data": {}})", "{}");
     REQUIRE(r.ok());
     CHECK(r.value()->has_dump_data_dir);
     CHECK(r.value()->dump_data_dir == RealPath(t.path()) + "/dump_tensor_data");
@@ -526,8 +524,9 @@ TEST_CASE("§6.2 dump records are attached to their nodes with any window size")
 
 TEST_CASE("§4.2 a Megatron micro-step count beyond int is a parse failure, not a crash (fuzz regression)") {
   vptest::TempDir t;
-  auto g = vptest::BuildFromTexts(t.path(), "{\"megatron_micro_step_number\": 4444444444444444444444444444444441, \"Module.a.A.forward.0\": [null, 0]}",
-                                  vptest::DumpWithData("{}"), "{}");
+  auto g = vptest::BuildFromTexts(
+      t.path(), "{\"megatron_micro_step_number\": 4444444444444444444444444444444441, \"Module.a.A.forward.0\": [null, 0]}",
+      vptest::DumpWithData("{}"), "{}");
   REQUIRE_FALSE(g.ok());
   CHECK(g.status().message().find("Parse construct json file \"construct.json\" failed.") != std::string::npos);
   auto h = vptest::BuildFromTexts(t.path(), "{\"megatron_micro_step_number\": 1, \"Module.a.A.forward.0\": [null, 99999999999]}",
@@ -535,7 +534,7 @@ TEST_CASE("§4.2 a Megatron micro-step count beyond int is a parse failure, not 
   REQUIRE_FALSE(h.ok());
 }
 
-#ifndef __EMSCRIPTEN__   // the browser build has no threads
+#ifndef __EMSCRIPTEN__  // the browser build has no threads
 TEST_CASE("§6 with threads the structure is the one built on one thread (stack.json beside the node table's room)") {
   // The threaded pass loads stack.json while another thread reserves and maps the node table.
   const std::string dir = vptest::SamplesDir("cross_framework_pangu/pytorch_data");
@@ -562,7 +561,7 @@ TEST_CASE("§6 with threads the structure is the one built on one thread (stack.
       CHECK(x.stacks[x.node(id).stack].json == y.stacks[y.node(id).stack].json);
     }
   }
-  CHECK(with_stack > 5);   // the sample's stacks were read, on both paths
+  CHECK(with_stack > 5);  // the sample's stacks were read, on both paths
 }
 
 TEST_CASE("§4.3 with threads a bad stack.json gives the one-thread message, and a bad construct.json still wins") {

@@ -14,7 +14,8 @@ namespace {
 // The captured items of one dump entry whose single input tensor has the given Max (a JSON value).
 NodeItems Captured(const std::string& max_json) {
   auto p = vptest::ParseObject(R"({"e": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
-                                    "Max": )" + max_json + R"(, "Min": 0.0, "Mean": 0.5, "Norm": 1.0,
+                                    "Max": )" +
+                               max_json + R"(, "Min": 0.0, "Mean": 0.5, "Norm": 1.0,
                                     "requires_grad": false}]}})");
   REQUIRE(p->status.ok());
   ItemOptions o;
@@ -32,11 +33,14 @@ TEST_CASE("§9.4 InfNan: a Max that reads as inf, -inf or nan after lower() and 
   CompareSettings s;
   s.mode = CompareMode::kSummary;
   const std::string kMsg = "There is nan/inf/-inf in the maximum or minimum value of NPU.";
-  struct Case { const char* max; bool bad; };
-  for (const Case& c : {Case{"\"inf\"", true}, Case{"\" INF \"", true}, Case{"\"-Inf\\n\"", true}, Case{"\"\\tNaN\"", true},
-                        Case{"\"nan\"", true}, Case{"\"info\"", false}, Case{"\"in f\"", false}, Case{"\"-nan\"", false},
-                        Case{"\"\"", false}, Case{"\"  \"", false}, Case{"\"+inf\"", false}, Case{"2.5", false},
-                        Case{"Infinity", true}, Case{"NaN", true}}) {
+  struct Case {
+    const char* max;
+    bool bad;
+  };
+  for (const Case& c :
+       {Case{"\"inf\"", true}, Case{"\" INF \"", true}, Case{"\"-Inf\\n\"", true}, Case{"\"\\tNaN\"", true},
+        Case{"\"nan\"", true}, Case{"\"info\"", false}, Case{"\"in f\"", false}, Case{"\"-nan\"", false}, Case{"\"\"", false},
+        Case{"\"  \"", false}, Case{"\"+inf\"", false}, Case{"2.5", false}, Case{"Infinity", true}, Case{"NaN", true}}) {
     INFO("Max " << c.max);
     const NodeItems npu = Captured(c.max);
     const NodeComparison r = CompareNode(s, "Torch.x.0.forward", npu, bench.cmp);

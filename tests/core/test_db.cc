@@ -2,9 +2,9 @@
 // schema, indexes, rows written by a real run, and what is left behind when a run fails.
 #include <catch2/catch.hpp>
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <algorithm>
-#include <sqlite3.h>
 
 #include "app/session.h"
 #include "db/schema.h"
@@ -12,8 +12,8 @@
 #include "test_util.h"
 
 using namespace visprobe;
-using vptest::kNull;
 using vptest::DbLeftovers;
+using vptest::kNull;
 using vptest::Query;
 using vptest::Rows;
 using vptest::TempDir;
@@ -64,7 +64,8 @@ TEST_CASE("§17.62 INSERT statement texts") {
   TableDef t{"t", {{"id", "INTEGER PRIMARY KEY"}, {"name", "TEXT NOT NULL"}}};
   CHECK(InsertSql(t, OnConflict::kAbort).value() == "INSERT INTO t (id, name) VALUES (?, ?)");
   CHECK(InsertSql(t, OnConflict::kIgnore).value() == "INSERT OR IGNORE INTO t (id, name) VALUES (?, ?)");
-  CHECK(InsertSql(t, OnConflict::kFail, true, 2).value() == "INSERT OR FAIL INTO t (rowid, id, name) VALUES (?, ?, ?), (?, ?, ?)");
+  CHECK(InsertSql(t, OnConflict::kFail, true, 2).value() ==
+        "INSERT OR FAIL INTO t (rowid, id, name) VALUES (?, ?, ?), (?, ?, ?)");
 }
 
 TEST_CASE("§17.62 unsafe identifiers are rejected as potential SQL injection") {
@@ -101,17 +102,28 @@ TEST_CASE("§13.2 tb_nodes has the 22 columns in order with their declared types
   WorkedBuild w;
   REQUIRE(w.run->result.ok());
   Rows info = Query(w.db, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('tb_nodes') ORDER BY cid");
-  Rows expected = {{"id", "TEXT", "0", "1"},           {"graph_id", "TEXT", "1", "0"},
-                   {"node_order", "INTEGER", "1", "0"}, {"node_name", "TEXT", "1", "0"},
-                   {"node_type", "TEXT", "1", "0"},     {"up_node", "TEXT", "0", "0"},
-                   {"sub_nodes", "TEXT", "0", "0"},     {"precision_index", "INTEGER", "0", "0"},
-                   {"overflow_level", "TEXT", "0", "0"}, {"micro_step_id", "INTEGER", "1", "0"},
-                   {"matched_node_link", "TEXT", "0", "0"}, {"stack_id", "TEXT", "0", "0"},
-                   {"parallel_merge_info", "TEXT", "0", "0"}, {"matched_distributed", "TEXT", "0", "0"},
-                   {"modified", "INTEGER", "1", "0"},   {"input_data", "TEXT", "0", "0"},
-                   {"output_data", "TEXT", "0", "0"},   {"data_source", "TEXT", "0", "0"},
-                   {"dump_data_dir", "TEXT", "0", "0"}, {"step", "INTEGER", "1", "0"},
-                   {"rank", "INTEGER", "1", "0"},       {"is_distributed", "INTEGER", "0", "0"}};
+  Rows expected = {{"id", "TEXT", "0", "1"},
+                   {"graph_id", "TEXT", "1", "0"},
+                   {"node_order", "INTEGER", "1", "0"},
+                   {"node_name", "TEXT", "1", "0"},
+                   {"node_type", "TEXT", "1", "0"},
+                   {"up_node", "TEXT", "0", "0"},
+                   {"sub_nodes", "TEXT", "0", "0"},
+                   {"precision_index", "INTEGER", "0", "0"},
+                   {"overflow_level", "TEXT", "0", "0"},
+                   {"micro_step_id", "INTEGER", "1", "0"},
+                   {"matched_node_link", "TEXT", "0", "0"},
+                   {"stack_id", "TEXT", "0", "0"},
+                   {"parallel_merge_info", "TEXT", "0", "0"},
+                   {"matched_distributed", "TEXT", "0", "0"},
+                   {"modified", "INTEGER", "1", "0"},
+                   {"input_data", "TEXT", "0", "0"},
+                   {"output_data", "TEXT", "0", "0"},
+                   {"data_source", "TEXT", "0", "0"},
+                   {"dump_data_dir", "TEXT", "0", "0"},
+                   {"step", "INTEGER", "1", "0"},
+                   {"rank", "INTEGER", "1", "0"},
+                   {"is_distributed", "INTEGER", "0", "0"}};
   CHECK(info == expected);
 }
 
@@ -119,10 +131,15 @@ TEST_CASE("§13.4/§13.6 tb_config and tb_stack columns") {
   WorkedBuild w;
   REQUIRE(w.run->result.ok());
   Rows cfg = Query(w.db, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('tb_config') ORDER BY cid");
-  CHECK(cfg == Rows{{"id", "TEXT", "0", "1"},           {"graph_type", "TEXT", "1", "0"}, {"task", "TEXT", "0", "0"},
-                    {"tool_tip", "TEXT", "0", "0"},     {"micro_steps", "INTEGER", "0", "0"},
-                    {"overflow_check", "INTEGER", "0", "0"}, {"node_colors", "TEXT", "1", "0"},
-                    {"rank_list", "TEXT", "1", "0"},    {"step_list", "TEXT", "1", "0"}});
+  CHECK(cfg == Rows{{"id", "TEXT", "0", "1"},
+                    {"graph_type", "TEXT", "1", "0"},
+                    {"task", "TEXT", "0", "0"},
+                    {"tool_tip", "TEXT", "0", "0"},
+                    {"micro_steps", "INTEGER", "0", "0"},
+                    {"overflow_check", "INTEGER", "0", "0"},
+                    {"node_colors", "TEXT", "1", "0"},
+                    {"rank_list", "TEXT", "1", "0"},
+                    {"step_list", "TEXT", "1", "0"}});
   Rows st = Query(w.db, "SELECT name, type, pk FROM pragma_table_info('tb_stack') ORDER BY cid");
   CHECK(st == Rows{{"id", "TEXT", "1"}, {"stack_info", "TEXT", "0"}});
 }
@@ -130,11 +147,13 @@ TEST_CASE("§13.4/§13.6 tb_config and tb_stack columns") {
 TEST_CASE("§17.63/§13.7 all seven indexes exist after a run") {
   WorkedBuild w;
   REQUIRE(w.run->result.ok());
-  Rows idx = Query(w.db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tb_nodes' AND name LIKE 'index%' ORDER BY name");
+  Rows idx = Query(
+      w.db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tb_nodes' AND name LIKE 'index%' ORDER BY name");
   CHECK(vptest::Column(idx) == std::vector<std::string>{"index1", "index2", "index3", "index4", "index5", "index6", "index7"});
   CHECK(vptest::Column(Query(w.db, "SELECT name FROM pragma_index_info('index5') ORDER BY seqno")) ==
         std::vector<std::string>{"step", "rank", "micro_step_id", "node_order"});
-  CHECK(vptest::Column(Query(w.db, "SELECT name FROM pragma_index_info('index7')")) == std::vector<std::string>{"is_distributed"});
+  CHECK(vptest::Column(Query(w.db, "SELECT name FROM pragma_index_info('index7')")) ==
+        std::vector<std::string>{"is_distributed"});
 }
 
 TEST_CASE("§18.3 tb_nodes rows of the worked example build") {
@@ -142,7 +161,8 @@ TEST_CASE("§18.3 tb_nodes rows of the worked example build") {
   INFO(w.run->result.status().message());
   REQUIRE(w.run->result.ok());
   CHECK(w.run->result.value().db_path == w.db);
-  Rows rows = Query(w.db, "SELECT node_order, node_name, node_type, up_node, sub_nodes, stack_id FROM tb_nodes ORDER BY node_order");
+  Rows rows =
+      Query(w.db, "SELECT node_order, node_name, node_type, up_node, sub_nodes, stack_id FROM tb_nodes ORDER BY node_order");
   Rows expected = {
       {"0", "Functional.linear.0.forward", "1", "Module.fc1.Linear.forward.0", "", "NPU_0_0_0"},
       {"1", "Module.fc1.Linear.forward.0", "0", "DefaultModel", "[\"Functional.linear.0.forward\"]", "NPU_0_0_1"},
@@ -155,22 +175,24 @@ TEST_CASE("§18.3 tb_nodes rows of the worked example build") {
       {"7", "Module.fc1.Linear.parameters_grad.0", "0", "Module.fc1.Linear.backward.0", "", "NPU_0_0_3"},
       {"8", "Module.fc1.Linear.backward.0", "0", "DefaultModel",
        "[\"Functional.linear.0.backward\", \"Module.fc1.Linear.parameters_grad.0\"]", "NPU_0_0_1"},
-      {"9", "DefaultModel", "0", "", "[\"Module.fc1.Linear.forward.0\", \"Apis_Between_Modules.0\", \"Module.fc1.Linear.backward.0\"]",
-       "NPU_0_0_3"}};
+      {"9", "DefaultModel", "0", "",
+       "[\"Module.fc1.Linear.forward.0\", \"Apis_Between_Modules.0\", \"Module.fc1.Linear.backward.0\"]", "NPU_0_0_3"}};
   CHECK(rows == expected);
 }
 
 TEST_CASE("§18.3 constant columns of every worked-example row") {
   WorkedBuild w;
   REQUIRE(w.run->result.ok());
-  Rows rows = Query(w.db, "SELECT id, node_name, graph_id, precision_index, overflow_level, micro_step_id, matched_node_link, "
-                          "parallel_merge_info, matched_distributed, modified, data_source, dump_data_dir, step, rank, "
-                          "is_distributed FROM tb_nodes ORDER BY node_order");
+  Rows rows = Query(w.db,
+                    "SELECT id, node_name, graph_id, precision_index, overflow_level, micro_step_id, matched_node_link, "
+                    "parallel_merge_info, matched_distributed, modified, data_source, dump_data_dir, step, rank, "
+                    "is_distributed FROM tb_nodes ORDER BY node_order");
   REQUIRE(rows.size() == 10);
   for (const auto& r : rows) {
     INFO(r[1]);
     CHECK(r[0] == "NPU_0_0_" + r[1]);
-    CHECK(r == std::vector<std::string>{r[0], r[1], "NPU_0_0", kNull, kNull, "0", "[]", "", "{}", "0", "NPU", kNull, "0", "0", "0"});
+    CHECK(r ==
+          std::vector<std::string>{r[0], r[1], "NPU_0_0", kNull, kNull, "0", "[]", "", "{}", "0", "NPU", kNull, "0", "0", "0"});
   }
 }
 
@@ -191,7 +213,8 @@ TEST_CASE("§18.3 tb_stack rows of the worked example build") {
   REQUIRE(w.run->result.ok());
   Rows rows = Query(w.db, "SELECT id, stack_info FROM tb_stack ORDER BY id");
   Rows expected = {
-      {"NPU_0_0_0", R"J(["File /app/model.py, line 10, in forward, \n return F.linear(x, self.weight, self.bias)", "File /app/train.py, line 5, in <module>, \n out = model(x)"])J"},
+      {"NPU_0_0_0",
+       R"J(["File /app/model.py, line 10, in forward, \n return F.linear(x, self.weight, self.bias)", "File /app/train.py, line 5, in <module>, \n out = model(x)"])J"},
       {"NPU_0_0_1", R"J(["File /app/train.py, line 5, in <module>, \n out = model(x)"])J"},
       {"NPU_0_0_2", R"J(["File /app/train.py, line 6, in <module>, \n loss = torch.relu(out).sum()"])J"},
       {"NPU_0_0_3", "[]"}};
@@ -201,8 +224,9 @@ TEST_CASE("§18.3 tb_stack rows of the worked example build") {
 TEST_CASE("§18.3 tb_config row of a single build") {
   WorkedBuild w;
   REQUIRE(w.run->result.ok());
-  CHECK(Query(w.db, "SELECT id, graph_type, task, tool_tip, micro_steps, overflow_check, node_colors, rank_list, step_list FROM tb_config") ==
-        Rows{{"1", "build", "", kNull, "1", "0", "null", "[0]", "[0]"}});
+  CHECK(Query(w.db,
+              "SELECT id, graph_type, task, tool_tip, micro_steps, overflow_check, node_colors, rank_list, step_list FROM "
+              "tb_config") == Rows{{"1", "build", "", kNull, "1", "0", "null", "[0]", "[0]"}});
 }
 
 TEST_CASE("§18.3 exact input_data / output_data texts of the worked example") {
@@ -213,12 +237,15 @@ TEST_CASE("§18.3 exact input_data / output_data texts of the worked example") {
     REQUIRE(r.size() == 1);
     return r[0][0];
   };
-  CHECK(cell("input_data", "Torch.sum.0.forward") ==
-        R"({"Torch.sum.0.forward.input.0": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": "[2, 3]", "Max": "0.5", "Min": "0.0", "Mean": "0.2", "Norm": "0.9", "requires_grad": "True", "data_name": "-1"}, "Torch.sum.0.forward.input.1": {"value": "null"}, "Torch.sum.0.forward.input.2": {"type": "int", "value": "1", "data_name": "-1", "requires_grad": "null", "Max": "1", "Min": "1", "Mean": "1", "Norm": "1", "dtype": "<class int>", "shape": "[]"}, "Torch.sum.0.forward.input.dtype": {"type": "torch.dtype", "value": "torch.float32", "data_name": "-1", "requires_grad": "null", "Max": "torch.float32", "Min": "torch.float32", "Mean": "torch.float32", "Norm": "torch.float32", "dtype": "<class str>", "shape": "[]"}})");
-  CHECK(cell("output_data", "Torch.sum.0.forward") ==
-        R"({"Torch.sum.0.forward.output.0": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": "[]", "Max": "inf", "Min": "inf", "Mean": "inf", "Norm": "inf", "requires_grad": "True", "data_name": "-1"}})");
-  CHECK(cell("output_data", "Torch.sum.0.backward") ==
-        R"({"Torch.sum.0.backward.output.0": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": "[2, 3]", "Max": "1.0", "Min": "1.0", "Mean": "1.0", "Norm": "2.4494898319244385", "requires_grad": "False", "data_name": "-1"}, "Torch.sum.0.backward.output.1": {"value": "null"}, "Torch.sum.0.backward.output.2": {"value": "null"}})");
+  CHECK(
+      cell("input_data", "Torch.sum.0.forward") ==
+      R"({"Torch.sum.0.forward.input.0": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": "[2, 3]", "Max": "0.5", "Min": "0.0", "Mean": "0.2", "Norm": "0.9", "requires_grad": "True", "data_name": "-1"}, "Torch.sum.0.forward.input.1": {"value": "null"}, "Torch.sum.0.forward.input.2": {"type": "int", "value": "1", "data_name": "-1", "requires_grad": "null", "Max": "1", "Min": "1", "Mean": "1", "Norm": "1", "dtype": "<class int>", "shape": "[]"}, "Torch.sum.0.forward.input.dtype": {"type": "torch.dtype", "value": "torch.float32", "data_name": "-1", "requires_grad": "null", "Max": "torch.float32", "Min": "torch.float32", "Mean": "torch.float32", "Norm": "torch.float32", "dtype": "<class str>", "shape": "[]"}})");
+  CHECK(
+      cell("output_data", "Torch.sum.0.forward") ==
+      R"({"Torch.sum.0.forward.output.0": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": "[]", "Max": "inf", "Min": "inf", "Mean": "inf", "Norm": "inf", "requires_grad": "True", "data_name": "-1"}})");
+  CHECK(
+      cell("output_data", "Torch.sum.0.backward") ==
+      R"({"Torch.sum.0.backward.output.0": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": "[2, 3]", "Max": "1.0", "Min": "1.0", "Mean": "1.0", "Norm": "2.4494898319244385", "requires_grad": "False", "data_name": "-1"}, "Torch.sum.0.backward.output.1": {"value": "null"}, "Torch.sum.0.backward.output.2": {"value": "null"}})");
   CHECK(cell("output_data", "Module.fc1.Linear.parameters_grad.0") == "{}");
   CHECK(cell("input_data", "DefaultModel") == "{}");
   CHECK(cell("output_data", "Apis_Between_Modules.0") == "{}");
@@ -245,8 +272,8 @@ TEST_CASE("§18.3 item keys of the worked example's module and parameters_grad n
   WorkedBuild w;
   REQUIRE(w.run->result.ok());
   auto keys = [&](const std::string& col, const std::string& node) {
-    return vptest::Column(Query(w.db, "SELECT j.key FROM tb_nodes, json_each(tb_nodes." + col + ") AS j WHERE node_name = '" +
-                                          node + "' ORDER BY j.id"));
+    return vptest::Column(Query(
+        w.db, "SELECT j.key FROM tb_nodes, json_each(tb_nodes." + col + ") AS j WHERE node_name = '" + node + "' ORDER BY j.id"));
   };
   CHECK(keys("input_data", "Module.fc1.Linear.parameters_grad.0") ==
         std::vector<std::string>{"Module.fc1.Linear.parameters_grad.0.weight", "Module.fc1.Linear.parameters_grad.0.bias"});
@@ -330,7 +357,8 @@ TEST_CASE("§16.2/§4.2 the ERROR line of an empty construct.json is the excepti
   CHECK(errors[0] ==
         "An unexpected error occurred: The content of 'construct.json' is empty, failed to build graph. When dumping "
         "data, it is necessary to select level L0 or mix in order to collect model structure data, that is, the "
-        "content of 'construct.json' is not empty. (in " + (t / "npu") + ")");
+        "content of 'construct.json' is not empty. (in " +
+            (t / "npu") + ")");
 }
 
 TEST_CASE("§13.1 issue 18: a run whose time-stamped name is taken writes the first free _N name and says so") {
@@ -344,7 +372,7 @@ TEST_CASE("§13.1 issue 18: a run whose time-stamped name is taken writes the fi
   CHECK(first->rep.Messages(LogLevel::kWarning).empty());
   const std::string before = vptest::ReadFile(db);
   for (int k = 1; k <= 2; ++k) {
-    auto again = BuildRun(t / "npu", t / "out");   // the same second: the same time stamp
+    auto again = BuildRun(t / "npu", t / "out");  // the same second: the same time stamp
     REQUIRE(again->result.ok());
     const std::string name = std::string("build_") + kTs + "_" + std::to_string(k) + ".vis.db";
     CHECK(again->result.value().db_path == (t / "out") + "/" + name);
@@ -393,8 +421,8 @@ TEST_CASE("§13.9 a failed export logs Failed to export model graph, file: <name
   REQUIRE_FALSE(r->result.ok());
   CHECK(DbLeftovers(t / "out").empty());
   auto errors = r->rep.Messages(LogLevel::kError);
-  const std::string expected = std::string("Failed to export model graph, file: build_") + kTs +
-                               ".vis.db, error: An sqlite3 error occurred: ";
+  const std::string expected =
+      std::string("Failed to export model graph, file: build_") + kTs + ".vis.db, error: An sqlite3 error occurred: ";
   bool found = false;
   // One ERROR line: "An unexpected error occurred: " + the §13.9 text.
   for (const auto& e : errors) found = found || e == "An unexpected error occurred: " + e.substr(30) && e.find(expected) == 30;
@@ -418,9 +446,11 @@ TEST_CASE("§2.1 a dump record repeated in dump.json: the last one is written") 
   INFO(run->result.status().message());
   REQUIRE(run->result.ok());
   const std::string db = run->result.value().db_path;
-  CHECK(Query(db, "SELECT input_data, output_data FROM tb_nodes WHERE node_name = 'Functional.relu.0.forward'") ==
-        Rows{{R"({"Functional.relu.0.forward.input.0": {"type": "int", "value": "5", "data_name": "-1", "requires_grad": "null", "Max": "5", "Min": "5", "Mean": "5", "Norm": "5", "dtype": "<class int>", "shape": "[]"}})",
-              "{}"}});
+  CHECK(
+      Query(db, "SELECT input_data, output_data FROM tb_nodes WHERE node_name = 'Functional.relu.0.forward'") ==
+      Rows{
+          {R"({"Functional.relu.0.forward.input.0": {"type": "int", "value": "5", "data_name": "-1", "requires_grad": "null", "Max": "5", "Min": "5", "Mean": "5", "Norm": "5", "dtype": "<class int>", "shape": "[]"}})",
+           "{}"}});
   CHECK(Query(db, "SELECT count(*) FROM tb_nodes") == Rows{{"10"}});
 }
 
@@ -438,8 +468,10 @@ TEST_CASE("§2.1/§6.7 a parameters_grad record repeated in dump.json: the last 
   INFO(run->result.status().message());
   REQUIRE(run->result.ok());
   const std::string db = run->result.value().db_path;
-  CHECK(Query(db, "SELECT input_data FROM tb_nodes WHERE node_name = 'Module.fc1.Linear.parameters_grad.0'") ==
-        Rows{{R"({"Module.fc1.Linear.parameters_grad.0.weight": {"type": "int", "value": "5", "data_name": "-1", "requires_grad": "null", "Max": "5", "Min": "5", "Mean": "5", "Norm": "5", "dtype": "<class int>", "shape": "[]"}})"}});
+  CHECK(
+      Query(db, "SELECT input_data FROM tb_nodes WHERE node_name = 'Module.fc1.Linear.parameters_grad.0'") ==
+      Rows{
+          {R"({"Module.fc1.Linear.parameters_grad.0.weight": {"type": "int", "value": "5", "data_name": "-1", "requires_grad": "null", "Max": "5", "Min": "5", "Mean": "5", "Norm": "5", "dtype": "<class int>", "shape": "[]"}})"}});
 }
 
 TEST_CASE("§17.63 graph id and node id of a graph written for step 5, rank 2") {
@@ -462,12 +494,13 @@ TEST_CASE("§17.63 graph id and node id of a graph written for step 5, rank 2") 
   auto done = w.value()->Commit();
   REQUIRE(done.ok());
   CHECK(done.value() == path);
-  CHECK(Query(path, "SELECT id, graph_id, node_order, up_node, sub_nodes, stack_id, data_source, step, rank, input_data, "
-                    "output_data, dump_data_dir FROM tb_nodes ORDER BY node_order") ==
-        Rows{{"test_source_5_2_node_123", "test_source_5_2", "0", "DefaultModel", "", "test_source_5_2_0", "test_source",
-              "5", "2", "{}", "{}", kNull},
-             {"test_source_5_2_DefaultModel", "test_source_5_2", "1", "", "[\"node_123\"]", "test_source_5_2_0",
-              "test_source", "5", "2", "{}", "{}", kNull}});
+  CHECK(Query(path,
+              "SELECT id, graph_id, node_order, up_node, sub_nodes, stack_id, data_source, step, rank, input_data, "
+              "output_data, dump_data_dir FROM tb_nodes ORDER BY node_order") ==
+        Rows{{"test_source_5_2_node_123", "test_source_5_2", "0", "DefaultModel", "", "test_source_5_2_0", "test_source", "5",
+              "2", "{}", "{}", kNull},
+             {"test_source_5_2_DefaultModel", "test_source_5_2", "1", "", "[\"node_123\"]", "test_source_5_2_0", "test_source",
+              "5", "2", "{}", "{}", kNull}});
   CHECK(Query(path, "SELECT id, stack_info FROM tb_stack") == Rows{{"test_source_5_2_0", "[]"}});
 }
 

@@ -3,8 +3,8 @@
 // compare's reserved rowids, many rows to a statement, and an aborted writer.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <sqlite3.h>
+#include <algorithm>
 
 #include "db/vis_db.h"
 #include "test_util.h"
@@ -42,7 +42,7 @@ TEST_CASE("§13.1 an aborted writer leaves no file behind") {
   {
     auto w = VisDbWriter::Open(path, DbOptions());
     REQUIRE(w.ok());
-  }   // destroyed without Commit
+  }  // destroyed without Commit
   CHECK(vptest::ListNames(t.path()).empty());
 }
 
@@ -73,54 +73,57 @@ TEST_CASE("§13.3 rows handed over in any order go in in node_order (held in mem
   plan.given.assign(g.size(), 0);
   std::vector<NodeId> handed;
   for (NodeId id : post)
-    if (g.node(id).subnodes.empty()) { plan.given[id] = 1; handed.push_back(id); }
+    if (g.node(id).subnodes.empty()) {
+      plan.given[id] = 1;
+      handed.push_back(id);
+    }
   std::vector<NodeId> own_calls;
   plan.before_own = [&own_calls](NodeId id) { own_calls.push_back(id); };
-  std::reverse(handed.begin(), handed.end());   // the worst order: every row but the last waits
+  std::reverse(handed.begin(), handed.end());  // the worst order: every row but the last waits
   for (size_t held_bytes : {size_t(64) << 20, size_t(2000)})
-  for (bool blocks : {false, true}) {
-    DYNAMIC_SECTION("hold limit " << held_bytes << (blocks ? ", rows in blocks of 7" : ", one row at a time")) {
-      TempDir t;
-      const std::string path = t / "x.vis.db";
-      DbOptions o;
-      o.held_bytes = held_bytes;
-      auto w = VisDbWriter::Open(path, o);
-      REQUIRE(w.ok());
-      own_calls.clear();
-      REQUIRE(w.value()->BeginGraph(g, GraphRowsInfo(), plan).ok());
-      if (!blocks) {
-        for (NodeId id : handed)
-          REQUIRE(w.value()->WriteRenderedRow(id, RowText(g, id, "input"), RowText(g, id, "output")).ok());
-      } else {   // as StreamRows hands them over: rows rendered into shared blocks, held by reference
-        for (size_t i = 0; i < handed.size(); i += 7) {
-          auto b = std::make_shared<RowBlock>();
-          for (size_t j = i; j < std::min(handed.size(), i + 7); ++j) {
-            b->ids.push_back(handed[j]);
-            b->text += RowText(g, handed[j], "input");
-            b->cuts.push_back(b->text.size());
-            b->text += RowText(g, handed[j], "output");
-            b->cuts.push_back(b->text.size());
+    for (bool blocks : {false, true}) {
+      DYNAMIC_SECTION("hold limit " << held_bytes << (blocks ? ", rows in blocks of 7" : ", one row at a time")) {
+        TempDir t;
+        const std::string path = t / "x.vis.db";
+        DbOptions o;
+        o.held_bytes = held_bytes;
+        auto w = VisDbWriter::Open(path, o);
+        REQUIRE(w.ok());
+        own_calls.clear();
+        REQUIRE(w.value()->BeginGraph(g, GraphRowsInfo(), plan).ok());
+        if (!blocks) {
+          for (NodeId id : handed)
+            REQUIRE(w.value()->WriteRenderedRow(id, RowText(g, id, "input"), RowText(g, id, "output")).ok());
+        } else {  // as StreamRows hands them over: rows rendered into shared blocks, held by reference
+          for (size_t i = 0; i < handed.size(); i += 7) {
+            auto b = std::make_shared<RowBlock>();
+            for (size_t j = i; j < std::min(handed.size(), i + 7); ++j) {
+              b->ids.push_back(handed[j]);
+              b->text += RowText(g, handed[j], "input");
+              b->cuts.push_back(b->text.size());
+              b->text += RowText(g, handed[j], "output");
+              b->cuts.push_back(b->text.size());
+            }
+            REQUIRE(w.value()->WriteRows(b).ok());
           }
-          REQUIRE(w.value()->WriteRows(b).ok());
         }
+        auto rows = w.value()->EndGraph();
+        REQUIRE(rows.ok());
+        CHECK(rows.value() == post.size());
+        REQUIRE(w.value()->Commit().ok());
+        // rowid order = node_order, every row once, each planned row with its own texts.
+        CHECK(Query(path, "SELECT count(*), min(rowid), max(rowid), sum(rowid - 1 = node_order) FROM tb_nodes") ==
+              Rows{{std::to_string(post.size()), "1", std::to_string(post.size()), std::to_string(post.size())}});
+        for (NodeId id : {handed.front(), handed.back(), handed[handed.size() / 2]})
+          CHECK(Query(path, "SELECT input_data, output_data FROM tb_nodes WHERE node_name = '" + vptest::NameOf(g, id) + "'") ==
+                Rows{{RowText(g, id, "input"), RowText(g, id, "output")}});
+        // The modules and the root went in from the graph, each once, after their children.
+        CHECK(own_calls.size() == post.size() - handed.size());
+        CHECK(own_calls.back() == g.root());
+        // No temporary table is left in the file.
+        CHECK(Query(path, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'vp_held%'") == Rows{{"0"}});
       }
-      auto rows = w.value()->EndGraph();
-      REQUIRE(rows.ok());
-      CHECK(rows.value() == post.size());
-      REQUIRE(w.value()->Commit().ok());
-      // rowid order = node_order, every row once, each planned row with its own texts.
-      CHECK(Query(path, "SELECT count(*), min(rowid), max(rowid), sum(rowid - 1 = node_order) FROM tb_nodes") ==
-            Rows{{std::to_string(post.size()), "1", std::to_string(post.size()), std::to_string(post.size())}});
-      for (NodeId id : {handed.front(), handed.back(), handed[handed.size() / 2]})
-        CHECK(Query(path, "SELECT input_data, output_data FROM tb_nodes WHERE node_name = '" + vptest::NameOf(g, id) + "'") ==
-              Rows{{RowText(g, id, "input"), RowText(g, id, "output")}});
-      // The modules and the root went in from the graph, each once, after their children.
-      CHECK(own_calls.size() == post.size() - handed.size());
-      CHECK(own_calls.back() == g.root());
-      // No temporary table is left in the file.
-      CHECK(Query(path, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'vp_held%'") == Rows{{"0"}});
     }
-  }
 }
 
 TEST_CASE("§13.3 a row planned but never handed over goes in from the graph's items at the end") {
@@ -128,8 +131,8 @@ TEST_CASE("§13.3 a row planned but never handed over goes in from the graph's i
   RowPlan plan;
   plan.given.assign(g.size(), 0);
   const std::vector<NodeId> post = PostOrder(g);
-  plan.given[post[0]] = 1;   // never comes
-  plan.given[post[1]] = 1;   // comes, and must wait for post[0] until the end
+  plan.given[post[0]] = 1;  // never comes
+  plan.given[post[1]] = 1;  // comes, and must wait for post[0] until the end
   TempDir t;
   const std::string path = t / "x.vis.db";
   auto w = VisDbWriter::Open(path, DbOptions());
@@ -148,7 +151,7 @@ TEST_CASE("§13.3 a compare's target rows take the rowids before the golden's, w
   const std::string path = t / "x.vis.db";
   auto w = VisDbWriter::Open(path, DbOptions());
   REQUIRE(w.ok());
-  REQUIRE(w.value()->WriteGraph(WideGraph(1, 1), GraphRowsInfo()).ok());   // 3 rows of an earlier (step, rank)
+  REQUIRE(w.value()->WriteGraph(WideGraph(1, 1), GraphRowsInfo()).ok());  // 3 rows of an earlier (step, rank)
   GraphRowsInfo ninfo, binfo;
   ninfo.rank = binfo.rank = 1;
   binfo.data_source = "Bench";
@@ -158,15 +161,19 @@ TEST_CASE("§13.3 a compare's target rows take the rowids before the golden's, w
   REQUIRE(w.value()->WriteGraph(target, ninfo).ok());
   GraphRowsInfo next;
   next.rank = 2;
-  REQUIRE(w.value()->WriteGraph(WideGraph(1, 1), next).ok());   // the next (step, rank) follows both
+  REQUIRE(w.value()->WriteGraph(WideGraph(1, 1), next).ok());  // the next (step, rank) follows both
   REQUIRE(w.value()->Commit().ok());
-  CHECK(Query(path, "SELECT graph_id, min(rowid), max(rowid), sum(rowid - min_id = node_order) FROM tb_nodes "
-                    "JOIN (SELECT graph_id AS gid, min(rowid) AS min_id FROM tb_nodes GROUP BY graph_id) ON gid = graph_id "
-                    "GROUP BY graph_id ORDER BY min(rowid)") ==
-        Rows{{"NPU_0_0", "1", "3", "3"}, {"NPU_0_1", "4", "13", "10"}, {"Bench_0_1", "14", "20", "7"}, {"NPU_0_2", "21", "23", "3"}});
+  CHECK(Query(path,
+              "SELECT graph_id, min(rowid), max(rowid), sum(rowid - min_id = node_order) FROM tb_nodes "
+              "JOIN (SELECT graph_id AS gid, min(rowid) AS min_id FROM tb_nodes GROUP BY graph_id) ON gid = graph_id "
+              "GROUP BY graph_id ORDER BY min(rowid)") == Rows{{"NPU_0_0", "1", "3", "3"},
+                                                               {"NPU_0_1", "4", "13", "10"},
+                                                               {"Bench_0_1", "14", "20", "7"},
+                                                               {"NPU_0_2", "21", "23", "3"}});
 }
 
-TEST_CASE("§13.3 rows go in many to a statement: whole batches, a partial one at the end, and a refused row still fails the graph") {
+TEST_CASE(
+    "§13.3 rows go in many to a statement: whole batches, a partial one at the end, and a refused row still fails the graph") {
   // Modules of 12 leaves until there are two whole batches and part of a third (16 a statement:
   // 3 modules, 40 rows; 64: 10 modules, 131 rows).
   const size_t batch = VisDbWriter::kRowsPerStatement;
@@ -202,7 +209,7 @@ TEST_CASE("§13.3 rows go in many to a statement: whole batches, a partial one a
     REQUIRE(w.ok());
     REQUIRE(w.value()->BeginGraph(g, GraphRowsInfo()).ok());
     REQUIRE(w.value()->WriteRenderedRow(post[3], "{}", "{}").ok());
-    REQUIRE(w.value()->WriteRenderedRow(post[3], "{}", "{}").ok());   // staged, not in yet
+    REQUIRE(w.value()->WriteRenderedRow(post[3], "{}", "{}").ok());  // staged, not in yet
     auto rows = w.value()->EndGraph();
     REQUIRE_FALSE(rows.ok());
     CHECK_THAT(rows.status().message(), Catch::Contains("UNIQUE constraint failed: tb_nodes.rowid"));

@@ -19,11 +19,25 @@ TEST_CASE("§17.22 op_of table of §5.2 (unescaped dots)") {
   for (const char* m : {"ModuleTest", "Module1", "InvalidNodeName", "Tensor", "Module.fc.Linear.forward.0",
                         "Cell.fc.Dense.forward.0", "optimizer", "clip_grad", "DefaultModel", "Distributed", "Module"})
     CHECK(OpOfName(m) == NodeOp::kModule);
-  for (const char* a : {"TensorTest", "TorchTest", "FunctionalTest", "NPUTest", "VFTest", "DistributedTest",
-                        "AtenTest", "Tensor1", "Tensor.__add__.0.forward", "Torch.sum.0.forward",
-                        "Functional.linear.0.backward", "NPU.npu_fusion_attention.0.forward", "VF.lstm.0.forward",
-                        "Distributed.all_reduce.0.forward", "Aten.mul.0.forward", "Mint.add.0.forward",
-                        "MintFunctional.relu.0.forward", "Primitive.norm.RmsNorm.0.forward", "Jit.x.0.forward",
+  for (const char* a : {"TensorTest",
+                        "TorchTest",
+                        "FunctionalTest",
+                        "NPUTest",
+                        "VFTest",
+                        "DistributedTest",
+                        "AtenTest",
+                        "Tensor1",
+                        "Tensor.__add__.0.forward",
+                        "Torch.sum.0.forward",
+                        "Functional.linear.0.backward",
+                        "NPU.npu_fusion_attention.0.forward",
+                        "VF.lstm.0.forward",
+                        "Distributed.all_reduce.0.forward",
+                        "Aten.mul.0.forward",
+                        "Mint.add.0.forward",
+                        "MintFunctional.relu.0.forward",
+                        "Primitive.norm.RmsNorm.0.forward",
+                        "Jit.x.0.forward",
                         "MindSpeed.x.0.forward"})
     CHECK(OpOfName(a) == NodeOp::kFunctionApi);
 }
@@ -90,7 +104,7 @@ TEST_CASE("§17.24 ancestors: ids from the top down to the parent; a cycle gives
 
   NodeId x = g.AddNode(NodeOp::kModule, "x", kNoNode);
   NodeId y = g.AddNode(NodeOp::kModule, "y", x);
-  g.AddUpnode(x, y);   // x -> y -> x
+  g.AddUpnode(x, y);  // x -> y -> x
   CHECK(g.Ancestors(y).empty());
 }
 
@@ -106,7 +120,7 @@ TEST_CASE("§17.24 ancestors: a node hanging below a cycle has none; a chain pas
   NodeId top = g.AddNode(NodeOp::kModule, "c0", kNoNode);
   NodeId last = top;
   for (int i = 1; i < 300; ++i) last = g.AddNode(NodeOp::kModule, "c" + std::to_string(i), last);
-  g.AddUpnode(top, last);   // c0's parent is c299
+  g.AddUpnode(top, last);  // c0's parent is c299
   CHECK(g.Ancestors(last).empty());
   NodeId below = g.AddNode(NodeOp::kModule, "below", last);
   CHECK(g.Ancestors(below).empty());
@@ -139,7 +153,7 @@ TEST_CASE("§17.21 micro-step paging example of §10") {
   CHECK(PageMicroSteps(g) == 2);
   for (NodeId n : {af0, ab0, apis0}) CHECK(g.node(n).micro_step == 0);
   for (NodeId n : {af1, bf0, bb0, ab1, apis1}) CHECK(g.node(n).micro_step == 1);
-  CHECK(g.node(inner).micro_step == 0);   // propagated from its parent
+  CHECK(g.node(inner).micro_step == 0);  // propagated from its parent
   CHECK(g.node(deep).micro_step == 1);
   CHECK(g.node(g.root()).micro_step == kMicroStepUnset);  // root stays unset (stored as 0)
 }
@@ -192,8 +206,8 @@ TEST_CASE("Graph::Reserve with a prefault count maps the room for that many node
   const size_t prefault_growth = ResidentBytes() - before;
   INFO("resident growth: " << plain_growth << " bytes plain, " << prefault_growth << " with the prefault");
   CHECK(prefault_growth >= plain_growth + mapped * sizeof(Node) * 9 / 10);
-  CHECK(prefault_growth < plain_growth + n * sizeof(Node));   // the room past `mapped` stays unmapped
+  CHECK(prefault_growth < plain_growth + n * sizeof(Node));  // the room past `mapped` stays unmapped
   const NodeId a = prefaulted.AddNode(NodeOp::kModule, "Module.a.forward.0", prefaulted.root());
-  CHECK(prefaulted.Find("Module.a.forward.0") == a);   // the mapped room holds nodes as before
+  CHECK(prefaulted.Find("Module.a.forward.0") == a);  // the mapped room holds nodes as before
 }
 #endif

@@ -23,8 +23,8 @@ namespace {
 
 struct Records {
   Status status;
-  std::vector<std::pair<std::string, std::string>> items;   // key, json.dumps(value)
-  std::string meta;                                          // json.dumps(meta) in container mode
+  std::vector<std::pair<std::string, std::string>> items;  // key, json.dumps(value)
+  std::string meta;  // json.dumps(meta) in container mode
 };
 
 Records ReadAll(const std::string& path, const std::string& container, size_t window, size_t block) {
@@ -276,8 +276,14 @@ namespace {
 // escaped by odd runs of backslashes, even runs before a closing quote, brackets and commas inside
 // strings, long strings and deep nesting across 64-byte blocks.
 std::string RandomString(std::mt19937& rng) {
-  static const char* const kPieces[] = {"a", "Module.x.forward.0", "\\\"", "\\\\", "\\\\\\\"", "{", "}", "[", "]",
-                                        ",", ":", " ", "\\n", "\\u00e9", "\\\\\\\\", "0123456789abcdef0123456789abcdef"};
+  static const char* const kPieces[] = {"a",        "Module.x.forward.0",
+                                        "\\\"",     "\\\\",
+                                        "\\\\\\\"", "{",
+                                        "}",        "[",
+                                        "]",        ",",
+                                        ":",        " ",
+                                        "\\n",      "\\u00e9",
+                                        "\\\\\\\\", "0123456789abcdef0123456789abcdef"};
   std::string s = "\"";
   const int n = std::uniform_int_distribution<int>(0, 12)(rng);
   for (int i = 0; i < n; ++i) s += kPieces[std::uniform_int_distribution<int>(0, 15)(rng)];
@@ -313,9 +319,14 @@ SplitResult Split(const std::string& text, const std::string& container, bool ke
   });
   s.SetBlockScan(block_scan);
   s.SetScalarBlocks(scalar_blocks);
-  if (keys_only) s.SetKeysOnly([&](std::string_view k, uint64_t at) { r.keys.emplace_back(k); r.file_pos.push_back(at); return Status::Ok(); });
+  if (keys_only)
+    s.SetKeysOnly([&](std::string_view k, uint64_t at) {
+      r.keys.emplace_back(k);
+      r.file_pos.push_back(at);
+      return Status::Ok();
+    });
   Status st;
-  for (size_t at = 0; at < text.size() && st.ok();) {   // random chunks, mostly long enough for blocks
+  for (size_t at = 0; at < text.size() && st.ok();) {  // random chunks, mostly long enough for blocks
     const size_t n = std::min(text.size() - at, size_t(std::uniform_int_distribution<int>(1, 700)(rng)));
     st = s.Feed(text.data() + at, n);
     at += n;
@@ -337,14 +348,16 @@ TEST_CASE("record splitter: the 64-byte block scan splits exactly as the byte sc
     const int records = std::uniform_int_distribution<int>(1, 12)(gen);
     for (int i = 0; i < records; ++i) text += (i ? ",\n" : "\n") + RandomString(gen) + ": " + RandomValue(gen, 0);
     text += container ? "}, \"dump_data_dir\": null}" : "}";
-    if (round % 5 == 4) {   // damaged: a byte replaced, or the text cut
+    if (round % 5 == 4) {  // damaged: a byte replaced, or the text cut
       const size_t at = std::uniform_int_distribution<size_t>(0, text.size() - 1)(gen);
-      if (round % 10 == 4) text[at] = "\\\"{}[],x"[std::uniform_int_distribution<int>(0, 7)(gen)];
-      else text.resize(at);
+      if (round % 10 == 4)
+        text[at] = "\\\"{}[],x"[std::uniform_int_distribution<int>(0, 7)(gen)];
+      else
+        text.resize(at);
     }
     for (bool keys_only : {false, true}) {
       INFO("round " << round << " keys_only " << keys_only << " text " << text);
-      std::mt19937 a(round), b(round), c(round);   // the same chunking every way
+      std::mt19937 a(round), b(round), c(round);  // the same chunking every way
       const SplitResult bytes = Split(text, container ? "data" : "", keys_only, false, a);
       // The block scan with the SSE2 byte classes (where the build has SSE2), and with the
       // one-byte-at-a-time classes of a build without it.
@@ -363,7 +376,7 @@ TEST_CASE("record splitter: the 64-byte block scan splits exactly as the byte sc
     }
   }
   CHECK(compared == 800);
-  CHECK(failures_seen > 20);   // the damaged texts did reach the error paths
+  CHECK(failures_seen > 20);  // the damaged texts did reach the error paths
 }
 
 TEST_CASE("record splitter: the block scan stops at the nesting limit and at the value's end") {
@@ -386,7 +399,10 @@ TEST_CASE("record splitter: the block scan stops at the nesting limit and at the
   for (int i = 0; i < 3000; ++i) big += (i ? ", " : "") + std::string("\"x}]\\\\\\\"{[,\"");
   big += "], \"b\": 1}}";
   std::vector<std::string> windows;
-  RecordSplitter s("data", 1, [&](std::string& w, const std::vector<RecordOrigin>&) { windows.push_back(w); return Status::Ok(); });
+  RecordSplitter s("data", 1, [&](std::string& w, const std::vector<RecordOrigin>&) {
+    windows.push_back(w);
+    return Status::Ok();
+  });
   REQUIRE(s.Feed(big.data(), big.size()).ok());
   REQUIRE(s.Finish().ok());
   REQUIRE(windows.size() == 2);
@@ -402,7 +418,10 @@ std::vector<std::string> ScanKeys(const std::string& path, const std::string& co
   o.container_key = container;
   o.window_bytes = window;
   o.block_bytes = block;
-  auto r = ScanJsonKeys(path, o, [&](std::string_view k, uint64_t) { keys.emplace_back(k); return Status::Ok(); });
+  auto r = ScanJsonKeys(path, o, [&](std::string_view k, uint64_t) {
+    keys.emplace_back(k);
+    return Status::Ok();
+  });
   *st = r.ok() ? Status::Ok() : r.status();
   return keys;
 }
@@ -469,7 +488,7 @@ TEST_CASE("parallel windows: the same records as one thread, and the first faili
   };
   auto one = collect(1, 64);
   CHECK(one.size() == 8);
-#ifndef __EMSCRIPTEN__   // the browser build has no threads; its reader runs the one-thread path
+#ifndef __EMSCRIPTEN__  // the browser build has no threads; its reader runs the one-thread path
   CHECK(collect(2, 64) == one);
   CHECK(collect(3, 1) == one);
 #endif
@@ -497,19 +516,19 @@ TEST_CASE("parallel windows: the same records as one thread, and the first faili
   std::string pad(200, 'x');
   std::string two = "{\"data\": {";
   for (int w = 0; w < 2; ++w)
-    two += std::string(w ? ", " : "") + "\"r" + std::to_string(w) + "a\": {\"p\": \"" + pad + "\"}, \"r" +
-           std::to_string(w) + "b\": {\"input\": [1.5.5]}";
+    two += std::string(w ? ", " : "") + "\"r" + std::to_string(w) + "a\": {\"p\": \"" + pad + "\"}, \"r" + std::to_string(w) +
+           "b\": {\"input\": [1.5.5]}";
   // Then enough valid windows that the splitter is still waiting for queue space when one fails.
   for (int r = 2; r < 60; ++r) two += ", \"r" + std::to_string(r) + "\": {\"p\": \"" + pad + "\"}";
   two += "}}";
   vptest::WriteFile(t / "two.json", two);
   JsonReadOptions ow = o;
-  ow.window_bytes = 230;   // r0a alone is shorter: each window holds an "a" and a "b" record
+  ow.window_bytes = 230;  // r0a alone is shorter: each window holds an "a" and a "b" record
   int ms0 = 50, ms1 = 300;
   auto slow = [&ms0, &ms1](int, std::string_view k, uint64_t, const JTree&, JIdx) {
     if (k == "r0a") std::this_thread::sleep_for(std::chrono::milliseconds(ms0));
     if (k == "r1a") std::this_thread::sleep_for(std::chrono::milliseconds(ms1));
-    if (k.size() > 1 && k.back() != 'a') std::this_thread::sleep_for(std::chrono::milliseconds(20));   // the rest: slow too
+    if (k.size() > 1 && k.back() != 'a') std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the rest: slow too
     return Status::Ok();
   };
   auto first = ReadJsonRecordsParallel(t / "two.json", ow, 1, slow);

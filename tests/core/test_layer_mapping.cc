@@ -26,8 +26,7 @@ std::string Pangu(const std::string& rel) { return SamplesDir("cross_framework_p
 
 // A dump folder with the three files; `data_keys` become entries `{}` of "data".
 std::string WriteSide(const TempDir& tmp, const std::string& name, const std::vector<std::string>& data_keys,
-                      const std::string& construct, const std::string& stack,
-                      const std::string& framework = "pytorch") {
+                      const std::string& construct, const std::string& stack, const std::string& framework = "pytorch") {
   std::string data = "{";
   for (size_t i = 0; i < data_keys.size(); ++i) data += (i ? ", \"" : "\"") + data_keys[i] + "\": {}";
   data += "}";
@@ -55,8 +54,7 @@ const char* kPtTemplate = "File /x/msprobe/pytorch/hook_module/wrap.py, line 5, 
 }  // namespace
 
 TEST_CASE("layer mapping: the §8.4.4 table on cross_framework_pangu", "[mapping]") {
-  auto r = ComputeLayerMapping(Pangu("mindspore_data/dump.json"), Pangu("pytorch_data/dump.json"),
-                               Pangu("layer_mapping.yaml"));
+  auto r = ComputeLayerMapping(Pangu("mindspore_data/dump.json"), Pangu("pytorch_data/dump.json"), Pangu("layer_mapping.yaml"));
   REQUIRE(r.ok());
   const Mapping& m = r.value();
   // The rows of the spec table.
@@ -190,7 +188,7 @@ TEST_CASE("framework detection (§8.5)", "[mapping]") {
   for (size_t shift = 0; shift < 16; ++shift) {
     const std::string head = "{\"data\": {\"x\": {\"pad\": \"";
     const std::string tail = "\", \"t\": {\"type\":  \"torch.Tensor\"}}}}";
-    const size_t pattern_at = (1u << 20) - 8 + shift;   // offset of "type" in the file
+    const size_t pattern_at = (1u << 20) - 8 + shift;  // offset of "type" in the file
     const size_t pad = pattern_at - head.size() - std::string("\", \"t\": {").size();
     auto r = detect(head + std::string(pad, 'a') + tail);
     INFO(shift);
@@ -244,8 +242,8 @@ TEST_CASE("layer mapping YAML subset", "[mapping]") {
     auto r = ParseYaml("A:\n  x: \"y\"#c\n  'a\tb': \"c\td\"  # e\tf\n");
     REQUIRE(r.ok());
     CHECK(r->at(0).entries == std::vector<std::pair<std::string, std::string>>{{"x", "y"}, {"a\tb", "c\td"}});
-    for (const char* bad : {"A:\n  x:\ty\n", "A:\n  x: y\t# c\n", "A:\n  x: y\tz\n", "A:\t\n  x: y\n",
-                            "A:\n  'x'\t: y\n", "A: {}\t\n", "A:\n  x: y\n \t\n"}) {
+    for (const char* bad : {"A:\n  x:\ty\n", "A:\n  x: y\t# c\n", "A:\n  x: y\tz\n", "A:\t\n  x: y\n", "A:\n  'x'\t: y\n",
+                            "A: {}\t\n", "A:\n  x: y\n \t\n"}) {
       INFO(bad);
       CHECK_FALSE(ParseYaml(bad).ok());
     }
@@ -270,20 +268,20 @@ TEST_CASE("layer mapping YAML subset", "[mapping]") {
       REQUIRE_FALSE(r.ok());
       return r.status().message();
     };
-    CHECK(err("") .rfind("m.yaml:", 0) == 0);                              // empty document
+    CHECK(err("").rfind("m.yaml:", 0) == 0);  // empty document
     CHECK(err("# only a comment\n---\n").find("empty") != std::string::npos);
-    CHECK(err("A:\n  x: y\n  - z\n").rfind("m.yaml:3:", 0) == 0);        // sequence
-    CHECK(err("A:\n  x: y\n      z: w\n").rfind("m.yaml:3:", 0) == 0);   // third level / bad indent
-    CHECK(err("A:\n  x:\n").rfind("m.yaml:2:", 0) == 0);                 // empty value
-    CHECK(err("A:\n  x: b: c\n").rfind("m.yaml:2:", 0) == 0);            // nested mapping on one line
-    CHECK(err("A: scalar\n").rfind("m.yaml:1:", 0) == 0);                // class value is not a mapping
+    CHECK(err("A:\n  x: y\n  - z\n").rfind("m.yaml:3:", 0) == 0);  // sequence
+    CHECK(err("A:\n  x: y\n      z: w\n").rfind("m.yaml:3:", 0) == 0);  // third level / bad indent
+    CHECK(err("A:\n  x:\n").rfind("m.yaml:2:", 0) == 0);  // empty value
+    CHECK(err("A:\n  x: b: c\n").rfind("m.yaml:2:", 0) == 0);  // nested mapping on one line
+    CHECK(err("A: scalar\n").rfind("m.yaml:1:", 0) == 0);  // class value is not a mapping
     CHECK(err("A:\n  x: 'unterminated\n").rfind("m.yaml:2:", 0) == 0);
     CHECK(err("A:\n  x: [1, 2]\n").rfind("m.yaml:2:", 0) == 0);
     CHECK(err("A:\n  x: &anchor y\n").rfind("m.yaml:2:", 0) == 0);
     CHECK(err("{a: b}\n").rfind("m.yaml:1:", 0) == 0);
     CHECK(err("{}\nA:\n  x: y\n").rfind("m.yaml:2:", 0) == 0);
     CHECK(err("A:\n  x: y\n---\nB:\n  z: w\n").rfind("m.yaml:3:", 0) == 0);  // a second document
-    CHECK(err("A:\n\tx: y\n").rfind("m.yaml:2:", 0) == 0);               // tab indentation
+    CHECK(err("A:\n\tx: y\n").rfind("m.yaml:2:", 0) == 0);  // tab indentation
     CHECK(err("A:\n  novalue\n").rfind("m.yaml:2:", 0) == 0);
     CHECK(err("  A:\n    x: y\nB:\n  z: w\n").rfind("m.yaml:3:", 0) == 0);  // dedent below the top level
   }
@@ -342,13 +340,13 @@ TEST_CASE("user mapping preprocessing (§8.4.3)", "[mapping]") {
     REQUIRE(r.ok());
     CHECK(r->count("Cell") == 0);
     const auto& top = r->at("TopLayer");
-    CHECK(top.count("other") == 0);   // the Cell value replaces TopLayer's
+    CHECK(top.count("other") == 0);  // the Cell value replaces TopLayer's
     CHECK(top.at("network_with_loss").at(0).dst == "module");
   }
   SECTION("null classes") {
     auto y = ParseYaml("Cell:\nTopLayer:\n  a: b\n");
     REQUIRE(y.ok());
-    auto r = PreprocessLayerMapping(y.value());   // a null Cell is dropped
+    auto r = PreprocessLayerMapping(y.value());  // a null Cell is dropped
     REQUIRE(r.ok());
     CHECK(r->at("TopLayer").at("a").at(0).dst == "b");
     auto y2 = ParseYaml("Foo:\nTopLayer:\n  a: b\n");
@@ -392,12 +390,9 @@ TEST_CASE("layer mapping: stack frame scope (§8.4.1)", "[mapping]") {
   };
   // Region between the last "Template" line and the next `in forward,`; the last framework frame
   // before user code names the scope.
-  CHECK(pt({"File /a/site-packages/torch/x.py, line 1, in inner, \n x",
-            kPtTemplate,
-            "File /a/site-packages/torch/nn/modules/module.py, line 2, in _call_impl, \n y",
-            kPtFrame,
-            "File /home/user/model.py, line 3, in block, \n z",
-            "File /a/site-packages/torch/other.py, line 4, in later, \n w",
+  CHECK(pt({"File /a/site-packages/torch/x.py, line 1, in inner, \n x", kPtTemplate,
+            "File /a/site-packages/torch/nn/modules/module.py, line 2, in _call_impl, \n y", kPtFrame,
+            "File /home/user/model.py, line 3, in block, \n z", "File /a/site-packages/torch/other.py, line 4, in later, \n w",
             "File /home/user/model.py, line 9, in forward, \n v"}) == "linear");
   // No Template line: the region starts at the top.
   CHECK(pt({kPtFrame, "File /home/user/m.py, line 1, in f, \n x"}) == "linear");
@@ -407,12 +402,12 @@ TEST_CASE("layer mapping: stack frame scope (§8.4.1)", "[mapping]") {
   CHECK(pt({"File /site-packages/torch/msprobe/x.py, line 1, in hook, \n x"}).empty());
   CHECK(pt({"File /site-packages/torch/nn/module.py, line 1, in __call__, \n x"}).empty());
   // MindSpore ends the region at a line containing "construct".
-  auto ms = StackFrameScope({"File /x/wrap_api.py, line 98, in api_function, \n return ApiTemplate(a)(b)",
-                             "File /p/site-packages/mindspore/ops/_compile_utils.py, line 1, in _tensor_getitem, \n r",
-                             "File /p/site-packages/mindspore/common/tensor.py, line 2, in __getitem__, \n r",
-                             "File /p/model.py, line 3, in construct, \n x",
-                             "File /p/site-packages/mindspore/nn/cell.py, line 4, in later, \n y"},
-                            true);
+  auto ms = StackFrameScope(
+      {"File /x/wrap_api.py, line 98, in api_function, \n return ApiTemplate(a)(b)",
+       "File /p/site-packages/mindspore/ops/_compile_utils.py, line 1, in _tensor_getitem, \n r",
+       "File /p/site-packages/mindspore/common/tensor.py, line 2, in __getitem__, \n r",
+       "File /p/model.py, line 3, in construct, \n x", "File /p/site-packages/mindspore/nn/cell.py, line 4, in later, \n y"},
+      true);
   REQUIRE(ms.ok());
   CHECK(ms.value() == "__getitem__");
   // Malformed frames fail like the reference (IndexError), user frames included.
@@ -460,8 +455,7 @@ TEST_CASE("layer mapping: synthetic sides", "[mapping]") {
   SECTION("ParallelTransformer layer indices become relative (MindSpore PP)") {
     std::vector<std::string> keys = {"Cell.net.encoder.ParallelTransformer.forward.0",
                                      "Cell.net.encoder.layers.4.ParallelTransformerLayer.forward.0",
-                                     "Cell.net.encoder.layers.5.ParallelTransformerLayer.forward.0",
-                                     "Mint.add.0.forward"};
+                                     "Cell.net.encoder.layers.5.ParallelTransformerLayer.forward.0", "Mint.add.0.forward"};
     std::string construct = "{\"Mint.add.0.forward\": \"Cell.net.encoder.layers.5.ParallelTransformerLayer.forward.0\"}";
     std::string t = WriteSide(tmp, "t", keys, construct, "{\"x\": []}", "mindspore");
     auto items = ItemsByName(t);
@@ -470,8 +464,7 @@ TEST_CASE("layer mapping: synthetic sides", "[mapping]") {
     CHECK(items["Mint.add.0.forward"].full_scope == "Cell.net.encoder.layers.1.add");
 
     std::vector<std::string> gkeys = {"Module.net.encoder.layers.0.ParallelTransformerLayer.forward.0",
-                                      "Module.net.encoder.layers.1.ParallelTransformerLayer.forward.0",
-                                      "Torch.add.0.forward"};
+                                      "Module.net.encoder.layers.1.ParallelTransformerLayer.forward.0", "Torch.add.0.forward"};
     std::string gconstruct = "{\"Torch.add.0.forward\": \"Module.net.encoder.layers.1.ParallelTransformerLayer.forward.0\"}";
     std::string g = WriteSide(tmp, "g", gkeys, gconstruct, "{\"x\": []}");
     auto r = ComputeLayerMapping(t, g, "");
@@ -489,8 +482,7 @@ TEST_CASE("layer mapping: synthetic sides", "[mapping]") {
     CHECK(items["Cell.net.encoder.layers.first.Layer.forward.0"].full_scope == "Cell.net.encoder.layers.nan");
   }
   SECTION("Megatron construct: 2-element lists give the parent") {
-    std::string construct =
-        "{\"Torch.add.0.forward\": [\"Module.m.Block.forward.0\", 1], \"megatron_micro_step_number\": 1}";
+    std::string construct = "{\"Torch.add.0.forward\": [\"Module.m.Block.forward.0\", 1], \"megatron_micro_step_number\": 1}";
     std::string t = WriteSide(tmp, "t", {"Module.m.Block.forward.0", "Torch.add.0.forward"}, construct, "{\"x\": []}");
     auto items = ItemsByName(t);
     CHECK(items["Torch.add.0.forward"].full_scope == "Module.m.add");
@@ -499,22 +491,22 @@ TEST_CASE("layer mapping: synthetic sides", "[mapping]") {
                                "{\"x\": []}");
     CHECK_FALSE(ReadLayerDataItems(t2).ok());
     // A list of another length fails the Megatron parsing.
-    std::string t3 = WriteSide(tmp, "t3", {"Torch.add.0.forward"},
-                               "{\"a\": [\"p\"], \"megatron_micro_step_number\": 0}", "{\"x\": []}");
+    std::string t3 =
+        WriteSide(tmp, "t3", {"Torch.add.0.forward"}, "{\"a\": [\"p\"], \"megatron_micro_step_number\": 0}", "{\"x\": []}");
     auto e3 = ReadLayerDataItems(t3);
     REQUIRE_FALSE(e3.ok());
     CHECK(e3.status().message() == "Parse construct json file \"construct.json\" failed.");
   }
   SECTION("grouped (new format) stack.json gives no stacks") {
-    std::string stack = "{\"0\": [[\"Torch.add.0.forward\"], [\"" + std::string(kPtTemplate) + "\", \"" +
-                        std::string(kPtFrame) + "\"]]}";
+    std::string stack =
+        "{\"0\": [[\"Torch.add.0.forward\"], [\"" + std::string(kPtTemplate) + "\", \"" + std::string(kPtFrame) + "\"]]}";
     // JSON-escape the newlines of the frames.
     std::string escaped;
     for (char c : stack) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
     std::string t = WriteSide(tmp, "t", {"Torch.add.0.forward"}, "{\"a\": null}", escaped);
     CHECK(ItemsByName(t)["Torch.add.0.forward"].full_scope == "TopLayer.add");
-    std::string old_format = "{\"Torch.add.0.forward\": [\"" + std::string(kPtTemplate) + "\", \"" +
-                             std::string(kPtFrame) + "\"]}";
+    std::string old_format =
+        "{\"Torch.add.0.forward\": [\"" + std::string(kPtTemplate) + "\", \"" + std::string(kPtFrame) + "\"]}";
     escaped.clear();
     for (char c : old_format) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
     std::string t2 = WriteSide(tmp, "t2", {"Torch.add.0.forward"}, "{\"a\": null}", escaped);
@@ -574,8 +566,8 @@ TEST_CASE("layer mapping errors (§8.3 fallback cases)", "[mapping]") {
     CHECK(r2.status().message() == "stack.json or construct.json not found, please check.");
   }
   SECTION("a stack entry that is not a list of strings") {
-    std::string t = WriteSide(tmp, "t", {"Torch.add.0.forward"}, "{\"x\": null}",
-                              "{\"Torch.add.0.forward\": \"File a.py, line 1, in f\"}");
+    std::string t =
+        WriteSide(tmp, "t", {"Torch.add.0.forward"}, "{\"x\": null}", "{\"Torch.add.0.forward\": \"File a.py, line 1, in f\"}");
     auto r = ComputeLayerMapping(t, good, "");
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().message().find("list[str]") != std::string::npos);
@@ -591,14 +583,13 @@ TEST_CASE("layer mapping errors (§8.3 fallback cases)", "[mapping]") {
     CHECK(ComputeLayerMapping(t4, good, "").ok());
   }
   SECTION("a construct parent with a dot and fewer than 4 segments") {
-    std::string t = WriteSide(tmp, "t", {"Torch.add.0.forward"}, "{\"Torch.add.0.forward\": \"Module.a.forward\"}",
-                              "{\"x\": []}");
+    std::string t =
+        WriteSide(tmp, "t", {"Torch.add.0.forward"}, "{\"Torch.add.0.forward\": \"Module.a.forward\"}", "{\"x\": []}");
     auto r = ComputeLayerMapping(t, good, "");
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().message().find("Module.a.forward") != std::string::npos);
     // A parent without a dot is accepted (layer scope "").
-    std::string t2 = WriteSide(tmp, "t2", {"Torch.add.0.forward"}, "{\"Torch.add.0.forward\": \"optimizer\"}",
-                               "{\"x\": []}");
+    std::string t2 = WriteSide(tmp, "t2", {"Torch.add.0.forward"}, "{\"Torch.add.0.forward\": \"optimizer\"}", "{\"x\": []}");
     auto items = ReadLayerDataItems(t2);
     REQUIRE(items.ok());
     CHECK(items->at(0).full_scope == ".add");

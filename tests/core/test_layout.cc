@@ -118,7 +118,8 @@ TEST_CASE("§3.2 list_named: strict mode fails on the first non-matching entry")
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().message() ==
         "dump_dir contains 'rank01'. Expected 'rank'. This name is not in the format of dump output. Please check "
-        "and delete irrelevant files in " + t.path() + " and try again.");
+        "and delete irrelevant files in " +
+            t.path() + " and try again.");
   vptest::TempDir ok;
   vptest::MakeDir(ok / "step1");
   vptest::MakeDir(ok / "step0");
@@ -157,10 +158,12 @@ TEST_CASE("§3.2 id_of") {
 TEST_CASE("§3.2 id_of failure messages are the spec's texts, then the name") {
   auto r = IdOf("rankx", true);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message() == "The folder name format is incorrect, expected rank+number, such as rank0, step1, etc. Found 'rankx'.");
+  CHECK(r.status().message() ==
+        "The folder name format is incorrect, expected rank+number, such as rank0, step1, etc. Found 'rankx'.");
   auto s = IdOf("stepx", false);
   REQUIRE_FALSE(s.ok());
-  CHECK(s.status().message() == "The folder name format is incorrect, expected step+number, such as rank0, step1, etc. Found 'stepx'.");
+  CHECK(s.status().message() ==
+        "The folder name format is incorrect, expected step+number, such as rank0, step1, etc. Found 'stepx'.");
 }
 
 TEST_CASE("§3.3 build plan of the multi-step fixture") {
@@ -195,8 +198,7 @@ TEST_CASE("§3.4/§17.8 compare of step0 (rank0, rank1) with step1 (rank0) compa
 TEST_CASE("§3.4/§16.3 a rank folder without construct.json fails with the does-not-exist message") {
   auto r = PlanRun(SamplesDir("vis_bad_layout/step0"), "");
   REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message() ==
-        "The file path " + SamplesDir("vis_bad_layout/step0") + "/rank1/construct.json does not exist.");
+  CHECK(r.status().message() == "The file path " + SamplesDir("vis_bad_layout/step0") + "/rank1/construct.json does not exist.");
 }
 
 TEST_CASE("§3.3 a stray entry in a STEPS folder fails the strict step enumeration") {

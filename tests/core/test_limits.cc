@@ -26,12 +26,14 @@ namespace {
 #ifndef __EMSCRIPTEN__
 constexpr int kThreads = 2;
 #else
-constexpr int kThreads = 1;   // the browser build has no threads; its reader runs the one-thread path
+constexpr int kThreads = 1;  // the browser build has no threads; its reader runs the one-thread path
 #endif
 
 const char kConstruct[] = "{\"Module.a.A.forward.0\": null}";
 
-std::string Nested(int levels) { return std::string(static_cast<size_t>(levels), '[') + std::string(static_cast<size_t>(levels), ']'); }
+std::string Nested(int levels) {
+  return std::string(static_cast<size_t>(levels), '[') + std::string(static_cast<size_t>(levels), ']');
+}
 
 Status ReadAll(const std::string& path, const JsonReadOptions& o) {
   auto r = ReadJsonRecords(path, o, [](std::string_view, const JTree&, JIdx) { return Status::Ok(); });
@@ -44,7 +46,8 @@ Status ScanAll(const std::string& path, const JsonReadOptions& o) {
 }
 
 Status ReadParallel(const std::string& path, const JsonReadOptions& o) {
-  auto r = ReadJsonRecordsParallel(path, o, kThreads, [](int, std::string_view, uint64_t, const JTree&, JIdx) { return Status::Ok(); });
+  auto r = ReadJsonRecordsParallel(path, o, kThreads,
+                                   [](int, std::string_view, uint64_t, const JTree&, JIdx) { return Status::Ok(); });
   return r.ok() ? Status::Ok() : r.status();
 }
 
@@ -70,7 +73,8 @@ TEST_CASE("limits: a string longer than kMaxJsonStringBytes names the file and t
   SECTION("a node name (a key) in construct.json") {
     auto r = BuildFromTexts(t / "bad", "{\"" + over + "\": null}", DumpWithData("{}"), "{}");
     REQUIRE_FALSE(r.ok());
-    CHECK_THAT(r.status().message(), Catch::StartsWith("load json file \"construct.json\" failed. " + t / "bad/construct.json @ byte"));
+    CHECK_THAT(r.status().message(),
+               Catch::StartsWith("load json file \"construct.json\" failed. " + t / "bad/construct.json @ byte"));
     CHECK_THAT(r.status().message(), Catch::Contains(key_text));
   }
   SECTION("a record key of dump.json, read keys-only, with escapes") {
@@ -114,7 +118,7 @@ TEST_CASE("limits: a record larger than max_record_bytes names the file, its off
   JsonReadOptions o;
   o.container_key = "data";
   o.max_record_bytes = 1000;
-  const size_t block = GENERATE(size_t(7), size_t(8) << 20);   // the check holds at any read size
+  const size_t block = GENERATE(size_t(7), size_t(8) << 20);  // the check holds at any read size
   CAPTURE(block);
   o.block_bytes = block;
   const std::string small = "\"small\": [" + std::string(900, ' ') + "1]";
@@ -150,7 +154,7 @@ TEST_CASE("limits: a record with more than max_record_values values names the fi
   TempDir t;
   JsonReadOptions o;
   o.max_record_values = 100;
-  auto list = [](int n) {   // n elements: n + 1 values with the list itself
+  auto list = [](int n) {  // n elements: n + 1 values with the list itself
     std::string l = "[0";
     for (int i = 1; i < n; ++i) l += ",0";
     return l + "]";
@@ -174,8 +178,8 @@ TEST_CASE("limits: a graph with more than max_nodes nodes names the file and the
   auto construct = [](int n, bool with_parents) {
     std::string s = "{";
     for (int i = 0; i < n; ++i)
-      s += (i ? ", " : "") + std::string("\"Module.m") + std::to_string(i) + ".M.forward.0\": " +
-           (with_parents ? "\"Module.p" + std::to_string(i) + ".P.forward.0\"" : std::string("null"));
+      s += (i ? ", " : "") + std::string("\"Module.m") + std::to_string(i) +
+           ".M.forward.0\": " + (with_parents ? "\"Module.p" + std::to_string(i) + ".P.forward.0\"" : std::string("null"));
     return s + "}";
   };
   auto data = [](int n) {
@@ -200,7 +204,8 @@ TEST_CASE("limits: a graph with more than max_nodes nodes names the file and the
   SECTION("dump.json records") {
     auto r = BuildFromTexts(t / "bad", construct(1, false), DumpWithData(data(6)), "{}", o);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.status().message() == "load json file \"dump.json\" failed. " + t / "bad/dump.json" + " holds more than 5 records" + tail);
+    CHECK(r.status().message() ==
+          "load json file \"dump.json\" failed. " + t / "bad/dump.json" + " holds more than 5 records" + tail);
   }
 }
 

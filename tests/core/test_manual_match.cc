@@ -34,8 +34,11 @@ TEST_CASE("manual match from stored texts gives the rows the engine wrote") {
   for (const char* name : {"Functional.relu.0.forward", "Torch.sum.0.forward", "Functional.linear.0.forward",
                            "Module.fc1.Linear.parameters_grad.0"}) {
     INFO(name);
-    auto npu = Query(db, std::string("SELECT input_data, output_data, precision_index FROM tb_nodes WHERE data_source='NPU' AND node_name='") + name + "'");
-    auto bench = Query(db, std::string("SELECT input_data, output_data FROM tb_nodes WHERE data_source='Bench' AND node_name='") + name + "'");
+    auto npu = Query(
+        db, std::string("SELECT input_data, output_data, precision_index FROM tb_nodes WHERE data_source='NPU' AND node_name='") +
+                name + "'");
+    auto bench = Query(
+        db, std::string("SELECT input_data, output_data FROM tb_nodes WHERE data_source='Bench' AND node_name='") + name + "'");
     REQUIRE(npu.size() == 1);
     REQUIRE(bench.size() == 1);
     auto r = CompareStoredItems("summary", name, npu[0][0], npu[0][1], bench[0][0], bench[0][1]);
@@ -69,7 +72,8 @@ TEST_CASE("unmatch strips every comparison field and keeps the items") {
 }
 
 TEST_CASE("manual match refuses tensor mode and unknown tasks") {
-  CHECK(CompareStoredItems("all", "x", "{}", "{}", "{}", "{}").status().message() == "Tensor files required for real-data matching");
+  CHECK(CompareStoredItems("all", "x", "{}", "{}", "{}", "{}").status().message() ==
+        "Tensor files required for real-data matching");
   CHECK_FALSE(CompareStoredItems("bogus", "x", "{}", "{}", "{}", "{}").ok());
   CHECK_FALSE(CompareStoredItems("summary", "x", "{not json", "{}", "{}", "{}").ok());
 }
@@ -100,19 +104,23 @@ TEST_CASE("tensor-mode manual match reads the pair's .pt files and gives the row
   const std::string db = run->db_path;
   CHECK(Query(db, "SELECT task FROM tb_config")[0][0] == "all");
   int checked = 0;
-  for (const char* name : {"Module.encoder.layers.0.mlp.dense_h_to_4h.Linear.forward.0", "Functional.gelu.0.forward",
-                           "Functional.gelu.1.backward", "Functional.cross_entropy.0.forward",
-                           "Functional.embedding.0.forward"}) {
+  for (const char* name :
+       {"Module.encoder.layers.0.mlp.dense_h_to_4h.Linear.forward.0", "Functional.gelu.0.forward", "Functional.gelu.1.backward",
+        "Functional.cross_entropy.0.forward", "Functional.embedding.0.forward"}) {
     INFO(name);
-    auto npu = Query(db, std::string("SELECT input_data, output_data, precision_index, dump_data_dir FROM tb_nodes WHERE data_source='NPU' AND node_name='") + name + "'");
-    auto bench = Query(db, std::string("SELECT input_data, output_data, dump_data_dir FROM tb_nodes WHERE data_source='Bench' AND node_name='") + name + "'");
+    auto npu = Query(db, std::string("SELECT input_data, output_data, precision_index, dump_data_dir FROM tb_nodes WHERE "
+                                     "data_source='NPU' AND node_name='") +
+                             name + "'");
+    auto bench = Query(
+        db, std::string("SELECT input_data, output_data, dump_data_dir FROM tb_nodes WHERE data_source='Bench' AND node_name='") +
+                name + "'");
     REQUIRE(npu.size() == 1);
     REQUIRE(bench.size() == 1);
     auto in = StripComparisonFields(npu[0][0]);
     auto out = StripComparisonFields(npu[0][1]);
     REQUIRE(in.ok());
     REQUIRE(out.ok());
-    CHECK(*in != npu[0][0]);   // there were metrics to strip
+    CHECK(*in != npu[0][0]);  // there were metrics to strip
     // Without the folders: refused. With them: the engine's own cells and precision.
     CHECK_FALSE(CompareStoredItems("all", name, *in, *out, bench[0][0], bench[0][1]).ok());
     auto r = CompareStoredItems("all", name, *in, *out, bench[0][0], bench[0][1], TensorDataDirs{npu[0][3], bench[0][2]});

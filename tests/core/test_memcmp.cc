@@ -20,12 +20,12 @@ TEST_CASE("memcmp: the sign of the first differing byte (as unsigned), at every 
   std::mt19937 gen(7);
   int checked = 0;
   for (size_t n = 0; n <= 70; ++n) {
-    for (size_t diff = 0; diff <= n; ++diff) {   // diff == n: equal buffers
+    for (size_t diff = 0; diff <= n; ++diff) {  // diff == n: equal buffers
       // Exactly n bytes each, at the end of their allocation: a read past n would be out of bounds.
       std::vector<unsigned char> a(n), b(n);
       for (size_t i = 0; i < n; ++i) a[i] = b[i] = static_cast<unsigned char>(gen());
       if (diff < n) {
-        b[diff] = static_cast<unsigned char>(a[diff] ^ (1u << (gen() % 8)));   // high bit too: 0x80+ > 0x7F
+        b[diff] = static_cast<unsigned char>(a[diff] ^ (1u << (gen() % 8)));  // high bit too: 0x80+ > 0x7F
         for (size_t i = diff + 1; i < n; ++i) b[i] = static_cast<unsigned char>(gen());
       }
       const int got = Sign(std::memcmp(a.data(), b.data(), n));

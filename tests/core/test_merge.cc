@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "app/args.h"
-#include "merge/graph_merger.h"
 #include "graph/overflow.h"
+#include "merge/graph_merger.h"
 #include "merge/parallel_params.h"
 #include "test_util.h"
 
@@ -18,8 +18,8 @@ namespace {
 // A statistics tensor leaf with the given Max, Min, Mean, Norm (JSON number texts).
 std::string T(const std::string& mx, const std::string& mn, const std::string& mean, const std::string& norm,
               const std::string& dtype = "torch.float32") {
-  return "{\"type\": \"torch.Tensor\", \"dtype\": \"" + dtype + "\", \"shape\": [2, 2], \"Max\": " + mx + ", \"Min\": " +
-         mn + ", \"Mean\": " + mean + ", \"Norm\": " + norm + ", \"requires_grad\": false}";
+  return "{\"type\": \"torch.Tensor\", \"dtype\": \"" + dtype + "\", \"shape\": [2, 2], \"Max\": " + mx + ", \"Min\": " + mn +
+         ", \"Mean\": " + mean + ", \"Norm\": " + norm + ", \"requires_grad\": false}";
 }
 
 // Builds one rank folder from texts, with items loaded and their raw values captured (what the
@@ -154,8 +154,8 @@ TEST_CASE("strategy selection (§15.2, §17 item 36)", "[merge]") {
   CHECK(SelectStrategy(Param(2, 2, 1)) == MergeStrategy::kTp);
   CHECK(SelectStrategy(Param(2, 1, 2)) == MergeStrategy::kPp);
   CHECK(SelectStrategy(Param(4, 1, 2, 2)) == MergeStrategy::kVpp);
-  CHECK(SelectStrategy(Param(4, 2, 1)) == MergeStrategy::kTp);   // tp with dp
-  CHECK(SelectStrategy(Param(4, 1, 2)) == MergeStrategy::kPp);   // pp with dp
+  CHECK(SelectStrategy(Param(4, 2, 1)) == MergeStrategy::kTp);  // tp with dp
+  CHECK(SelectStrategy(Param(4, 1, 2)) == MergeStrategy::kPp);  // pp with dp
   CHECK(SelectStrategy(Param(4, 2, 2)) == MergeStrategy::kTpPp);
   CHECK(SelectStrategy(Param(8, 2, 2)) == MergeStrategy::kFull);
 }
@@ -178,9 +178,8 @@ TEST_CASE("replace_chunk (§15.8)", "[merge]") {
 TEST_CASE("loose APIs of all ranks go into Apis_Between_Modules_All_Ranks (§15.3)", "[merge]") {
   TempDir tmp;
   const std::string construct = "{\"Torch.add.3.forward\": null, \"Torch.mul.0.forward\": null, \"Module.m.M.forward.0\": null}";
-  const std::string data =
-      "{\"Torch.add.3.forward\": {\"input_args\": [" + T("1", "0", "0.5", "2") + "], \"output\": [" + T("1", "0", "0.5", "2") +
-      "]}, \"Torch.mul.0.forward\": {}, \"Module.m.M.forward.0\": {}}";
+  const std::string data = "{\"Torch.add.3.forward\": {\"input_args\": [" + T("1", "0", "0.5", "2") + "], \"output\": [" +
+                           T("1", "0", "0.5", "2") + "]}, \"Torch.mul.0.forward\": {}, \"Module.m.M.forward.0\": {}}";
   LogLines log;
   SECTION("one rank: NoParallel still renames the collection") {
     std::vector<RankGraph> ranks;
@@ -191,7 +190,8 @@ TEST_CASE("loose APIs of all ranks go into Apis_Between_Modules_All_Ranks (§15.
     const Graph& g = *merged.value()[0].graph;
     CHECK(ChildNames(g, g.root()) == std::vector<std::string>{"Apis_Between_Modules_All_Ranks.0", "Module.m.M.forward.0"});
     CHECK(ChildNames(g, "Apis_Between_Modules_All_Ranks.0") == std::vector<std::string>{"Apis_Between_Modules_Rank0.0"});
-    CHECK(ChildNames(g, "Apis_Between_Modules_Rank0.0") == std::vector<std::string>{"Torch.add.3.forward", "Torch.mul.0.forward"});
+    CHECK(ChildNames(g, "Apis_Between_Modules_Rank0.0") ==
+          std::vector<std::string>{"Torch.add.3.forward", "Torch.mul.0.forward"});
     CHECK(g.Find("Apis_Between_Modules.0") == kNoNode);
     CHECK(g.node(g.Find("Apis_Between_Modules_All_Ranks.0")).op == NodeOp::kApiCollection);
   }
@@ -232,22 +232,29 @@ const char kTpConstruct[] =
 
 std::string TpData(int rank) {
   const bool r1 = rank == 1;
-  const std::string x = T("2.0", "-2.0", "0.0", "4.0");                       // replicated input
+  const std::string x = T("2.0", "-2.0", "0.0", "4.0");  // replicated input
   const std::string w = r1 ? T("0.75", "-0.75", "0.0", "3.0") : T("0.5", "-0.5", "0.0", "2.0");
   const std::string y = r1 ? T("1.5", "-1.5", "0.25", "6.0") : T("1.0", "-1.0", "0.25", "8.0");
   const std::string w2 = r1 ? T("0.25", "-0.5", "0.125", "1.0") : T("0.5", "-0.25", "0.125", "1.0");
   const std::string part = r1 ? T("3.0", "-3.0", "1.0", "9.0") : T("4.0", "-4.0", "1.0", "12.0");
   const std::string full = T("7.0", "-7.0", "2.0", "15.0");
   const std::string group = "{\"type\": \"torch.ProcessGroup\", \"group_ranks\": [0, 1], \"group_id\": \"g\"}";
-  return "{\"Module.module.mlp.MLP.forward.0\": {\"input_args\": [" + x + "], \"output\": [" + full + "]},"
-         " \"Module.module.mlp.ColumnParallelLinear.forward.0\": {\"input_args\": [" + x + "], \"output\": [" + y +
-         "], \"parameters\": {\"weight\": " + w + "}},"
-         " \"Torch.matmul.0.forward\": {\"input_args\": [" + x + ", " + w + "], \"output\": [" + y + "]},"
-         " \"Module.module.mlp.RowParallelLinear.forward.0\": {\"input_args\": [" + y + "], \"output\": [" + full +
-         "], \"parameters\": {\"weight\": " + w2 + "}},"
-         " \"Torch.matmul.1.forward\": {\"input_args\": [" + y + ", " + w2 + "], \"output\": [" + part + "]},"
-         " \"Distributed.all_reduce.0.forward\": {\"input_args\": [" + part + "], \"input_kwargs\": {\"group\": " + group +
-         "}, \"output\": [" + full + "]}}";
+  return "{\"Module.module.mlp.MLP.forward.0\": {\"input_args\": [" + x + "], \"output\": [" + full +
+         "]},"
+         " \"Module.module.mlp.ColumnParallelLinear.forward.0\": {\"input_args\": [" +
+         x + "], \"output\": [" + y + "], \"parameters\": {\"weight\": " + w +
+         "}},"
+         " \"Torch.matmul.0.forward\": {\"input_args\": [" +
+         x + ", " + w + "], \"output\": [" + y +
+         "]},"
+         " \"Module.module.mlp.RowParallelLinear.forward.0\": {\"input_args\": [" +
+         y + "], \"output\": [" + full + "], \"parameters\": {\"weight\": " + w2 +
+         "}},"
+         " \"Torch.matmul.1.forward\": {\"input_args\": [" +
+         y + ", " + w2 + "], \"output\": [" + part +
+         "]},"
+         " \"Distributed.all_reduce.0.forward\": {\"input_args\": [" +
+         part + "], \"input_kwargs\": {\"group\": " + group + "}, \"output\": [" + full + "]}}";
 }
 
 }  // namespace
@@ -255,7 +262,7 @@ std::string TpData(int rank) {
 TEST_CASE("TP merge of a ColumnParallelLinear / RowParallelLinear pair (§15.6)", "[merge]") {
   TempDir tmp;
   std::vector<RankGraph> ranks;
-  ranks.push_back(Rank(tmp, 1, kTpConstruct, TpData(1)));   // any order: matched to groups by rank
+  ranks.push_back(Rank(tmp, 1, kTpConstruct, TpData(1)));  // any order: matched to groups by rank
   ranks.push_back(Rank(tmp, 0, kTpConstruct, TpData(0)));
   LogLines log;
   auto merged = MergeRankGraphs(std::move(ranks), Param(2, 2, 1), false, log.Fn());
@@ -326,8 +333,7 @@ namespace {
 // the output layer; rank 0 sends to rank 1.
 std::string PpConstruct(int rank) {
   std::string c = "{\"Module.module.GPTModel.forward.0\": null,";
-  if (rank == 0)
-    c += " \"Module.module.embedding.Embedding.forward.0\": \"Module.module.GPTModel.forward.0\",";
+  if (rank == 0) c += " \"Module.module.embedding.Embedding.forward.0\": \"Module.module.GPTModel.forward.0\",";
   c += " \"Module.module.decoder.TransformerBlock.forward.0\": \"Module.module.GPTModel.forward.0\",";
   for (int l = 0; l < 2; ++l) {
     std::string layer = "Module.module.decoder.layers." + std::to_string(l) + ".TransformerLayer.forward.0";
@@ -346,14 +352,18 @@ std::string PpData(int rank) {
     return T(v, "-" + v, "0.5", v);
   };
   std::string d = "{\"Module.module.GPTModel.forward.0\": {\"input_args\": [" + t(0) + "], \"output\": [" + t(1) + "]},";
-  if (rank == 0) d += " \"Module.module.embedding.Embedding.forward.0\": {\"input_args\": [" + t(2) + "], \"output\": [" + t(3) + "]},";
+  if (rank == 0)
+    d += " \"Module.module.embedding.Embedding.forward.0\": {\"input_args\": [" + t(2) + "], \"output\": [" + t(3) + "]},";
   d += " \"Module.module.decoder.TransformerBlock.forward.0\": {\"input_args\": [" + t(4) + "], \"output\": [" + t(5) + "]},";
   for (int l = 0; l < 2; ++l) {
-    d += " \"Module.module.decoder.layers." + std::to_string(l) + ".TransformerLayer.forward.0\": {\"input_args\": [" +
-         t(6 + l) + "], \"output\": [" + t(8 + l) + "]},";
-    d += " \"Torch.add." + std::to_string(l) + ".forward\": {\"input_args\": [" + t(6 + l) + "], \"output\": [" + t(8 + l) + "]},";
+    d += " \"Module.module.decoder.layers." + std::to_string(l) + ".TransformerLayer.forward.0\": {\"input_args\": [" + t(6 + l) +
+         "], \"output\": [" + t(8 + l) + "]},";
+    d +=
+        " \"Torch.add." + std::to_string(l) + ".forward\": {\"input_args\": [" + t(6 + l) + "], \"output\": [" + t(8 + l) + "]},";
   }
-  if (rank == 1) d += " \"Module.module.output_layer.ColumnParallelLinear.forward.0\": {\"input_args\": [" + t(2) + "], \"output\": [" + t(3) + "]},";
+  if (rank == 1)
+    d += " \"Module.module.output_layer.ColumnParallelLinear.forward.0\": {\"input_args\": [" + t(2) + "], \"output\": [" + t(3) +
+         "]},";
   if (rank == 0)
     d += " \"Distributed.send.0.forward\": {\"input_args\": [" + t(9) +
          "], \"input_kwargs\": {\"dst\": {\"type\": \"int\", \"value\": 1}}},";
@@ -411,8 +421,8 @@ TEST_CASE("merge stages per side (§16.5) are reported one by one", "[merge]") {
   CHECK(MergeStageCount(Param(8, 2, 1)) == 4);
   CHECK(MergeStageCount(Param(8, 1, 8)) == 1);
   CHECK(MergeStageCount(Param(8, 1, 4, 2)) == 2);
-  CHECK(MergeStageCount(Param(8, 2, 4)) == 2 + 1);    // TP+PP: two pp groups, then the TP merge
-  CHECK(MergeStageCount(Param(8, 2, 2)) == 4 + 2);    // Full: four pp groups, two DP replicas
+  CHECK(MergeStageCount(Param(8, 2, 4)) == 2 + 1);  // TP+PP: two pp groups, then the TP merge
+  CHECK(MergeStageCount(Param(8, 2, 2)) == 4 + 2);  // Full: four pp groups, two DP replicas
 
   TempDir tmp;
   const std::string construct = "{\"Module.m.M.forward.0\": null}";
@@ -439,10 +449,10 @@ TEST_CASE("the overflow check runs again over a whole graph (§11, §15.2)", "[m
   NodeId a = g.Find("Torch.a.0.forward"), b = g.Find("Torch.b.0.forward");
   REQUIRE(a != kNoNode);
   REQUIRE(b != kNoNode);
-  CHECK(g.node(a).overflow == Overflow::kNone);   // built without -oc
-  g.node(b).overflow = Overflow::kHigh;            // a level found earlier stays
+  CHECK(g.node(a).overflow == Overflow::kNone);  // built without -oc
+  g.node(b).overflow = Overflow::kHigh;  // a level found earlier stays
   REQUIRE(ApplyOverflowCheck(g, g.dump_path, 1 << 20).ok());
-  CHECK(g.node(a).overflow == Overflow::kCritical);   // input normal, output abnormal
-  CHECK(g.node(b).overflow == Overflow::kMedium);     // flagged again: the dump's level wins
+  CHECK(g.node(a).overflow == Overflow::kCritical);  // input normal, output abnormal
+  CHECK(g.node(b).overflow == Overflow::kMedium);  // flagged again: the dump's level wins
   CHECK(!ApplyOverflowCheck(g, tmp / "missing.json", 1 << 20).ok());
 }

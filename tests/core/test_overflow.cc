@@ -11,8 +11,8 @@ namespace {
 // A tensor leaf with the given statistics texts (JSON tokens).
 std::string T(const std::string& max, const std::string& min = "0.0", const std::string& mean = "0.5",
               const std::string& norm = "1.0", const std::string& type = "torch.Tensor") {
-  return "{\"type\": \"" + type + "\", \"dtype\": \"torch.float32\", \"shape\": [2], \"Max\": " + max +
-         ", \"Min\": " + min + ", \"Mean\": " + mean + ", \"Norm\": " + norm + "}";
+  return "{\"type\": \"" + type + "\", \"dtype\": \"torch.float32\", \"shape\": [2], \"Max\": " + max + ", \"Min\": " + min +
+         ", \"Mean\": " + mean + ", \"Norm\": " + norm + "}";
 }
 const std::string kOk = T("1.0");
 const std::string kInf = T("Infinity");
@@ -82,12 +82,15 @@ TEST_CASE("§11.1 numerical mutation with mi == 0: output max Norm above 100") {
 }
 
 TEST_CASE("§11.1 numerical mutation only counts torch.Tensor objects with a numeric, non-NaN Norm") {
-  CHECK(Level("Torch.a.0.forward", Entry(T("1.0", "0.0", "0.5", "1.0", "mindspore.Tensor"), T("1.0", "0.0", "0.5", "1000.0"))) == Overflow::kNone);
+  CHECK(Level("Torch.a.0.forward", Entry(T("1.0", "0.0", "0.5", "1.0", "mindspore.Tensor"), T("1.0", "0.0", "0.5", "1000.0"))) ==
+        Overflow::kNone);
   CHECK(Level("Torch.a.0.forward", Entry(T("1.0", "0.0", "0.5", "null"), T("1.0", "0.0", "0.5", "1000.0"))) == Overflow::kNone);
-  CHECK(Level("Torch.a.0.forward", Entry(T("1.0", "0.0", "0.5", "\"1.0\""), T("1.0", "0.0", "0.5", "1000.0"))) == Overflow::kNone);
+  CHECK(Level("Torch.a.0.forward", Entry(T("1.0", "0.0", "0.5", "\"1.0\""), T("1.0", "0.0", "0.5", "1000.0"))) ==
+        Overflow::kNone);
   CHECK(Level("Torch.a.0.forward", Entry(T("1.0", "0.0", "0.5", "1"), "")) == Overflow::kNone);
   // tensors nested in a list argument do not count (only direct args / kwarg values / outputs)
-  CHECK(Level("Torch.a.0.forward", Entry("[" + T("1.0", "0.0", "0.5", "1.0") + "]", T("1.0", "0.0", "0.5", "1000.0"))) == Overflow::kNone);
+  CHECK(Level("Torch.a.0.forward", Entry("[" + T("1.0", "0.0", "0.5", "1.0") + "]", T("1.0", "0.0", "0.5", "1000.0"))) ==
+        Overflow::kNone);
 }
 
 TEST_CASE("§11.2 ignore rule torch.empty*: output 0 only") {

@@ -96,7 +96,7 @@ TEST_CASE("trend §11.4 cell text of a component list (reference vectors)", "[pa
   CHECK(ChunkCellText({Embedding()}) == "Embed");
   CHECK(ChunkCellText({Output()}) == "Out");
   CHECK(ChunkCellText({L(5)}) == "L5-5");
-  CHECK(ChunkCellText({L(9), L(3), L(6)}) == "L3-9");   // minimum and maximum, not first and last
+  CHECK(ChunkCellText({L(9), L(3), L(6)}) == "L3-9");  // minimum and maximum, not first and last
 }
 
 // ---- §11.6 worked examples ----------------------------------------------------------------
@@ -114,8 +114,22 @@ TEST_CASE("trend §11.6 A: ws32 L48 tp4 pp4 v3 (VPP 4, two copies)", "[parallel]
   Groups tp;
   for (int g = 0; g < 8; ++g) tp.push_back({4 * g, 4 * g + 1, 4 * g + 2, 4 * g + 3});
   CHECK(l.tp_groups == tp);
-  CHECK(l.dp_groups == Groups{{0, 4}, {1, 5}, {2, 6}, {3, 7}, {8, 12}, {9, 13}, {10, 14}, {11, 15},
-                              {16, 20}, {17, 21}, {18, 22}, {19, 23}, {24, 28}, {25, 29}, {26, 30}, {27, 31}});
+  CHECK(l.dp_groups == Groups{{0, 4},
+                              {1, 5},
+                              {2, 6},
+                              {3, 7},
+                              {8, 12},
+                              {9, 13},
+                              {10, 14},
+                              {11, 15},
+                              {16, 20},
+                              {17, 21},
+                              {18, 22},
+                              {19, 23},
+                              {24, 28},
+                              {25, 29},
+                              {26, 30},
+                              {27, 31}});
   Groups pp;
   for (int r = 0; r < 8; ++r) pp.push_back({r, r + 8, r + 16, r + 24});
   CHECK(l.pp_groups == pp);
@@ -181,10 +195,8 @@ TEST_CASE("trend §11.6 E: tp1 rows are labelled Rank<n>", "[parallel]") {
   auto l = Layout(Config(4, 8, 1, 2));
   CHECK(l.dp == 2);
   CHECK(l.file_stem == "ws4_ln8_tp1_pp2_vpp1");
-  CheckRows(l, {{"Rank0", 1, {"Embed+L1-4"}},
-                {"Rank1", 2, {"Embed+L1-4"}},
-                {"Rank2", 1, {"L5-8+Out"}},
-                {"Rank3", 2, {"L5-8+Out"}}});
+  CheckRows(l,
+            {{"Rank0", 1, {"Embed+L1-4"}}, {"Rank1", 2, {"Embed+L1-4"}}, {"Rank2", 1, {"L5-8+Out"}}, {"Rank3", 2, {"L5-8+Out"}}});
 }
 
 TEST_CASE("trend §11.6 F: standalone embedding stage", "[parallel]") {
@@ -220,7 +232,7 @@ TEST_CASE("trend §11.6 G: standalone embedding with VPP (empty chunks)", "[para
                 {"Rank6", 1, {"L5-6", "L11-12", "L17-18", "L23-24+Out"}},
                 {"Rank7", 2, {"L5-6", "L11-12", "L17-18", "L23-24+Out"}}});
   CHECK(l.rows[0].components[1].empty());
-  CHECK(l.cell_count == 32);   // empty cells are still drawn
+  CHECK(l.cell_count == 32);  // empty cells are still drawn
 }
 
 TEST_CASE("trend §11.6 H: a single device", "[parallel]") {
@@ -263,7 +275,7 @@ TEST_CASE("trend §11.6 error cases", "[parallel]") {
 
 TEST_CASE("trend §11.2 validation messages, in order", "[parallel]") {
   CHECK(Error(Config(0, 24)) == "world_size must be a positive integer");
-  CHECK(Error(Config(-3, 0)) == "world_size must be a positive integer");   // first failure wins
+  CHECK(Error(Config(-3, 0)) == "world_size must be a positive integer");  // first failure wins
   CHECK(Error(Config(8, 0)) == "num_layers must be a positive integer");
   CHECK(Error(Config(8, 24, 0)) == "tensor_parallel_size must be a positive integer");
   CHECK(Error(Config(8, 24, 1, -1)) == "pipeline_parallel_size must be a positive integer");
@@ -285,7 +297,8 @@ TEST_CASE("trend §11.2 validation messages, in order", "[parallel]") {
   CHECK(Error(Config(8, 24, 2, 4, 1000)) ==
         "number of layers per pipeline stage (6) must be divisible by number of layers per virtual pipeline stage (1000).");
   // A bad order is reported only after all numeric checks (§11.2 item 11).
-  CHECK(Error(Config(8, 25, 2, 2, std::nullopt, "tp-xx")) == "number of layers (25) must be divisible by pipeline_parallel_size (2).");
+  CHECK(Error(Config(8, 25, 2, 2, std::nullopt, "tp-xx")) ==
+        "number of layers (25) must be divisible by pipeline_parallel_size (2).");
 }
 
 TEST_CASE("trend §11.3 order: case-insensitive, unknown and duplicate tokens rejected", "[parallel]") {
@@ -360,8 +373,8 @@ TEST_CASE("trend §11.5 colours per model copy", "[parallel]") {
   CHECK(ModelCopyColor(39, 40) == "#d9d9d9");
   CHECK(ModelCopyColor(0, 41) == "#440154");
   CHECK(ModelCopyColor(40, 41) == "#fde725");
-  CHECK(ModelCopyColor(20, 41) == "#21918c");   // viridis(0.5)
-  auto l = Layout(Config(64, 8));   // dp 64 > 40
+  CHECK(ModelCopyColor(20, 41) == "#21918c");  // viridis(0.5)
+  auto l = Layout(Config(64, 8));  // dp 64 > 40
   REQUIRE(l.copy_colors.size() == 64);
   CHECK(l.copy_colors.front() == "#440154");
   CHECK(l.copy_colors.back() == "#fde725");
@@ -461,7 +474,7 @@ TEST_CASE("trend §11.7 JSON of example A", "[parallel]") {
 }
 
 TEST_CASE("trend §11.5 SVG drawing", "[parallel]") {
-  auto l = Layout(Config(8, 24, 1, 4, 2, "tp-cp-ep-dp-pp", true));   // example G, with empty cells
+  auto l = Layout(Config(8, 24, 1, 4, 2, "tp-cp-ep-dp-pp", true));  // example G, with empty cells
   std::string svg = ParallelLayoutToSvg(l);
   CHECK(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
   CHECK(vptest::EndsWith(svg, "</svg>\n"));
@@ -529,8 +542,10 @@ TEST_CASE("trend §11.1 ParallelConfigFromJson", "[parallel]") {
   CHECK(err(R"({"num_layers":24})") == "world_size must be a positive integer");
   CHECK(err(R"({"world_size":0,"num_layers":2.5})") == "world_size must be a positive integer");
   CHECK(err(R"({"world_size":8,"num_layers":false})") == "num_layers must be a positive integer");
-  CHECK(err(R"({"world_size":8,"num_layers":24,"tensor_parallel_size":2.0})") == "tensor_parallel_size must be a positive integer");
-  CHECK(err(R"({"world_size":8,"num_layers":24,"pipeline_parallel_size":[2]})") == "pipeline_parallel_size must be a positive integer");
+  CHECK(err(R"({"world_size":8,"num_layers":24,"tensor_parallel_size":2.0})") ==
+        "tensor_parallel_size must be a positive integer");
+  CHECK(err(R"({"world_size":8,"num_layers":24,"pipeline_parallel_size":[2]})") ==
+        "pipeline_parallel_size must be a positive integer");
   CHECK(err(R"({"world_size":8,"num_layers":24,"num_layers_per_virtual_pipeline_stage":true})") ==
         "num_layers_per_virtual_pipeline_stage must be a positive integer");
   CHECK(err(R"({"world_size":99999999999999999999,"num_layers":24})") ==
@@ -545,8 +560,9 @@ TEST_CASE("trend §11.1 ParallelConfigFromJson", "[parallel]") {
   // Checks 1-3 of §11.2 come before the boolean check, the order's type after everything else.
   CHECK(err(R"({"world_size":2048,"num_layers":24,"standalone_embedding_stage":"x"})") ==
         "world_size (2048) exceeds the maximum supported value of 1024.");
-  CHECK(err(R"({"world_size":10,"num_layers":24,"tensor_parallel_size":3,"pipeline_parallel_size":3,"standalone_embedding_stage":0})") ==
-        "world_size (10) is not divisible by tensor_parallel_size(3) x pipeline_parallel_size (3)");
+  CHECK(
+      err(R"({"world_size":10,"num_layers":24,"tensor_parallel_size":3,"pipeline_parallel_size":3,"standalone_embedding_stage":0})") ==
+      "world_size (10) is not divisible by tensor_parallel_size(3) x pipeline_parallel_size (3)");
   CHECK(err(R"({"world_size":8,"num_layers":24,"order":5})") == "order must be a string");
   CHECK(err(R"({"world_size":8,"num_layers":25,"pipeline_parallel_size":2,"order":5})") ==
         "number of layers (25) must be divisible by pipeline_parallel_size (2).");

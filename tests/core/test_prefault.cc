@@ -27,9 +27,9 @@ TEST_CASE("prefault: the whole pages inside the range become resident, the bytes
   const size_t n = 64 * 4096;
   void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   REQUIRE(m != MAP_FAILED);
-  madvise(m, n, MADV_NOHUGEPAGE);   // page by page, so the counts below are exact
+  madvise(m, n, MADV_NOHUGEPAGE);  // page by page, so the counts below are exact
   char* p = static_cast<char*>(m);
-  std::memset(p + 4096, 'x', 100);   // page 1 holds something
+  std::memset(p + 4096, 'x', 100);  // page 1 holds something
   CHECK(ResidentPages(m, n) == 1);
   // From the middle of page 1 to the middle of page 41: pages 2..40 are whole inside it.
   if (!visprobe::PrefaultWritable(p + 4096 + 50, 40 * 4096)) {
@@ -41,11 +41,11 @@ TEST_CASE("prefault: the whole pages inside the range become resident, the bytes
   REQUIRE(mincore(m, n, v.data()) == 0);
   CHECK((v[1] & 1) == 1);
   for (size_t i = 2; i <= 40; ++i) CHECK((v[i] & 1) == 1);
-  CHECK((v[41] & 1) == 0);   // the last page is only partly inside: left alone
+  CHECK((v[41] & 1) == 0);  // the last page is only partly inside: left alone
   CHECK((v[0] & 1) == 0);
   CHECK(ResidentPages(m, n) == 40);
   CHECK(std::string(p + 4096, 100) == std::string(100, 'x'));
-  CHECK(p[2 * 4096] == 0);   // a new page reads as zeros
+  CHECK(p[2 * 4096] == 0);  // a new page reads as zeros
   munmap(m, n);
 }
 

@@ -17,9 +17,21 @@
 using namespace visprobe;
 
 namespace {
-std::string JsonStr(const std::string& s) { std::string out; AppendJsonString(out, s); return out; }
-std::string ReprStr(const std::string& s) { std::string out; AppendPyReprString(out, s); return out; }
-std::string JsonFloat(double d) { std::string out; AppendJsonFloat(out, d); return out; }
+std::string JsonStr(const std::string& s) {
+  std::string out;
+  AppendJsonString(out, s);
+  return out;
+}
+std::string ReprStr(const std::string& s) {
+  std::string out;
+  AppendPyReprString(out, s);
+  return out;
+}
+std::string JsonFloat(double d) {
+  std::string out;
+  AppendJsonFloat(out, d);
+  return out;
+}
 }  // namespace
 
 TEST_CASE("§2.3 pyrepr_float: scientific form below 1e-4 and from 1e16 on") {
@@ -66,8 +78,8 @@ TEST_CASE("§2.6 json floats: non-finite values are NaN / Infinity / -Infinity")
 TEST_CASE("§2.4 fmt_fixed is correctly rounded on the binary value; RoundDecimals re-parses it") {
   CHECK(Fixed(89.99999993823302, 6) == "90.000000");
   CHECK(Fixed(0.123456789, 6) == "0.123457");
-  CHECK(Fixed(2.675, 2) == "2.67");     // 2.675 is 2.67499999... in binary
-  CHECK(Fixed(0.125, 2) == "0.12");     // exact tie: round half to even
+  CHECK(Fixed(2.675, 2) == "2.67");  // 2.675 is 2.67499999... in binary
+  CHECK(Fixed(0.125, 2) == "0.12");  // exact tie: round half to even
   CHECK(Fixed(2.5, 0) == "2");
   CHECK(Fixed(-1.5, 3) == "-1.500");
   CHECK(RoundDecimals(0.9999999, 6) == 1.0);
@@ -89,9 +101,9 @@ TEST_CASE("§2.5 CRC-32 as 8 lowercase hex digits") {
 TEST_CASE("§2.6 json strings: ensure_ascii with lowercase \\u escapes and surrogate pairs") {
   CHECK(JsonStr("") == "\"\"");
   CHECK(JsonStr("DefaultModel") == "\"DefaultModel\"");
-  CHECK(JsonStr("\xC3\xA9") == "\"\\u00e9\"");                        // é
-  CHECK(JsonStr("\xE4\xB8\xAD") == "\"\\u4e2d\"");                    // 中
-  CHECK(JsonStr("\xF0\x9F\x98\x80") == "\"\\ud83d\\ude00\"");         // U+1F600
+  CHECK(JsonStr("\xC3\xA9") == "\"\\u00e9\"");  // é
+  CHECK(JsonStr("\xE4\xB8\xAD") == "\"\\u4e2d\"");  // 中
+  CHECK(JsonStr("\xF0\x9F\x98\x80") == "\"\\ud83d\\ude00\"");  // U+1F600
   CHECK(JsonStr("a\xF0\x9F\x98\x80z") == "\"a\\ud83d\\ude00z\"");
 }
 
@@ -123,11 +135,11 @@ TEST_CASE("§2.2 repr of strings: escapes of backslash, newline, tab and non-pri
   CHECK(ReprStr("\n\r\t") == "'\\n\\r\\t'");
   CHECK(ReprStr("\x01") == "'\\x01'");
   CHECK(ReprStr("\x7f") == "'\\x7f'");
-  CHECK(ReprStr("\xC2\x85") == "'\\x85'");          // U+0085 NEL
-  CHECK(ReprStr("\xC2\xA0") == "'\\xa0'");          // U+00A0 NBSP
-  CHECK(ReprStr("\xE2\x80\x8B") == "'\\u200b'");    // U+200B ZERO WIDTH SPACE
-  CHECK(ReprStr("\xEE\x80\x80") == "'\\ue000'");    // U+E000 private use
-  CHECK(ReprStr("\xC3\xA9") == "'\xC3\xA9'");       // printable é kept as is
+  CHECK(ReprStr("\xC2\x85") == "'\\x85'");  // U+0085 NEL
+  CHECK(ReprStr("\xC2\xA0") == "'\\xa0'");  // U+00A0 NBSP
+  CHECK(ReprStr("\xE2\x80\x8B") == "'\\u200b'");  // U+200B ZERO WIDTH SPACE
+  CHECK(ReprStr("\xEE\x80\x80") == "'\\ue000'");  // U+E000 private use
+  CHECK(ReprStr("\xC3\xA9") == "'\xC3\xA9'");  // printable é kept as is
   CHECK(ReprStr("\xF0\x9F\x98\x80") == "'\xF0\x9F\x98\x80'");
 }
 
@@ -171,16 +183,28 @@ std::string RefJson(const std::string& s) {
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     char buf[8];
-    if (c == 0xC3 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA9) { out += "\\u00e9"; ++i; }
-    else if (c == '"') out += "\\\"";
-    else if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\b') out += "\\b";
-    else if (c == '\f') out += "\\f";
-    else if (c < 0x20 || c == 0x7F) { std::snprintf(buf, sizeof buf, "\\u%04x", c); out += buf; }
-    else out += static_cast<char>(c);
+    if (c == 0xC3 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA9) {
+      out += "\\u00e9";
+      ++i;
+    } else if (c == '"')
+      out += "\\\"";
+    else if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\b')
+      out += "\\b";
+    else if (c == '\f')
+      out += "\\f";
+    else if (c < 0x20 || c == 0x7F) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else
+      out += static_cast<char>(c);
   }
   return out + "\"";
 }
@@ -198,10 +222,10 @@ TEST_CASE("§2.6 json strings: the 8-byte scan finds every byte to escape, at ev
       for (unsigned char sp : specials) {
         std::string t = s;
         t[pos] = static_cast<char>(sp);
-        if (sp == 0xC3) t.insert(pos + 1, 1, static_cast<char>(0xA9));   // "é", a whole UTF-8 sequence
+        if (sp == 0xC3) t.insert(pos + 1, 1, static_cast<char>(0xA9));  // "é", a whole UTF-8 sequence
         INFO("length " << len << ", byte " << int(sp) << " at " << pos);
         CHECK(JsonStr(t) == RefJson(t));
-        std::string two = t + t;   // two specials, 0 to 40 bytes apart
+        std::string two = t + t;  // two specials, 0 to 40 bytes apart
         CHECK(JsonStr(two) == RefJson(two));
       }
     }
@@ -211,7 +235,9 @@ TEST_CASE("§2.6 json strings: the 8-byte scan finds every byte to escape, at ev
 TEST_CASE("PyPow is Python's float ** (glibc's pow on its FMA path), not x * x or sqrt") {
   // Inputs where CPython's x ** 2 differs from x * x and x ** 0.5 from sqrt(x) (found with glibc,
   // checked with python3: (x ** 2).hex()).
-  struct Case { double x, y, python, other; };
+  struct Case {
+    double x, y, python, other;
+  };
   const Case cases[] = {
       {0x1.f0a63b79f28c7p+0, 2.0, 0x1.e1c24934ddec1p+1, 0x1.e1c24934ddec2p+1},
       {0x1.b53cbc099409p+0, 2.0, 0x1.75643430b1011p+1, 0x1.75643430b1012p+1},
@@ -234,7 +260,9 @@ TEST_CASE("PyPow gives glibc's pow bit for bit over 200,000 pseudo-random inputs
   // inputs: x in [2^-200, 2^200), y = 0.5, 2 and random in [-8, 8).
   uint64_t s = 0x9E3779B97F4A7C15ull, h = 1469598103934665603ull;
   for (int i = 0; i < 200000; ++i) {
-    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
     uint64_t b = (s >> 12) | 0x3ff0000000000000ull;
     double x;
     std::memcpy(&x, &b, 8);
@@ -260,15 +288,27 @@ TEST_CASE("a float token accepted as repr is exactly what AppendPyFloat prints f
   char buf[512];
   for (int n = 0; n < 200000; ++n) {
     double x = mant(rng) * std::pow(10.0, exp10(rng));
-    if (pick(rng) == 0) x = std::round(x * 1e4) / 1e4;   // short decimals, as bf16 statistics are
+    if (pick(rng) == 0) x = std::round(x * 1e4) / 1e4;  // short decimals, as bf16 statistics are
     std::string tok;
     switch (pick(rng)) {
       case 0: tok = PyFloat(x); break;
-      case 1: std::snprintf(buf, sizeof buf, "%.*g", digits(rng), x); tok = buf; break;
-      case 2: std::snprintf(buf, sizeof buf, "%.*f", fixed(rng), x); tok = buf; break;
-      case 3: std::snprintf(buf, sizeof buf, "%.*e", digits(rng), x); tok = buf; break;
+      case 1:
+        std::snprintf(buf, sizeof buf, "%.*g", digits(rng), x);
+        tok = buf;
+        break;
+      case 2:
+        std::snprintf(buf, sizeof buf, "%.*f", fixed(rng), x);
+        tok = buf;
+        break;
+      case 3:
+        std::snprintf(buf, sizeof buf, "%.*e", digits(rng), x);
+        tok = buf;
+        break;
       case 4: tok = PyFloat(x) + "0"; break;
-      default: tok = PyFloat(x); if (tok.find('e') == std::string::npos) tok.insert(tok[0] == '-' ? 1 : 0, "0"); break;
+      default:
+        tok = PyFloat(x);
+        if (tok.find('e') == std::string::npos) tok.insert(tok[0] == '-' ? 1 : 0, "0");
+        break;
     }
     const std::string repr = PyFloat(std::strtod(tok.c_str(), nullptr));
     if (IsPyFloatRepr(tok)) {
@@ -284,12 +324,32 @@ TEST_CASE("a float token accepted as repr is exactly what AppendPyFloat prints f
   CHECK(accepted > 20000);
   CHECK(short_accepted * 10 >= short_repr * 9);
   // The layouts by hand.
-  for (const char* yes : {"0.0", "-0.0", "964.0", "1000.0", "6.1875", "-0.025634765625", "0.0001", "1e-05", "1.5e+16",
-                          "1e+16", "1000000000000000.0", "2.5e-100", "0.30000000000001"})
+  for (const char* yes : {"0.0", "-0.0", "964.0", "1000.0", "6.1875", "-0.025634765625", "0.0001", "1e-05", "1.5e+16", "1e+16",
+                          "1000000000000000.0", "2.5e-100", "0.30000000000001"})
     CHECK(IsPyFloatRepr(yes));
-  for (const char* no : {"1.50", "00.5", "1.", ".5", "1e5", "1E-05", "1e-5", "1.0e-05", "0.00001", "1e+15", "10000000000000000.0",
-                         "1e-005", "0.1234567890123456", "1.2345678901234567e-05", "5e-324", "1e+300", "NaN", "Infinity", "1",
-                         "-", "", "0.1x", "1e+16 "})
+  for (const char* no : {"1.50",
+                         "00.5",
+                         "1.",
+                         ".5",
+                         "1e5",
+                         "1E-05",
+                         "1e-5",
+                         "1.0e-05",
+                         "0.00001",
+                         "1e+15",
+                         "10000000000000000.0",
+                         "1e-005",
+                         "0.1234567890123456",
+                         "1.2345678901234567e-05",
+                         "5e-324",
+                         "1e+300",
+                         "NaN",
+                         "Infinity",
+                         "1",
+                         "-",
+                         "",
+                         "0.1x",
+                         "1e+16 "})
     CHECK_FALSE(IsPyFloatRepr(no));
 }
 
@@ -314,7 +374,8 @@ std::string RefRepr(double x) {
   const bool neg = mant[0] == '-';
   if (neg) mant.erase(0, 1);
   std::string digits;
-  for (char c : mant) if (c != '.') digits += c;
+  for (char c : mant)
+    if (c != '.') digits += c;
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
   std::string out = neg ? "-" : "";
   if (exp < -4 || exp >= 16) {
@@ -332,13 +393,23 @@ std::string RefRepr(double x) {
 }  // namespace
 
 TEST_CASE("§2.3 pyrepr_float matches a reference repr over random bit patterns and every layout") {
-  CHECK(RefRepr(0.1) == "0.1");   // the reference itself
+  CHECK(RefRepr(0.1) == "0.1");  // the reference itself
   CHECK(RefRepr(1e16) == "1e+16");
   CHECK(RefRepr(123456789012345680.0) == "1.2345678901234568e+17");
   std::mt19937_64 rng(11);
   std::uniform_int_distribution<int> exp10(-330, 310), digits(1, 17);
-  std::vector<double> xs = {5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.0001, 0.00009999999999999999,
-                            9999999999999998.0, 1e15, 123.0, 1e-4, 1.5, -2.5e-7, 1234567890123456.7};
+  std::vector<double> xs = {5e-324,
+                            2.2250738585072014e-308,
+                            1.7976931348623157e308,
+                            0.0001,
+                            0.00009999999999999999,
+                            9999999999999998.0,
+                            1e15,
+                            123.0,
+                            1e-4,
+                            1.5,
+                            -2.5e-7,
+                            1234567890123456.7};
   for (int n = 0; n < 100000; ++n) {
     uint64_t bits = rng();
     double x;
@@ -367,7 +438,8 @@ TEST_CASE("§2.6 json strings: the writer's plain-text test and copy agree with 
   const unsigned char specials[] = {0x00, 0x1F, '"', '\\', 0x7F, 0x80, 0xC3, 0xFF};
   std::string base;
   for (int i = 0; i < 40; ++i) base += static_cast<char>(' ' + (i * 7) % 90 + (i % 3 == 0 ? 3 : 0));
-  for (char& c : base) if (c == '"' || c == '\\') c = 'x';
+  for (char& c : base)
+    if (c == '"' || c == '\\') c = 'x';
   for (size_t len = 0; len <= 40; ++len) {
     const std::string s = base.substr(0, len);
     CHECK(JsonPlain(s.data(), s.size()));

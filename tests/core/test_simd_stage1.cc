@@ -28,7 +28,7 @@ namespace {
 
 struct Outcome {
   simdjson::error_code error;
-  std::vector<uint32_t> indexes;   // the structurals and the three sentinels (len, len, 0) on success
+  std::vector<uint32_t> indexes;  // the structurals and the three sentinels (len, len, 0) on success
 };
 
 // Input bytes followed by padding that is not part of the input (stage 1 must not read it as such).
@@ -73,8 +73,10 @@ const simdjson::implementation* Reference(bool* simd) {
 std::string Escaped(const std::string& s) {
   std::ostringstream o;
   for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7F && c != '\\') o << c;
-    else o << "\\x" << std::hex << static_cast<int>(c) << std::dec;
+    if (c >= 0x20 && c < 0x7F && c != '\\')
+      o << c;
+    else
+      o << "\\x" << std::hex << static_cast<int>(c) << std::dec;
   }
   return o.str();
 }
@@ -91,13 +93,27 @@ class Gen {
     o += kSpaces[Pick(8)];
   }
   void String(std::string& o) {
-    static const char* const kPieces[] = {"a", "Module.layers.0", "\\\"", "\\\\", "\\\\\\\\\\\\\\\\", "\\n", "\\u00e9",
-                                          "\\/", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", " ", ",:[]{}", "0",
-                                          "\\\\\\\"", "true", "\x7f"};
+    static const char* const kPieces[] = {"a",
+                                          "Module.layers.0",
+                                          "\\\"",
+                                          "\\\\",
+                                          "\\\\\\\\\\\\\\\\",
+                                          "\\n",
+                                          "\\u00e9",
+                                          "\\/",
+                                          "\xc3\xa9",
+                                          "\xe4\xb8\xad",
+                                          "\xf0\x9f\x98\x80",
+                                          " ",
+                                          ",:[]{}",
+                                          "0",
+                                          "\\\\\\\"",
+                                          "true",
+                                          "\x7f"};
     o += '"';
     const int n = Pick(12);
     for (int i = 0; i < n; ++i) o += kPieces[Pick(17)];
-    if (Pick(6) == 0) o += std::string(static_cast<size_t>(Pick(70)), 'x');   // long strings cross blocks
+    if (Pick(6) == 0) o += std::string(static_cast<size_t>(Pick(70)), 'x');  // long strings cross blocks
     o += '"';
   }
   void Value(std::string& o, int depth) {
@@ -112,7 +128,7 @@ class Gen {
       case 2: o += Pick(2) ? "true" : (Pick(2) ? "false" : "null"); break;
       case 3: String(o); break;
       case 4:
-      case 5: {   // object
+      case 5: {  // object
         o += '{';
         const int n = Pick(5);
         for (int i = 0; i < n; ++i) {
@@ -128,7 +144,7 @@ class Gen {
         o += '}';
         break;
       }
-      default: {   // array
+      default: {  // array
         o += '[';
         const int n = Pick(5);
         for (int i = 0; i < n; ++i) {
@@ -152,8 +168,22 @@ class Gen {
   // strings, stray backslashes, 0x0C / 0x1A (which simdjson's kernels classify as operators),
   // invalid UTF-8 (lone continuation, truncated and overlong sequences, surrogates, 0xFF).
   void Break(std::string& s) {
-    static const char* const kBad[] = {"\"", "\\", "\x01", "\x1f", "\x0c", "\x1a", "\x80", "\xc3", "\xe4\xb8",
-                                       "\xc0\xaf", "\xed\xa0\x80", "\xff", "\xf4\x90\x80\x80", "a", " ", "\t"};
+    static const char* const kBad[] = {"\"",
+                                       "\\",
+                                       "\x01",
+                                       "\x1f",
+                                       "\x0c",
+                                       "\x1a",
+                                       "\x80",
+                                       "\xc3",
+                                       "\xe4\xb8",
+                                       "\xc0\xaf",
+                                       "\xed\xa0\x80",
+                                       "\xff",
+                                       "\xf4\x90\x80\x80",
+                                       "a",
+                                       " ",
+                                       "\t"};
     const int edits = 1 + Pick(3);
     for (int e = 0; e < edits; ++e) {
       const size_t at = s.empty() ? 0 : static_cast<size_t>(Pick(static_cast<int>(s.size()) + 1));
@@ -162,7 +192,7 @@ class Gen {
       s.insert(at, bad);
     }
   }
-  std::string Noise() {   // short random strings over the bytes that matter
+  std::string Noise() {  // short random strings over the bytes that matter
     static const char kAlphabet[] = "\"\\{}[],: \t\n\r0a-e.\x0c\x1a\x01\x80\xc3\xa9";
     std::string s(static_cast<size_t>(Pick(150)), ' ');
     for (char& c : s) c = kAlphabet[Pick(static_cast<int>(sizeof kAlphabet) - 1)];
@@ -187,8 +217,10 @@ void JsonFilesUnder(const std::string& dir, std::vector<std::string>& out) {
     const std::string name = e->d_name;
     if (name == "." || name == "..") continue;
     const std::string path = dir + "/" + name;
-    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) out.push_back(path);
-    else if (name.find('.') == std::string::npos) JsonFilesUnder(path, out);
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
+      out.push_back(path);
+    else if (name.find('.') == std::string::npos)
+      JsonFilesUnder(path, out);
   }
   closedir(d);
 }
@@ -214,8 +246,8 @@ TEST_CASE("SIMD stage 1: the structurals and errors of simdjson's own stage 1") 
     ++compared;
     if ((a.error != b.error || a.indexes != b.indexes) && first_mismatch.empty())
       first_mismatch = "input [" + Escaped(s) + "]: mine " + simdjson::error_message(a.error) + " with " +
-                       std::to_string(a.indexes.size()) + " indexes, simdjson " + simdjson::error_message(b.error) +
-                       " with " + std::to_string(b.indexes.size());
+                       std::to_string(a.indexes.size()) + " indexes, simdjson " + simdjson::error_message(b.error) + " with " +
+                       std::to_string(b.indexes.size());
   };
   for (int i = 0; i < 3000; ++i) {
     std::string doc = gen.Doc();
@@ -244,8 +276,8 @@ TEST_CASE("SIMD stage 1: the structurals and errors of simdjson's own stage 1") 
     for (const char* cut : {"\xc3", "\xe4\xb8", "\xf0\x9f\x98", "\xc3\xa9"}) {
       std::string s = "\"" + std::string(len, 'a');
       s.resize(len - std::char_traits<char>::length(cut) - 1);
-      compare(s + cut + "\"", false);   // the string's last character cut short (or whole: \xc3\xa9)
-      compare(s + "\"" + cut, false);   // after the string
+      compare(s + cut + "\"", false);  // the string's last character cut short (or whole: \xc3\xa9)
+      compare(s + "\"" + cut, false);  // after the string
     }
   for (const char* doc : {"[]", "[[[]]]", "{}", "{\"a\":[,,", "[1,", "\"", "\\", "[\"\\\\\"]", "1", "-", "nul"})
     compare(doc, false);
@@ -256,15 +288,15 @@ TEST_CASE("SIMD stage 1: the structurals and errors of simdjson's own stage 1") 
   for (const std::string& f : files) compare(ReadAll(f), true);
   INFO(first_mismatch);
   CHECK(first_mismatch.empty());
-  CHECK(valid_errors == 0);   // the generator makes valid JSON
+  CHECK(valid_errors == 0);  // the generator makes valid JSON
   CHECK(compared >= (simd ? 9000 : 3000));
-  if (simd) CHECK(broken > 3000);   // most broken inputs really are errors for simdjson
+  if (simd) CHECK(broken > 3000);  // most broken inputs really are errors for simdjson
 }
 
 TEST_CASE("SIMD stage 1: used by the parsers exactly where simdjson has only its scalar fallback") {
   const bool used = UseSse2Stage1WhereScalar();
 #if defined(__EMSCRIPTEN__)
-  CHECK(used == (Sse2Stage1Implementation() != nullptr));   // the wasm builds compile with -msse2
+  CHECK(used == (Sse2Stage1Implementation() != nullptr));  // the wasm builds compile with -msse2
   if (used) CHECK(simdjson::get_active_implementation()->name() == "sse2_stage1");
 #else
   CHECK_FALSE(used);
@@ -274,14 +306,13 @@ TEST_CASE("SIMD stage 1: used by the parsers exactly where simdjson has only its
   // tree; a broken one fails with simdjson's error.
   visprobe::JTree tree;
   visprobe::JIdx root = 0;
-  const std::string doc =
-      "{\"a\\\"b\": [1, -2.5e3, true, null, \"\\u00e9\\\\\", {\"\xe4\xb8\xad\": \"x\\ny\"}], \"k\":\"" +
-      std::string(100, '\\') + "\"}";
+  const std::string doc = "{\"a\\\"b\": [1, -2.5e3, true, null, \"\\u00e9\\\\\", {\"\xe4\xb8\xad\": \"x\\ny\"}], \"k\":\"" +
+                          std::string(100, '\\') + "\"}";
   REQUIRE(visprobe::ParseJsonText(doc, tree, &root).ok());
   std::string text;
   tree.AppendPyRepr(text, root);
-  CHECK(text == "{'a\"b': [1, -2500.0, True, None, '\xc3\xa9\\\\', {'\xe4\xb8\xad': 'x\\ny'}], 'k': '" +
-                    std::string(100, '\\') + "'}");
+  CHECK(text ==
+        "{'a\"b': [1, -2500.0, True, None, '\xc3\xa9\\\\', {'\xe4\xb8\xad': 'x\\ny'}], 'k': '" + std::string(100, '\\') + "'}");
   CHECK_FALSE(visprobe::ParseJsonText("{\"a\": \"unclosed}", tree, &root).ok());
   CHECK_FALSE(visprobe::ParseJsonText("{\"a\": \"\x01\"}", tree, &root).ok());
   CHECK_FALSE(visprobe::ParseJsonText("{\"a\": \"\xc3\"}", tree, &root).ok());
@@ -384,14 +415,16 @@ TEST_CASE("SIMD stage 1: on-demand parsers built on it read documents as simdjso
   for (int i = 0; i < 2000; ++i) {
     std::string doc = gen.Doc();
     if (i % 2) gen.Break(doc);
-    doc = "[" + doc + "]";   // an array around it: a scalar document is not a value to walk
+    doc = "[" + doc + "]";  // an array around it: a scalar document is not a value to walk
     if (doc.size() >= (1 << 16)) continue;
     const std::string a = Canonical(mine, doc), b = Canonical(theirs, doc);
-    if (a == b) (a.rfind("error", 0) == 0 ? same_error : same_ok)++;
-    else if (first_mismatch.empty()) first_mismatch = "[" + Escaped(doc) + "]: " + a + " | " + b;
+    if (a == b)
+      (a.rfind("error", 0) == 0 ? same_error : same_ok)++;
+    else if (first_mismatch.empty())
+      first_mismatch = "[" + Escaped(doc) + "]: " + a + " | " + b;
   }
   INFO(first_mismatch);
   CHECK(first_mismatch.empty());
-  CHECK(same_ok > 1000);    // every valid document and some of the broken ones
+  CHECK(same_ok > 1000);  // every valid document and some of the broken ones
   CHECK(same_error > 300);  // most broken ones fail, with the same error
 }

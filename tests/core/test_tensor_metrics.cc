@@ -28,12 +28,12 @@ const double kInf = std::numeric_limits<double>::infinity();
 
 struct Npy {
   std::string descr = "<f4";
-  std::vector<uint64_t> shape;        // as written in the header (before squeeze)
-  std::vector<double> values;         // C order
-  std::vector<int64_t> ints;          // integer kinds: exact values (override `values` when given)
+  std::vector<uint64_t> shape;  // as written in the header (before squeeze)
+  std::vector<double> values;  // C order
+  std::vector<int64_t> ints;  // integer kinds: exact values (override `values` when given)
   bool fortran = false;
   int major = 1;
-  std::string header;                 // raw header dict text override (malformed-file tests)
+  std::string header;  // raw header dict text override (malformed-file tests)
 };
 
 Npy Vec(const std::string& descr, std::vector<double> v) {
@@ -66,7 +66,7 @@ uint16_t HalfBits(double v) {
   if (std::isinf(a)) return sign | 0x7c00;
   if (a == 0) return sign;
   int e;
-  std::frexp(a, &e);                      // a = m * 2^e, m in [0.5, 1)
+  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
   int field = e - 1 + 15;
   if (field >= 1) {
     double mant = (std::ldexp(a, -(e - 1)) - 1) * 1024;
@@ -117,18 +117,28 @@ std::string Encode(const Npy& n) {
   for (size_t i : order_idx) {
     double v = n.ints.empty() ? n.values[i] : static_cast<double>(n.ints[i]);
     uint64_t raw = 0;
-    if (kind == 'f' && size == 2) raw = HalfBits(v);
-    else if (kind == 'f' && size == 4) { float f = static_cast<float>(v); uint32_t b; std::memcpy(&b, &f, 4); raw = b; }
-    else if (kind == 'f') std::memcpy(&raw, &v, 8);
-    else if (kind == 'b') raw = v != 0 ? 1 : 0;
-    else if (!n.ints.empty()) raw = static_cast<uint64_t>(n.ints[i]);
-    else if (kind == 'i') raw = static_cast<uint64_t>(static_cast<int64_t>(v));
-    else raw = static_cast<uint64_t>(v);
+    if (kind == 'f' && size == 2)
+      raw = HalfBits(v);
+    else if (kind == 'f' && size == 4) {
+      float f = static_cast<float>(v);
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      raw = b;
+    } else if (kind == 'f')
+      std::memcpy(&raw, &v, 8);
+    else if (kind == 'b')
+      raw = v != 0 ? 1 : 0;
+    else if (!n.ints.empty())
+      raw = static_cast<uint64_t>(n.ints[i]);
+    else if (kind == 'i')
+      raw = static_cast<uint64_t>(static_cast<int64_t>(v));
+    else
+      raw = static_cast<uint64_t>(v);
     PutBytes(data, raw, size, big);
   }
 
-  std::string dict = n.header.empty() ? "{'descr': '" + n.descr + "', 'fortran_order': " +
-                                            (n.fortran ? "True" : "False") + ", 'shape': " + ShapeText(n.shape) + ", }"
+  std::string dict = n.header.empty() ? "{'descr': '" + n.descr + "', 'fortran_order': " + (n.fortran ? "True" : "False") +
+                                            ", 'shape': " + ShapeText(n.shape) + ", }"
                                       : n.header;
   const size_t pre = n.major == 1 ? 10 : 12;
   size_t total = pre + dict.size() + 1;
@@ -167,8 +177,10 @@ void CheckMetrics(const TensorMetrics& m, const std::vector<std::string>& expect
     bool numeric = !e.empty() && *end == '\0' && e != "Nan" && e != "N/A";
     if (numeric) {
       REQUIRE_FALSE(m.values[i].is_text);
-      if (v == 0) CHECK(m.values[i].value == 0);
-      else CHECK(m.values[i].value == Approx(v).epsilon(1e-9));
+      if (v == 0)
+        CHECK(m.values[i].value == 0);
+      else
+        CHECK(m.values[i].value == Approx(v).epsilon(1e-9));
       CHECK(MetricString(m.values[i]) == e);
     } else {
       REQUIRE(m.values[i].is_text);
@@ -206,7 +218,11 @@ Result<NpyArray> ReadRaw(const vptest::TempDir& dir, const std::string& bytes) {
 
 TEST_CASE("npy: every supported dtype in both byte orders", "[tensor]") {
   vptest::TempDir dir;
-  struct Case { const char* type; std::vector<double> values; const char* name; };
+  struct Case {
+    const char* type;
+    std::vector<double> values;
+    const char* name;
+  };
   const std::vector<Case> cases = {
       {"f2", {1.5, -2.25, 0.0, 65504.0}, "float16"},
       {"f4", {1.5, -2.25, 0.1f, 3.4e38f}, "float32"},
@@ -258,7 +274,7 @@ TEST_CASE("npy: fortran_order True is converted to C order", "[tensor]") {
     n.fortran = true;
     NpyArray a = Load(dir, n);
     CHECK(a.shape == std::vector<uint64_t>{2, 3, 4});
-    CHECK(Vals(a) == v);   // the writer stored them first-axis-fastest
+    CHECK(Vals(a) == v);  // the writer stored them first-axis-fastest
 
     Npy m = Shaped(descr, {2, 1, 3}, {0, 1, 2, 3, 4, 5});
     m.fortran = true;
@@ -278,10 +294,19 @@ TEST_CASE("npy: fortran_order True is converted to C order", "[tensor]") {
 
 TEST_CASE("npy: squeeze drops every length-1 axis", "[tensor]") {
   vptest::TempDir dir;
-  struct Case { std::vector<uint64_t> shape; std::vector<uint64_t> squeezed; std::string text; };
+  struct Case {
+    std::vector<uint64_t> shape;
+    std::vector<uint64_t> squeezed;
+    std::string text;
+  };
   const std::vector<Case> cases = {
-      {{1, 3, 1}, {3}, "(3,)"}, {{1}, {}, "()"}, {{1, 1}, {}, "()"}, {{}, {}, "()"},
-      {{0}, {0}, "(0,)"}, {{2, 0, 1}, {2, 0}, "(2, 0)"}, {{2, 1, 2}, {2, 2}, "(2, 2)"},
+      {{1, 3, 1}, {3}, "(3,)"},
+      {{1}, {}, "()"},
+      {{1, 1}, {}, "()"},
+      {{}, {}, "()"},
+      {{0}, {0}, "(0,)"},
+      {{2, 0, 1}, {2, 0}, "(2, 0)"},
+      {{2, 1, 2}, {2, 2}, "(2, 2)"},
   };
   for (const Case& c : cases) {
     CAPTURE(ShapeText(c.shape));
@@ -365,14 +390,14 @@ TEST_CASE("npy: float16 is decoded exactly", "[tensor]") {
   CHECK(HalfToDouble(0x8000) == 0.0);
   CHECK(std::signbit(HalfToDouble(0x8000)));
 
-  CHECK(RoundToHalf(4095.0) == 4096.0);                       // tie -> even mantissa
+  CHECK(RoundToHalf(4095.0) == 4096.0);  // tie -> even mantissa
   CHECK(RoundToHalf(4093.0) == 4092.0);
   CHECK(RoundToHalf(1 + std::ldexp(1.0, -11)) == 1.0);
   CHECK(RoundToHalf(1 + 3 * std::ldexp(1.0, -11)) == 1 + std::ldexp(1.0, -9));
   CHECK(RoundToHalf(65519.0) == 65504.0);
   CHECK(RoundToHalf(65520.0) == kInf);
   CHECK(RoundToHalf(-1e6) == -kInf);
-  CHECK(RoundToHalf(std::ldexp(1.0, -25)) == 0.0);            // half of the smallest subnormal: tie -> 0
+  CHECK(RoundToHalf(std::ldexp(1.0, -25)) == 0.0);  // half of the smallest subnormal: tie -> 0
   CHECK(RoundToHalf(3 * std::ldexp(1.0, -26)) == std::ldexp(1.0, -24));
   CHECK(RoundToHalf(0.1) == HalfToDouble(0x2e66));
 
@@ -420,7 +445,11 @@ TEST_CASE("npy: malformed files are errors, never crashes", "[tensor]") {
     std::string b = Encode(n);
     return b.substr(0, b.size() - 16) + data;
   };
-  struct Case { const char* what; std::string bytes; const char* message_part; };
+  struct Case {
+    const char* what;
+    std::string bytes;
+    const char* message_part;
+  };
   // A valid dict padded to 20000 bytes in a version 2.0 header: numpy refuses headers over 10000.
   std::string huge_dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
   huge_dict.resize(20000, ' ');
@@ -440,14 +469,13 @@ TEST_CASE("npy: malformed files are errors, never crashes", "[tensor]") {
       {"header over 10000 bytes", huge_v2, "header longer"},
       {"truncated header", good.substr(0, 40), "truncated header"},
       {"truncated data", good.substr(0, good.size() - 1), "truncated data"},
-      {"header lies about the shape", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }"),
-       "truncated data"},
+      {"header lies about the shape", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }"), "truncated data"},
       {"shape far beyond the file", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (4000000000, 4000000000), }"),
        "truncated data"},
       {"shape overflowing 64 bits", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (18446744073709551615, 3), }"),
        "truncated data"},
-      {"shape overflowing the parser", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }"),
-       "shape"},
+      {"shape overflowing the parser",
+       header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }"), "shape"},
       {"object dtype", header_file("{'descr': '|O', 'fortran_order': False, 'shape': (2,), }"), "object"},
       {"structured dtype", header_file("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (4,), }"), "structured"},
       {"complex dtype", header_file("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }"), "unsupported dtype"},
@@ -459,11 +487,9 @@ TEST_CASE("npy: malformed files are errors, never crashes", "[tensor]") {
       {"not a dict", header_file("['<f4', False, (4,)]"), "not a dict"},
       {"unterminated dict", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (4,)"), "expected"},
       {"trailing text", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (4,)} x"), "trailing"},
-      {"fortran_order not a bool", header_file("{'descr': '<f4', 'fortran_order': 0, 'shape': (4,), }"),
-       "fortran_order"},
+      {"fortran_order not a bool", header_file("{'descr': '<f4', 'fortran_order': 0, 'shape': (4,), }"), "fortran_order"},
       {"shape is a list", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': [4], }"), "shape"},
-      {"shape is an int in parentheses", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (4), }"),
-       "shape"},
+      {"shape is an int in parentheses", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (4), }"), "shape"},
       {"negative shape", header_file("{'descr': '<f4', 'fortran_order': False, 'shape': (-4,), }"), "shape"},
       {"unterminated string", header_file("{'descr': '<f4, 'fortran_order': False, 'shape': (4,), }"), ""},
   };
@@ -486,7 +512,9 @@ TEST_CASE("npy: malformed files are errors, never crashes", "[tensor]") {
     n.fortran = true;
     return Encode(n);
   }();
-  static const char kParserChars[] = "\x00\xff" "0159(),:'\"{}[] LTFn-";
+  static const char kParserChars[] =
+      "\x00\xff"
+      "0159(),:'\"{}[] LTFn-";
   for (const std::string& base : {good, fortran}) {
     for (size_t pos = 0; pos < base.size() - 16; ++pos) {
       for (char c : std::string(kParserChars, sizeof(kParserChars) - 1)) {
@@ -502,7 +530,7 @@ TEST_CASE("npy: malformed files are errors, never crashes", "[tensor]") {
     }
   }
   CHECK_FALSE(ReadNpy(dir / "missing.npy").ok());
-  CHECK_FALSE(ReadNpy(dir.path()).ok());   // a folder
+  CHECK_FALSE(ReadNpy(dir.path()).ok());  // a folder
 }
 
 // ---- §18.6 check values ----------------------------------------------------------------------
@@ -511,7 +539,7 @@ TEST_CASE("§18.6 tensor-mode check values", "[tensor]") {
   vptest::TempDir dir;
 
   SECTION("f32 [1, 2, 3, 4] vs [1, 2, 3, 5]") {
-    Npy bench = Vec(">f4", {1, 2, 3, 5});   // byte order of the golden file does not matter
+    Npy bench = Vec(">f4", {1, 2, 3, 5});  // byte order of the golden file does not matter
     TensorMetrics m = CompareFiles(dir, Vec("<f4", {1, 2, 3, 4}), bench);
     CheckMetrics(m, {"0.993999088548", "1.0", "1.0", "0.20000000298", "0.75", "0.75"});
   }
@@ -577,7 +605,10 @@ TEST_CASE("§18.6 MindSpore example: identical input and weight give 1.0, 0.0, 0
   // the identical input [4, 8] and weight [3, 8] rows can be reproduced.
   vptest::TempDir dir;
   uint32_t seed = 12345;
-  auto next = [&] { seed = seed * 1664525u + 1013904223u; return (static_cast<double>(seed >> 8) / (1 << 24)) * 2 - 1; };
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return (static_cast<double>(seed >> 8) / (1 << 24)) * 2 - 1;
+  };
   for (uint64_t rows : {4u, 3u}) {
     std::vector<double> v(rows * 8);
     for (double& d : v) d = static_cast<float>(next());
@@ -604,7 +635,7 @@ TEST_CASE("§9.6.5 cosine: 12 decimals, then 6 decimals above 0.9999", "[tensor]
 TEST_CASE("§9.6.2 NaN/inf: identical masks are zeroed, different masks give N/A", "[tensor]") {
   vptest::TempDir dir;
   TensorMetrics m = CompareFiles(dir, Vec("<f4", {kInf, 1, -kInf, 2}), Vec("<f4", {kInf, 1, kInf, 2}));
-  CheckMetrics(m, {"1.0", "0.0", "0.0", "0.0", "1.0", "1.0"});   // inf vs -inf: same inf mask
+  CheckMetrics(m, {"1.0", "0.0", "0.0", "0.0", "1.0", "1.0"});  // inf vs -inf: same inf mask
   m = CompareFiles(dir, Vec("<f4", {kNaN, 1}), Vec("<f4", {kInf, 1}));
   CheckMetrics(m, Six("N/A"));
   m = CompareFiles(dir, Vec("<f8", {1, 2}), Vec("<f8", {1, kInf}));
@@ -756,16 +787,18 @@ TEST_CASE("§9.6.6 the one-pass metrics: BLAS ddot's sums bit for bit, and every
         const char* descr = f32 ? "<f4" : "<f8";
         TensorMetrics m = CompareFiles(dir, Vec(descr, x), Vec(descr, y));
         REQUIRE_FALSE(m[kEucDist].is_text);
-        CHECK(m[kEucDist].value == std::sqrt(NetlibDotOrderSum(dd)));   // bit for bit
+        CHECK(m[kEucDist].value == std::sqrt(NetlibDotOrderSum(dd)));  // bit for bit
         double cos = NetlibDotOrderSum(xy) / (std::sqrt(NetlibDotOrderSum(xx)) * std::sqrt(NetlibDotOrderSum(yy)));
         cos = RoundDecimals(cos, 12);
         if (cos > 0.9999) cos = RoundDecimals(cos, 6);
-        if (!close) CHECK(cos < 0.9999);   // the 12-decimal value is compared, not a rounded one
+        if (!close) CHECK(cos < 0.9999);  // the 12-decimal value is compared, not a rounded one
         CHECK(m[kCosine].value == cos);
         CHECK(m[kMaxAbsErr].value == RoundDecimals(max_abs, 12));
         double rel_max, r1, r5;
-        if (f32) RelReference<float>(x, y, &rel_max, &r1, &r5);
-        else RelReference<double>(x, y, &rel_max, &r1, &r5);
+        if (f32)
+          RelReference<float>(x, y, &rel_max, &r1, &r5);
+        else
+          RelReference<double>(x, y, &rel_max, &r1, &r5);
         REQUIRE_FALSE(m[kMaxRelativeErr].is_text);
         CHECK(m[kMaxRelativeErr].value == RoundDecimals(rel_max, 12));
         CHECK(m[kOneThousandthErrRatio].value == RoundDecimals(r1, 12));

@@ -223,7 +223,8 @@ TEST_CASE("pt: hostile and broken files: one message naming the file, nothing ru
   const std::string bytes = Bytes(std::vector<float>{1, 2, 3, 4});
   const std::string good = vptest::PtFileBytes(Spec("FloatStorage", 4, {4}), bytes);
 
-  CHECK_THAT(ErrorOf(Write(dir, "text.pt", "just text, no zip")), Contains("text.pt: not a readable torch.save archive: not a zip"));
+  CHECK_THAT(ErrorOf(Write(dir, "text.pt", "just text, no zip")),
+             Contains("text.pt: not a readable torch.save archive: not a zip"));
   CHECK_THAT(ErrorOf(Write(dir, "empty.pt", "")), Contains("empty.pt") && Contains("too short"));
   // The format before torch 1.6 (what torch.save(..., _use_new_zipfile_serialization=False) writes):
   // named, not read.
@@ -247,7 +248,8 @@ TEST_CASE("pt: hostile and broken files: one message naming the file, nothing ru
   // A pickle naming a foreign global: refused by name, before anything else happens.
   for (const std::string g : {"cos\nsystem\n", "cbuiltins\neval\n", "cposix\nsystem\n", "ctorch\nload\n"}) {
     std::string pkl = std::string("\x80\x02", 2) + g + "X\x02\x00\x00\x00ls\x85R.";
-    const std::string path = Write(dir, "evil.pt", vptest::StoredZipBytes({{"archive/data.pkl", pkl}, {"archive/version", "3\n"}}));
+    const std::string path =
+        Write(dir, "evil.pt", vptest::StoredZipBytes({{"archive/data.pkl", pkl}, {"archive/version", "3\n"}}));
     const std::string msg = ErrorOf(path);
     CHECK_THAT(msg, Contains("evil.pt: refused: the pickle names the global"));
     std::string dotted = g.substr(1);
@@ -264,21 +266,24 @@ TEST_CASE("pt: hostile and broken files: one message naming the file, nothing ru
   CHECK_THAT(ErrorOf(Write(dir, "inst.pt", vptest::StoredZipBytes({{"a/data.pkl", pkl}}))), Contains("opcode 0x69"));
   // A pickle of something else than a tensor (a dict of tensors: msProbe's detach() fails on it).
   pkl = std::string("\x80\x02}.", 4);
-  CHECK_THAT(ErrorOf(Write(dir, "dict.pt", vptest::StoredZipBytes({{"a/data.pkl", pkl}}))), Contains("holds a dict, not a tensor"));
+  CHECK_THAT(ErrorOf(Write(dir, "dict.pt", vptest::StoredZipBytes({{"a/data.pkl", pkl}}))),
+             Contains("holds a dict, not a tensor"));
   // Malformed pickles: stack underflow, memo miss, no STOP.
   for (const std::string p : {std::string("\x80\x02t.", 4), std::string("\x80\x02h\x05.", 5), std::string("\x80\x02N", 3)}) {
-    CHECK_THAT(ErrorOf(Write(dir, "bad.pt", vptest::StoredZipBytes({{"a/data.pkl", p}}))), Contains("bad.pt: not a readable torch.save file"));
+    CHECK_THAT(ErrorOf(Write(dir, "bad.pt", vptest::StoredZipBytes({{"a/data.pkl", p}}))),
+               Contains("bad.pt: not a readable torch.save file"));
   }
   // A compressed member: torch never writes one.
   std::string z = good;
-  z[8] = 8;   // method of the first local header (the central directory's is what counts)
+  z[8] = 8;  // method of the first local header (the central directory's is what counts)
   const size_t cd = z.find("PK\x01\x02");
   z[cd + 10] = 8;
   CHECK_THAT(ErrorOf(Write(dir, "deflate.pt", z)), Contains("is compressed (method 8)"));
   // No data.pkl record.
   CHECK_THAT(ErrorOf(Write(dir, "nopkl.pt", vptest::StoredZipBytes({{"a/version", "3\n"}}))), Contains("no a/data.pkl record"));
   // The missing storage record.
-  CHECK_THAT(ErrorOf(Write(dir, "nostore.pt", vptest::StoredZipBytes({{"archive/data.pkl", vptest::TensorPickle(Spec("FloatStorage", 4, {4}))}}))),
+  CHECK_THAT(ErrorOf(Write(dir, "nostore.pt",
+                           vptest::StoredZipBytes({{"archive/data.pkl", vptest::TensorPickle(Spec("FloatStorage", 4, {4}))}}))),
              Contains("no storage record data/0"));
 }
 

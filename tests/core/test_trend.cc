@@ -29,15 +29,13 @@ namespace {
 
 std::string Tensor(const std::string& stats, const std::string& dtype = "torch.float32",
                    const std::string& type = "torch.Tensor") {
-  return "{\"type\": \"" + type + "\", \"dtype\": \"" + dtype + "\", \"shape\": [2, 2], " + stats +
-         ", \"requires_grad\": true}";
+  return "{\"type\": \"" + type + "\", \"dtype\": \"" + dtype + "\", \"shape\": [2, 2], " + stats + ", \"requires_grad\": true}";
 }
 
 // A float32 tensor whose statistics are all derived from `x`: Norm x, Max x/2, Min -x/4, Mean x/8.
 std::string T(double x) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "\"Norm\": %.17g, \"Max\": %.17g, \"Min\": %.17g, \"Mean\": %.17g", x, x / 2, -x / 4,
-                x / 8);
+  std::snprintf(buf, sizeof buf, "\"Norm\": %.17g, \"Max\": %.17g, \"Min\": %.17g, \"Mean\": %.17g", x, x / 2, -x / 4, x / 8);
   return Tensor(buf);
 }
 
@@ -196,7 +194,7 @@ std::vector<std::pair<std::string, std::string>> TagPairs(const std::vector<Tren
   return out;
 }
 
-using TagList = std::vector<std::pair<std::string, std::string>>;   // (category, name)
+using TagList = std::vector<std::pair<std::string, std::string>>;  // (category, name)
 TagList Tags(TagList t) {
   std::sort(t.begin(), t.end());
   return t;
@@ -222,7 +220,7 @@ std::vector<std::vector<std::string>> ReadCsv(const std::string& text, std::stri
 using Recs = std::vector<std::vector<std::string>>;
 
 #ifdef __EMSCRIPTEN__
-const std::vector<int> kThreadCounts{1};   // the browser build has no threads: one-thread path only
+const std::vector<int> kThreadCounts{1};  // the browser build has no threads: one-thread path only
 #else
 const std::vector<int> kThreadCounts{1, 4, 3};
 #endif
@@ -358,8 +356,8 @@ TEST_CASE("ParsePyFloat follows Python's float()", "[trend]") {
 }
 
 TEST_CASE("§5.2 missing-value tokens", "[trend]") {
-  const char* tokens[] = {"",     "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
-                          "<NA>", "N/A",  "NA",       "NULL", "NaN",    "None",     "n/a",  "nan",  "null"};
+  const char* tokens[] = {"",     "#N/A", "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+                          "<NA>", "N/A",  "NA",       "NULL", "NaN",     "None",     "n/a",  "nan",  "null"};
   for (const char* t : tokens) {
     CAPTURE(t);
     CHECK(IsCsvMissingToken(t));
@@ -377,7 +375,7 @@ TEST_CASE("§5.2 missing-value tokens", "[trend]") {
   CHECK(NormalizeCsvStat(" 2.5 ") == 2.5);
   CHECK(NormalizeCsvStat("2e10") == 1e9);
   CHECK(NormalizeCsvStat("-2e10") == -1e9);
-  CHECK_FALSE(NormalizeCsvStat("NAN"));    // not a token, but float('NAN') is NaN -> NULL
+  CHECK_FALSE(NormalizeCsvStat("NAN"));  // not a token, but float('NAN') is NaN -> NULL
   CHECK_FALSE(NormalizeCsvStat("abc"));
   CHECK_FALSE(NormalizeCsvStat("[2, 4]"));
 }
@@ -444,7 +442,10 @@ TEST_CASE("CsvReader: CRLF, a UTF-8 BOM and blank lines", "[trend]") {
   CHECK(ReadCsv("\n\n").empty());
   CHECK(ReadCsv("\xEF\xBB\xBF").empty());
   // A BOM is stripped only at the very start.
-  CHECK(ReadCsv("a\n\xEF\xBB\xBF" "b\n") == Recs{{"a"}, {"\xEF\xBB\xBF" "b"}});
+  CHECK(ReadCsv("a\n\xEF\xBB\xBF"
+                "b\n") == Recs{{"a"},
+                               {"\xEF\xBB\xBF"
+                                "b"}});
 }
 
 TEST_CASE("CsvReader: malformed quotes are errors naming the line", "[trend]") {
@@ -466,7 +467,7 @@ TEST_CASE("CsvReader: malformed quotes are errors naming the line", "[trend]") {
 
   err.clear();
   ReadCsv("\"a\nb\nc\",1\n\"open\n", &err);
-  CHECK(err.find("line 4") != std::string::npos);   // the record starts on line 4
+  CHECK(err.find("line 4") != std::string::npos);  // the record starts on line 4
 }
 
 // =============================================================================================
@@ -481,18 +482,27 @@ TEST_CASE("§7.1 dump target tags: every row of the table", "[trend]") {
   const Case cases[] = {
       {"Module.layer1.conv.input.0", {{"default", "Module"}, {"index", "input.0"}, {"module", "layer1.conv"}}},
       {"Module.testlayername.layer.1.blocks.1.conv2.Conv2d.input.2",
-       {{"default", "Module"}, {"index", "input.2"}, {"layer", "layer.1"}, {"layer", "blocks.1"},
-        {"module", "testlayername"}, {"module", "conv2.Conv2d"}}},
+       {{"default", "Module"},
+        {"index", "input.2"},
+        {"layer", "layer.1"},
+        {"layer", "blocks.1"},
+        {"module", "testlayername"},
+        {"module", "conv2.Conv2d"}}},
       {"Module.blocks.0.fsdp_wrapped_module.norm.1.WanLayerNorm.output.0",
-       {{"default", "Module"}, {"index", "output.0"}, {"layer", "blocks.0"}, {"layer", "norm.1"},
-        {"module", "fsdp_wrapped_module"}, {"module", "WanLayerNorm"}}},
+       {{"default", "Module"},
+        {"index", "output.0"},
+        {"layer", "blocks.0"},
+        {"layer", "norm.1"},
+        {"module", "fsdp_wrapped_module"},
+        {"module", "WanLayerNorm"}}},
       {"Module.0.module.module.language_model.encoder.layers.3.self_attention.core_attention.CoreAttention.output.0",
-       {{"default", "Module"}, {"index", "output.0"}, {"layer", "layers.3"},
+       {{"default", "Module"},
+        {"index", "output.0"},
+        {"layer", "layers.3"},
         {"module", "module.module.language_model.encoder"},
         {"module", "self_attention.core_attention.CoreAttention"}}},
       {"Module.a.1.2.b.input.0", {{"default", "Module"}, {"index", "input.0"}, {"layer", "a.1"}, {"module", "b"}}},
-      {"Module.layers.10.11.X.input.0",
-       {{"default", "Module"}, {"index", "input.0"}, {"layer", "layers.10"}, {"module", "X"}}},
+      {"Module.layers.10.11.X.input.0", {{"default", "Module"}, {"index", "input.0"}, {"layer", "layers.10"}, {"module", "X"}}},
       {"Module.model.layers.0.Layer.weight",
        {{"default", "Module"}, {"index", "Layer.weight"}, {"layer", "layers.0"}, {"module", "model"}}},
       {"Module.conv2.Conv2d.parameters.weight",
@@ -515,7 +525,7 @@ TEST_CASE("§7.1 dump target tags: every row of the table", "[trend]") {
 TEST_CASE("§7.1 edge cases: Cell and Module together, single part, duplicates not repeated", "[trend]") {
   CHECK(DumpTargetTags("x").empty());
   CHECK(DumpTargetTags("").empty());
-  CHECK(TagPairs(DumpTargetTags("Module.Cell.input.0")).empty());   // body empty after removal
+  CHECK(TagPairs(DumpTargetTags("Module.Cell.input.0")).empty());  // body empty after removal
   CHECK(TagPairs(DumpTargetTags("Module.a.Cell.b.input.0")) ==
         Tags({{"default", "Module"}, {"default", "Cell"}, {"index", "input.0"}, {"module", "a.b"}}));
   // The same layer tag twice in one name is one tag.
@@ -530,8 +540,12 @@ TEST_CASE("§7.2 monitor target tags: every row of the table", "[trend]") {
   };
   const Case cases[] = {
       {"module.decoder.layers.0.input_layernorm.weight",
-       {{"module", "module"}, {"module", "decoder"}, {"module", "layers"}, {"module", "input_layernorm"},
-        {"module", "weight"}, {"layer", "layers.0"}}},
+       {{"module", "module"},
+        {"module", "decoder"},
+        {"module", "layers"},
+        {"module", "input_layernorm"},
+        {"module", "weight"},
+        {"layer", "layers.0"}}},
       {"layers.23.mlp.linear_fc1.weight",
        {{"module", "layers"}, {"module", "mlp"}, {"module", "linear_fc1"}, {"module", "weight"}, {"layer", "layers.23"}}},
       {"decoder.layers.0.mlp.output",
@@ -555,20 +569,18 @@ TEST_CASE("§7.2 monitor target tags: every row of the table", "[trend]") {
 
 TEST_CASE("§4.3 metric classification vectors and literal replace-all", "[trend]") {
   Trend t;
-  std::string data = J(M("model.layer1.forward.0", "{\"is_recompute\": false, \"input_args\": [$T]}") + ", " +
-                       M("model.layer1.forward.1", "{\"is_recompute\": true, \"input_args\": [$T]}") + ", " +
-                       M("model.layer1.backward.0", "{\"input\": [$T]}") + ", " +
-                       M("model.layer1.parameters_grad", "{\"weight\": [$T]}") + ", " +
-                       M("module.forward_image.backward.0", "{\"is_recompute\": true, \"input\": [$T]}") + ", " +
-                       M("a.b.c.0.forward", "{\"input_args\": [$T]}") + ", " +
-                       M("model.layer1", "{\"input_args\": [$T], \"weight\": [$T]}") + ", " +
-                       M("Module.fsdp_unit.parameters_grad.something", "{\"weight\": [$T]}") + ", " +
-                       M("old_prefix.layer1.forward", "{\"input_args\": [$T]}") + ", " +
-                       M("Functional.forward_fn.0.forward", "{\"input_args\": [$T]}") + ", " +
-                       M("Module.forward.Linear.forward.0", "{\"input_args\": [$T]}") + ", " +
-                       M("Module.x.Linear.forward.3.extra", "{\"input_args\": [$T]}") + ", " +
-                       M("Module.y.parameters_grad", "{\"bias\": [$T]}") + ", " +
-                       M("Module.z.Linear.backward", "{\"output\": [$T]}"));
+  std::string data =
+      J(M("model.layer1.forward.0", "{\"is_recompute\": false, \"input_args\": [$T]}") + ", " +
+        M("model.layer1.forward.1", "{\"is_recompute\": true, \"input_args\": [$T]}") + ", " +
+        M("model.layer1.backward.0", "{\"input\": [$T]}") + ", " + M("model.layer1.parameters_grad", "{\"weight\": [$T]}") +
+        ", " + M("module.forward_image.backward.0", "{\"is_recompute\": true, \"input\": [$T]}") + ", " +
+        M("a.b.c.0.forward", "{\"input_args\": [$T]}") + ", " + M("model.layer1", "{\"input_args\": [$T], \"weight\": [$T]}") +
+        ", " + M("Module.fsdp_unit.parameters_grad.something", "{\"weight\": [$T]}") + ", " +
+        M("old_prefix.layer1.forward", "{\"input_args\": [$T]}") + ", " +
+        M("Functional.forward_fn.0.forward", "{\"input_args\": [$T]}") + ", " +
+        M("Module.forward.Linear.forward.0", "{\"input_args\": [$T]}") + ", " +
+        M("Module.x.Linear.forward.3.extra", "{\"input_args\": [$T]}") + ", " +
+        M("Module.y.parameters_grad", "{\"bias\": [$T]}") + ", " + M("Module.z.Linear.backward", "{\"output\": [$T]}"));
   t.Rank(0, "rank0", DumpJson(data));
   t.opts.mapping = {{"old_prefix", "new_prefix"}};
   auto r = t.Dump(false);
@@ -594,22 +606,19 @@ TEST_CASE("§4.3 metric classification vectors and literal replace-all", "[trend
 TEST_CASE("§4.4 call index: trailing digits of the transformed key", "[trend]") {
   Trend t;
   t.Rank(0, "rank0",
-         DumpJson(J(M("Module._fsdp_wrapped_module.blocks.18._fsdp_wrapper_module.ffn.1.GELU.forward.18",
-                      Fwd("$T", "")) +
-                    ", " + M("Tensor.add.9.forward", Fwd("$T", "")) + ", " +
-                    M("module.conv1.forward", Fwd("$T", "")) + ", " +
+         DumpJson(J(M("Module._fsdp_wrapped_module.blocks.18._fsdp_wrapper_module.ffn.1.GELU.forward.18", Fwd("$T", "")) + ", " +
+                    M("Tensor.add.9.forward", Fwd("$T", "")) + ", " + M("module.conv1.forward", Fwd("$T", "")) + ", " +
                     M("Module.big.forward.007", Fwd("$T", "")))));
   auto r = t.Dump(false);
   REQUIRE(r.ok());
   CHECK(Sorted(Targets(t.dump_db())) ==
-        Sorted({"Module._fsdp_wrapped_module.blocks.18._fsdp_wrapper_module.ffn.1.GELU.input.0|0|18",
-                "Tensor.add.input.0|0|9", "module.conv1.input.0|0|0", "Module.big.input.0|0|7"}));
+        Sorted({"Module._fsdp_wrapped_module.blocks.18._fsdp_wrapper_module.ffn.1.GELU.input.0|0|18", "Tensor.add.input.0|0|9",
+                "module.conv1.input.0|0|0", "Module.big.input.0|0|7"}));
 }
 
 TEST_CASE("§13.1 a non-micro file with module.conv1.forward and module.fc.backward gives 3 rows", "[trend]") {
   Trend t;
-  t.Rank(0, "rank0",
-         DumpJson(J(M("module.conv1.forward", Fwd("$T", "$T")) + ", " + M("module.fc.backward", Bwd("$T", "")))));
+  t.Rank(0, "rank0", DumpJson(J(M("module.conv1.forward", Fwd("$T", "$T")) + ", " + M("module.fc.backward", Bwd("$T", "")))));
   auto r = t.Dump(false);
   REQUIRE(r.ok());
   CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|backward|module.fc.input.0|0",
@@ -627,20 +636,21 @@ TEST_CASE("§4.5 eligibility: reference counts per metric", "[trend]") {
                             "], \"parameters\": {\"weight\": [" + kT + "], \"bias\": [" + kT + "]}}";
   Trend t;
   t.Rank(0, "rank0",
-         DumpJson(J(M("A.full.forward.0", "{\"input_args\": [$T], \"output\": [$T], \"parameters\": {\"weight\": [$T], "
-                                         "\"bias\": [$T]}}") +
+         DumpJson(J(M("A.full.forward.0",
+                      "{\"input_args\": [$T], \"output\": [$T], \"parameters\": {\"weight\": [$T], "
+                      "\"bias\": [$T]}}") +
                     ", " + M("A.full.backward.0", Bwd("$T", "$T")) + ", " +
-                    M("A.full.parameters_grad", "{\"weight\": [$T], \"bias\": [$T]}") + ", " +
-                    M("B.mixed.forward.0", mixed) + ", " + M("B.mixed.backward.0", mixed) + ", " +
-                    M("B.mixed.parameters_grad", mixed) + ", " +
-                    M("C.recomp.forward.0", "{\"is_recompute\": true, \"input_args\": [" + list3 +
-                                                "], \"output\": [" + list3 + "], \"parameters\": {\"weight\": [$T], \"bias\": [$T]}}"))));
+                    M("A.full.parameters_grad", "{\"weight\": [$T], \"bias\": [$T]}") + ", " + M("B.mixed.forward.0", mixed) +
+                    ", " + M("B.mixed.backward.0", mixed) + ", " + M("B.mixed.parameters_grad", mixed) + ", " +
+                    M("C.recomp.forward.0", "{\"is_recompute\": true, \"input_args\": [" + list3 + "], \"output\": [" + list3 +
+                                                "], \"parameters\": {\"weight\": [$T], \"bias\": [$T]}}"))));
   auto r = t.Dump(false);
   REQUIRE(r.ok());
   auto count = [&](const std::string& prefix, const std::string& metric) {
-    return Query(t.dump_db(), "SELECT COUNT(*) FROM trend_data d JOIN monitoring_targets t USING (target_id) "
-                              "JOIN monitoring_metrics m USING (metric_id) WHERE m.metric_name = '" +
-                                  metric + "' AND t.target_name LIKE '" + prefix + ".%'")[0][0];
+    return Query(t.dump_db(),
+                 "SELECT COUNT(*) FROM trend_data d JOIN monitoring_targets t USING (target_id) "
+                 "JOIN monitoring_metrics m USING (metric_id) WHERE m.metric_name = '" +
+                     metric + "' AND t.target_name LIKE '" + prefix + ".%'")[0][0];
   };
   CHECK(count("A.full", "forward") == "4");
   CHECK(count("A.full", "backward") == "2");
@@ -649,12 +659,13 @@ TEST_CASE("§4.5 eligibility: reference counts per metric", "[trend]") {
   CHECK(count("B.mixed", "backward") == "2");
   CHECK(count("B.mixed", "parameters_grad") == "3");
   CHECK(count("C.recomp", "recompute") == "4");
-  auto names = vptest::Column(Query(t.dump_db(), "SELECT target_name FROM monitoring_targets WHERE target_name LIKE "
-                                                 "'B.mixed.%' OR target_name LIKE 'A.full.%' ORDER BY 1"));
-  CHECK(names == std::vector<std::string>{"A.full.bias", "A.full.input.0", "A.full.output.0",
-                                          "A.full.parameters.bias", "A.full.parameters.weight", "A.full.weight",
-                                          "B.mixed.input", "B.mixed.input.0", "B.mixed.input_args", "B.mixed.output",
-                                          "B.mixed.output.0", "B.mixed.parameters.bias", "B.mixed.parameters.weight"});
+  auto names = vptest::Column(Query(t.dump_db(),
+                                    "SELECT target_name FROM monitoring_targets WHERE target_name LIKE "
+                                    "'B.mixed.%' OR target_name LIKE 'A.full.%' ORDER BY 1"));
+  CHECK(names == std::vector<std::string>{"A.full.bias", "A.full.input.0", "A.full.output.0", "A.full.parameters.bias",
+                                          "A.full.parameters.weight", "A.full.weight", "B.mixed.input", "B.mixed.input.0",
+                                          "B.mixed.input_args", "B.mixed.output", "B.mixed.output.0", "B.mixed.parameters.bias",
+                                          "B.mixed.parameters.weight"});
 }
 
 TEST_CASE("§4.5 eligible types x dtypes, skipped records still count positions", "[trend]") {
@@ -667,17 +678,16 @@ TEST_CASE("§4.5 eligible types x dtypes, skipped records still count positions"
       "null, 5, \"str\", true, [" + kT + "], {}, " + Tensor("\"Norm\": 1.0", "torch.float64") + ", " +
       Tensor("\"Norm\": 1.0", "Float64") + ", " + Tensor("\"Norm\": 1.0", "torch.int64") + ", " +
       Tensor("\"Norm\": 1.0", "torch.bool") + ", " + Tensor("\"Norm\": 1.0", "float32") + ", " +
-      Tensor("\"Norm\": 1.0", "torch.Float32") + ", " + Tensor("\"Norm\": 1.0", "torch.float32", "Torch.Tensor") +
-      ", " + Tensor("\"Norm\": 1.0", "torch.float32", "DTensor") + ", " + Tensor("\"Norm\": 1.0", "torch.float32", "int") +
+      Tensor("\"Norm\": 1.0", "torch.Float32") + ", " + Tensor("\"Norm\": 1.0", "torch.float32", "Torch.Tensor") + ", " +
+      Tensor("\"Norm\": 1.0", "torch.float32", "DTensor") + ", " + Tensor("\"Norm\": 1.0", "torch.float32", "int") +
       ", {\"type\": \"torch.Tensor\", \"Norm\": 1.0}, {\"dtype\": \"torch.float32\", \"Norm\": 1.0}, " + kT;
   Trend t;
   t.Rank(0, "rank0",
-         DumpJson(M("Ok.all.forward.0", Fwd(ok_inputs, "")) + ", " + M("Bad.all.forward.0", Fwd(bad_inputs, "")) +
-                  ", " + M("Kw.only.forward.0", "{\"input_args\": [], \"input_kwargs\": {\"x\": " + kT + "}}")));
+         DumpJson(M("Ok.all.forward.0", Fwd(ok_inputs, "")) + ", " + M("Bad.all.forward.0", Fwd(bad_inputs, "")) + ", " +
+                  M("Kw.only.forward.0", "{\"input_args\": [], \"input_kwargs\": {\"x\": " + kT + "}}")));
   auto r = t.Dump(false);
   REQUIRE(r.ok());
-  CHECK(Query(t.dump_db(), "SELECT COUNT(*) FROM monitoring_targets WHERE target_name LIKE 'Ok.all.input.%'")[0][0] ==
-        "18");
+  CHECK(Query(t.dump_db(), "SELECT COUNT(*) FROM monitoring_targets WHERE target_name LIKE 'Ok.all.input.%'")[0][0] == "18");
   CHECK(vptest::Column(Query(t.dump_db(), "SELECT target_name FROM monitoring_targets WHERE target_name LIKE 'Bad.%'")) ==
         std::vector<std::string>{"Bad.all.input.17"});
   CHECK(Query(t.dump_db(), "SELECT COUNT(*) FROM monitoring_targets WHERE target_name LIKE 'Kw.%'")[0][0] == "0");
@@ -686,11 +696,13 @@ TEST_CASE("§4.5 eligible types x dtypes, skipped records still count positions"
 TEST_CASE("§4.5 forward parameters: string skipped, list kept, object ignored; Float4 gradient skipped", "[trend]") {
   Trend t;
   t.Rank(0, "rank0",
-         DumpJson(J(M("P.mod.forward.0", "{\"input_args\": [], \"output\": [], \"parameters\": {\"weight\": \"abc\", "
-                                         "\"bias\": [$T], \"gamma\": $T, \"beta\": [], \"delta\": [5, $T]}}") +
+         DumpJson(J(M("P.mod.forward.0",
+                      "{\"input_args\": [], \"output\": [], \"parameters\": {\"weight\": \"abc\", "
+                      "\"bias\": [$T], \"gamma\": $T, \"beta\": [], \"delta\": [5, $T]}}") +
                     ", " +
-                    M("P.mod.parameters_grad", "{\"weight\": [" + Tensor("\"Norm\": 1.0", "Float4") + "], \"bias\": [$T], "
-                                               "\"extra\": \"x\", \"obj\": $T}"))));
+                    M("P.mod.parameters_grad", "{\"weight\": [" + Tensor("\"Norm\": 1.0", "Float4") +
+                                                   "], \"bias\": [$T], "
+                                                   "\"extra\": \"x\", \"obj\": $T}"))));
   auto r = t.Dump(false);
   REQUIRE(r.ok());
   CHECK(DumpKeys(t.dump_db()) ==
@@ -709,8 +721,9 @@ TEST_CASE("§4.6/§4.7 statistics: capitalised keys, missing keys NULL, §6 appl
         std::vector<std::string>{"0|0|forward|S.a.input.0|0|2.5|<NULL>|<NULL>|<NULL>",
                                  "0|0|forward|S.a.input.1|0|1000000000.0|1000000001.0|-1000000001.0|<NULL>",
                                  "0|0|forward|S.a.input.2|0|<NULL>|7.5|-2.0|<NULL>"});
-  CHECK(Query(t.dump_db(), "SELECT typeof(norm) FROM trend_data d JOIN monitoring_targets USING (target_id) "
-                           "WHERE target_name = 'S.a.input.0'")[0][0] == "real");
+  CHECK(Query(t.dump_db(),
+              "SELECT typeof(norm) FROM trend_data d JOIN monitoring_targets USING (target_id) "
+              "WHERE target_name = 'S.a.input.0'")[0][0] == "real");
 }
 
 TEST_CASE("§4.2 mapping: pairs in file order, each a literal replace-all", "[trend]") {
@@ -718,7 +731,7 @@ TEST_CASE("§4.2 mapping: pairs in file order, each a literal replace-all", "[tr
   CHECK(ApplyNameMapping(m, "Module.model.layers.0.Layer.forward.0") == "Module.model.Z.forward.0");
   CHECK(ApplyNameMapping(m, "Module.model.GPT.forward.0") == "Module.model.forward.0");
   CHECK(ApplyNameMapping({{"a.b", "x.y"}}, "a.b.a.b") == "x.y.x.y");
-  CHECK(ApplyNameMapping({{".*", "!"}}, "a.b") == "a.b");   // not a regex
+  CHECK(ApplyNameMapping({{".*", "!"}}, "a.b") == "a.b");  // not a regex
   CHECK(ApplyNameMapping({}, "same") == "same");
 
   Trend t;
@@ -787,17 +800,15 @@ TEST_CASE("§13.1 root extraction: integer values are slots", "[trend]") {
   SECTION("all four keys in slot 3") {
     Trend t;
     t.Rank(0, "rank0",
-           DumpJson(J(M("Module.layer1.forward", Fwd("$T", "")) + ", " + M("Module.layer2.forward", Fwd("$T", "")) +
-                      ", " + M("Module.layer1.backward", Bwd("$T", "")) + ", " +
-                      M("Module.layer2.backward", Bwd("$T", "")))),
+           DumpJson(J(M("Module.layer1.forward", Fwd("$T", "")) + ", " + M("Module.layer2.forward", Fwd("$T", "")) + ", " +
+                      M("Module.layer1.backward", Bwd("$T", "")) + ", " + M("Module.layer2.backward", Bwd("$T", "")))),
            "{\"Module.layer1.forward\": 3, \"Module.layer2.forward\": 3, \"Module.layer1.backward\": "
            "\"Module.layer1.forward\", \"Module.layer2.backward\": \"Module.layer2.forward\"}");
     auto r = t.Dump(true);
     REQUIRE(r.ok());
-    CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|3|backward|Module.layer1.input.0|0",
-                                                            "0|3|backward|Module.layer2.input.0|0",
-                                                            "0|3|forward|Module.layer1.input.0|0",
-                                                            "0|3|forward|Module.layer2.input.0|0"});
+    CHECK(DumpKeys(t.dump_db()) ==
+          std::vector<std::string>{"0|3|backward|Module.layer1.input.0|0", "0|3|backward|Module.layer2.input.0|0",
+                                   "0|3|forward|Module.layer1.input.0|0", "0|3|forward|Module.layer2.input.0|0"});
     CHECK(t.Logged(LogLevel::kInfo, "Step 0 processing completed. Total micro steps identified: [4]"));
     auto gs = GlobalStats(t.dump_db());
     CHECK(gs["min_step"] == "0");
@@ -805,21 +816,19 @@ TEST_CASE("§13.1 root extraction: integer values are slots", "[trend]") {
   }
   SECTION("slots 0 and 1") {
     Trend t;
-    t.Rank(0, "rank0",
-           DumpJson(J(M("Module.layer1.forward", Fwd("$T", "")) + ", " + M("Module.layer2.forward", Fwd("$T", "")))),
+    t.Rank(0, "rank0", DumpJson(J(M("Module.layer1.forward", Fwd("$T", "")) + ", " + M("Module.layer2.forward", Fwd("$T", "")))),
            "{\"Module.layer1.forward\": 0, \"Module.layer2.forward\": 1}");
     REQUIRE(t.Dump(true).ok());
-    CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.layer1.input.0|0",
-                                                            "0|1|forward|Module.layer2.input.0|0"});
+    CHECK(DumpKeys(t.dump_db()) ==
+          std::vector<std::string>{"0|0|forward|Module.layer1.input.0|0", "0|1|forward|Module.layer2.input.0|0"});
   }
   SECTION("a backward key with null value gets its forward twin's slot") {
     Trend t;
-    t.Rank(0, "rank0",
-           DumpJson(J(M("Module.layer1.forward", Fwd("$T", "")) + ", " + M("Module.layer1.backward", Bwd("$T", "")))),
+    t.Rank(0, "rank0", DumpJson(J(M("Module.layer1.forward", Fwd("$T", "")) + ", " + M("Module.layer1.backward", Bwd("$T", "")))),
            "{\"Module.layer1.forward\": 0, \"Module.layer1.backward\": null}");
     REQUIRE(t.Dump(true).ok());
-    CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|backward|Module.layer1.input.0|0",
-                                                            "0|0|forward|Module.layer1.input.0|0"});
+    CHECK(DumpKeys(t.dump_db()) ==
+          std::vector<std::string>{"0|0|backward|Module.layer1.input.0|0", "0|0|forward|Module.layer1.input.0|0"});
     CHECK(t.Logged(LogLevel::kInfo, "Step 0 processing completed. Total micro steps identified: [1]"));
   }
 }
@@ -831,8 +840,8 @@ TEST_CASE("§13.1 renumbering per micro step", "[trend]") {
            DumpJson(J(M("Module.layer1.forward.10", Fwd("$T", "")) + ", " + M("Module.layer2.forward.11", Fwd("$T", "")))),
            "{\"Module.layer1.forward.10\": 3, \"Module.layer2.forward.11\": 3}");
     REQUIRE(t.Dump(true).ok());
-    CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|3|forward|Module.layer1.input.0|0",
-                                                            "0|3|forward|Module.layer2.input.0|0"});
+    CHECK(DumpKeys(t.dump_db()) ==
+          std::vector<std::string>{"0|3|forward|Module.layer1.input.0|0", "0|3|forward|Module.layer2.input.0|0"});
   }
   SECTION("different slots, both .0") {
     Trend t;
@@ -840,15 +849,15 @@ TEST_CASE("§13.1 renumbering per micro step", "[trend]") {
            DumpJson(J(M("Module.layer1.forward.10", Fwd("$T", "")) + ", " + M("Module.layer2.forward.20", Fwd("$T", "")))),
            "{\"Module.layer1.forward.10\": 0, \"Module.layer2.forward.20\": 1}");
     REQUIRE(t.Dump(true).ok());
-    CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.layer1.input.0|0",
-                                                            "0|1|forward|Module.layer2.input.0|0"});
+    CHECK(DumpKeys(t.dump_db()) ==
+          std::vector<std::string>{"0|0|forward|Module.layer1.input.0|0", "0|1|forward|Module.layer2.input.0|0"});
   }
   SECTION("API style, no number, and sorting by the original number") {
     Trend t;
     t.Rank(0, "rank0",
-           DumpJson(J(M("Module.layer1.10.forward", Fwd("$T", "")) + ", " + M("Module.layer.forward", Fwd("$T", "")) +
-                      ", " + M("Tensor.add.12.forward", Fwd("$T", "")) + ", " +
-                      M("Tensor.add.5.forward", Fwd(T(2.0), "")) + ", " + M("Tensor.add.7.forward", Fwd(T(3.0), "")))),
+           DumpJson(J(M("Module.layer1.10.forward", Fwd("$T", "")) + ", " + M("Module.layer.forward", Fwd("$T", "")) + ", " +
+                      M("Tensor.add.12.forward", Fwd("$T", "")) + ", " + M("Tensor.add.5.forward", Fwd(T(2.0), "")) + ", " +
+                      M("Tensor.add.7.forward", Fwd(T(3.0), "")))),
            "{\"Module.layer1.10.forward\": 0, \"Module.layer.forward\": 0, \"Tensor.add.12.forward\": 0, "
            "\"Tensor.add.5.forward\": 0, \"Tensor.add.7.forward\": 0}");
     REQUIRE(t.Dump(true).ok());
@@ -867,18 +876,16 @@ TEST_CASE("§3.3 roots: parentless Module/Cell/optimizer keys; APIs with null pa
   t.Rank(0, "rank0",
          DumpJson(J(M("Module.a.forward.0", Fwd("$T", "")) + ", " + M("Tensor.top.0.forward", Fwd("$T", "")) + ", " +
                     M("Cell.b.forward.0", Fwd("$T", "")) + ", " + M("Tensor.empty.0.forward", Fwd("$T", "")) + ", " +
-                    M("Tensor.clip.0.forward", Fwd("$T", "")) + ", " + M("Tensor.orphan.0.forward", Fwd("$T", "")) +
-                    ", " + M("Tensor.opt.3.forward", Fwd("$T", "")) + ", " +
-                    M("Module.a.backward.0", Bwd("$T", "")) + ", " + M("Module.solo.backward.0", Bwd("$T", "")))),
+                    M("Tensor.clip.0.forward", Fwd("$T", "")) + ", " + M("Tensor.orphan.0.forward", Fwd("$T", "")) + ", " +
+                    M("Tensor.opt.3.forward", Fwd("$T", "")) + ", " + M("Module.a.backward.0", Bwd("$T", "")) + ", " +
+                    M("Module.solo.backward.0", Bwd("$T", "")))),
          "{\"Module.a.forward.0\": null, \"Tensor.top.0.forward\": null, \"Cell.b.forward.0\": null, "
          "\"Tensor.empty.0.forward\": \"\", \"Tensor.clip.0.forward\": \"clip_grad\", "
          "\"Tensor.orphan.0.forward\": \"Module.absent.forward.0\", \"Module.a.backward.0\": null, "
          "\"Module.solo.backward.0\": null, \"optimizer\": null, \"Tensor.opt.3.forward\": \"optimizer\"}");
   REQUIRE(t.Dump(true).ok());
-  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|backward|Module.a.input.0|0",
-                                                          "0|0|forward|Module.a.input.0|0",
-                                                          "0|1|forward|Cell.b.input.0|0",
-                                                          "0|2|forward|Tensor.opt.input.0|0"});
+  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|backward|Module.a.input.0|0", "0|0|forward|Module.a.input.0|0",
+                                                          "0|1|forward|Cell.b.input.0|0", "0|2|forward|Tensor.opt.input.0|0"});
   CHECK(t.Logged(LogLevel::kInfo, "Step 0 processing completed. Total micro steps identified: [3]"));
 }
 
@@ -890,8 +897,7 @@ TEST_CASE("§3.3.5 nothing placed: every entry used with slot 0 and its original
          "{\"Tensor.add.4.forward\": \"\", \"Module.m.forward.2\": \"Module.missing.forward.0\"}");
   t.Rank(1, "rank0", DumpJson(J(M("Module.m.forward.2", Fwd("$T", "")))), "{}");
   REQUIRE(t.Dump(true).ok());
-  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.m.input.0|2",
-                                                          "0|0|forward|Tensor.add.input.0|4",
+  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.m.input.0|2", "0|0|forward|Tensor.add.input.0|4",
                                                           "0|0|parameters_grad|Module.m.weight|0",
                                                           "0|1|forward|Module.m.input.0|2"});
   auto gs = GlobalStats(t.dump_db());
@@ -908,8 +914,7 @@ TEST_CASE("§13.2 parent chain cycle: nodes unplaced with a WARNING", "[trend]")
          "\"Module.c.forward.0\": \"Module.root.forward.0\", \"Self.loop.forward.0\": \"Self.loop.forward.0\"}");
   auto r = t.Dump(true);
   REQUIRE(r.ok());
-  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.c.input.0|0",
-                                                          "0|0|forward|Module.root.input.0|0"});
+  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.c.input.0|0", "0|0|forward|Module.root.input.0|0"});
   CHECK(t.LoggedContaining(LogLevel::kWarning, t.data() + "/step0/rank0/construct.json"));
 }
 
@@ -921,8 +926,7 @@ TEST_CASE("§13.2 list values without the Megatron marker are [parent, micro]", 
          "{\"Module.root.forward.0\": [null, 0], \"Module.c.forward.0\": [\"Module.root.forward.0\", 0], "
          "\"Module.root.forward.1\": [null, 1]}");
   REQUIRE(t.Dump(true).ok());
-  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.c.input.0|0",
-                                                          "0|0|forward|Module.root.input.0|0",
+  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.c.input.0|0", "0|0|forward|Module.root.input.0|0",
                                                           "0|1|forward|Module.root.input.0|0"});
 }
 
@@ -935,9 +939,8 @@ TEST_CASE("§3.3.1 Megatron marker: list values replaced by their parent, the ma
          "\"Module.root.forward.1\": [null, 1], \"Module.c.forward.1\": [\"Module.root.forward.1\", 1], "
          "\"megatron_micro_step_number\": 2}");
   REQUIRE(t.Dump(true).ok());
-  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{
-                                     "0|0|forward|Module.c.input.0|0", "0|0|forward|Module.root.input.0|0",
-                                     "0|1|forward|Module.c.input.0|0", "0|1|forward|Module.root.input.0|0"});
+  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.c.input.0|0", "0|0|forward|Module.root.input.0|0",
+                                                          "0|1|forward|Module.c.input.0|0", "0|1|forward|Module.root.input.0|0"});
   CHECK(t.Logged(LogLevel::kInfo, "Step 0 processing completed. Total micro steps identified: [2]"));
 }
 
@@ -957,10 +960,10 @@ TEST_CASE("§13.2 Megatron marker with a 3-element list is an error; no database
 
 TEST_CASE("§13.2 a module literally named forward; a root key that is a dump entry", "[trend]") {
   Trend t;
-  t.Rank(0, "rank0",
-         DumpJson(J(M("Module.forward.Linear.forward.0", Fwd("$T", "$T")) + ", " +
-                    M("Module.model.GPT.forward.0", Fwd("$T", "")))),
-         "{\"Module.forward.Linear.forward.0\": null, \"Module.model.GPT.forward.0\": null}");
+  t.Rank(
+      0, "rank0",
+      DumpJson(J(M("Module.forward.Linear.forward.0", Fwd("$T", "$T")) + ", " + M("Module.model.GPT.forward.0", Fwd("$T", "")))),
+      "{\"Module.forward.Linear.forward.0\": null, \"Module.model.GPT.forward.0\": null}");
   REQUIRE(t.Dump(true).ok());
   CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.Linear.input.0|0",
                                                           "0|0|forward|Module.Linear.output.0|0",
@@ -1023,8 +1026,7 @@ TEST_CASE("§3.2 micro off: steps are folder numbers, min_step is the smallest s
     auto gs = GlobalStats(t.dump_db());
     CHECK(gs["min_step"] == "0");
     CHECK(gs["max_step"] == "2");
-    CHECK(DumpKeys(t.dump_db()) ==
-          std::vector<std::string>{"0|0|forward|Module.a.input.0|0", "0|2|forward|Module.a.input.0|1"});
+    CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.a.input.0|0", "0|2|forward|Module.a.input.0|1"});
   }
   SECTION("steps 2 and 5") {
     Trend t;
@@ -1052,8 +1054,7 @@ TEST_CASE("§3.2 micro off: steps are folder numbers, min_step is the smallest s
 TEST_CASE("§13.2 several ranks of different micro counts: slot count = maximum", "[trend]") {
   Trend t;
   const char* three = "{\"Module.r.forward.0\": null, \"Module.r.forward.1\": null, \"Module.r.forward.2\": null}";
-  t.Rank(0, "rank0",
-         DumpJson(J(M("Module.r.forward.0", Fwd("$T", "")) + ", " + M("Module.r.forward.2", Fwd("$T", "")))), three);
+  t.Rank(0, "rank0", DumpJson(J(M("Module.r.forward.0", Fwd("$T", "")) + ", " + M("Module.r.forward.2", Fwd("$T", "")))), three);
   t.Rank(0, "rank1", DumpJson(J(M("Module.r.forward.0", Fwd("$T", "")))), "{\"Module.r.forward.0\": null}");
   t.Rank(1, "rank0", DumpJson(J(M("Module.r.forward.0", Fwd("$T", "")))), "{\"Module.r.forward.0\": null}");
   t.Rank(1, "rank1", DumpJson(J(M("Module.r.forward.1", Fwd("$T", "")))),
@@ -1061,10 +1062,8 @@ TEST_CASE("§13.2 several ranks of different micro counts: slot count = maximum"
   REQUIRE(t.Dump(true).ok());
   CHECK(t.Logged(LogLevel::kInfo, "Step 0 processing completed. Total micro steps identified: [3, 1]"));
   CHECK(t.Logged(LogLevel::kInfo, "Step 1 processing completed. Total micro steps identified: [1, 2]"));
-  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.r.input.0|0",
-                                                          "0|2|forward|Module.r.input.0|0",
-                                                          "0|3|forward|Module.r.input.0|0",
-                                                          "1|0|forward|Module.r.input.0|0",
+  CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.r.input.0|0", "0|2|forward|Module.r.input.0|0",
+                                                          "0|3|forward|Module.r.input.0|0", "1|0|forward|Module.r.input.0|0",
                                                           "1|4|forward|Module.r.input.0|0"});
   auto gs = GlobalStats(t.dump_db());
   CHECK(gs["min_step"] == "0");
@@ -1075,8 +1074,8 @@ TEST_CASE("§13.2 several ranks of different micro counts: slot count = maximum"
 
 TEST_CASE("§3.3.6 missing construct.json in micro mode (D-5): WARNING, entries in slot 0", "[trend]") {
   Trend t;
-  t.Rank(0, "rank0", DumpJson(J(M("Module.a.forward.3", Fwd("$T", "")) + ", " + M("Module.a.parameters_grad",
-                                                                                   "{\"weight\": [$T]}"))),
+  t.Rank(0, "rank0",
+         DumpJson(J(M("Module.a.forward.3", Fwd("$T", "")) + ", " + M("Module.a.parameters_grad", "{\"weight\": [$T]}"))),
          nullptr);
   t.Rank(1, "rank0", DumpJson(J(M("Module.a.forward.0", Fwd("$T", "")))), "{\"Module.a.forward.0\": null}");
   auto r = t.Dump(true);
@@ -1090,12 +1089,12 @@ TEST_CASE("§3.3.6 missing construct.json in micro mode (D-5): WARNING, entries 
 TEST_CASE("§14 K-1: micro mode drops entries absent from construct.json (parameters_grad)", "[trend]") {
   Trend t;
   t.Rank(0, "rank0",
-         DumpJson(J(M("Module.a.forward.0", Fwd("$T", "")) + ", " + M("Module.a.parameters_grad", "{\"weight\": [$T]}") +
-                    ", " + M("Tensor.unlisted.0.forward", Fwd("$T", "")))),
+         DumpJson(J(M("Module.a.forward.0", Fwd("$T", "")) + ", " + M("Module.a.parameters_grad", "{\"weight\": [$T]}") + ", " +
+                    M("Tensor.unlisted.0.forward", Fwd("$T", "")))),
          "{\"Module.a.forward.0\": null}");
   REQUIRE(t.Dump(true).ok());
   CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.a.input.0|0"});
-  std::filesystem::remove(t.dump_db());   // a finished database is never replaced: start afresh
+  std::filesystem::remove(t.dump_db());  // a finished database is never replaced: start afresh
   REQUIRE(t.Dump(false).ok());
   CHECK(DumpKeys(t.dump_db()) == std::vector<std::string>{"0|0|forward|Module.a.input.0|0",
                                                           "0|0|forward|Tensor.unlisted.input.0|0",
@@ -1114,8 +1113,8 @@ TEST_CASE("§2.2 empty data folder and stepabc: no step WARNING, INFO in auto, E
     auto r = t.Dump(true, "auto");
     REQUIRE(r.ok());
     CHECK_FALSE(r->written);
-    CHECK(t.Logged(LogLevel::kWarning, "No valid 'step*' directories found in: " + t.data() +
-                                           ", Expected directory names like 'step0'."));
+    CHECK(t.Logged(LogLevel::kWarning,
+                   "No valid 'step*' directories found in: " + t.data() + ", Expected directory names like 'step0'."));
     const std::string none = "No valid dump data discovered in: " + t.data() +
                              ", dump import skipped. See preceding scan warnings for the exact reason.";
     CHECK(t.Logged(LogLevel::kInfo, none));
@@ -1188,9 +1187,12 @@ TEST_CASE("§2.2 rank0 + proc0 + proc1 -> ranks 0, 1, 2; procs sorted numericall
   REQUIRE(t.Dump(false).ok());
   CHECK(t.Logged(LogLevel::kInfo, "Step 0: proc to rank mapping - {'proc0': 1, 'proc1': 2}"));
   CHECK(t.Logged(LogLevel::kInfo, "Step 1: proc to rank mapping - {'proc3': 5, 'proc10': 6}"));
-  CHECK(Query(t.dump_db(), "SELECT step, rank, norm FROM trend_data ORDER BY step, rank") ==
-        Rows{{"0", "0", "10.0"}, {"0", "1", "20.0"}, {"0", "2", "30.0"},
-             {"1", "4", "60.0"}, {"1", "5", "50.0"}, {"1", "6", "40.0"}});
+  CHECK(Query(t.dump_db(), "SELECT step, rank, norm FROM trend_data ORDER BY step, rank") == Rows{{"0", "0", "10.0"},
+                                                                                                  {"0", "1", "20.0"},
+                                                                                                  {"0", "2", "30.0"},
+                                                                                                  {"1", "4", "60.0"},
+                                                                                                  {"1", "5", "50.0"},
+                                                                                                  {"1", "6", "40.0"}});
   CHECK(GlobalStats(t.dump_db())["max_rank"] == "6");
 
   Trend p;
@@ -1235,8 +1237,9 @@ std::string OneRow(const std::string& name, double norm = 1.0) {
 // "rank|name" of every monitor row.
 std::vector<std::string> RankNames(const std::string& db) {
   std::vector<std::string> out;
-  for (const auto& r : Query(db, "SELECT d.rank, t.target_name FROM trend_data d JOIN monitoring_targets t "
-                                 "USING (target_id) ORDER BY 1, 2"))
+  for (const auto& r : Query(db,
+                             "SELECT d.rank, t.target_name FROM trend_data d JOIN monitoring_targets t "
+                             "USING (target_id) ORDER BY 1, 2"))
     out.push_back(r[0] + "|" + r[1]);
   return out;
 }
@@ -1244,21 +1247,29 @@ std::vector<std::string> RankNames(const std::string& db) {
 
 TEST_CASE("§2.3 monitor folder regex and time tags", "[trend]") {
   Trend t;
-  const char* ignored[] = {"rank0", "Dec03_21-34-40-rank0", "Dec03_21-34-40-rank123456-x",
-                           "abcdefghijklmnopqrstuvwxyz-rank7-x", "Dec03_21-34-40-rankA-x", "Dec03.21-34-40-rank7-x"};
+  const char* ignored[] = {"rank0",
+                           "Dec03_21-34-40-rank0",
+                           "Dec03_21-34-40-rank123456-x",
+                           "abcdefghijklmnopqrstuvwxyz-rank7-x",
+                           "Dec03_21-34-40-rankA-x",
+                           "Dec03.21-34-40-rank7-x"};
   for (const char* f : ignored) t.Csv(f, "actv_0-0.csv", OneRow(std::string("ign.") + f));
   t.Csv("Dec03_21-34-40-rank003-abc", "actv_0-0.csv", OneRow("r3"));
   t.Csv("Feb28_01-02-03-rank5-x", "actv_0-0.csv", OneRow("r5"));
   t.Csv("dec3_9-4-5-rank8-x", "actv_0-0.csv", OneRow("r8"));
   t.Csv("DEC31_23-59-61-rank9-x", "actv_0-0.csv", OneRow("r9"));
   // (folder, time tag): the greedy group takes the last "-rank<d>-" within 20 characters.
-  const std::pair<const char*, const char*> invalid[] = {
-      {"Feb29_01-02-03-rank4-x", "Feb29_01-02-03"}, {"Feb30_01-02-03-rank4-y", "Feb30_01-02-03"},
-      {"abc-rank3-x", "abc"},                       {"-rank5-x", ""},
-      {"Dec03_24-00-00-rank6-x", "Dec03_24-00-00"}, {"Dec03_21-60-00-rank6-y", "Dec03_21-60-00"},
-      {"Dec03_21-34-62-rank6-z", "Dec03_21-34-62"}, {"Dex03_21-34-40-rank6-w", "Dex03_21-34-40"},
-      {"Nov31_01-02-03-rank6-v", "Nov31_01-02-03"}, {"Dec00_01-02-03-rank6-u", "Dec00_01-02-03"},
-      {"Dec03_21-34-40-rank1-rank10-x", "Dec03_21-34-40-rank1"}};
+  const std::pair<const char*, const char*> invalid[] = {{"Feb29_01-02-03-rank4-x", "Feb29_01-02-03"},
+                                                         {"Feb30_01-02-03-rank4-y", "Feb30_01-02-03"},
+                                                         {"abc-rank3-x", "abc"},
+                                                         {"-rank5-x", ""},
+                                                         {"Dec03_24-00-00-rank6-x", "Dec03_24-00-00"},
+                                                         {"Dec03_21-60-00-rank6-y", "Dec03_21-60-00"},
+                                                         {"Dec03_21-34-62-rank6-z", "Dec03_21-34-62"},
+                                                         {"Dex03_21-34-40-rank6-w", "Dex03_21-34-40"},
+                                                         {"Nov31_01-02-03-rank6-v", "Nov31_01-02-03"},
+                                                         {"Dec00_01-02-03-rank6-u", "Dec00_01-02-03"},
+                                                         {"Dec03_21-34-40-rank1-rank10-x", "Dec03_21-34-40-rank1"}};
   for (const auto& [f, tag] : invalid) t.Csv(f, "actv_0-0.csv", OneRow(std::string("bad.") + f));
   WriteFile(t.data() + "/Dec03_21-34-40-rank11-file", "not a folder");
   auto r = t.Monitor(true);
@@ -1299,12 +1310,15 @@ TEST_CASE("§5.1 file names: whole-name match of <metric>_<a>-<b>.csv", "[trend]
   Trend t;
   const std::string f = "Dec03_21-34-40-rank0-abcd1234";
   const std::pair<const char*, bool> files[] = {
-      {"actv_0-1.csv", true},           {"actv_grad_0-1.csv", true},       {"grad_unreduced_2-3.csv", true},
-      {"other_0-0.csv", true},          {"actv_0-1.csv.bak", false},       {"actv_0-4_part_2.csv", false},
-      {"linear_hook_0-0.csv", false},   {"attention_hook_0-0.csv", false}, {"stack_info.csv", false},
-      {"bogus_0-1.csv", false},         {"actv_0-1.CSV", false},           {"actv_a-1.csv", false},
-      {"actv_01.csv", false},           {"actv_-1.csv", false},            {"actv_1-.csv", false},
-      {"Actv_0-1.csv", false},          {"actv_0-1-2.csv", false},         {"xactv_0-1.csv", false},
+      {"actv_0-1.csv", true},           {"actv_grad_0-1.csv", true},
+      {"grad_unreduced_2-3.csv", true}, {"other_0-0.csv", true},
+      {"actv_0-1.csv.bak", false},      {"actv_0-4_part_2.csv", false},
+      {"linear_hook_0-0.csv", false},   {"attention_hook_0-0.csv", false},
+      {"stack_info.csv", false},        {"bogus_0-1.csv", false},
+      {"actv_0-1.CSV", false},          {"actv_a-1.csv", false},
+      {"actv_01.csv", false},           {"actv_-1.csv", false},
+      {"actv_1-.csv", false},           {"Actv_0-1.csv", false},
+      {"actv_0-1-2.csv", false},        {"xactv_0-1.csv", false},
       {"anomaly.json", false},          {"actv_+1-2.csv", false},
   };
   for (const auto& [name, used] : files) t.Csv(f, name, OneRow(std::string("n.") + name));
@@ -1343,21 +1357,19 @@ TEST_CASE("§5.2 row validation: invalid rows skipped with a WARNING, name cells
   REQUIRE(r.ok());
   CHECK(Query(t.monitor_db(),
               "SELECT t.target_name, t.vpp_stage, t.micro_step, d.step, d.norm FROM trend_data d "
-              "JOIN monitoring_targets t USING (target_id) ORDER BY d.norm") ==
-        Rows{{"good", "0", "0", "1", "1.0"},
-             {"nan", "0", "0", "2", "6.0"},
-             {"trunc", "1", "1", "3", "7.0"},
-             {"quoted, name", "0", "0", "4", "8.0"},
-             {" spaced ", "0", "0", "5", "9.0"}});
+              "JOIN monitoring_targets t USING (target_id) ORDER BY d.norm") == Rows{{"good", "0", "0", "1", "1.0"},
+                                                                                     {"nan", "0", "0", "2", "6.0"},
+                                                                                     {"trunc", "1", "1", "3", "7.0"},
+                                                                                     {"quoted, name", "0", "0", "4", "8.0"},
+                                                                                     {" spaced ", "0", "0", "5", "9.0"}});
   const std::string file = t.data() + "/" + f + "/actv_0-9.csv";
   CHECK(t.LoggedContaining(LogLevel::kWarning, "Skip invalid row in " + file + ": "));
   int skips = 0;
   for (const auto& l : t.rep.lines) skips += l.msg.rfind("Skip invalid row in " + file + ": ", 0) == 0;
-  CHECK(skips == 5);   // badvpp, emptyvpp, badstep, badmicro, short (empty micro_step)
+  CHECK(skips == 5);  // badvpp, emptyvpp, badstep, badmicro, short (empty micro_step)
   CHECK(t.LoggedContaining(LogLevel::kWarning, "Skip invalid row in " + t.data() + "/" + f + "/grad_reduced_0-9.csv"));
   CHECK(t.LoggedContaining(LogLevel::kWarning, "Skip invalid row in " + t.data() + "/" + f + "/exp_avg_0-9.csv"));
-  CHECK(vptest::Column(Query(t.monitor_db(), "SELECT metric_name FROM monitoring_metrics")) ==
-        std::vector<std::string>{"actv"});
+  CHECK(vptest::Column(Query(t.monitor_db(), "SELECT metric_name FROM monitoring_metrics")) == std::vector<std::string>{"actv"});
 }
 
 TEST_CASE("§5.2 monitor stat cells: missing tokens NULL, infinities sentinels, clipping", "[trend]") {
@@ -1368,8 +1380,9 @@ TEST_CASE("§5.2 monitor stat cells: missing tokens NULL, infinities sentinels, 
         "0,b,0,2e10,-2e10,1e9,,None,-Infinity,\"[2, 4]\",torch.bfloat16\n"
         "0,c,0,abc,0.5,\" 1.5 \",NaN,-nan,n/a,x,y\n");
   REQUIRE(t.Monitor(true).ok());
-  CHECK(Query(t.monitor_db(), "SELECT t.target_name, norm, min, max, zeros, nans, mean FROM trend_data d "
-                              "JOIN monitoring_targets t USING (target_id) ORDER BY 1") ==
+  CHECK(Query(t.monitor_db(),
+              "SELECT t.target_name, norm, min, max, zeros, nans, mean FROM trend_data d "
+              "JOIN monitoring_targets t USING (target_id) ORDER BY 1") ==
         Rows{{"a", kNull, "-1000000001.0", "1000000001.0", kNull, kNull, "1000000001.0"},
              {"b", "1000000000.0", "-1000000000.0", "1000000000.0", kNull, kNull, "-1000000001.0"},
              {"c", kNull, "0.5", "1.5", kNull, kNull, kNull}});
@@ -1379,9 +1392,9 @@ TEST_CASE("§5.3 statistic union per metric, canonical order, D-9 for metrics wi
   Trend t;
   t.Csv("Dec03_21-34-40-rank0-a", "actv_0-0.csv", "vpp_stage,name,step,min,norm,id,shape,dtype,unknown\n0,x,0,1,2,3,s,d,u\n");
   t.Csv("Dec03_21-34-40-rank1-a", "actv_0-0.csv", "entropy,max,zeros,vpp_stage,name,step\n4,5,,0,x,0\n");
-  t.Csv("Dec03_21-34-40-rank1-a", "exp_avg_0-0.csv", "name,step,sr,norm\nx,0,1,2\n");          // no vpp_stage
-  t.Csv("Dec03_21-34-40-rank1-a", "grad_reduced_0-0.csv", "vpp_stage,name,step,jacobian\n");    // header only
-  t.Csv("Dec03_21-34-40-rank1-a", "exp_avg_sq_0-0.csv", "");                                   // empty
+  t.Csv("Dec03_21-34-40-rank1-a", "exp_avg_0-0.csv", "name,step,sr,norm\nx,0,1,2\n");  // no vpp_stage
+  t.Csv("Dec03_21-34-40-rank1-a", "grad_reduced_0-0.csv", "vpp_stage,name,step,jacobian\n");  // header only
+  t.Csv("Dec03_21-34-40-rank1-a", "exp_avg_sq_0-0.csv", "");  // empty
   auto r = t.Monitor(true);
   REQUIRE(r.ok());
   REQUIRE(r->written);
@@ -1392,8 +1405,7 @@ TEST_CASE("§5.3 statistic union per metric, canonical order, D-9 for metrics wi
   CHECK(gs["actv"] == "norm,min,max,zeros,entropy");
   CHECK(gs.count("exp_avg") == 0);
   CHECK(gs.count("grad_reduced") == 0);
-  CHECK(vptest::Column(Query(t.monitor_db(), "SELECT metric_name FROM monitoring_metrics")) ==
-        std::vector<std::string>{"actv"});
+  CHECK(vptest::Column(Query(t.monitor_db(), "SELECT metric_name FROM monitoring_metrics")) == std::vector<std::string>{"actv"});
   CHECK(Query(t.monitor_db(), "SELECT rank, norm, min, max, zeros, entropy FROM trend_data ORDER BY rank") ==
         Rows{{"0", "2.0", "1.0", kNull, kNull, kNull}, {"1", kNull, kNull, "5.0", kNull, "4.0"}});
   CHECK(GlobalStats(t.monitor_db())["max_rank"] == "1");
@@ -1405,8 +1417,7 @@ TEST_CASE("§5.3/§8.2 monitor: only metrics and columns of metrics with targets
   auto r = t.Monitor(true);
   REQUIRE(r.ok());
   REQUIRE(r->written);
-  CHECK(TableColumns(t.monitor_db(), "trend_data") ==
-        std::vector<std::string>{"rank", "step", "target_id", "metric_id"});
+  CHECK(TableColumns(t.monitor_db(), "trend_data") == std::vector<std::string>{"rank", "step", "target_id", "metric_id"});
   CHECK(GlobalStats(t.monitor_db())["other"] == "");
   CHECK(Query(t.monitor_db(), "SELECT COUNT(*) FROM trend_data")[0][0] == "1");
 }
@@ -1444,10 +1455,14 @@ TEST_CASE("§3.4 monitor micro steps: reference examples", "[trend]") {
           "vpp_stage,name,step,micro_step,norm\n0,a,0,0,1\n0,a,0,1,2\n0,a,1,0,3\n0,a,1,1,4\n");
     t.Csv("Dec03_21-34-40-rank0-a", "grad_reduced_0-1.csv", "vpp_stage,name,step,norm\n0,w,0,10\n0,w,1,11\n");
     REQUIRE(t.Monitor(true).ok());
-    CHECK(Query(t.monitor_db(), "SELECT m.metric_name, d.step, d.norm FROM trend_data d JOIN monitoring_metrics m "
-                                "USING (metric_id) ORDER BY 1, 2") ==
-          Rows{{"actv", "0", "1.0"}, {"actv", "1", "2.0"}, {"actv", "2", "3.0"}, {"actv", "3", "4.0"},
-               {"grad_reduced", "0", "10.0"}, {"grad_reduced", "2", "11.0"}});
+    CHECK(Query(t.monitor_db(),
+                "SELECT m.metric_name, d.step, d.norm FROM trend_data d JOIN monitoring_metrics m "
+                "USING (metric_id) ORDER BY 1, 2") == Rows{{"actv", "0", "1.0"},
+                                                           {"actv", "1", "2.0"},
+                                                           {"actv", "2", "3.0"},
+                                                           {"actv", "3", "4.0"},
+                                                           {"grad_reduced", "0", "10.0"},
+                                                           {"grad_reduced", "2", "11.0"}});
     CHECK(GlobalStats(t.monitor_db())["max_step"] == "3");
     CHECK(Targets(t.monitor_db()) == std::vector<std::string>{"a|0|0", "w|0|0"});
   }
@@ -1477,8 +1492,8 @@ TEST_CASE("§13.1 monitor: ranks 0 and 2, invalid_metric ignored, non-micro glob
   t.Csv("Dec03_21-34-40-rank2-a", "invalid_metric_100-200.csv", "vpp_stage,name,step,norm\n0,bad,99,1\n");
   REQUIRE(t.Monitor(false).ok());
   auto gs = GlobalStats(t.monitor_db());
-  CHECK(gs == std::map<std::string, std::string>{{"min_step", "10"}, {"max_step", "20"}, {"max_rank", "2"},
-                                                 {"actv", "min,max"}, {"grad_reduced", "min,max"}});
+  CHECK(gs == std::map<std::string, std::string>{
+                  {"min_step", "10"}, {"max_step", "20"}, {"max_rank", "2"}, {"actv", "min,max"}, {"grad_reduced", "min,max"}});
   CHECK(TableColumns(t.monitor_db(), "global_stats") ==
         std::vector<std::string>{"min_step", "max_step", "max_rank", "actv", "grad_reduced"});
   CHECK(vptest::Column(Query(t.monitor_db(), "SELECT DISTINCT rank FROM trend_data ORDER BY 1")) ==
@@ -1492,8 +1507,9 @@ TEST_CASE("§5.5 duplicates: the first row of a key wins (file order by name, th
   t.Csv(f, "actv_1-2.csv", "vpp_stage,name,step,micro_step,norm\n0,x,1,0,30\n");
   t.Csv(f, "actv_0-1.csv", "vpp_stage,name,step,micro_step,norm\n0,x,1,0,10\n0,x,1,0,20\n0,y,0,0,5\n");
   REQUIRE(t.Monitor(false).ok());
-  CHECK(Query(t.monitor_db(), "SELECT t.target_name, d.step, d.norm FROM trend_data d JOIN monitoring_targets t "
-                              "USING (target_id) ORDER BY 1, 2") == Rows{{"x", "1", "10.0"}, {"y", "0", "5.0"}});
+  CHECK(Query(t.monitor_db(),
+              "SELECT t.target_name, d.step, d.norm FROM trend_data d JOIN monitoring_targets t "
+              "USING (target_id) ORDER BY 1, 2") == Rows{{"x", "1", "10.0"}, {"y", "0", "5.0"}});
   // Dump: a repeated (rank, step, target, metric) keeps the first entry's values.
   Trend d;
   d.Rank(0, "rank0", DumpJson(M("Module.a.forward.0", Fwd(T(1), "")) + ", " + M("Module.a.0.forward", Fwd(T(2), ""))));
@@ -1509,27 +1525,37 @@ TEST_CASE("§5.4 monitor targets shared across metrics; mapping applied to names
   t.opts.mapping = {{"module.", ""}};
   REQUIRE(t.Monitor(true).ok());
   CHECK(Targets(t.monitor_db()) == std::vector<std::string>{"layers.0.mlp|0|0", "layers.0.mlp|1|0"});
-  CHECK(Query(t.monitor_db(), "SELECT tag_name, category, metric_id FROM monitoring_tags ORDER BY metric_id, category, "
-                              "tag_name") ==
-        Rows{{"layers.0", "layer", "1"}, {"layers", "module", "1"}, {"mlp", "module", "1"},
-             {"layers.0", "layer", "2"}, {"layers", "module", "2"}, {"mlp", "module", "2"}});
-  CHECK(Query(t.monitor_db(), "SELECT COUNT(*) FROM tag_target_mapping m JOIN monitoring_tags g USING (tag_id) "
-                              "WHERE g.metric_id = 1")[0][0] == "3");
-  CHECK(Query(t.monitor_db(), "SELECT COUNT(*) FROM tag_target_mapping m JOIN monitoring_tags g USING (tag_id) "
-                              "WHERE g.metric_id = 2")[0][0] == "6");
+  CHECK(Query(t.monitor_db(),
+              "SELECT tag_name, category, metric_id FROM monitoring_tags ORDER BY metric_id, category, "
+              "tag_name") == Rows{{"layers.0", "layer", "1"},
+                                  {"layers", "module", "1"},
+                                  {"mlp", "module", "1"},
+                                  {"layers.0", "layer", "2"},
+                                  {"layers", "module", "2"},
+                                  {"mlp", "module", "2"}});
+  CHECK(Query(t.monitor_db(),
+              "SELECT COUNT(*) FROM tag_target_mapping m JOIN monitoring_tags g USING (tag_id) "
+              "WHERE g.metric_id = 1")[0][0] == "3");
+  CHECK(Query(t.monitor_db(),
+              "SELECT COUNT(*) FROM tag_target_mapping m JOIN monitoring_tags g USING (tag_id) "
+              "WHERE g.metric_id = 2")[0][0] == "6");
 }
 
 TEST_CASE("§7.3 dump tags stored per metric", "[trend]") {
   Trend t;
   t.Rank(0, "rank0",
-         DumpJson(J(M("Module.layer1.conv.forward.0", Fwd("$T", "")) + ", " + M("Module.layer1.conv.backward.0",
-                                                                                 Bwd("$T", "")) +
+         DumpJson(J(M("Module.layer1.conv.forward.0", Fwd("$T", "")) + ", " + M("Module.layer1.conv.backward.0", Bwd("$T", "")) +
                     ", " + M("Tensor.add.0.forward", Fwd("$T", "")))));
   REQUIRE(t.Dump(false).ok());
-  CHECK(Query(t.dump_db(), "SELECT m.metric_name, g.category, g.tag_name FROM monitoring_tags g JOIN "
-                           "monitoring_metrics m USING (metric_id) ORDER BY g.metric_id, g.category, g.tag_name") ==
-        Rows{{"forward", "default", "Module"}, {"forward", "function", "Tensor.add"}, {"forward", "index", "input.0"},
-             {"forward", "module", "layer1.conv"}, {"backward", "default", "Module"}, {"backward", "index", "input.0"},
+  CHECK(Query(t.dump_db(),
+              "SELECT m.metric_name, g.category, g.tag_name FROM monitoring_tags g JOIN "
+              "monitoring_metrics m USING (metric_id) ORDER BY g.metric_id, g.category, g.tag_name") ==
+        Rows{{"forward", "default", "Module"},
+             {"forward", "function", "Tensor.add"},
+             {"forward", "index", "input.0"},
+             {"forward", "module", "layer1.conv"},
+             {"backward", "default", "Module"},
+             {"backward", "index", "input.0"},
              {"backward", "module", "layer1.conv"}});
   CHECK(Query(t.dump_db(), "SELECT COUNT(*) FROM tag_target_mapping")[0][0] == "8");
   CHECK(Query(t.dump_db(), "SELECT metric_id, metric_name FROM monitoring_metrics ORDER BY 1") ==
@@ -1551,8 +1577,8 @@ TEST_CASE("§5.6 process_num 1 and 4 give identical databases", "[trend]") {
       for (int k = 0; k < 2; ++k) {
         std::string rows = "vpp_stage,name,step,norm,mean,zeros\n";
         for (int s = 0; s < 30; ++s)
-          rows += "0,module.layers." + std::to_string(s % 7) + ".w" + std::to_string(r) + "," + std::to_string(s + k * 20) +
-                  "," + std::to_string(s * r + k * 1000) + ",0.25,nan\n";
+          rows += "0,module.layers." + std::to_string(s % 7) + ".w" + std::to_string(r) + "," + std::to_string(s + k * 20) + "," +
+                  std::to_string(s * r + k * 1000) + ",0.25,nan\n";
         t.Csv("Dec03_21-34-4" + std::to_string(r) + "-rank" + std::to_string(r) + "-b",
               std::string(m) + "_" + std::to_string(k) + "-" + std::to_string(k + 1) + ".csv", rows);
       }
@@ -1563,7 +1589,7 @@ TEST_CASE("§5.6 process_num 1 and 4 give identical databases", "[trend]") {
     std::map<int, std::map<std::string, Rows>> dbs;
     for (int threads : kThreadCounts) {
       t.rep.lines.clear();
-      std::filesystem::remove(t.monitor_db());   // a finished database is never replaced: start afresh
+      std::filesystem::remove(t.monitor_db());  // a finished database is never replaced: start afresh
       auto r = t.Monitor(micro, threads);
       REQUIRE(r.ok());
       REQUIRE(r->written);
@@ -1587,7 +1613,8 @@ TEST_CASE("§5.6 process_num 1 and 4 give identical databases", "[trend]") {
 // §8 files: replacement, failures, D-19
 // =============================================================================================
 
-TEST_CASE("§8.1 an existing database is kept, the next run writes dump_data_1 with a WARNING; a plain single-file database", "[trend]") {
+TEST_CASE("§8.1 an existing database is kept, the next run writes dump_data_1 with a WARNING; a plain single-file database",
+          "[trend]") {
   Trend t;
   t.Rank(0, "rank0", DumpJson(J(M("Module.a.forward.0", Fwd("$T", "")))));
   REQUIRE(t.Dump(false).ok());
@@ -1606,8 +1633,7 @@ TEST_CASE("§8.1 an existing database is kept, the next run writes dump_data_1 w
   CHECK(TableColumns(t.dump_db(), "trend_data") ==
         std::vector<std::string>{"rank", "step", "target_id", "metric_id", "norm", "max", "min", "mean"});
   CHECK(TableColumns(t.dump_db(), "global_stats") ==
-        std::vector<std::string>{"max_rank", "min_step", "max_step", "forward", "backward", "recompute",
-                                 "parameters_grad"});
+        std::vector<std::string>{"max_rank", "min_step", "max_step", "forward", "backward", "recompute", "parameters_grad"});
   CHECK(Query(t.dump_db(), "SELECT value FROM trend_meta WHERE key = 'source_format'") == Rows{{"dump"}});
   CHECK(Query(t.dump_db(), "SELECT value FROM trend_meta WHERE key = 'micro_step'") == Rows{{"false"}});
 }

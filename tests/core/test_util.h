@@ -96,9 +96,7 @@ inline std::vector<std::string> DbLeftovers(const std::string& dir) {
 }
 
 // Read-only fixtures shared with the other tools (never written to).
-inline std::string SamplesDir(const std::string& rel) {
-  return std::string(VP_SHARED_DIR) + "/fixtures/msprobe-samples/" + rel;
-}
+inline std::string SamplesDir(const std::string& rel) { return std::string(VP_SHARED_DIR) + "/fixtures/msprobe-samples/" + rel; }
 
 // The spec §18 worked example dump kept in the repository.
 inline std::string WorkedExampleDir(const std::string& side = "npu") {
@@ -107,13 +105,12 @@ inline std::string WorkedExampleDir(const std::string& side = "npu") {
 
 // Copies construct.json, dump.json and stack.json of `from` into `to` (created).
 inline void CopyRankFolder(const std::string& from, const std::string& to) {
-  for (const char* f : {"construct.json", "dump.json", "stack.json"})
-    CopyFileTo(from + "/" + f, to + "/" + f);
+  for (const char* f : {"construct.json", "dump.json", "stack.json"}) CopyFileTo(from + "/" + f, to + "/" + f);
 }
 
 // ---- SQLite --------------------------------------------------------------------------------
 
-constexpr const char* kNull = "<NULL>";   // how a SQL NULL appears in Query() results
+constexpr const char* kNull = "<NULL>";  // how a SQL NULL appears in Query() results
 
 using Rows = std::vector<std::vector<std::string>>;
 
@@ -161,14 +158,21 @@ inline std::vector<std::string> Column(const Rows& rows, size_t c = 0) {
 
 class RecordingReporter : public visprobe::Reporter {
  public:
-  struct Line { visprobe::LogLevel level; std::string msg; };
-  struct Tick { double percent; bool running; };
+  struct Line {
+    visprobe::LogLevel level;
+    std::string msg;
+  };
+  struct Tick {
+    double percent;
+    bool running;
+  };
   void Log(visprobe::LogLevel level, const std::string& msg) override { lines.push_back({level, msg}); }
   void Progress(double percent, bool running) override { ticks.push_back({percent, running}); }
 
   std::vector<std::string> Messages(visprobe::LogLevel level) const {
     std::vector<std::string> out;
-    for (const auto& l : lines) if (l.level == level) out.push_back(l.msg);
+    for (const auto& l : lines)
+      if (l.level == level) out.push_back(l.msg);
     return out;
   }
   std::vector<Line> lines;
@@ -190,7 +194,8 @@ inline visprobe::Result<std::unique_ptr<visprobe::Graph>> BuildFromTexts(
 // A dump.json text with the given "data" member text.
 inline std::string DumpWithData(const std::string& data) {
   return "{\"task\": \"statistics\", \"level\": \"mix\", \"framework\": \"pytorch\", \"dump_data_dir\": null, "
-         "\"data\": " + data + "}";
+         "\"data\": " +
+         data + "}";
 }
 
 inline std::string NameOf(const visprobe::Graph& g, visprobe::NodeId id) {
@@ -226,10 +231,15 @@ inline std::string ItemsJson(const visprobe::NodeItems& items, bool outputs) {
   for (size_t i = 0; i < refs.size(); ++i) {
     if (i) out += ", ";
     out += "\"";
-    out.append(items.Key(refs[i]));   // test keys are plain ASCII
+    out.append(items.Key(refs[i]));  // test keys are plain ASCII
     out += "\": ";
-    if (refs[i].collapsed) out += "{\"value\": \"null\"}";
-    else { out += "{"; out.append(items.Text(refs[i])); out += "}"; }
+    if (refs[i].collapsed)
+      out += "{\"value\": \"null\"}";
+    else {
+      out += "{";
+      out.append(items.Text(refs[i]));
+      out += "}";
+    }
   }
   return out + "}";
 }
@@ -265,7 +275,10 @@ struct EntryItems {
 inline EntryItems ItemsOf(const std::string& name, const std::string& entry_json, bool keep_md5 = false) {
   EntryItems r;
   auto p = ParseObject("{\"e\": " + entry_json + "}");
-  if (!p->status.ok()) { r.status = p->status; return r; }
+  if (!p->status.ok()) {
+    r.status = p->status;
+    return r;
+  }
   visprobe::ItemOptions o;
   o.keep_md5 = keep_md5;
   r.status = visprobe::ParseEntryItems(p->tree, p->Get("e"), name, o, r.items);
