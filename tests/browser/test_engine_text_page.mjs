@@ -4,35 +4,18 @@
 // the file name and byte offset the engine gave, the log line keeps msProbe's prefix and holds the
 // English line in its title, and the language toggle turns the error back into the engine's English.
 //   node --test tests/browser/test_engine_text_page.mjs   (after node web/build.mjs build/web)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, startServer, launchChromium } from './harness.mjs';
+import { root, browserSuite, assertNoErrors } from './harness.mjs';
 
-let server, origin, browser, tmp;
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_engine_text_page_'));
-  ({ server, origin } = await startServer(join(root, 'build', 'web')));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const suite = browserSuite({ prefix: 'visprobe_engine_text_page_' });
 
 test('Chinese page: a truncated dump.json is reported in Chinese with its file and offset; the toggle re-translates', async () => {
-  const bad = join(tmp, 'truncated_rank');
+  const bad = join(suite.tmp, 'truncated_rank');
   cpSync(join(root, 'tests', 'malformed', 'cases', 'dump_truncated_record'), bad, { recursive: true });
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(origin + '/');
+  const { page, errors, close } = await suite.open({ viewport: { width: 1400, height: 1000 }, contextOptions: { locale: 'zh-CN' } });
   await page.evaluate(() => localStorage.clear());
   await page.reload();
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
@@ -66,6 +49,6 @@ test('Chinese page: a truncated dump.json is reported in Chinese with its file a
   assert.ok((await page.textContent('#log')).includes('An unexpected error occurred: load json file'));
   await page.click('[data-testid=lang-toggle]');
   assert.equal(await page.textContent('#error'), error);
-  assert.deepEqual(problems, []);
-  await context.close();
+  assertNoErrors(errors);
+  await close();
 });
