@@ -8,56 +8,29 @@
 // middle-ellipsis labels; dark-mode fills from one table; the Build button and the scope bar in
 // Chinese. Screenshots of the main views, light and dark, go to build/screenshots.
 //   node --test tests/browser/test_app.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startServer, launchChromium, root, setToggle } from './harness.mjs';
+import { join } from 'node:path';
+import { browserSuite, generatedCompare, sqlJson as sql, screenshot, openGraphDb, pane, panesSettled, setToggle,
+         assertNoErrors, APP_VIEWPORT } from './harness.mjs';
 
-const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
-const native = resolve(root, process.env.VISPROBE_NATIVE || join('build', 'native', 'visprobe'));
-const shots = join(root, 'build', 'screenshots');
-const W = 1600, H = 1000;
-let server, origin, browser, tmp, db, manifest;
+const H = APP_VIEWPORT.height;
+let db, manifest;
 
-const sql = (file, q) => JSON.parse(execFileSync('sqlite3', ['-json', file, q]).toString() || '[]');
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_app_'));
-  mkdirSync(shots, { recursive: true });
-  const gen = join(tmp, 'gen');
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(gen, 't'), '--golden', join(gen, 'g'), '--layers', '6',
-                           '--hidden', '64', '--diverge-layer', '3', '--overflow-layer', '1', '--seed', '7'], { stdio: 'pipe' });
-  manifest = JSON.parse(readFileSync(join(gen, 't', 'manifest.json'), 'utf8'));
-  const out = join(tmp, 'out');
-  execFileSync(native, ['graph_visualize', '-tp', join(gen, 't'), '-gp', join(gen, 'g'), '-o', out, '-oc'], { stdio: 'pipe' });
-  db = join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
-  ({ server, origin } = await startServer(webDir));
-  browser = await launchChromium();
+const suite = browserSuite({
+  prefix: 'visprobe_app_',
+  setup: (s) => {
+    ({ db, manifest } = generatedCompare(join(s.tmp, 'gen'), ['--layers', '6', '--hidden', '64', '--diverge-layer', '3',
+                                                               '--overflow-layer', '1', '--seed', '7'], ['-oc']));
+  },
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function openDb(opts = {}) {
-  const context = await browser.newContext({ viewport: { width: W, height: H }, ...opts });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
-  await page.setInputFiles('#pick-db', db);
-  await page.waitForSelector('[data-testid=pane-debug] g.node');
-  await page.waitForSelector('[data-testid=pane-bench] g.node');
-  await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.badgesReady)));
-  return { page, context, errors };
+/** The compare open at 1600 x 1000, both panes drawn with their badges. @param {object} [contextOptions] */
+async function openDb(contextOptions = {}) {
+  const app = await suite.open({ contextOptions });
+  await openGraphDb(app.page, db, { bench: true, badges: true });
+  return app;
 }
-
-const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
 
 /** Nothing of the page scrolls: the document is no taller or wider than the window. */
 async function pageScrolls(page) {
@@ -142,8 +115,8 @@ test('full window: after Compare nothing scrolls, the first box is within the to
   // Download from the toolbar (Ctrl+S too).
   const [dl] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Control+s')]);
   assert.match(dl.suggestedFilename(), /\.vis\.db$/);
-  await page.screenshot({ path: join(shots, 'app_compare_light.png') });
-  assert.deepEqual(errors, []);
+  await page.screenshot({ path: screenshot('app_compare_light.png') });
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -211,7 +184,7 @@ test('every jump reveals the node and its matched node in the Bench pane; breadc
   await page.click('[data-testid=filter-list] li >> nth=0');
   await check('filter', filterName);
   assert.ok(drift, 'the fixture drifts');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -333,7 +306,7 @@ test('expand all / collapse all / expand to depth N, synced pan and zoom, hover 
   assert.equal((await toggles())[2], !sync0);
   await page.keyboard.press('x');
   assert.equal((await toggles())[2], sync0);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -360,7 +333,7 @@ test('Fit to screen fits the graph beside the minimap, inside the pane (issue 19
   const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const fitted = async () => {
     await page.click('[data-testid=fit]');
-    await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.settled())));
+    await panesSettled(page);
     return geometry();
   };
   // The graph as loaded (the root's children, collapsed) is wider than tall: Fit is bounded by the width.
@@ -389,7 +362,7 @@ test('Fit to screen fits the graph beside the minimap, inside the pane (issue 19
     assert.ok(box.left >= p.left && box.right <= p.right && box.top >= p.top && box.bottom <= p.bottom, `inside the pane: ${where}`);
     assert.ok(!overlaps(box, m), `clear of the minimap: ${where}`);
   }
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -424,7 +397,7 @@ test('the canvas layer keeps its backing store bounded on a dense screen and dra
     if (l.name) assert.equal(l.hex, l.fill, `the header is drawn where the scale puts it: ${where}`);
   }
   assert.ok(layers[0].name, 'a coloured header in the Debug pane to read back');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -462,7 +435,7 @@ test('labels keep the distinguishing end; dark fills from one table; Chinese Bui
   });
   assert.equal(fills.benchFill, '#303030');
   assert.notEqual(fills.benchFill, fills.pass);
-  await page.screenshot({ path: join(shots, 'app_compare_dark.png') });
+  await page.screenshot({ path: screenshot('app_compare_dark.png') });
   await page.click('[data-testid=theme-toggle]');
   assert.equal(await pane(page, 1, (p) => p.fill(p.root)), '#FFFFFF');
   // Chinese: the Build button (before any files), the toolbar and the scope bar; the detail
@@ -485,7 +458,7 @@ test('labels keep the distinguishing end; dark fills from one table; Chinese Bui
   assert.match(await page.textContent('[data-testid=scope]'), /步 0 · 卡 0/);
   assert.equal(await page.getAttribute('[data-testid=expand-all]', 'title'), '全部展开');
   await page.click('[data-testid=lang-toggle]');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -550,19 +523,18 @@ test('search rows: every term highlighted in one run of text that stays inside i
   assert.ok(table.length > 2);
   for (const [side, cell] of table.slice(1)) assert.equal(cell, side === 'Bench' ? 'Bench' : 'Debug');
   assert.ok(table.slice(1).some(([side]) => side === 'Bench'), 'the matched node has rows');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a fresh page in Chinese says Build in Chinese before anything is chosen', async () => {
-  const context = await browser.newContext({ viewport: { width: W, height: H }, locale: 'zh-CN' });
-  const page = await context.newPage();
-  await page.goto(origin + '/');
+  const { page, context, errors } = await suite.open({ contextOptions: { locale: 'zh-CN' } });
   await page.evaluate(() => localStorage.clear());
   await page.reload();
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.equal(await page.textContent('#run'), '构图');
   assert.equal(await page.textContent('#load-sample'), '加载示例');
-  await page.screenshot({ path: join(shots, 'app_intake.png') });
+  await page.screenshot({ path: screenshot('app_intake.png') });
+  assertNoErrors(errors);
   await context.close();
 });
