@@ -6,73 +6,40 @@
 //   node --test tests/browser/test_beyond.mjs
 // env: VISPROBE_WEB_DIR (default build/web), VISPROBE_NATIVE (default build/native/visprobe).
 // The 200,000-node measurement is a benchmark: scripts/bench_beyond.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium, fragmentFlushed } from './harness.mjs';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { browserSuite, generatedCompare, sqlJson as sql, screenshot, openGraphDb, badgesDrawn, pane, viewRestored, fragmentFlushed,
+         assertNoErrors } from './harness.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
-const native = resolve(root, process.env.VISPROBE_NATIVE || join('build', 'native', 'visprobe'));
-const shots = join(root, 'build', 'screenshots');
 const DIVERGE = 2;   // --diverge-layer
 const OVERFLOW = { layer: 1, rank: 1, step: 1 };
-let server, origin, browser, tmp, gen, db, dbNoBadges, manifest;
+let db, dbNoBadges, manifest;
 
-const sql = (file, q) => JSON.parse(execFileSync('sqlite3', ['-json', file, q]).toString() || '[]');
-
-/** Generated dumps (2 steps x 2 ranks, 4 layers) compared natively with -oc. */
-function fixture() {
-  gen = join(tmp, 'gen');
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(gen, 't'), '--golden', join(gen, 'g'), '--layers', '4',
-                           '--hidden', '128', '--ranks', '2', '--steps', '2', '--diverge-layer', String(DIVERGE),
-                           '--overflow-layer', String(OVERFLOW.layer), '--overflow-rank', String(OVERFLOW.rank),
-                           '--overflow-step', String(OVERFLOW.step), '--seed', '5'], { stdio: 'pipe' });
-  manifest = JSON.parse(readFileSync(join(gen, 't', 'manifest.json'), 'utf8'));
-  const out = join(tmp, 'out');
-  execFileSync(native, ['graph_visualize', '-tp', join(gen, 't'), '-gp', join(gen, 'g'), '-o', out, '-oc'], { stdio: 'pipe' });
-  db = join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
-  // The same database as msProbe would write it: no extension table.
-  dbNoBadges = join(tmp, 'msprobe_like.vis.db');
-  copyFileSync(db, dbNoBadges);
-  execFileSync('sqlite3', [dbNoBadges, 'DROP TABLE vp_badges; VACUUM;']);
-}
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_beyond_'));
-  mkdirSync(shots, { recursive: true });
-  fixture();
-  ({ server, origin } = await startServer(webDir));
-  browser = await launchChromium();
+const suite = browserSuite({
+  prefix: 'visprobe_beyond_',
+  // Generated dumps (2 steps x 2 ranks, 4 layers) compared natively with -oc.
+  setup: (s) => {
+    ({ db, manifest } = generatedCompare(join(s.tmp, 'gen'), ['--layers', '4', '--hidden', '128', '--ranks', '2', '--steps', '2',
+                                                               '--diverge-layer', String(DIVERGE), '--overflow-layer', String(OVERFLOW.layer),
+                                                               '--overflow-rank', String(OVERFLOW.rank), '--overflow-step', String(OVERFLOW.step),
+                                                               '--seed', '5'], ['-oc']));
+    // The same database as msProbe would write it: no extension table.
+    dbNoBadges = join(s.tmp, 'msprobe_like.vis.db');
+    copyFileSync(db, dbNoBadges);
+    execFileSync('sqlite3', [dbNoBadges, 'DROP TABLE vp_badges; VACUUM;']);
+  },
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-/** The badges of every pane are loaded and drawn (they arrive after the first paint). */
-const badgesDrawn = (page) => page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.badgesReady)));
-
-async function openDb(file, context) {
-  context = context || await browser.newContext();
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1500, height: 1100 });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
-  await page.setInputFiles('#pick-db', file);
-  await page.waitForSelector('[data-testid=pane-debug] g.node', { timeout: 120000 });
-  await badgesDrawn(page);
-  return { page, context, errors };
+/** A page at 1500 x 1100 with `file` open, its badges drawn. @param {string} file */
+async function openDb(file) {
+  const app = await suite.open({ viewport: { width: 1500, height: 1100 } });
+  await openGraphDb(app.page, file, { badges: true });
+  return app;
 }
 
-const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
 /**
  * Issue 19: after a jump, the Debug pane's selection and its matched node in the Bench pane (the
  * highlight), each on screen in its pane (laid out, i.e. revealed, and inside the pane's box).
@@ -143,11 +110,14 @@ test('badges: stored by the engine and computed by the worker for msProbe files,
   // The overflow was injected on step 1, rank 1 only: the root counts it there and nowhere else.
   const rootOv = sql(db, "SELECT step, rank, n_overflow FROM vp_badges WHERE data_source = 'NPU' AND node_name = 'DefaultModel' ORDER BY step, rank");
   assert.deepEqual(rootOv.map((r) => r.n_overflow > 0), [false, false, false, true]);
-  for (const c of [stored.context, plain.context]) await c.close();
+  for (const { errors, context } of [stored, plain]) {
+    assertNoErrors(errors);
+    await context.close();
+  }
 });
 
 test("badges of an msProbe file follow its own legend: a five-bucket legend moves the bounds to 0.2 / 0.8 (engine rule)", async () => {
-  const five = join(tmp, 'msprobe_five.vis.db');
+  const five = join(suite.tmp, 'msprobe_five.vis.db');
   copyFileSync(dbNoBadges, five);
   const legend = JSON.stringify({
     '#FFFCF3': { value: [0, 0.2], accuracy_level: 'pass' }, '#FFEDBE': { value: [0.2, 0.4], accuracy_level: 'warning' },
@@ -166,7 +136,7 @@ test("badges of an msProbe file follow its own legend: a five-bucket legend move
   assert.deepEqual(sortRows(got.rows), want);
   // The bounds matter on this file: the default bounds give other rows.
   assert.notDeepEqual(sortRows(asRows(expectedBadges(five, 0, 0, 'NPU'))), want);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -182,7 +152,7 @@ test('badges follow a manual unmatch: the stored rows of that step and rank are 
   assert.equal(got.source, 'stored');
   assert.deepEqual(sortRows(got.rows), want);
   assert.ok(want.find((r) => r[0] === mod)[4] > 0, 'the unmatched module now counts unmatched leaves');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -216,7 +186,7 @@ test('badges on collapsed modules, moving when a module is expanded; overflow co
     if (!t) continue;
     assert.equal(t, `⚠ ${want.get(name).o}`, name);
   }
-  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'beyond_badges.png') });
+  await page.locator('[data-testid=workspace]').screenshot({ path: screenshot('beyond_badges.png') });
   // Step 0, rank 0 had no overflow: no overflow pill at all.
   await scope(page, 0, 0);
   await page.click('[data-testid=mode-overflow]');
@@ -225,7 +195,7 @@ test('badges on collapsed modules, moving when a module is expanded; overflow co
   await badgesDrawn(page);
   assert.equal(await page.getAttribute('[data-testid=pane-debug]', 'data-badges'), '0');
   assert.equal(await page.$$eval('[data-testid=pane-debug] g.badge', (b) => b.length), 0);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -323,7 +293,7 @@ test('first divergence in one action = the first error in execution order, at an
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=nav-list] li').length >= Math.min(n, 10), flagged.length);
   assert.deepEqual(await page.$$eval('[data-testid=nav-list] li', (lis) => lis.slice(0, 3).map((l) => l.textContent)),
                    flagged.slice(0, 3).map((r) => r.node_name));
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -363,7 +333,7 @@ test('worst nodes: sortable by precision and relative error; the largest drift i
     await page.click('[data-testid=worst-next]');
     await page.waitForFunction(() => document.querySelector('[data-testid=worst] tbody tr td').textContent === '51');
   }
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -389,7 +359,7 @@ test('worst nodes: NaN and infinite relative errors sort first and show as nan% 
   while (j < cells.length && cells[j] === 'inf%') ++j;
   assert.ok(j > k, 'infinite relative errors follow the NaN ones');
   assert.match(cells[j], /^[0-9.e+-]+%$/);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -414,7 +384,7 @@ test('one node across ranks and steps: the overflow shows on the injected rank a
     assert.equal(fill !== '#FFFFFF', hit, `step ${s} rank ${r}: ${fill}`);
     assert.equal(current, s === 0 && r === 0);
   }
-  await page.locator('[data-testid=detail]').screenshot({ path: join(shots, 'beyond_strip.png') });
+  await page.locator('[data-testid=detail]').screenshot({ path: screenshot('beyond_strip.png') });
   // A click switches the graph to that step and rank with the node selected.
   await page.click(`[data-testid=strip] .ws-strip-cell[data-step="${OVERFLOW.step}"][data-rank="${OVERFLOW.rank}"]`);
   await page.waitForFunction(([n, s, r]) => {
@@ -428,13 +398,12 @@ test('one node across ranks and steps: the overflow shows on the injected rank a
                                     AND data_source = 'NPU' AND node_name = '${name}'`)[0].l);
   assert.ok(link.length, `${name} is matched`);
   assert.deepEqual(await matchedShown(page), { highlight: link[link.length - 1], debug: true, bench: true });
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a reload into the scope the database opens with loads that scope once (BEY-04)', async () => {
-  const context = await browser.newContext();
-  const { page, errors } = await openDb(db, context);
+  const { page, context, errors } = await openDb(db);
   await page.waitForFunction(() => /^(opfs|opfs-run|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
   assert.equal(await loads(page), 1);
   await page.click('[data-testid=bar-first]');   // reveals and selects the first flagged leaf of this scope
@@ -443,17 +412,16 @@ test('a reload into the scope the database opens with loads that scope once (BEY
   assert.ok(want.sel && want.exp0 && want.step === '0' && want.rank === '0', JSON.stringify(want));
   await fragmentFlushed(page);   // the fragment holds this view (rewritten 250 ms after the last change)
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  await viewRestored(page);
   assert.deepEqual(await page.evaluate(() => window.visprobeGraph.viewState()), want);
   // open() loaded the scope; restoring the same scope does not load it (and its badges) again.
   assert.equal(await loads(page), 1);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('deep link and session: a reload restores the view from browser storage; a copied link too; Forget removes it (BEY-03/04)', async () => {
-  const context = await browser.newContext();
-  const { page, errors } = await openDb(db, context);
+  const { page, context, errors } = await openDb(db);
   await page.waitForFunction(() => /^(opfs|opfs-run|indexeddb):/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 });
   await scope(page, OVERFLOW.step, OVERFLOW.rank);
   await page.click('[data-testid=bar-first]');   // reveals (expands) down to the first flagged leaf and selects it
@@ -469,13 +437,12 @@ test('deep link and session: a reload restores the view from browser storage; a 
   const url = page.url();
   // Reload: no file is picked again; the kept database and the fragment give the same view.
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  await viewRestored(page);
   assert.deepEqual(await state(), await (async () => want)());
   // The link in another tab of the same browser profile.
-  const other = await context.newPage();
-  await other.setViewportSize({ width: 1500, height: 1100 });
+  const other = await context.newPage();   // guarded like the first, at its window size
   await other.goto(url);
-  await other.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  await viewRestored(other);
   assert.deepEqual(await other.evaluate(() => window.visprobeGraph.viewState()), want);
   await other.close();
   // Issue 19: a hand-written link that names only the scope and the node (no expansion, no view)
@@ -487,9 +454,8 @@ test('deep link and session: a reload restores the view from browser storage; a 
   assert.ok(link.length, `${name} is matched`);
   const bare = new URLSearchParams({ db: key, 'graph.step': want.step, 'graph.rank': want.rank, 'graph.sel': want.sel });
   const linked = await context.newPage();
-  await linked.setViewportSize({ width: 1500, height: 1100 });
-  await linked.goto(`${origin}/#${bare}`);
-  await linked.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  await linked.goto(`${suite.origin}/#${bare}`);
+  await viewRestored(linked);
   assert.equal(await linked.evaluate(() => window.visprobeGraph.panes[0].selected?.name), name);
   assert.deepEqual(await matchedShown(linked), { highlight: link[link.length - 1], debug: true, bench: true });
   await linked.close();
@@ -504,6 +470,6 @@ test('deep link and session: a reload restores the view from browser storage; a 
   assert.equal(await again.evaluate(() => localStorage.getItem('visprobe.recent')), null);
   assert.deepEqual(await again.evaluate(() => ({ restored: document.querySelector('[data-testid=workspace]').dataset.restored || '',
                                                    notice: document.getElementById('notice').textContent })), { restored: '', notice: '' });
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
