@@ -2,143 +2,103 @@
 // browser is downloaded). Serves build/web with scripts/static_server.py and compares what the
 // page shows with the native CLI's databases.
 //   node --test tests/browser/test_browser.mjs    (env: VISPROBE_SHARED, default ../shared)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync, readFileSync, cpSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium, openOptions, recordToasts, toastShown, fragmentFlushed } from './harness.mjs';
+import { writeFileSync, readFileSync, cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { browserSuite, root, webDir, fixture, workedExample as worked, genDump, runBuild, download, viewRestored, openOptions,
+         recordToasts, toastShown, fragmentFlushed, assertNoErrors } from './harness.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
-const samples = join(shared, 'fixtures', 'msprobe-samples');
-const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
-const native = join(root, 'build', 'native', 'visprobe');
-let server, origin, browser, tmp;
-
-function nativeDb(args) {
-  const out = mkdtempSync(join(tmp, 'native_'));
-  execFileSync(native, ['graph_visualize', ...args, '-o', out], { stdio: 'pipe' });
-  return join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
-}
+const samples = fixture('msprobe-samples');
+const suite = browserSuite({ prefix: 'visprobe_browser_' });
 const countRows = (db) => Number(execFileSync('sqlite3', [db, 'SELECT count(*) FROM tb_nodes']).toString().trim());
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_browser_'));
-  ({ server, origin } = await startServer(join(root, 'build', 'web')));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function openPage() {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  const foreign = [];
-  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) foreign.push(r.url()); });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
-  return { page, context, foreign, errors };
-}
-
-async function runAndWait(page) {
-  await page.waitForFunction(() => !document.getElementById('run').disabled);
-  await page.click('#run');
-  await page.waitForFunction(() => /^(ready|failed|cancelled)/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
-  return page.textContent('#status');
-}
 
 const rowsShown = async (page) => Number(await page.textContent('[data-testid=rows]'));
 
 test('a dropped multi-step folder builds the same rows as the native CLI', async () => {
-  const { page, context, foreign, errors } = await openPage();
+  const { page, context, foreign, errors } = await suite.open();
   await page.setInputFiles('#pick-target', join(samples, 'vis_multi_step_rank'));
   assert.match(await page.textContent('[data-testid=layout-target]'), /3 step folder\(s\)/);
-  const status = await runAndWait(page);
+  const status = await runBuild(page);
   assert.match(status, /^ready/, await page.textContent('#error'));
-  assert.equal(await rowsShown(page), countRows(nativeDb(['-tp', join(samples, 'vis_multi_step_rank')])));
+  assert.equal(await rowsShown(page), countRows(suite.nativeDb(['-tp', join(samples, 'vis_multi_step_rank')])));
   assert.deepEqual(foreign, []);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('compare of two folders, download and re-open', async () => {
-  const { page, context, foreign } = await openPage();
+  const { page, context, foreign, errors } = await suite.open();
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
   await openOptions(page);
   await page.check('#opt-oc');
-  assert.match(await runAndWait(page), /^ready/);
-  const db = nativeDb(['-tp', worked('npu'), '-gp', worked('bench'), '-oc']);
+  assert.match(await runBuild(page), /^ready/);
+  const db = suite.nativeDb(['-tp', worked('npu'), '-gp', worked('bench'), '-oc']);
   assert.equal(await rowsShown(page), countRows(db));
   assert.match(await page.textContent('[data-testid=db-name]'), /^compare_\d{14}\.vis\.db$/);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
-  assert.match(download.suggestedFilename(), /^compare_\d{14}\.vis\.db$/);
-  const saved = join(tmp, download.suggestedFilename());
-  await download.saveAs(saved);
+  const { path: saved, name } = await download(page, '#download', suite.tmp);
+  assert.match(name, /^compare_\d{14}\.vis\.db$/);
   assert.equal(countRows(saved), countRows(db));
   await page.reload();
   await page.setInputFiles('#pick-db', saved);
   await page.waitForSelector('[data-testid=rows]', { state: 'attached' });   // in the app's drawer
   assert.equal(await rowsShown(page), countRows(db));
   assert.deepEqual(foreign, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('cross-framework compare with a layer-mapping yaml gives the native rows', async () => {
-  const { page, context } = await openPage();
+  const { page, context, errors } = await suite.open();
   const base = join(samples, 'cross_framework_pangu');
   await page.setInputFiles('#pick-target', join(base, 'mindspore_data'));
   await page.setInputFiles('#pick-golden', join(base, 'pytorch_data'));
   await page.setInputFiles('#pick-yaml', join(base, 'layer_mapping.yaml'));
   await page.waitForFunction(() => document.querySelector('[data-testid=yaml-name]').textContent === 'layer_mapping.yaml');
-  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
-  const db = nativeDb(['-tp', join(base, 'mindspore_data'), '-gp', join(base, 'pytorch_data'), '-lm', join(base, 'layer_mapping.yaml')]);
+  assert.match(await runBuild(page), /^ready/, await page.textContent('#error'));
+  const db = suite.nativeDb(['-tp', join(base, 'mindspore_data'), '-gp', join(base, 'pytorch_data'), '-lm', join(base, 'layer_mapping.yaml')]);
   assert.equal(await rowsShown(page), countRows(db));
   await page.click('[data-testid=toolbar-intake]');   // the node table is in the app's drawer
   await page.fill('#search', '__add__');
   await page.waitForFunction(() => document.querySelector('#nodes tbody').textContent.includes('Tensor.__add__.1.forward'));
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a database made by the native CLI opens in the page', async () => {
-  const { page, context } = await openPage();
-  const db = nativeDb(['-tp', join(samples, 'vis_multi_step_rank'), '-gp', join(samples, 'vis_multi_step_rank')]);
+  const { page, context, errors } = await suite.open();
+  const db = suite.nativeDb(['-tp', join(samples, 'vis_multi_step_rank'), '-gp', join(samples, 'vis_multi_step_rank')]);
   await page.setInputFiles('#pick-db', db);
   await page.waitForSelector('[data-testid=rows]', { state: 'attached' });   // in the app's drawer
   assert.equal(await rowsShown(page), countRows(db));
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a malformed folder shows one clear error and the page keeps working', async () => {
-  const { page, context } = await openPage();
-  const bad = join(tmp, 'bad');
+  const { page, context, errors } = await suite.open();
+  const bad = join(suite.tmp, 'bad');
   cpSync(worked('npu'), bad, { recursive: true });
   const text = readFileSync(join(bad, 'dump.json'), 'utf8');
   writeFileSync(join(bad, 'dump.json'), text.slice(0, text.length / 2));
   await page.setInputFiles('#pick-target', bad);
-  assert.match(await runAndWait(page), /^failed/);
+  assert.match(await runBuild(page), /^failed/);
   const error = await page.textContent('[data-testid=error]');
   assert.match(error, /load json file "dump.json" failed/);
   assert.match(error, /dump\.json @ byte \d+/);
   await page.setInputFiles('#pick-target', worked('npu'));
-  assert.match(await runAndWait(page), /^ready/);
+  assert.match(await runBuild(page), /^ready/);
   assert.equal(await rowsShown(page), 10);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a long run can be cancelled and the engine restarts', async () => {
-  const big = join(tmp, 'big');
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), big, '--target-mb', '60', '--seed', '5',
-                           '--manifest', join(tmp, 'big-manifest.json')], { stdio: 'pipe' });
-  const { page, context } = await openPage();
+  const big = join(suite.tmp, 'big');
+  genDump(big, ['--target-mb', '60', '--seed', '5', '--manifest', join(suite.tmp, 'big-manifest.json')]);
+  const { page, context, errors } = await suite.open();
   await page.setInputFiles('#pick-target', big);
   await page.waitForFunction(() => !document.getElementById('run').disabled);
   await page.click('#run');
@@ -146,30 +106,26 @@ test('a long run can be cancelled and the engine restarts', async () => {
   await page.click('#cancel');
   await page.waitForFunction(() => document.getElementById('status').textContent === 'cancelled');
   await page.setInputFiles('#pick-target', worked('npu'));
-  assert.match(await runAndWait(page), /^ready/);
+  assert.match(await runBuild(page), /^ready/);
   assert.equal(await rowsShown(page), 10);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('the one-file page works opened from disk (file://)', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  const requests = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) requests.push(r.url()); });
-  await page.goto('file://' + join(root, 'build', 'web', 'visprobe.html'));
+  // Opened from disk, every request not to a file is foreign.
+  const { page, context, errors, foreign: requests } = await suite.open({ url: 'file://' + join(webDir, 'visprobe.html') });
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
-  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  assert.match(await runBuild(page), /^ready/, await page.textContent('#error'));
   assert.equal(await rowsShown(page), 20);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   assert.deepEqual(requests, []);
   await context.close();
 });
 
 test('a .trend.db opens directly', async () => {
-  const trend = join(tmp, 'small.trend.db');
+  const trend = join(suite.tmp, 'small.trend.db');
   execFileSync('sqlite3', [trend, `CREATE TABLE monitoring_metrics (metric_id INTEGER PRIMARY KEY AUTOINCREMENT, metric_name TEXT UNIQUE NOT NULL);
     CREATE TABLE monitoring_targets (target_id INTEGER PRIMARY KEY AUTOINCREMENT, target_name TEXT NOT NULL, vpp_stage INTEGER NOT NULL, micro_step INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE trend_data (rank INTEGER NOT NULL, step INTEGER NOT NULL, target_id INTEGER NOT NULL, metric_id INTEGER NOT NULL, norm REAL, max REAL, min REAL, mean REAL, PRIMARY KEY (rank, step, target_id, metric_id)) WITHOUT ROWID;
@@ -178,32 +134,33 @@ test('a .trend.db opens directly', async () => {
     INSERT INTO monitoring_targets (target_name, vpp_stage) VALUES ('Module.a.A.input.0', 0);
     INSERT INTO trend_data VALUES (0, 0, 1, 1, 1.0, 2.0, 0.0, 0.5), (0, 1, 1, 1, 1.5, 2.5, 0.0, 0.6);
     INSERT INTO global_stats VALUES (0, 0, 1, 'norm,max,min,mean');`]);
-  const { page, context } = await openPage();
+  const { page, context, errors } = await suite.open();
   await page.setInputFiles('#pick-db', trend);
   await page.waitForSelector('[data-testid=trend-trend_data-rows]');
   assert.equal(await page.textContent('[data-testid=trend-trend_data-rows]'), '2');
   assert.equal(await page.textContent('[data-testid=trend-max_step]'), '1');
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a file that is not a database is refused with its name', async () => {
-  const { page, context } = await openPage();
-  const junk = join(tmp, 'junk.vis.db');
+  const { page, context, errors } = await suite.open();
+  const junk = join(suite.tmp, 'junk.vis.db');
   writeFileSync(junk, 'this is not sqlite');
   await page.setInputFiles('#pick-db', junk);
   await page.waitForFunction(() => !document.getElementById('error').hidden);
   assert.match(await page.textContent('[data-testid=error]'), /junk\.vis\.db is not an SQLite database/);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('graph workspace: panes, colours, sync expansion, search, details', async () => {
-  const { page, context, errors } = await openPage();
-  await page.setViewportSize({ width: 1400, height: 1100 });
+  const { page, context, errors } = await suite.open({ viewport: { width: 1400, height: 1100 } });
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
   await openOptions(page);
   await page.check('#opt-oc');
-  assert.match(await runAndWait(page), /^ready/);
+  assert.match(await runBuild(page), /^ready/);
   await page.waitForSelector('[data-testid=pane-bench] g.node');
   const names = async (pane) => page.$$eval(`[data-testid=${pane}] g.node`, (gs) => gs.map((g) => g.dataset.name).sort());
   assert.deepEqual(await names('pane-debug'), ['Apis_Between_Modules.0', 'DefaultModel', 'Module.fc1.Linear.backward.0', 'Module.fc1.Linear.forward.0']);
@@ -237,16 +194,12 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Bench: Module.fc1.Linear.backward.0'));
   // Exports: SVG of each pane, CSV of the detail tables.
   await page.click('[data-testid=export-menu] summary');
-  const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("SVG")')]);
-  assert.match(svgDownload.suggestedFilename(), /^graph_NPU_step0_rank0\.svg$/);
-  const svgPath = join(tmp, 'g.svg');
-  await svgDownload.saveAs(svgPath);
-  assert.match(readFileSync(svgPath, 'utf8'), /Module\.fc1\.Linear\.forward\.0/);
+  const svg = await download(page, 'button:has-text("SVG")', suite.tmp);
+  assert.match(svg.name, /^graph_NPU_step0_rank0\.svg$/);
+  assert.match(readFileSync(svg.path, 'utf8'), /Module\.fc1\.Linear\.forward\.0/);
   await page.click('[data-testid=export-menu] summary');
-  const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("CSV")')]);
-  const csvPath = join(tmp, 'd.csv');
-  await csvDownload.saveAs(csvPath);
-  assert.match(readFileSync(csvPath, 'utf8'), /NormRelativeErr/);
+  const csv = await download(page, 'button:has-text("CSV")', suite.tmp);
+  assert.match(readFileSync(csv.path, 'utf8'), /NormRelativeErr/);
   // MM-01: a minimap per pane.
   assert.equal(await page.locator('.ws-minimap canvas').count(), 2);
   // §8.1 filter lists: Debug nodes by bucket (API lists, drawn white, are not listed).
@@ -290,22 +243,22 @@ test('graph workspace: panes, colours, sync expansion, search, details', async (
   await page.check('[data-testid=filter-critical]');
   await page.waitForFunction(() => document.querySelectorAll('.ws-filter-list li').length === 1);
   await page.dblclick('[data-testid=pane-debug] g.node[data-name="Apis_Between_Modules.0"] rect.header').catch(() => {});
-  await page.screenshot({ path: join(tmp, 'workspace.png') });
-  assert.deepEqual(errors, []);
+  await page.screenshot({ path: join(suite.tmp, 'workspace.png') });
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('hostile names render as text and nothing executes', async () => {
   const evil = 'Functional.<img src=x onerror="window.pwned=1">.0.forward';
-  const dir = join(tmp, 'evil');
+  const dir = join(suite.tmp, 'evil');
   cpSync(worked('npu'), dir, { recursive: true });
   for (const f of ['dump.json', 'construct.json', 'stack.json']) {
     const text = readFileSync(join(dir, f), 'utf8').split('Functional.relu.0.forward').join(evil.replace(/"/g, '\\"'));
     writeFileSync(join(dir, f), text);
   }
-  const { page, context } = await openPage();
+  const { page, context, errors } = await suite.open();
   await page.setInputFiles('#pick-target', dir);
-  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  assert.match(await runBuild(page), /^ready/, await page.textContent('#error'));
   await page.click('[data-testid=toolbar-intake]');   // the node table is in the app's drawer
   await page.fill('#search', '<img');
   await page.waitForFunction(() => document.querySelector('#nodes tbody').textContent.includes('<img'));
@@ -319,19 +272,20 @@ test('hostile names render as text and nothing executes', async () => {
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('onerror'));
   assert.equal(await page.evaluate(() => window.pwned), undefined);
   assert.equal(await page.locator('img').count(), 0);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('the malformed corpus: each folder shows its message and the page keeps working', async () => {
   const corpus = join(root, 'tests', 'malformed', 'cases');
   const expected = JSON.parse(readFileSync(join(root, 'tests', 'malformed', 'expected.json'), 'utf8'));
-  const { page, context, errors } = await openPage();
+  const { page, context, errors } = await suite.open();
   let checked = 0;
   for (const [name, must] of Object.entries(expected)) {
     // A browser only receives regular files: missing files, directories and links are CLI cases.
     if (/missing|directory|symlink/.test(name)) continue;
     await page.setInputFiles('#pick-target', join(corpus, name));
-    const status = await runAndWait(page);
+    const status = await runBuild(page);
     assert.match(status, /^failed/, name);
     const error = await page.textContent('[data-testid=error]');
     for (const text of must) assert.ok(error.includes(text.replace(/^\.\//, '')), `${name}: ${error}`);
@@ -339,17 +293,16 @@ test('the malformed corpus: each folder shows its message and the page keeps wor
   }
   assert.ok(checked >= 30, `only ${checked} cases`);
   await page.setInputFiles('#pick-target', worked('npu'));
-  assert.match(await runAndWait(page), /^ready/);
-  assert.deepEqual(errors, []);
+  assert.match(await runBuild(page), /^ready/);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('manual matching: unmatch with descendants, match again, rows recomputed by the engine', async () => {
-  const { page, context, errors } = await openPage();
-  await page.setViewportSize({ width: 1400, height: 1100 });
+  const { page, context, errors } = await suite.open({ viewport: { width: 1400, height: 1100 } });
   await page.setInputFiles('#pick-target', worked('npu'));
   await page.setInputFiles('#pick-golden', worked('bench'));
-  assert.match(await runAndWait(page), /^ready/);
+  assert.match(await runBuild(page), /^ready/);
   await page.click('[data-testid=rail-matching]');
   await page.waitForSelector('[data-testid=matching][data-ready]');
   // The pickers are virtualised lists: their counts are in data-count, a choice is a click on a row.
@@ -386,19 +339,17 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   assert.equal(await page.isDisabled('#ws-config'), true);
   // Toasts leave after 2.5 s, before a loaded machine looks: every one shown is recorded.
   await recordToasts(page);
-  const [cfg] = await Promise.all([page.waitForEvent('download'), page.click('#ws-gen-config')]);
-  assert.match(cfg.suggestedFilename(), /^compare_\d{14}_0_0\.vis\.config$/);
-  const cfgPath = join(tmp, cfg.suggestedFilename());
-  await cfg.saveAs(cfgPath);
-  const pairs = JSON.parse(readFileSync(cfgPath, 'utf8'));
+  const cfg = await download(page, '#ws-gen-config', suite.tmp);
+  assert.match(cfg.name, /^compare_\d{14}_0_0\.vis\.config$/);
+  const pairs = JSON.parse(readFileSync(cfg.path, 'utf8'));
   assert.equal(pairs['Module.fc1.Linear.forward.0'], 'Module.fc1.Linear.forward.0');
-  await toastShown(page, `File generated: ${cfg.suggestedFilename()}`);
-  assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.textContent)), ['Choose match configuration file', cfg.suggestedFilename()]);
+  await toastShown(page, `File generated: ${cfg.name}`);
+  assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.textContent)), ['Choose match configuration file', cfg.name]);
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.click('#ws-unmatch');
   await page.waitForFunction(() => /Unmatch successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
   assert.equal(await count('#ws-dbg-unmatched'), 5);
-  await page.selectOption('#ws-config', cfg.suggestedFilename());
+  await page.selectOption('#ws-config', cfg.name);
   await page.waitForFunction(() => /Matched by configuration file/.test(document.querySelector('[data-testid=match-msg]').textContent));
   // Pairs already matched as the forward/backward twin of an earlier pair count as failed.
   const applied = await page.textContent('[data-testid=match-msg]');
@@ -410,11 +361,11 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   assert.equal(await page.$eval('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header', (r) => r.getAttribute('fill')), '#FFDC7F');
   assert.equal(await page.inputValue('#ws-config'), '');   // back to the prompt: the file can be chosen again
   // A file from disk joins the select and is applied (its pairs are matched already: all fail).
-  const other = join(tmp, 'other.vis.config');
+  const other = join(suite.tmp, 'other.vis.config');
   writeFileSync(other, JSON.stringify(pairs));
   await page.setInputFiles('#ws-apply-config', other);
   await page.waitForFunction(() => /total 5, succeeded 0, failed 5/.test(document.querySelector('[data-testid=match-msg]').textContent));
-  assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.value)), ['', cfg.suggestedFilename(), 'other.vis.config']);
+  assert.deepEqual(await page.$$eval('#ws-config option', (os) => os.map((o) => o.value)), ['', cfg.name, 'other.vis.config']);
   // A mismatched type pair is refused with the engine's message.
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.click('#ws-unmatch');
@@ -423,7 +374,7 @@ test('manual matching: unmatch with descendants, match again, rows recomputed by
   await pick('#ws-bch-unmatched', 'Functional.linear.0.forward');
   await page.click('#ws-match');
   await page.waitForFunction(() => document.querySelector('[data-testid=match-msg]').textContent === 'Node types differ');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -450,12 +401,12 @@ const opfsRuns = (page) => page.evaluate(async () => {
 });
 
 test('issue 20: a build in the page writes its database to OPFS, opens it lazily, downloads it from there, keeps it as a session; Forget clears OPFS', async () => {
-  const { page, context, errors } = await openPage();
+  const { page, context, errors } = await suite.open();
   assert.equal((await page.evaluate(() => window.visprobeEngine.caps())).opfs, true, 'this Chromium gives workers OPFS sync access handles');
   const build = async () => {
     await page.setInputFiles('#pick-target', worked('npu'));
     await page.setInputFiles('#pick-golden', worked('bench'));
-    assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+    assert.match(await runBuild(page), /^ready/, await page.textContent('#error'));
     return page.evaluate(() => window.visprobeEngine.dbStats());
   };
   const first = await build();
@@ -469,17 +420,15 @@ test('issue 20: a build in the page writes its database to OPFS, opens it lazily
   assert.equal(files[0][1], first.size, 'the file in OPFS is the database the views read');
   assert.ok(first.size > 0);
   // The same rows as the native CLI, read from the download (a Blob over the OPFS file).
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
-  const saved = join(tmp, 'opfs_' + download.suggestedFilename());
-  await download.saveAs(saved);
+  const { path: saved } = await download(page, '#download', suite.tmp, 'opfs_');
   assert.equal(readFileSync(saved).length, first.size, 'the download is the whole OPFS file');
-  assert.equal(rowsText(saved), rowsText(nativeDb(['-tp', worked('npu'), '-gp', worked('bench')])));
+  assert.equal(rowsText(saved), rowsText(suite.nativeDb(['-tp', worked('npu'), '-gp', worked('bench')])));
   // The session refers to the OPFS file (no copy) and a reload reopens it from there.
   await page.waitForFunction(() => /^opfs-run:/.test(document.querySelector('[data-testid=workspace]').dataset.session || ''), null, { timeout: 60000 })
     .catch(async (e) => { throw new Error(`session ${await page.evaluate(() => document.querySelector('[data-testid=workspace]').dataset.session)}: ${e.message}`); });
   await fragmentFlushed(page);   // the fragment names the kept database and holds the view
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  await viewRestored(page);
   const restored = await page.evaluate(() => window.visprobeEngine.dbStats());
   assert.equal(restored.lazy, true);
   assert.equal(restored.opfs, first.opfs, 'the restored session reads the same OPFS run folder');
@@ -508,23 +457,23 @@ test('issue 20: a build in the page writes its database to OPFS, opens it lazily
     await page.waitForFunction((k) => window.__toasts.filter((x) => x === 'Stored data removed').length > k, n);
   }
   assert.deepEqual(await opfsRuns(page), {}, 'Forget with nothing shown clears every OPFS run folder');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('issue 20: when the storage quota would not hold the result, the page says the numbers and the CLI command', async () => {
-  const context = await browser.newContext();
+  const { page, context, errors } = await suite.open({ url: null });
   // 100 bytes of quota left: the sample's database needs more by the page's estimate.
   await context.addInitScript(() => {
     navigator.storage.estimate = async () => ({ quota: 1e6, usage: 1e6 - 100 });
   });
-  const page = await context.newPage();
-  await page.goto(origin + '/');
+  await page.goto(suite.home);
   await page.setInputFiles('#pick-target', join(samples, 'vis_multi_step_rank'));
   await page.waitForFunction(() => !document.getElementById('notice').hidden);
   const notice = await page.textContent('#notice');
   assert.match(notice, /database needs about \d+ MB and the browser lets this page store 0 MB more/, notice);
   assert.match(notice, /graph_visualize/, notice);
   assert.equal(await page.isHidden('#subset-box'), false, 'one step at a time is offered');
+  assertNoErrors(errors);
   await context.close();
 });
