@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 globalThis.localStorage = { getItem: (k) => (k === 'visprobe.lang' ? 'en' : null), setItem() {} };
-const { pillOf, pillBox, loadBadges, PILL_H, OVERFLOW_LEVELS } = await import('../../web/src/graph/badges.js');
+const { pillOf, pillBox, PILL_H, OVERFLOW_LEVELS } = await import('../../web/src/graph/badges.js');
 const { DEFAULT_COLORS, UNMATCHED, OVERFLOW } = await import('../../web/src/graph/colours.js');
 
 const badge = (o) => ({ worst: 0.7, error: 3, warning: 5, unmatched: 2, overflow: 0, worstOverflow: 0, ...o });
@@ -59,19 +59,3 @@ test('pillBox: over the top-left corner, 3.6 units a character + 4, not changing
   assert.ok(Math.abs(b.w - (9 * 3.6 + 4)) < 1e-9);
 });
 
-test('loadBadges: the worker\'s rows as a map by node name, numbers as numbers, worst null kept', async () => {
-  const asked = [];
-  const engine = {
-    async badges(a) {
-      asked.push(a);
-      return { source: 'stored', rows: [['Module.a', 0.7, 1, 2, 3, 4, 2], ['Module.b', null, '0', '0', '5', '0', '0']] };
-    },
-  };
-  const m = await loadBadges(engine, [2, 1, 'Bench']);
-  assert.deepEqual(asked, [{ step: 2, rank: 1, side: 'Bench' }]);
-  assert.deepEqual([...m.entries()], [
-    ['Module.a', { worst: 0.7, error: 1, warning: 2, unmatched: 3, overflow: 4, worstOverflow: 2 }],
-    ['Module.b', { worst: null, error: 0, warning: 0, unmatched: 5, overflow: 0, worstOverflow: 0 }],
-  ]);
-  assert.equal((await loadBadges({ async badges() { return {}; } }, [0, 0, 'NPU'])).size, 0);
-});

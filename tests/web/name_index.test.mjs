@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NameIndex } from '../../web/src/graph/name_index.js';
 
-/** rows as the engine returns them: [node_name, micro_step_id, unmatched] */
+/** [node_name, micro_step_id, unmatched] */
 const ROWS = [
   ['Module.conv1.Conv2d.forward.0', 0, 0],               // 0
   ['Module.layer1.0.BasicBlock.forward.0', 0, 0],        // 1
@@ -16,7 +16,10 @@ const ROWS = [
   ['Tensor.ADD.0.forward', 0, 1],                        // 5
   ['Module.layer1.0.BasicBlock.forward.0.extra', 0, 0],  // 6
 ];
-function index(rows = ROWS) {
+/** Rows as graph/queries.js nameRows returns them. */
+const nameRows = (rows) => rows.map(([name, micro, unmatched]) => ({ name, micro, unmatched: !!unmatched }));
+function index(triples = ROWS) {
+  const rows = nameRows(triples);
   const cols = NameIndex.columns();
   NameIndex.addRows(cols, rows.slice(0, 3));   // loaded in chunks
   NameIndex.addRows(cols, rows.slice(3));

@@ -1,8 +1,8 @@
 // @ts-check
 // Problem badges on collapsed modules (web-ui BEY-08): the rows of one (step, rank, side) come
-// from the worker once per pane (stored by the engine in vp_badges, or computed there for msProbe
-// files); this module turns a row into the pill drawn at the top-left corner of a collapsed box.
-// Pure apart from loadBadges; shared by the SVG and canvas renderers.
+// from the worker once per pane (queries.js loadBadges: stored by the engine in vp_badges, or
+// computed there for msProbe files); this module turns a badge into the pill drawn at the top-left
+// corner of a collapsed box. Pure; shared by the SVG and canvas renderers.
 import { bucketFill, UNMATCHED, OVERFLOW, textColour } from './colours.js';
 import { t } from '../i18n.js';
 
@@ -13,21 +13,6 @@ export const OVERFLOW_LEVELS = ['', 'medium', 'high', 'critical'];
 export const PILL_H = 8;
 export const PILL_FONT = 6;
 export const PILL_CHAR = 3.6;   // width estimate per character at PILL_FONT
-
-/**
- * @param {import('../engine/client.js').EngineClient} engine @param {[number, number, string]} scope
- * @returns {Promise<Map<string, Badge>>}
- */
-export async function loadBadges(engine, scope) {
-  const [step, rank, side] = scope;
-  const r = await engine.badges({ step, rank, side });
-  /** @type {Map<string, Badge>} */
-  const out = new Map();
-  for (const [name, worst, error, warning, unmatched, overflow, worstOverflow] of r.rows || [])
-    out.set(String(name), { worst: worst === null ? null : Number(worst), error: Number(error), warning: Number(warning),
-                            unmatched: Number(unmatched), overflow: Number(overflow), worstOverflow: Number(worstOverflow) });
-  return out;
-}
 
 /**
  * The pill of a collapsed node, or null. Precision mode: `E n · W n · ∅ n` filled with the colour

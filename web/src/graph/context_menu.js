@@ -4,6 +4,7 @@
 import { bucketFill, WHITE } from './colours.js';
 import { el, tel, toast } from './dom.js';
 import { t } from '../i18n.js';
+import { distributedOf } from './queries.js';
 
 /**
  * GI-03: context menu with "Locate matched node" (compare) and the communication peers.
@@ -25,11 +26,10 @@ export async function showContextMenu(ws, p, n, x, y) {
     m.append(li);
   };
   if (ws.other(p)) item(t('locateMatched'), () => locate(ws, p, n));
-  const r = await ws.engine.query('SELECT matched_distributed FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
-                                  [...p.scope, n.name]);
+  const text = await distributedOf(ws.engine, p.scope, n.name);
   /** @type {{communications_type?: unknown, nodes_info?: Record<string, unknown>}|null} */
   let dist = null;
-  try { dist = r.values.length ? JSON.parse(/** @type {string} */ (r.values[0][0])) : null; } catch { /* none */ }
+  try { dist = JSON.parse(/** @type {string} */ (text)); } catch { /* none */ }
   if (dist && typeof dist === 'object' && dist.nodes_info && typeof dist.nodes_info === 'object') {
     const key = { send: 'dataSend', receive: 'dataReceive', send_receive: 'dataSendReceive' }[String(dist.communications_type)] || 'dataCommunication';
     m.append(tel('li', key, 'ws-menu-title'));

@@ -3,7 +3,7 @@
 // shared by the search list and the matching lists: the names, their micro-step ids, whether each
 // is unmatched, and one lower-case haystack so a substring search is native indexOf calls.
 
-import { scopeRowids, scopeTerms } from './scope_rows.js';
+import { nameRows } from './queries.js';
 
 const CHUNK = 10000;
 
@@ -31,37 +31,23 @@ export class NameIndex {
       unmatched: /** @type {number[]} */ ([]), lower: /** @type {string[]} */ ([]) };
   }
 
-  /** @param {ReturnType<typeof NameIndex.columns>} cols @param {import('../engine/protocol.js').SqlValue[][]} rows  [node_name, micro_step_id, unmatched] */
+  /** @param {ReturnType<typeof NameIndex.columns>} cols @param {Pick<import('./queries.js').NameRow, 'name'|'micro'|'unmatched'>[]} rows */
   static addRows(cols, rows) {
-    for (const v of rows) {
-      const name = String(v[0]);
-      cols.names.push(name);
-      cols.micro.push(v[1] === null ? -1 : Number(v[1]));
-      cols.unmatched.push(v[2] ? 1 : 0);
-      cols.lower.push(name.toLowerCase());
+    for (const r of rows) {
+      cols.names.push(r.name);
+      cols.micro.push(r.micro === null ? -1 : r.micro);
+      cols.unmatched.push(r.unmatched ? 1 : 0);
+      cols.lower.push(r.name.toLowerCase());
     }
   }
 
   /**
-   * @param {import('../engine/client.js').EngineClient} engine @param {[number, number, string]} scope
+   * @param {import('./queries.js').QueryEngine} engine @param {import('./queries.js').Scope} scope
    * @param {() => boolean} [stale]  true once nobody wants this list: loading stops before the next chunk
    */
   static async load(engine, scope, stale) {
-    // Along the graph's rowid range (scope_rows.js), in chunks of CHUNK rowids, then sorted by
-    // node_order here; the engine answers other queries (an expand, a detail) between two chunks.
-    const range = await scopeRowids(engine, ...scope);
-    /** @type {import('../engine/protocol.js').SqlValue[][]} */
-    const rows = [];
-    if (range) {
-      for (let at = range[0] - 1; at < range[1]; at += CHUNK) {
-        if (stale && stale()) throw Object.assign(new Error('stale name list'), { stale: true });
-        const r = await engine.query(
-          `SELECT node_name, micro_step_id, (matched_node_link IS NULL OR matched_node_link IN ('', '[]')), node_order
-           FROM tb_nodes WHERE ${scopeTerms()}`, [at + 1, Math.min(at + CHUNK, range[1]), ...scope]);
-        for (const v of r.values) rows.push(v);
-      }
-    }
-    rows.sort((x, y) => Number(x[3]) - Number(y[3]));
+    // In chunks along the graph's rowid range (queries.js nameRows), in execution order.
+    const rows = await nameRows(engine, scope, stale);
     const cols = NameIndex.columns();
     // Converted in slices, so the page thread never spends one long task on the whole list
     // (200,000 names took 216 ms in one go and delayed an expand by as much).

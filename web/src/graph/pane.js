@@ -9,10 +9,10 @@ import { precisionFill, overflowFill, darken, textColour, themed, SELECTED } fro
 import { drawSvg, drawOverlay } from './render_svg.js';
 import { CanvasRenderer, hitTest } from './render_canvas.js';
 import { Minimap } from './minimap.js';
-import { loadBadges, pillOf } from './badges.js';
+import { pillOf } from './badges.js';
 import { t } from '../i18n.js';
 import { wirePane } from './pane_events.js';
-import { rootRows, childRows, childRowsByParent, nodeFromRow } from './node_rows.js';
+import { rootNode, childNodes, childNodesByParent, ancestorChain, loadBadges } from './queries.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Children loaded ahead of a double-click (prefetchLater). */
@@ -134,11 +134,13 @@ export class Pane {
 
   get width() { return this.size ? this.size.w : this.host.clientWidth || 800; }
   get height() { return this.size ? this.size.h : this.host.clientHeight || 600; }
+  /** @returns {import('./queries.js').Scope} */
   get scope() { return [this.opts.step, this.opts.rank, this.opts.side]; }
 
-  /** @param {import('../engine/protocol.js').SqlValue[]} row @param {GNode|null} parent @returns {GNode} */
+  /** A row of the graph as a tree node below `parent`. @param {import('./queries.js').NodeRow} row @param {GNode|null} parent @returns {GNode} */
   makeNode(row, parent) {
-    const n = nodeFromRow(row, parent);
+    /** @type {GNode} */
+    const n = { ...row, children: null, expanded: false, depth: parent ? parent.depth + 1 : 0, parent, x: 0, y: 0, w: 0, h: 0 };
     this.nodes.set(n.name, n);
     return n;
   }
@@ -147,9 +149,9 @@ export class Pane {
     // BEY-08: badges arrive on their own (for msProbe files the worker computes them first) and
     // are drawn when they do; the first paint does not wait for them.
     this.badgesReady = this.reloadBadges().then(() => { if (this.root && !this.destroyed) this.draw(true); });
-    const r = await rootRows(this.engine, this.scope);
-    if (!r.values.length) throw new Error(t('noGraph', this.opts.step, this.opts.rank, this.opts.side === 'NPU' ? t('debug') : t('bench')));
-    this.root = this.makeNode(r.values[0], null);
+    const row = await rootNode(this.engine, this.scope);
+    if (!row) throw new Error(t('noGraph', this.opts.step, this.opts.rank, this.opts.side === 'NPU' ? t('debug') : t('bench')));
+    this.root = this.makeNode(row, null);
     await this.expand(this.root);
   }
 
@@ -157,7 +159,7 @@ export class Pane {
   async reloadBadges() {
     const t0 = performance.now();
     try {
-      this.badges = await loadBadges(this.engine, /** @type {[number, number, string]} */ (this.scope));
+      this.badges = await loadBadges(this.engine, this.scope);
     } catch {
       this.badges = new Map();   // an older worker: no badges, the graph still works
     }
@@ -168,8 +170,8 @@ export class Pane {
   async loadChildren(n) {
     if (n.children) return;
     if (!n.loading) {
-      n.loading = childRows(this.engine, this.scope, n.name)
-        .then((r) => { if (!n.children) n.children = r.values.map((row) => this.makeNode(row, n)); })
+      n.loading = childNodes(this.engine, this.scope, n.name)
+        .then((rows) => { if (!n.children) n.children = rows.map((row) => this.makeNode(row, n)); })
         .finally(() => { n.loading = null; });
     }
     await n.loading;
@@ -222,7 +224,7 @@ export class Pane {
     for (let d = 0; d < depth && level.length && !truncated; ++d) {
       const parents = level.filter((n) => !isLeaf(n));
       const missing = parents.filter((n) => !n.children);
-      const byParent = await childRowsByParent(this.engine, this.scope, missing.map((n) => n.name));
+      const byParent = await childNodesByParent(this.engine, this.scope, missing.map((n) => n.name));
       for (const n of missing) if (!n.children) n.children = (byParent.get(n.name) || []).map((row) => this.makeNode(row, n));
       const next = [];
       for (const n of parents) {
@@ -251,10 +253,8 @@ export class Pane {
 
   /**
    * GL-05: expands every collapsed ancestor of `name`; returns the node. One query finds the
-   * ancestor chain, one more loads the children of all ancestors not loaded yet (PERF-G6). Both
-   * must stay index lookups: the CROSS JOIN keeps the chain outer, so each step finds its parent
-   * through (step, rank, data_source, node_name) (with a plain JOIN SQLite put tb_nodes outer and
-   * read the whole side per step: 0.7-1.4 s on 200,000 nodes); the children are ordered by
+   * ancestor chain (queries.js ancestorChain), one more loads the children of all ancestors not
+   * loaded yet (PERF-G6). Both must stay index lookups; the children are ordered by
    * (up_node, node_order), which the (step, rank, data_source, up_node, node_order) index gives
    * as is (ordered by node_order alone, SQLite walked the whole side in node_order instead).
    * @param {string} name
@@ -265,22 +265,12 @@ export class Pane {
       for (let a = n.parent; a; a = a.parent) a.expanded = true;
       return n;
     }
-    const [step, rank, side] = this.scope;
-    const r = await this.engine.query(
-      `WITH RECURSIVE chain(name, up, d) AS (
-         SELECT node_name, up_node, 0 FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?
-         UNION ALL
-         SELECT t.node_name, t.up_node, c.d + 1 FROM chain c CROSS JOIN tb_nodes t
-           ON t.step = ? AND t.rank = ? AND t.data_source = ? AND t.node_name = c.up
-         WHERE c.up != '' AND c.d < 10000)
-       SELECT name FROM chain ORDER BY d DESC`,
-      [step, rank, side, name, step, rank, side]);
-    const chain = r.values.map((v) => String(v[0]));
+    const chain = await ancestorChain(this.engine, this.scope, name);
     if (!chain.length || chain[chain.length - 1] !== name) return null;
     const ancestors = chain.slice(0, -1);
     const missing = ancestors.filter((a) => { const n = this.nodes.get(a); return !n || !n.children; });
     if (missing.length) {
-      const byParent = await childRowsByParent(this.engine, this.scope, missing);
+      const byParent = await childNodesByParent(this.engine, this.scope, missing);
       // Top-down, so each parent exists before its children are made.
       for (const a of ancestors) {
         const n = this.nodes.get(a);

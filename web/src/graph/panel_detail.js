@@ -6,6 +6,7 @@ import { el, tel, setText, toast } from './dom.js';
 import { t } from '../i18n.js';
 import { crossStrip } from './panel_strip.js';
 import { themed, textColour } from './colours.js';
+import { detailColumns } from './queries.js';
 
 const HIDDEN_FIELDS = new Set(['data_name', 'value']);
 /** Issue 46: the verdict's columns first, then the errors, then the raw statistics. */
@@ -137,14 +138,10 @@ export class DetailPanel {
    * @returns {Promise<DetailRow|null>}
    */
   async fetchRow(pane, name, side) {
-    const r = await this.ws.engine.query(
-      'SELECT n.input_data, n.output_data, s.stack_info, n.precision_index, n.overflow_level, n.matched_distributed, n.parallel_merge_info ' +
-      'FROM tb_nodes n LEFT JOIN tb_stack s ON s.id = n.stack_id WHERE n.step = ? AND n.rank = ? AND n.data_source = ? AND n.node_name = ?',
-      [pane.opts.step, pane.opts.rank, side, name]);
-    if (!r.values.length) return null;
-    const [input, output, stack, precision, overflow, dist, merge] = r.values[0];
-    return { name, side, input: parseJson(input, {}), output: parseJson(output, {}), stack: parseJson(stack, []),
-             precision, overflow, dist: parseJson(dist, {}), merge: parseJson(merge, []) };
+    const c = await detailColumns(this.ws.engine, [pane.opts.step, pane.opts.rank, side], name);
+    if (!c) return null;
+    return { name, side, input: parseJson(c.input, {}), output: parseJson(c.output, {}), stack: parseJson(c.stack, []),
+             precision: c.precision, overflow: c.overflow, dist: parseJson(c.dist, {}), merge: parseJson(c.merge, []) };
   }
 
   /**

@@ -5,7 +5,7 @@ import { el, tel, setText, setTitle, setPlaceholder } from './dom.js';
 import { VirtualList, appendHighlighted } from './virtual_list.js';
 import { bucketFill, OVERFLOW, UNMATCHED, FILTER_BUCKETS, themed } from './colours.js';
 import { t } from '../i18n.js';
-import { scopeRowids, scopeTerms, LEAF, COLOURED } from './scope_rows.js';
+import { scopeRowids, filterRows, LEAF, COLOURED, UNMATCHED as UNMATCHED_SQL } from './queries.js';
 import { onTheme } from '../host/prefs.js';
 import { LATER } from '../later.js';
 
@@ -27,8 +27,6 @@ function repaintOnTheme(/** @type {FilterPanel} */ panel) {
     }
   });
 }
-
-const UNMATCHED_SQL = "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))";
 
 /**
  * Issue 46: the lists count what the navigator flags (panel_navigator.js): Warning and Error are
@@ -247,16 +245,13 @@ export class FilterPanel {
     const where = keys.map((k) => condOf(k, this.bounds)).join(' OR ');
     const range = (await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU')) || [0, -1];
     if (seq !== this.seq) return;
-    const r = await this.ws.engine.query(
-      `SELECT node_name, precision_index, overflow_level, ${UNMATCHED_SQL}
-       FROM tb_nodes WHERE ${scopeTerms()} AND (? < 0 OR micro_step_id = ?) AND (${where}) ORDER BY node_order`,
-      [...range, p.opts.step, p.opts.rank, 'NPU', p.opts.micro, p.opts.micro]);
+    const found = await filterRows(this.ws.engine, range, [p.opts.step, p.opts.rank, 'NPU'], p.opts.micro, where);
     if (seq !== this.seq) return;
     const overflow = this.mode.value === 'overflow';
     const { warning, error } = this.bounds;
     const bucket = (/** @type {number} */ v) => (v >= error ? 'error' : v >= warning ? 'warning' : 'pass');
-    this.rows = r.values.map(([name, precision, level, unmatched]) => ({
-      name: String(name),
+    this.rows = found.map(({ name, precision, level, unmatched }) => ({
+      name,
       colour: overflow ? OVERFLOW[String(level)] || '#FFFFFF'
         : unmatched && this.ws.compare ? UNMATCHED : precision === null ? '#FFFFFF' : this.rawColourOf(bucket(Number(precision))),
     }));

@@ -12,6 +12,7 @@ import { saveBlob as save } from '../host/download.js';
 import { t } from '../i18n.js';
 import { engineText } from '../engine_text.js';
 import { entriesFromFileList } from '../intake/files.js';
+import { handMadeLinks, linkRow } from './queries.js';
 
 /** A searchable select over a long list of names: an input, ▲ ▼, and a virtualised dropdown. */
 export class NodePicker {
@@ -347,14 +348,11 @@ export class MatchingPanel {
    */
   async generateConfig() {
     const p = this.ws.panes[0];
-    const r = await this.ws.engine.query(
-      "SELECT node_name, matched_node_link FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = 'NPU' AND modified = 1 ORDER BY node_order",
-      [p.opts.step, p.opts.rank]);
     /** @type {[string, string][]} */
     const entries = [];
-    for (const [node, link] of r.values) {
+    for (const { name: node, link } of await handMadeLinks(this.ws.engine, p.opts.step, p.opts.rank)) {
       const peer = lastOf(link);
-      if (peer !== undefined) entries.push([String(node), peer === null ? '' : peer]);
+      if (peer !== undefined) entries.push([node, peer === null ? '' : peer]);
     }
     const name = `${this.ws.dbName().replace(/\.vis\.db$|\.db$/, '')}_${p.opts.step}_${p.opts.rank}.vis.config`;
     const text = JSON.stringify(Object.fromEntries(entries), null, 4);   // own keys only, "__proto__" included
@@ -366,9 +364,8 @@ export class MatchingPanel {
 
   /** A node's link and type in this step and rank (undefined: no such node). @param {{step: number, rank: number}} scope @param {string} side @param {string} name */
   async nodeOf(scope, side, name) {
-    const r = await this.ws.engine.query('SELECT matched_node_link, node_type FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
-                                         [scope.step, scope.rank, side, name]);
-    return r.values.length ? { peer: lastOf(r.values[0][0]) || null, type: String(r.values[0][1]) } : undefined;
+    const r = await linkRow(this.ws.engine, [scope.step, scope.rank, side], name);
+    return r ? { peer: lastOf(r.link) || null, type: r.type } : undefined;
   }
 
   /** {debug: ""}: the node's pair undone (already unmatched: nothing to do). @param {{step: number, rank: number}} scope @param {string} npu */

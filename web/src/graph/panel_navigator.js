@@ -8,9 +8,8 @@ import { el, tel, setText, setTitle } from './dom.js';
 import { VirtualList } from './virtual_list.js';
 import { bucketFill, OVERFLOW, UNMATCHED, WHITE } from './colours.js';
 import { t } from '../i18n.js';
-import { scopeRowids, scopeTerms, LEAF, COLOURED } from './scope_rows.js';
+import { scopeRowids, flaggedRows, nodeOrder, worstRows } from './queries.js';
 
-const UNMATCHED_SQL = "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))";
 const PAGE = 50;
 
 /**
@@ -35,6 +34,9 @@ export function metricText(v, percent) {
   if (v === -Infinity) return '-inf' + unit;
   return String(Number(v).toPrecision(4)) + unit;
 }
+
+/** The worst-nodes table's column `i` of a row: 0 its precision index, then its metrics. @param {import('./queries.js').WorstRow} row @param {number} i */
+const cellOf = (row, i) => (i === 0 ? row.precision : row.metrics[i - 1]);
 
 export class NavigatorPanel {
   /**
@@ -120,9 +122,9 @@ export class NavigatorPanel {
     this.worst.append(sum, help, this.worstBody);
     this.worst.addEventListener('toggle', () => { if (this.worst.open) this.loadWorst().catch(() => {}); });
     /**
-     * The worst-nodes table: rows [node_name, node_order, precision_index, metric values (NaN: a NaN
-     * in the node's outputs, null: none)...].
-     * @type {{rows: [string, number, ...(number|null)[]][], columns: Array<[string, string, 'asc'|'desc']>, sort: number, dir: 'asc'|'desc', page: number}|null}
+     * The worst-nodes table: its rows, its columns (the precision index, then the task's metrics),
+     * the column sorted on and its direction, and the page shown.
+     * @type {{rows: import('./queries.js').WorstRow[], columns: Array<[string, string, 'asc'|'desc']>, sort: number, dir: 'asc'|'desc', page: number}|null}
      */
     this.table = null;
     this.el.append(this.checks, bar, this.count, this.list.el, this.worst);
@@ -181,29 +183,17 @@ export class NavigatorPanel {
       }
     }
     const { warning, error } = this.thresholds;
-    // Errors and warnings at every level (a module whose own outputs diverge while its leaves pass
-    // is where the divergence shows, issue 19); unmatched and overflow are leaf notions, as in the badges.
-    const conds = [];
-    // API lists and fused operators draw white (GR-04): not flagged by their index.
-    if (kinds.has('error')) conds.push(`(${COLOURED} AND precision_index >= ${Number(error)})`);
-    if (kinds.has('warning')) conds.push(`(${COLOURED} AND precision_index >= ${Number(warning)} AND precision_index < ${Number(error)})`);
-    if (kinds.has('unmatched')) conds.push(`(${LEAF} AND ${UNMATCHED_SQL})`);
-    if (kinds.has('overflow')) conds.push(`(${LEAF} AND overflow_level IN ('medium', 'high', 'critical'))`);
-    if (!conds.length) return [];
-    // node_order is execution order: a module's row follows its children's (its output comes last).
+    // The kinds' terms are queries.js flaggedRows's; no kind ticked: nothing to ask.
+    if (!kinds.size) return [];
     const range = await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU');
     if (!range) return [];
-    const r = await this.ws.engine.query(
-      `SELECT node_name, node_order, precision_index, overflow_level, ${UNMATCHED_SQL} AND ${LEAF} FROM tb_nodes
-       WHERE ${scopeTerms()} AND (? < 0 OR micro_step_id = ?) AND (${conds.join(' OR ')})
-       ORDER BY node_order`, [...range, p.opts.step, p.opts.rank, 'NPU', p.opts.micro, p.opts.micro]);
-    return r.values.map(([name, order, precision, level, unmatched]) => {
-      const pr = precision === null ? null : Number(precision);
+    const rows = await flaggedRows(this.ws.engine, range, [p.opts.step, p.opts.rank, 'NPU'], p.opts.micro, kinds, this.thresholds);
+    return rows.map(({ name, order, precision: pr, level, unmatched }) => {
       const kind = pr !== null && pr >= error && kinds.has('error') ? 'error'
         : pr !== null && pr >= warning && kinds.has('warning') ? 'warning'
           : unmatched && kinds.has('unmatched') ? 'unmatched' : 'overflow';
       const colour = kind === 'unmatched' ? UNMATCHED : kind === 'overflow' ? OVERFLOW[String(level)] || WHITE : bucketFill(pr, this.ws.colors);
-      return { name: String(name), order: Number(order), colour, kind };
+      return { name, order, colour, kind };
     });
   }
 
@@ -247,9 +237,8 @@ export class NavigatorPanel {
     let order = cur >= 0 && this.rows[cur] ? this.rows[cur].order : null;
     const p = this.pane;
     if (order === null && p && p.selected) {
-      const r = await this.ws.engine.query('SELECT node_order FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?',
-                                           [p.opts.step, p.opts.rank, 'NPU', p.selected.name]);
-      if (r.values.length) order = Number(r.values[0][0]);
+      const o = await nodeOrder(this.ws.engine, [p.opts.step, p.opts.rank, 'NPU'], p.selected.name);
+      if (o !== null) order = o;
     }
     let i = -1;
     if (dir > 0) i = this.rows.findIndex((r) => r.kind === kind && (order === null || r.order > order));
@@ -293,33 +282,10 @@ export class NavigatorPanel {
     const p = this.pane;
     if (!p || this.table) { this.drawWorst(); return; }
     const columns = METRICS[this.ws.task] || [];
-    const metric = (/** @type {string} */ key, /** @type {string} */ dir) => {
-      const v = `json_extract(j.value, '$."${key}"')`;
-      // Values are stored as text ("12.5%", "0.999", "inf%", "nan%", "N/A"): numbers and infinities
-      // count (SQLite's 9e999 is +inf); a NaN anywhere is reported by the flag beside the value, and
-      // sorts as the worst (it is the divergence that hides every other).
-      const num = `CASE WHEN ${v} GLOB '[0-9]*' OR ${v} GLOB '-[0-9]*' OR ${v} GLOB '.[0-9]*' THEN CAST(${v} AS REAL)
-                   WHEN lower(${v}) GLOB 'inf*' OR lower(${v}) GLOB '+inf*' THEN 9e999 WHEN lower(${v}) GLOB '-inf*' THEN -9e999 END`;
-      return `${dir === 'asc' ? 'min' : 'max'}(${num}), max(lower(${v}) GLOB '*nan*')`;
-    };
     const seq = this.seq;
     const range = (await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU')) || [0, -1];
-    const r = await this.ws.engine.query(
-      `SELECT n.node_name, n.node_order, n.precision_index${columns.map(([k, , d]) => ', ' + metric(k, d)).join('')}
-       FROM tb_nodes n LEFT JOIN json_each(CASE WHEN json_valid(n.output_data) THEN n.output_data ELSE '{}' END) j
-       WHERE ${scopeTerms('n.')} AND (n.sub_nodes IS NULL OR n.sub_nodes IN ('', '[]'))
-         AND (? < 0 OR n.micro_step_id = ?) AND n.precision_index IS NOT NULL
-       GROUP BY n.node_order`, [...range, p.opts.step, p.opts.rank, 'NPU', p.opts.micro, p.opts.micro]);
+    const rows = await worstRows(this.ws.engine, range, [p.opts.step, p.opts.rank, 'NPU'], p.opts.micro, columns);
     if (seq !== this.seq) return;
-    // [name, order, precision, (value, nan flag) per metric] -> [name, order, precision, value...], NaN kept.
-    const rows = r.values.map((row) => {
-      const out = row.slice(0, 3);
-      for (let i = 0; i < columns.length; ++i) {
-        const v = row[3 + 2 * i];
-        out.push(row[4 + 2 * i] ? NaN : v === null ? null : Number(v));
-      }
-      return /** @type {[string, number, ...(number|null)[]]} */ (out);   // (name, order and precision as stored)
-    });
     this.table = { rows, columns: [['precision_index', 'precision_index', 'desc'], ...columns], sort: 0, dir: 'desc', page: 0 };
     this.sortWorst();
     this.drawWorst();
@@ -327,19 +293,18 @@ export class NavigatorPanel {
 
   sortWorst() {
     const tb = /** @type {NonNullable<NavigatorPanel['table']>} */ (this.table);
-    const c = tb.sort + 2;
     const sign = tb.dir === 'desc' ? -1 : 1;
     tb.rows.sort((a, b) => {
-      const x = /** @type {number|null} */ (a[c]);   // (c: a value column)
-      const y = /** @type {number|null} */ (b[c]);
-      if (x === null && y === null) return a[1] - b[1];
+      const x = cellOf(a, tb.sort);
+      const y = cellOf(b, tb.sort);
+      if (x === null && y === null) return a.order - b.order;
       if (x === null) return 1;
       if (y === null) return -1;
       // NaN first in either direction (the worst); infinities compare as numbers.
       const xn = Number.isNaN(x);
       const yn = Number.isNaN(y);
-      if (xn || yn) return xn && yn ? a[1] - b[1] : xn ? -1 : 1;
-      if (x === y) return a[1] - b[1];   // ties (also inf = inf): execution order
+      if (xn || yn) return xn && yn ? a.order - b.order : xn ? -1 : 1;
+      if (x === y) return a.order - b.order;   // ties (also inf = inf): execution order
       return sign * (x < y ? -1 : 1);
     });
   }
@@ -374,14 +339,14 @@ export class NavigatorPanel {
     const start = tb.page * PAGE;
     for (const [k, row] of tb.rows.slice(start, start + PAGE).entries()) {
       const tr = el('tr');
-      tr.dataset.name = String(row[0]);
-      const link = el('button', String(row[0]), 'ws-link');
-      link.title = String(row[0]);
-      link.addEventListener('click', () => { const p = this.pane; if (p) this.ws.selectFromList(p, String(row[0])); });
+      tr.dataset.name = row.name;
+      const link = el('button', row.name, 'ws-link');
+      link.title = row.name;
+      link.addEventListener('click', () => { const p = this.pane; if (p) this.ws.selectFromList(p, row.name); });
       const nameCell = el('td');
       nameCell.append(link);
       tr.append(el('td', String(start + k + 1)), nameCell,
-                ...tb.columns.map(([key], i) => el('td', metricText(/** @type {number|null} */ (row[i + 2]), this.ws.task === 'summary' && /RelativeErr$/.test(key)), 'num')));
+                ...tb.columns.map(([key], i) => el('td', metricText(cellOf(row, i), this.ws.task === 'summary' && /RelativeErr$/.test(key)), 'num')));
       body.append(tr);
     }
     table.append(thead, body);

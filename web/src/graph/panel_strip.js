@@ -6,6 +6,7 @@
 import { el, tel } from './dom.js';
 import { bucketFill, OVERFLOW, UNMATCHED, WHITE } from './colours.js';
 import { t } from '../i18n.js';
+import { nodeAcross } from './queries.js';
 
 /**
  * @param {{engine: import('../engine/client.js').EngineClient, steps: number[], ranks: number[], compare: boolean, colors: import('./colours.js').ColourBucket[],
@@ -16,17 +17,7 @@ import { t } from '../i18n.js';
 export async function crossStrip(ws, pane, name, sideIndex, mode) {
   const steps = ws.steps.map(Number).filter(Number.isFinite);
   const ranks = ws.ranks.map(Number).filter(Number.isFinite);
-  const pairs = [];
-  for (const s of steps) for (const r of ranks) pairs.push(s, r);
-  const values = steps.flatMap(() => ranks.map(() => '(?, ?)')).join(', ');
-  const res = await ws.engine.query(
-    `WITH s(step, rank) AS (VALUES ${values})
-     SELECT s.step, s.rank, t.node_name IS NOT NULL, t.precision_index, t.overflow_level,
-            (t.matched_node_link IS NULL OR t.matched_node_link IN ('', '[]'))
-     FROM s LEFT JOIN tb_nodes t ON t.step = s.step AND t.rank = s.rank AND t.data_source = ? AND t.node_name = ?`,
-    [...pairs, pane.opts.side, name]);
-  /** @type {Map<string, import('../engine/protocol.js').SqlValue[]>} */
-  const byScope = new Map(res.values.map((v) => [`${v[0]}|${v[1]}`, v]));
+  const byScope = await nodeAcross(ws.engine, steps, ranks, pane.opts.side, name);
   const box = el('div', undefined, 'ws-strip');
   box.dataset.testid = 'strip';
   box.append(tel('span', 'crossStrip', 'ws-strip-title'));
@@ -46,17 +37,17 @@ export async function crossStrip(ws, pane, name, sideIndex, mode) {
       cell.dataset.step = String(s);
       cell.dataset.rank = String(r);
       let what;
-      if (!v || !v[2]) {
+      if (!v || !v.present) {
         cell.classList.add('absent');
         cell.disabled = true;
         what = t('stripAbsent');
       } else {
-        const precision = v[3] === null ? null : Number(v[3]);
+        const precision = v.precision;
         let fill;
         if (mode === 'overflow') {
-          fill = OVERFLOW[String(v[4])] || WHITE;
-          what = v[4] ? t(String(v[4])) : '-';
-        } else if (ws.compare && v[5]) {
+          fill = OVERFLOW[String(v.overflow)] || WHITE;
+          what = v.overflow ? t(String(v.overflow)) : '-';
+        } else if (ws.compare && v.unmatched) {
           fill = UNMATCHED;
           what = t('unmatched');
         } else {

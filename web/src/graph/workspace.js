@@ -24,13 +24,9 @@ import { viewStateOf, applyViewState } from './view_state.js';
 import { t, onLanguage } from '../i18n.js';
 import { paintPrefButtons, onTheme } from '../host/prefs.js';
 import { LATER } from '../later.js';
+import { graphConfig, matchStates } from './queries.js';
 
 /** @typedef {import('./layout.js').GNode} GNode */
-
-/** A JSON list of numbers from tb_config (rank_list, step_list), else fallback. @param {string} text @param {number[]} fallback @returns {number[]} */
-function parseArray(text, fallback) {
-  try { const v = JSON.parse(text); return Array.isArray(v) && v.length ? v : fallback; } catch { return fallback; }
-}
 
 export class Workspace {
   // What open() reads from tb_config.
@@ -95,21 +91,16 @@ export class Workspace {
   }
 
   async open() {
-    const cfg = await this.engine.query('SELECT graph_type, task, micro_steps, overflow_check, node_colors, rank_list, step_list, tool_tip FROM tb_config');
-    const row = cfg.values[0] || ['build', '', 1, 0, 'null', '[0]', '[0]', '{}'];
-    this.compare = row[0] === 'compare';
-    this.task = String(row[1] || '');
-    this.microSteps = Number(row[2]) || 1;
-    this.overflowCheck = Number(row[3]) === 1;
-    this.colors = parseColourTable(/** @type {string|null} */ (row[4]));
-    this.colorsJson = row[4] === null || row[4] === undefined ? null : String(row[4]);
-    this.steps = parseArray(/** @type {string} */ (row[6]), [0]);
-    this.ranks = parseArray(/** @type {string} */ (row[5]), [0]);
-    this.toolTips = {};
-    try {
-      const tips = JSON.parse(/** @type {string} */ (row[7]) || '{}');
-      if (tips && typeof tips === 'object') for (const k of Object.keys(tips)) if (k !== '__proto__') this.toolTips[k] = String(tips[k]);
-    } catch { /* no tooltips */ }
+    const cfg = await graphConfig(this.engine);
+    this.compare = cfg.compare;
+    this.task = cfg.task;
+    this.microSteps = cfg.microSteps;
+    this.overflowCheck = cfg.overflowCheck;
+    this.colors = parseColourTable(cfg.nodeColors);
+    this.colorsJson = cfg.nodeColors;
+    this.steps = cfg.steps;
+    this.ranks = cfg.ranks;
+    this.toolTips = cfg.toolTips;
     this.buildChrome();
     await this.load();
   }
@@ -448,20 +439,12 @@ export class Workspace {
   async afterMatch() {
     for (const pane of this.panes) {
       // Only loaded nodes are drawn: re-read their precision, link and modified flag.
-      const loaded = [...pane.nodes.keys()];
-      for (let i = 0; i < loaded.length; i += 500) {
-        const part = loaded.slice(i, i + 500);
-        const r = await this.engine.query(
-          `SELECT node_name, precision_index, matched_node_link, modified FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ?
-           AND node_name IN (${part.map(() => '?').join(',')})`, [...pane.scope, ...part]);
-        for (const [name, precision, link, modified] of r.values) {
-          const n = pane.nodes.get(String(name));
-          if (!n) continue;
-          n.precision = precision === null ? null : Number(precision);
-          try { n.link = link ? JSON.parse(/** @type {string} */ (link)) : []; } catch { n.link = []; }
-          if (!Array.isArray(n.link)) n.link = [];
-          n.modified = !!modified;
-        }
+      for (const s of await matchStates(this.engine, pane.scope, [...pane.nodes.keys()])) {
+        const n = pane.nodes.get(s.name);
+        if (!n) continue;
+        n.precision = s.precision;
+        n.link = s.link;
+        n.modified = s.modified;
       }
       await pane.reloadBadges();
       pane.coloursChanged();

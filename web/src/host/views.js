@@ -12,6 +12,7 @@ import { enterApp } from './app_shell.js';
 import { initRecent } from './recent.js';
 import { t } from '../i18n.js';
 import { toast } from '../graph/dom.js';
+import { hasGraphRows } from '../graph/queries.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -125,7 +126,7 @@ export function workerRestarted() {
 /** Whether the worker's current database is the graph's (a .trend.db opened from a URL replaces it). */
 async function graphCurrent() {
   if (!state.graph.ws) return false;
-  try { await deps.engine.query('SELECT 1 FROM tb_nodes LIMIT 1'); return true; } catch { return false; }
+  return hasGraphRows(deps.engine);
 }
 
 /**
