@@ -280,6 +280,9 @@ export function browserSuite({ prefix = 'visprobe_browser_', web = webDir, serve
     nativeDb: (args) => graphDb(s.tmpDir('native_'), args),
   };
   before(async () => {
+    // Node's test runner starts a file-level hook as soon as it is registered, inside this call:
+    // yield once, so that setup runs after the file's module body (its `const suite = ...` included).
+    await null;
     s.tmp = mkdtempSync(join(tmpdir(), prefix));
     if (setup) await setup(s);
     if (serve) {

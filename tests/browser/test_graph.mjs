@@ -4,59 +4,36 @@
 // performance budgets of §11 (200,000 nodes per side) are a benchmark, not a test:
 // scripts/bench_graph.mjs measures them. Screenshots go to build/screenshots/.
 //   node --test tests/browser/test_graph.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium, setToggle, strictPerf, engineIdle, recordToasts, toastShown } from './harness.mjs';
+import { join } from 'node:path';
+import { browserSuite, root, workedExample as worked, genDump, screenshot, openGraphDb, pane, setToggle, strictPerf, engineIdle,
+         recordToasts, toastShown, assertNoErrors } from './harness.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const worked = (side) => join(root, 'tests', 'data', 'worked_example', side, 'step0', 'rank0');
-const native = join(root, 'build', 'native', 'visprobe');
-const shots = join(root, 'build', 'screenshots');
-let server, origin, browser, tmp, compareDb, singleDb, mediumDb;
+let compareDb, singleDb, mediumDb;
 
-function nativeDb(args) {
-  const out = mkdtempSync(join(tmp, 'native_'));
-  execFileSync(native, ['graph_visualize', ...args, '-o', out], { stdio: 'pipe' });
-  return join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
-}
-
+/** scripts/gen_graph_db.py: a generated compare of `nodes` nodes per side. @param {number} nodes */
 function generatedDb(nodes) {
-  const out = join(tmp, `large_${nodes}.vis.db`);
+  const out = join(suite.tmp, `large_${nodes}.vis.db`);
   execFileSync('python3', [join(root, 'scripts', 'gen_graph_db.py'), out, '--nodes', String(nodes)], { stdio: 'pipe' });
   return out;
 }
 
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_graph_'));
-  mkdirSync(shots, { recursive: true });
-  ({ server, origin } = await startServer(join(root, 'build', 'web')));
-  browser = await launchChromium();
-  compareDb = nativeDb(['-tp', worked('npu'), '-gp', worked('bench')]);
-  singleDb = nativeDb(['-tp', worked('npu')]);
-  mediumDb = generatedDb(20000);
+const suite = browserSuite({
+  prefix: 'visprobe_graph_',
+  setup: (s) => {
+    compareDb = s.nativeDb(['-tp', worked('npu'), '-gp', worked('bench')]);
+    singleDb = s.nativeDb(['-tp', worked('npu')]);
+    mediumDb = generatedDb(20000);
+  },
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function openDb(db, opts = {}) {
-  const context = await browser.newContext({ acceptDownloads: true, ...opts });
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1500, height: 1100 });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
-  await page.setInputFiles('#pick-db', db);
-  await page.waitForSelector('[data-testid=pane-debug] g.node', { timeout: 120000 });
-  return { page, context, errors };
+/** A page at 1500 x 1100 with `db` open, the Debug pane drawn. @param {string} db @param {object} [contextOptions] */
+async function openDb(db, contextOptions = {}) {
+  const app = await suite.open({ viewport: { width: 1500, height: 1100 }, contextOptions });
+  await openGraphDb(app.page, db);
+  return app;
 }
 
 const count = async (page, panel) => Number(/\((\d+)\)/.exec(await page.textContent(`[data-testid=${panel}] .ws-count`))[1]);
@@ -64,7 +41,6 @@ const search = async (page, q) => {
   await page.fill('#ws-search', q);
   await page.waitForFunction((qq) => document.querySelector('[data-testid=search-list]').dataset.query === qq, q);
 };
-const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
 
 test('search panel: all nodes, substring, AND terms, exact name, sides, list <-> graph (SRCH-01..03)', async () => {
   const { page, context, errors } = await openDb(compareDb);
@@ -100,8 +76,8 @@ test('search panel: all nodes, substring, AND terms, exact name, sides, list <->
   await page.waitForFunction(() => window.visprobeGraph.panes[1].selected?.name === 'Functional.relu.0.forward');
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Bench node:'));
   assert.equal(await pane(page, 1, (p) => p.selected && p.selected.name), 'Functional.relu.0.forward');
-  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_search.png') });
-  assert.deepEqual(errors, []);
+  await page.locator('[data-testid=workspace]').screenshot({ path: screenshot('graph_search.png') });
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -175,7 +151,7 @@ test('data selection: Directory, File, Step, Rank, MicroStep; switching sources 
   await page.waitForSelector('[data-testid=pane-bench]', { state: 'detached' });
   await page.waitForSelector('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"]');
   assert.match(await page.textContent('[data-testid=scope]'), /^build_\d{14}\.vis\.db · Step 0 · Rank 0 · MicroStep ALL$/);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -204,7 +180,7 @@ test('filter panel: two-segment mode, overflow disabled without -oc, swatches = 
   assert.equal(await page.isChecked('[data-testid=filter-pass]'), false);
   assert.equal(await count(page, 'filter'), 0);
   assert.match(await page.textContent('[data-testid=filter-list]'), /No data/);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -235,14 +211,14 @@ test('virtualised lists and the canvas renderer on 20,000 nodes per side (GR-10/
   await page.mouse.click(box.x, box.y);
   await page.waitForFunction((n) => document.querySelector('[data-testid=detail]').textContent.includes(n), leaf);
   assert.equal(await page.getAttribute('[data-testid=pane-debug] .overlay', 'data-name'), leaf);
-  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_canvas.png') });
+  await page.locator('[data-testid=workspace]').screenshot({ path: screenshot('graph_canvas.png') });
   // Pan inside the layer moves it with a CSS transform, without a redraw.
   const moved = await pane(page, 0, (p) => { const before = p.layer; p.t.y -= 100; p.draw(false); return p.layer === before && p.svg.style.transform.includes('translate'); });
   assert.equal(moved, true);
   // Back to SVG below the threshold.
   await pane(page, 0, (p) => { p.threshold = 3000; p.draw(true); });
   assert.equal(await page.getAttribute('[data-testid=pane-debug]', 'data-renderer'), 'svg');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -310,7 +286,7 @@ test('keys act on the pane under the pointer; minimap drag; view controls (GI-04
   await page.setViewportSize({ width: 1000, height: 900 });
   await page.waitForFunction(() => { const p = window.visprobeGraph.panes[0]; return p.layer.w === p.host.clientWidth && p.layer.h === p.host.clientHeight; });
   assert.ok((await pane(page, 0, (p) => p.layer.w)) < w0);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -323,7 +299,7 @@ test('Chinese / English and light / dark, persisted (X-01, X-02)', async () => {
   await page.click('[data-testid=theme-toggle]');
   await page.click('[data-testid=pane-debug] g.node[data-name="Module.fc1.Linear.forward.0"] rect.header');
   await page.waitForFunction(() => document.querySelector('[data-testid=detail]').textContent.includes('Module.fc1.Linear.forward.0'));
-  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_dark.png') });
+  await page.locator('[data-testid=workspace]').screenshot({ path: screenshot('graph_dark.png') });
   await page.click('[data-testid=lang-toggle]');
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.match(await page.textContent('[data-testid=filter]'), /节点列表/);
@@ -348,14 +324,14 @@ test('Chinese / English and light / dark, persisted (X-01, X-02)', async () => {
   // Every translated element has a dictionary entry (an unknown key would show the key itself).
   const untranslated = await page.$$eval('[data-i18n]', (es) => es.filter((e) => e.textContent === e.dataset.i18n).map((e) => e.dataset.i18n));
   assert.deepEqual(untranslated, []);
-  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_dark_zh.png') });
+  await page.locator('[data-testid=workspace]').screenshot({ path: screenshot('graph_dark_zh.png') });
   await page.reload();
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
   await page.click('[data-testid=lang-toggle]');
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   assert.equal(await page.textContent('#run'), 'Build');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -403,7 +379,7 @@ test('icon rail: data selection, panels, build / open data, theme, language, eac
   await page.setInputFiles('#pick-db', singleDb);
   await page.waitForSelector('[data-testid=pane-bench]', { state: 'detached' });
   assert.deepEqual((await rail()).map((i) => i[0]), ['rail-data', 'rail-filter', 'rail-navigator', 'rail-search', 'rail-intake', 'rail-theme', 'rail-language']);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -429,8 +405,8 @@ test('markers, shortcuts and the detail panel without a selection (GR-12, GR-09,
   assert.match(await page.textContent('[data-testid=peers]'), /rank0/);
   // Issue 46: a peer without a precision index ends in its name, not in msProbe's "Nan".
   assert.doesNotMatch(await page.textContent('[data-testid=peers]'), /nan/i);
-  await page.locator('[data-testid=workspace]').screenshot({ path: join(shots, 'graph_markers.png') });
-  assert.deepEqual(errors, []);
+  await page.locator('[data-testid=workspace]').screenshot({ path: screenshot('graph_markers.png') });
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -578,7 +554,7 @@ test('expand / collapse animations: fade in, glide, none with reduced motion (GR
     assert.ok(left.removed[0].batch > left.marked[0].batch, `removed after its fade, not at once: ${JSON.stringify(left)}`);
     const op = left.opacity[child] || [];
     assert.ok(op.length > 0 && op[op.length - 1] === 0 && op.every((v, i) => i === 0 || v <= op[i - 1]), `faded out: ${op}`);
-    assert.deepEqual(errors, []);
+    assertNoErrors(errors);
     await context.close();
   }
   {
@@ -598,17 +574,16 @@ test('expand / collapse animations: fade in, glide, none with reduced motion (GR
     const left = await stopLeaving(page);
     assert.deepEqual(left.marked, [], 'no box ever faded out');
     assert.deepEqual(left.removed.map((x) => [x.name, x.leaving]), [[child, false]], 'removed at once');
-    assert.deepEqual(errors, []);
+    assertNoErrors(errors);
     await context.close();
   }
 });
 
 test('F-MERGE: merged glyph, Parallel-merge section and its Copy (GR-12, DET-05)', async () => {
-  const dump = join(tmp, 'merge_dump');
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), dump, '--model', 'llama', '--hidden', '128', '--layers', '4',
-                           '--consistent-stats', '--ranks', '4', '--tp', '2', '--pp', '2', '--manifest', join(tmp, 'merge.manifest.json')],
-               { stdio: 'pipe' });
-  const db = nativeDb(['-tp', dump, '--rank_size', '4', '--tp', '2', '--pp', '2']);
+  const dump = join(suite.tmp, 'merge_dump');
+  genDump(dump, ['--model', 'llama', '--hidden', '128', '--layers', '4', '--consistent-stats', '--ranks', '4', '--tp', '2', '--pp', '2',
+                 '--manifest', join(suite.tmp, 'merge.manifest.json')]);
+  const db = suite.nativeDb(['-tp', dump, '--rank_size', '4', '--tp', '2', '--pp', '2']);
   // From the database itself: the first merged module, and a sibling without merge information.
   const picked = JSON.parse(execFileSync('python3', ['-c', `
 import json, sqlite3, sys
@@ -644,7 +619,7 @@ print(json.dumps({"name": name, "info": json.loads(info), "plain": plain[0] if p
   await section.locator('button.ws-copy').click();
   await toastShown(page, 'Copied!');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -656,12 +631,7 @@ test('a name list whose scope is left while it loads stops between two chunks; t
   execFileSync('sqlite3', [db, `ATTACH '${small}' AS r1;
     UPDATE r1.tb_nodes SET rank = 1, id = replace(id, '_0_0_', '_0_1_'), graph_id = replace(graph_id, '_0_0', '_0_1');
     INSERT INTO tb_nodes SELECT * FROM r1.tb_nodes; UPDATE tb_config SET rank_list = '[0, 1]';`]);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1500, height: 1100 });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
+  const { page, context, errors } = await suite.open({ viewport: { width: 1500, height: 1100 } });
   // Every request the page sends the worker goes through the page's engine client: record the
   // name-list chunk queries (NameIndex.load) in the order they are sent, each with its scope and
   // whether its answer came back. As soon as rank 0's first chunk is sent, switch to rank 1 (the
@@ -715,6 +685,6 @@ test('a name list whose scope is left while it loads stops between two chunks; t
   await page.click('[data-testid=rail-search]');
   await page.waitForSelector('[data-testid=search-list][data-query=""]');
   assert.equal(await count(page, 'search'), 3000);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
