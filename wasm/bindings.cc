@@ -29,8 +29,8 @@
 
 #include "app/args.h"
 #include "app/data2db.h"
+#include "app/graph_visualize.h"
 #include "app/log.h"
-#include "app/session.h"
 #include "base/pyfmt.h"
 #include "compare/manual_match.h"
 #include "db/badges.h"

@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "app/session.h"
+#include "app/graph_visualize.h"
 #include "base/fs.h"
 #include "db/distributed.h"
 #include "db/shard_part.h"
@@ -13,26 +13,6 @@
 namespace visprobe {
 
 std::vector<std::string> PartTables() { return {"tb_nodes", "tb_stack", "vp_badges"}; }
-
-PartMeta VisPartMeta(const GraphVisualizeArgs& args, const std::string& settings, const std::string& units, size_t unit_count,
-                     bool batch) {
-  PartMeta m;
-  m.kind = "vis";
-  std::string d = "graph_visualize -tp " + RealPath(args.target_path);
-  if (args.has_golden) d += " -gp " + RealPath(args.golden_path);
-  if (args.layer_mapping) d += " -lm " + args.layer_mapping_file;
-  if (args.overflow_check) d += " -oc";
-  if (args.fuzzy_match) d += " -fm";
-  m.describe = d + settings;
-  m.run_key = RunKey(m.describe + units);
-  m.shard = args.shard.index;
-  m.shards = args.shard.count;
-  m.units = static_cast<int64_t>(unit_count);
-  m.extra = {{"compare", args.has_golden ? "1" : "0"},
-             {"batch", batch ? "1" : "0"},
-             {"overflow_check", args.overflow_check ? "1" : "0"}};
-  return m;
-}
 
 namespace {
 
@@ -61,7 +41,7 @@ Result<std::string> GatherVis(const std::vector<PartInfo>& parts, const std::str
 
   RETURN_IF_ERROR(CheckNewPath(out_dir));
   RETURN_IF_ERROR(MakeDirs(out_dir));
-  ASSIGN_OR_RETURN(std::string path, ClaimVisDb(out_dir, compare, NowTimestamp(), rep));
+  ASSIGN_OR_RETURN(std::string path, ClaimOutput(out_dir, VisStem(compare, NowTimestamp()), ".vis.db", rep));
   DbOptions dbo;
   // Rows are copied, then indexed (7 index builds over the copied table measured 9.4-10.1 s against
   // 11.1 s with the indexes kept during the copy, on a 16-rank compare of 1.8 GB).

@@ -1,5 +1,9 @@
-// The one facade the CLI and the browser worker call: a graph_visualize run from arguments to
-// a finished .vis.db (spec §1.2 pipelines, §16.2 order of checks).
+// graph_visualize, the entry the CLI, the browser worker and the shards call: from arguments to a
+// finished .vis.db (spec §1.2 pipelines, §16.2 order of checks). The run is planned into units by
+// one of two planners (app/graph_run.h: (step, rank) graphs streamed from dump.json; app/merge_run.h:
+// (step, DP replica) units of rank graphs merged in memory, §15) and carried out over the stages of
+// app/run_stages.h, with the plan, shard selection and output file of db/run_plan.h and the threads
+// of base/parallel.h.
 #pragma once
 
 #include <functional>
@@ -9,6 +13,7 @@
 #include "app/args.h"
 #include "app/log.h"
 #include "base/status.h"
+#include "db/run_plan.h"
 
 namespace visprobe {
 
@@ -42,17 +47,15 @@ struct RunSummary {
 // The progress state ends with running = false exactly once.
 Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep);
 
-// The .vis.db a run writes: OUT/build_<timestamp>.vis.db (compare_... with a golden side), or, when
-// that name is taken (a finished file, or a run in flight), the first free _1, _2, ... with a
-// WARNING naming it. The name is claimed (its temporary file exists) when this returns.
-// A shard's part is named <stem>.part-I-of-N.vis.db by the same rule.
-Result<std::string> ClaimVisDb(const std::string& dir, bool compare, const std::string& timestamp, Reporter& rep,
-                               const ShardSpec& shard = {});
+// The stem of the .vis.db a run writes: build_<timestamp> (compare_... with a golden side), a
+// shard's part <stem>.part-I-of-N (db/run_plan.h: ClaimOutput adds _1, _2, ... when it is taken).
+std::string VisStem(bool compare, const std::string& timestamp, const ShardSpec& shard = {});
 
-// A .vis.db part's vp_shard rows: the run's settings (-tp, -gp, -lm, -oc, -fm, then `settings`, e.g.
-// the merge parameters) and its planned `units` make the run key; `batch` runs get cross-rank links.
-PartMeta VisPartMeta(const GraphVisualizeArgs& args, const std::string& settings, const std::string& units, size_t unit_count,
-                     bool batch);
+// A graph_visualize run's plan (db/run_plan.h): the run's settings (-tp, -gp, -lm, -oc, -fm, then
+// `settings`, e.g. the merge parameters) and its `units` make the run key; `batch` runs get
+// cross-rank links.
+RunPlan VisRunPlan(const GraphVisualizeArgs& args, const std::string& settings, const std::string& units, size_t unit_count,
+                   bool batch);
 
 // The tables whose rowid ranges a part records per unit (vp_shard_units), in the order they are copied.
 std::vector<std::string> PartTables();

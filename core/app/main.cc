@@ -36,7 +36,7 @@ const char* malloc_conf = "narenas:8,thp:always,metadata_thp:auto";
 #ifndef VISPROBE_VIRTUAL_FS
 #include "app/serve.h"
 #endif
-#include "app/session.h"
+#include "app/graph_visualize.h"
 #include "base/thread_init.h"
 
 namespace {

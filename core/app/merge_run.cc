@@ -10,6 +10,8 @@
 
 #include "app/run_stages.h"
 #include "base/fs.h"
+#include "base/parallel.h"
+#include "base/progress.h"
 #include "base/strings.h"
 #include "base/thread_init.h"
 #include "compare/compare.h"
@@ -24,32 +26,6 @@
 
 namespace visprobe {
 namespace {
-
-// Runs fn(0 .. n-1) on up to `threads` threads; the first error wins.
-Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& fn) {
-  size_t workers = std::min<size_t>(n, threads > 1 ? static_cast<size_t>(threads) : 1);
-  if (workers <= 1) {
-    for (size_t i = 0; i < n; ++i) RETURN_IF_ERROR(fn(i));
-    return Status::Ok();
-  }
-  std::atomic<size_t> next{0};
-  std::mutex mu;
-  Status first;
-  std::vector<std::thread> pool;
-  for (size_t w = 0; w < workers; ++w)
-    pool.emplace_back([&] {
-      ThreadInit();
-      for (size_t i = next++; i < n; i = next++) {
-        Status s = fn(i);
-        if (s.ok()) continue;
-        std::lock_guard<std::mutex> g(mu);
-        if (first.ok()) first = s;
-        next = n;
-      }
-    });
-  for (auto& t : pool) t.join();
-  return first;
-}
 
 struct StepPlan {
   int step = 0;
@@ -72,10 +48,7 @@ class MergeRun {
  private:
   bool compare() const { return args_.has_golden; }
   bool json() const { return args_.file_type == "json"; }
-  void Log(LogLevel l, const std::string& m) {
-    std::lock_guard<std::mutex> g(mu_);
-    rep_.Log(l, m);
-  }
+  void Log(LogLevel l, const std::string& m) { progress_->Log(l, m); }
   // Overall progress: step `i` of `n`, `f` (0..1) of the way through it; the last 1 % is kept
   // for the indexes (§16.5). A step is, per side, its rank builds (two passes each) and its merge
   // stages, then its outputs.
@@ -84,15 +57,17 @@ class MergeRun {
     double sides = compare() ? 2.0 : 1.0;
     Progress(si, step_count_, kSidesShare * (static_cast<double>(side) + f) / sides);
   }
-  void Progress(size_t i, size_t n, double f) {
-    std::lock_guard<std::mutex> g(mu_);
-    double pct = static_cast<double>(static_cast<int>((static_cast<double>(i) + f) / static_cast<double>(n) * 99.0));
-    if (pct > last_pct_) {
-      last_pct_ = pct;
-      rep_.Progress(pct, true);
-    }
-  }
+  // One progress stage per step (the last 1 % is kept for the indexes).
+  void Progress(size_t i, size_t /*n*/, double f) { progress_->Stage(i, f); }
+  struct MergedStep {
+    std::vector<RankGraph> target, golden;  // one merged graph per DP replica
+  };
   Result<std::vector<StepPlan>> Steps();
+  RunPlan Plan() const;
+  bool StepTaken(size_t si) const;
+  Status OpenOutput();
+  Result<MergedStep> MergeStep(size_t si);
+  Status WriteReplica(size_t si, size_t i, MergedStep& m, const std::vector<int>& rank_list);
   Result<std::vector<RankJob>> RankJobs(const std::string& dir, bool golden);
   Status PlanStep(const StepPlan& sp, std::vector<RankJob>* target, std::vector<RankJob>* golden);
   Result<bool> KeepMd5(const std::vector<RankJob>& target, const std::vector<RankJob>& golden);
@@ -119,10 +94,16 @@ class MergeRun {
   LayoutKind kind_;
   const RunOptions& opts_;
   Reporter& rep_;
-  std::mutex mu_;
-  double last_pct_ = 0;
+  std::unique_ptr<StageProgress> progress_;
   size_t step_count_ = 1;
   std::string file_, where_;
+  std::vector<StepPlan> steps_;
+  std::vector<int> step_list_;
+  size_t dp_ = 1;
+  RunPlan plan_;
+  std::unique_ptr<RunOutput> out_;
+  RunSummary sum_;
+  size_t written_units_ = 0;
 };
 
 Result<std::vector<StepPlan>> MergeRun::Steps() {
@@ -217,7 +198,7 @@ Status MergeRun::BuildSide(const StepPlan& sp, size_t si, size_t side, const std
   // Both passes of a rank run back to back: its structure is small, its items are what count.
   Status s = ParallelFor(jobs.size(), opts_.threads, [&](size_t i) -> Status {
     const RankJob& j = jobs[i];
-    Log(LogLevel::kInfo, "Start building graph for " + BaseName(j.dir) + "...");
+    Log(LogLevel::kInfo, lines::StartBuildingGraph(BaseName(j.dir)));
     auto r = BuildGraph(j.dir, bo);
     if (!r.ok()) return in_dir(r.status(), j.dir);
     built[i].graph = std::move(r.value());
@@ -233,7 +214,7 @@ Status MergeRun::BuildSide(const StepPlan& sp, size_t si, size_t side, const std
     if (!st.ok()) return in_dir(st, j.dir);
     // Per-rank graphs are paged (and overflow-checked, above) before they are merged (§15.2).
     built[i].micro_steps = PageMicroSteps(g);
-    Log(LogLevel::kInfo, "Building graph for step: " + std::to_string(sp.step) + ", rank: " + BaseName(j.dir) + " finished.");
+    Log(LogLevel::kInfo, lines::GraphBuilt(sp.step, BaseName(j.dir)));
     report();
     return Status::Ok();
   });
@@ -253,14 +234,13 @@ Result<std::vector<RankGraph>> MergeRun::Merge(std::vector<RankGraph> ranks, boo
 }
 
 Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
-  Log(LogLevel::kInfo, "Start exporting graph for " + file_ + "...");
+  Log(LogLevel::kInfo, lines::StartExportingBuild(file_));
   GraphRowsInfo info;
   info.step = r.step;
   info.rank = r.rank;
   auto rows = db.WriteGraph(*r.graph, info);
-  if (!rows.ok())
-    return Status(rows.status().code(), "Failed to export model graph, file: " + file_ + ", error: " + rows.status().message());
-  Log(LogLevel::kInfo, "Model graph exported successfully, the result file is saved in " + where_);
+  if (!rows.ok()) return Status(rows.status().code(), lines::ExportFailed(false, file_, rows.status().message()));
+  Log(LogLevel::kInfo, lines::Exported(false, where_));
   sum.rows += rows.value();
   ++sum.graphs;
   return Status::Ok();
@@ -271,7 +251,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   Graph& gn = *n.graph;
   Graph& gb = *b.graph;
   const std::string rank_name = "rank" + std::to_string(n.rank);
-  Log(LogLevel::kInfo, "Start comparing data for " + rank_name + "...");
+  Log(LogLevel::kInfo, lines::StartComparing(rank_name));
   // A parallel-merge comparison always matches fuzzily (§8.2), whatever -lm says.
   ASSIGN_OR_RETURN(ComparePlan cp,
                    PlanCompare(gn, gb, args_, true, n.dir, b.dir, [this](LogLevel l, const std::string& m) { Log(l, m); }));
@@ -299,13 +279,11 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
       if (!os.ok()) return os;
     }
   }
-  Log(LogLevel::kInfo, "Comparing data for " + rank_name + " finished.");
+  Log(LogLevel::kInfo, lines::Compared(rank_name));
   part(1.0 / 3.0);
 
-  Log(LogLevel::kInfo, "Start exporting compare graph result, file name: " + file_ + "...");
-  auto failed = [&](const Status& s) {
-    return Status(s.code(), "Failed to export compare graph result, file: " + file_ + ", error: " + s.message());
-  };
+  Log(LogLevel::kInfo, lines::StartExportingCompare(file_));
+  auto failed = [&](const Status& s) { return Status(s.code(), lines::ExportFailed(true, file_, s.message())); };
   GraphRowsInfo ninfo;
   ninfo.step = n.step;
   ninfo.rank = n.rank;
@@ -330,9 +308,105 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   binfo.data_source = "Bench";
   auto brows = db.WriteGraph(gb, binfo);
   if (!brows.ok()) return failed(brows.status());
-  Log(LogLevel::kInfo, "Exporting compare graph result successfully, the result file is saved in " + where_);
+  Log(LogLevel::kInfo, lines::Exported(true, where_));
   sum.rows += nrows.value() + brows.value();
   sum.graphs += 2;
+  return Status::Ok();
+}
+
+// The run's plan: its units are (step, DP replica), unit = step index * dp + replica, with
+// dp = rank_size / (tp * pp) from the command line, so every shard knows the plan before building.
+// The TP groups and PP chains are traced from all ranks of a step (§15.5): a shard with a replica
+// of a step builds and merges the whole step and writes only its replicas' rows.
+RunPlan MergeRun::Plan() const {
+  std::string settings, units;
+  if (args_.shard.active()) {
+    for (const ParallelParam& p : params_)
+      settings += " --rank_size " + std::to_string(p.rank_size) + " --tp " + std::to_string(p.tp) + " --pp " +
+                  std::to_string(p.pp) + " --vpp " + std::to_string(p.vpp) + " --order " + p.order;
+    for (const auto& sp : steps_) units += "|" + std::to_string(sp.step) + ":" + sp.target_dir + ":" + sp.golden_dir;
+  }
+  return VisRunPlan(args_, settings, units, steps_.size() * dp_, false);
+}
+
+bool MergeRun::StepTaken(size_t si) const {
+  for (size_t r = 0; r < dp_; ++r)
+    if (plan_.Takes(si * dp_ + r)) return true;
+  return false;
+}
+
+Status MergeRun::OpenOutput() {
+  // The writer's page cache follows the largest rank dump.json (app/run_stages.h); rows are
+  // written from memory on this thread, with nothing parsing beside them.
+  uint64_t largest = 0;
+  for (const auto& sp : steps_)
+    for (const std::string& dir : {sp.target_dir, sp.golden_dir}) {
+      if (dir.empty()) continue;
+      auto ranks = ListNamed(dir, "rank", false);  // a listing error is reported later, in its order
+      if (ranks.ok())
+        for (const auto& r : ranks.value())
+          largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
+    }
+  ASSIGN_OR_RETURN(out_, RunOutput::Open(args_, opts_, rep_, largest, /*streamed=*/false, plan_));
+  file_ = out_->file();
+  where_ = out_->where();
+  return Status::Ok();
+}
+
+// Builds and merges both sides of step `si` (§15.2): the two sides merge independently, one after
+// the other, so a side's rank graphs are released as its groups merge, before the other side's
+// are built.
+Result<MergeRun::MergedStep> MergeRun::MergeStep(size_t si) {
+  const StepPlan& sp = steps_[si];
+  if (kind_ == LayoutKind::kSteps) Log(LogLevel::kInfo, lines::StartProcessing(BaseName(sp.target_dir)));
+  std::vector<RankJob> tjobs, gjobs;
+  RETURN_IF_ERROR(PlanStep(sp, &tjobs, &gjobs));
+  ASSIGN_OR_RETURN(bool keep_md5, KeepMd5(tjobs, gjobs));
+  MergedStep m;
+  for (size_t side = 0; side < (compare() ? 2u : 1u); ++side) {
+    std::vector<RankGraph> ranks;
+    RETURN_IF_ERROR(BuildSide(sp, si, side, side ? gjobs : tjobs, keep_md5, &ranks));
+    for (const RankGraph& r : ranks) sum_.dump_bytes += r.graph->dump_bytes;
+    ASSIGN_OR_RETURN((side ? m.golden : m.target), Merge(std::move(ranks), side == 1, si));
+  }
+  Progress(si, steps_.size(), kSidesShare);
+  if (compare() && m.target.size() != m.golden.size())
+    return InvalidInput("Parallel merge failed because the dp of npu: " + std::to_string(m.target.size()) +
+                        " is inconsistent with that of bench: " + std::to_string(m.golden.size()) + "!");
+  if (plan_.sharded() && m.target.size() != dp_)
+    return InvalidInput("--shard plans " + std::to_string(dp_) +
+                        " DP replicas per step (rank_size / (tp * pp)), but the merge of " + sp.target_dir + " gave " +
+                        std::to_string(m.target.size()) + ": run it without --shard");
+  return m;
+}
+
+// Writes replica `i` of step `si` (a unit of the run): merged json folders, a merged graph's rows,
+// or a compared pair's.
+Status MergeRun::WriteReplica(size_t si, size_t i, MergedStep& m, const std::vector<int>& rank_list) {
+  RankGraph& r = m.target[i];
+  CompareMode mode = CompareMode::kSummary;
+  int micro = r.micro_steps;
+  const double out_start = kSidesShare;
+  if (json()) {
+    Log(LogLevel::kInfo, "Start exporting graph to JSON files...");
+    RETURN_IF_ERROR(WriteMergedJson(r, args_.output_path, [this](const std::string& msg) { Log(LogLevel::kInfo, msg); }));
+    Log(LogLevel::kInfo, "Model graph exported successfully as JSON files to " + args_.output_path);
+    ++sum_.graphs;
+  } else if (compare()) {
+    const size_t n = m.target.size();
+    auto part = [this, si, i, n, out_start](double f) {
+      Progress(si, step_count_, out_start + (1.0 - out_start) * (static_cast<double>(i) + f) / static_cast<double>(n));
+    };
+    RETURN_IF_ERROR(ComparePair(r, m.golden[i], out_->db(), sum_, &mode, &micro, part));
+  } else {
+    RETURN_IF_ERROR(WriteBuild(r, out_->db(), sum_));
+  }
+  if (!json()) RETURN_IF_ERROR(out_->Config(MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list_)));
+  Progress(si, steps_.size(), out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(m.target.size()));
+  if (plan_.sharded()) {
+    RETURN_IF_ERROR(out_->UnitDone(static_cast<int64_t>(si * dp_ + i)));
+    ++written_units_;
+  }
   return Status::Ok();
 }
 
@@ -341,129 +415,41 @@ Result<RunSummary> MergeRun::Run() {
     ASSIGN_OR_RETURN(LayoutKind gk, Classify(args_.golden_path));
     if (gk != kind_) return InvalidInput("The directory structures of npu_path and bench_path are inconsistent.");
   }
-  ASSIGN_OR_RETURN(std::vector<StepPlan> steps, Steps());
-  step_count_ = steps.size();
-  RunSummary sum;
-  std::vector<int> step_list;
-  for (const auto& s : steps) step_list.push_back(s.step);
-  // Sharded (--shard I/N): the units are (step, DP replica), unit = step index * dp + replica, with
-  // dp = rank_size / (tp * pp) from the command line, so every shard knows the plan before building.
-  // The TP groups and PP chains are traced from all ranks of a step (§15.5): a shard with a replica
-  // of a step builds and merges the whole step and writes only its replicas' rows.
-  const bool sharded = args_.shard.active();
+  ASSIGN_OR_RETURN(steps_, Steps());
+  step_count_ = steps_.size();
+  progress_ = std::make_unique<StageProgress>(rep_, steps_.size(), 1.0);
+  for (const auto& s : steps_) step_list_.push_back(s.step);
   const ParallelParam& p0 = params_[0];
-  const size_t dp = static_cast<size_t>(std::max(1, p0.rank_size / std::max(1, p0.tp * p0.pp)));
-  auto takes = [&](size_t si, size_t replica) { return args_.shard.Takes(si * dp + replica); };
-  PartMeta part;
-  size_t written_units = 0;
-  if (sharded) {
-    std::string settings, units;
-    for (const ParallelParam& p : params_)
-      settings += " --rank_size " + std::to_string(p.rank_size) + " --tp " + std::to_string(p.tp) + " --pp " +
-                  std::to_string(p.pp) + " --vpp " + std::to_string(p.vpp) + " --order " + p.order;
-    for (const auto& sp : steps) units += "|" + std::to_string(sp.step) + ":" + sp.target_dir + ":" + sp.golden_dir;
-    part = VisPartMeta(args_, settings, units, steps.size() * dp, false);
-  }
-  std::unique_ptr<RunOutput> out;
+  dp_ = static_cast<size_t>(std::max(1, p0.rank_size / std::max(1, p0.tp * p0.pp)));
+  plan_ = Plan();
   if (!json()) {
-    // The writer's page cache follows the largest rank dump.json (app/run_stages.h); rows are
-    // written from memory on this thread, with nothing parsing beside them.
-    uint64_t largest = 0;
-    for (const auto& sp : steps)
-      for (const std::string& dir : {sp.target_dir, sp.golden_dir}) {
-        if (dir.empty()) continue;
-        auto ranks = ListNamed(dir, "rank", false);  // a listing error is reported later, in its order
-        if (ranks.ok())
-          for (const auto& r : ranks.value())
-            largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
-      }
-    ASSIGN_OR_RETURN(out, RunOutput::Open(args_, opts_, rep_, largest, /*streamed=*/false, part));
-    file_ = out->file();
-    where_ = out->where();
-    sum.db_path = JoinPath(args_.output_path, file_);
+    RETURN_IF_ERROR(OpenOutput());
+    sum_.db_path = JoinPath(args_.output_path, file_);
   }
-  Log(LogLevel::kInfo, "Start building model graphs...");
-  for (size_t si = 0; si < steps.size(); ++si) {
-    if (sharded) {
-      bool any = false;
-      for (size_t r = 0; r < dp; ++r) any |= takes(si, r);
-      if (!any) continue;
+  Log(LogLevel::kInfo, lines::StartBuildingGraphs());
+  for (size_t si = 0; si < steps_.size(); ++si) {
+    if (!StepTaken(si)) {
+      Progress(si, steps_.size(), 1.0);  // another shard's step counts as done
+      continue;
     }
-    const StepPlan& sp = steps[si];
-    if (kind_ == LayoutKind::kSteps) Log(LogLevel::kInfo, "Start processing data for " + BaseName(sp.target_dir) + "...");
-    std::vector<RankJob> tjobs, gjobs;
-    RETURN_IF_ERROR(PlanStep(sp, &tjobs, &gjobs));
-    ASSIGN_OR_RETURN(bool keep_md5, KeepMd5(tjobs, gjobs));
-    // The two sides merge independently (§15.2), one after the other: a side's rank graphs are
-    // released as its groups merge, before the other side's are built.
-    Result<std::vector<RankGraph>> merged_n = Status(), merged_b = Status();
-    {
-      std::vector<RankGraph> target;
-      RETURN_IF_ERROR(BuildSide(sp, si, 0, tjobs, keep_md5, &target));
-      for (const RankGraph& r : target) sum.dump_bytes += r.graph->dump_bytes;
-      merged_n = Merge(std::move(target), false, si);
-      if (!merged_n.ok()) return merged_n.status();
-    }
-    if (compare()) {
-      std::vector<RankGraph> golden;
-      RETURN_IF_ERROR(BuildSide(sp, si, 1, gjobs, keep_md5, &golden));
-      for (const RankGraph& r : golden) sum.dump_bytes += r.graph->dump_bytes;
-      merged_b = Merge(std::move(golden), true, si);
-      if (!merged_b.ok()) return merged_b.status();
-    }
-    const double out_start = kSidesShare;
-    Progress(si, steps.size(), out_start);
-    std::vector<RankGraph>& results = merged_n.value();
+    ASSIGN_OR_RETURN(MergedStep m, MergeStep(si));
     std::vector<int> rank_list;
-    for (const RankGraph& r : results) rank_list.push_back(r.rank);
-    if (compare() && results.size() != merged_b.value().size())
-      return InvalidInput("Parallel merge failed because the dp of npu: " + std::to_string(results.size()) +
-                          " is inconsistent with that of bench: " + std::to_string(merged_b.value().size()) + "!");
-    if (sharded && results.size() != dp)
-      return InvalidInput("--shard plans " + std::to_string(dp) +
-                          " DP replicas per step (rank_size / (tp * pp)), but the merge of " + sp.target_dir + " gave " +
-                          std::to_string(results.size()) + ": run it without --shard");
-    if (compare() && si == 0) Log(LogLevel::kInfo, "Model graphs built successfully, start comparing graphs...");
-    for (size_t i = 0; i < results.size(); ++i) {
-      if (sharded && !takes(si, i)) continue;
-      RankGraph& r = results[i];
-      CompareMode mode = CompareMode::kSummary;
-      int micro = r.micro_steps;
-      if (json()) {
-        Log(LogLevel::kInfo, "Start exporting graph to JSON files...");
-        RETURN_IF_ERROR(WriteMergedJson(r, args_.output_path, [this](const std::string& m) { Log(LogLevel::kInfo, m); }));
-        Log(LogLevel::kInfo, "Model graph exported successfully as JSON files to " + args_.output_path);
-        ++sum.graphs;
-      } else if (compare()) {
-        const size_t n = results.size();
-        auto part = [this, si, i, n, out_start](double f) {
-          Progress(si, step_count_, out_start + (1.0 - out_start) * (static_cast<double>(i) + f) / static_cast<double>(n));
-        };
-        RETURN_IF_ERROR(ComparePair(r, merged_b.value()[i], out->db(), sum, &mode, &micro, part));
-      } else {
-        RETURN_IF_ERROR(WriteBuild(r, out->db(), sum));
-      }
-      if (!json())
-        RETURN_IF_ERROR(out->Config(MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list)));
-      Progress(si, steps.size(),
-               out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(results.size()));
-      if (sharded) {
-        RETURN_IF_ERROR(out->UnitDone(static_cast<int64_t>(si * dp + i)));
-        ++written_units;
-      }
-    }
+    for (const RankGraph& r : m.target) rank_list.push_back(r.rank);
+    if (compare() && si == 0) Log(LogLevel::kInfo, lines::GraphsBuilt());
+    for (size_t i = 0; i < m.target.size(); ++i)
+      if (plan_.Takes(si * dp_ + i)) RETURN_IF_ERROR(WriteReplica(si, i, m, rank_list));
   }
-  if (json()) return sum;
-  if (sharded) {
-    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(std::to_string(written_units) + " of " + std::to_string(part.units) +
-                                                  " (step, DP replica) units"));
-    return sum;
+  if (json()) return sum_;
+  if (plan_.sharded()) {
+    ASSIGN_OR_RETURN(sum_.db_path, out_->FinishPart(std::to_string(written_units_) + " of " + std::to_string(plan_.units) +
+                                                    " (step, DP replica) units"));
+    return sum_;
   }
-  Log(LogLevel::kInfo, compare() ? "Successfully exported compare graph results." : "Successfully exported build graph results.");
+  Log(LogLevel::kInfo, lines::AllExported(compare()));
   // Merged graphs get no cross-rank links (§15).
-  ASSIGN_OR_RETURN(sum.db_path,
-                   out->Finish(false, args_.overflow_check, [this](LogLevel l, const std::string& m) { Log(l, m); }));
-  return sum;
+  ASSIGN_OR_RETURN(sum_.db_path,
+                   out_->Finish(false, args_.overflow_check, [this](LogLevel l, const std::string& m) { Log(l, m); }));
+  return sum_;
 }
 
 }  // namespace

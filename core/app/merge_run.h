@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "app/session.h"
+#include "app/graph_visualize.h"
 #include "layout/layout.h"
 #include "merge/parallel_params.h"
 

@@ -130,19 +130,22 @@ DbOptions WriterOptions(uint64_t largest_dump_bytes, bool streamed) {
 }
 
 Result<std::unique_ptr<RunOutput>> RunOutput::Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
-                                                   uint64_t largest_dump_bytes, bool streamed, const PartMeta& part) {
+                                                   uint64_t largest_dump_bytes, bool streamed, const RunPlan& plan) {
   std::unique_ptr<RunOutput> out(new RunOutput(rep));
   RETURN_IF_ERROR(CheckNewPath(args.output_path));
   RETURN_IF_ERROR(MakeDirs(args.output_path));
-  ASSIGN_OR_RETURN(std::string db_path, ClaimVisDb(args.output_path, args.has_golden, opts.timestamp, rep, args.shard));
+  ASSIGN_OR_RETURN(std::string db_path,
+                   ClaimOutput(args.output_path, VisStem(args.has_golden, opts.timestamp, plan.shard), ".vis.db", rep));
   out->dir_ = args.output_path;
   out->file_ = BaseName(db_path);
   DbOptions dbo = WriterOptions(largest_dump_bytes, streamed);
   if (opts.held_bytes) dbo.held_bytes = opts.held_bytes;
   ASSIGN_OR_RETURN(out->db_, VisDbWriter::Open(db_path, dbo));
-  out->sharded_ = args.shard.active();
-  out->part_ = part;
-  if (out->sharded_) RETURN_IF_ERROR(WritePartMeta(out->db_->handle(), part));
+  out->sharded_ = plan.sharded();
+  if (out->sharded_) {
+    out->part_ = plan.Part();
+    RETURN_IF_ERROR(WritePartMeta(out->db_->handle(), out->part_));
+  }
   return out;
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/session.h"
+#include "app/graph_visualize.h"
 #include "db/shard_part.h"
 
 #include "base/reporter.h"
@@ -22,6 +22,40 @@
 namespace visprobe {
 
 using StageLog = std::function<void(LogLevel, const std::string&)>;
+
+// The lines msProbe's graph_visualize logs at each stage (INFO unless said), written here once for
+// both pipelines (the page translates them: web/src/engine_text.js).
+namespace lines {
+inline std::string StartBuildingGraphs() { return "Start building model graphs..."; }
+inline std::string StartProcessing(const std::string& step_folder) { return "Start processing data for " + step_folder + "..."; }
+inline std::string StartBuildingGraph(const std::string& rank_folder) {
+  return "Start building graph for " + rank_folder + "...";
+}
+inline std::string GraphBuilt(int step, const std::string& rank_folder) {
+  return "Building graph for step: " + std::to_string(step) + ", rank: " + rank_folder + " finished.";
+}
+inline std::string GraphsBuilt() { return "Model graphs built successfully, start comparing graphs..."; }
+inline std::string StartComparing(const std::string& rank) { return "Start comparing data for " + rank + "..."; }
+inline std::string Compared(const std::string& rank) { return "Comparing data for " + rank + " finished."; }
+inline std::string StartExportingBuild(const std::string& file) { return "Start exporting graph for " + file + "..."; }
+inline std::string StartExportingCompare(const std::string& file) {
+  return "Start exporting compare graph result, file name: " + file + "...";
+}
+// A graph's rows are in (`where`: the file's real path).
+inline std::string Exported(bool compare, const std::string& where) {
+  return compare ? "Exporting compare graph result successfully, the result file is saved in " + where
+                 : "Model graph exported successfully, the result file is saved in " + where;
+}
+// Every graph of a batch run is in.
+inline std::string AllExported(bool compare) {
+  return compare ? "Successfully exported compare graph results." : "Successfully exported build graph results.";
+}
+// ERROR: the database refused a graph's rows (§13.9).
+inline std::string ExportFailed(bool compare, const std::string& file, const std::string& error) {
+  return std::string(compare ? "Failed to export compare graph result, file: " : "Failed to export model graph, file: ") + file +
+         ", error: " + error;
+}
+}  // namespace lines
 
 // Python's str() of a list of ints: "[0, 1, 2]".
 std::string JsonIntList(const std::vector<int>& v);
@@ -67,13 +101,13 @@ void ApplyCollectionRuleTo(Graph& g, NodeId id, CompareMode mode);
 DbOptions WriterOptions(uint64_t largest_dump_bytes, bool streamed);
 
 // The emit stage both paths end in: the .vis.db a run writes, from its claimed name to the file
-// renamed into place. Open checks and makes the output folder, claims the name (ClaimVisDb), opens
+// renamed into place. Open checks and makes the output folder, claims the name (ClaimOutput), opens
 // the writer with WriterOptions (and RunOptions::held_bytes) and, for a shard, writes its part's
 // vp_shard rows; every unit's rows then go through db(); the first unit's tb_config row wins.
 class RunOutput {
  public:
   static Result<std::unique_ptr<RunOutput>> Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
-                                                 uint64_t largest_dump_bytes, bool streamed, const PartMeta& part);
+                                                 uint64_t largest_dump_bytes, bool streamed, const RunPlan& plan);
   VisDbWriter& db() { return *db_; }
   const std::string& file() const { return file_; }  // the file's name, in the output folder
   std::string where() const;  // its real path

@@ -132,7 +132,7 @@ Status TooMany(const std::string& dir, size_t n, const char* what, size_t limit)
 }
 
 // Adds the jobs of one folder of rank folders (target, and golden if given).
-Status AddRanks(RunPlan& plan, int step, const std::string& tdir, const std::string& gdir, const PlanLimits& limits) {
+Status AddRanks(LayoutPlan& plan, int step, const std::string& tdir, const std::string& gdir, const PlanLimits& limits) {
   std::vector<std::string> names;
   if (gdir.empty()) {
     ASSIGN_OR_RETURN(names, RankNames(tdir));
@@ -175,8 +175,8 @@ Status AddRanks(RunPlan& plan, int step, const std::string& tdir, const std::str
 
 }  // namespace
 
-Result<RunPlan> PlanRun(const std::string& target, const std::string& golden, const PlanLimits& limits) {
-  RunPlan plan;
+Result<LayoutPlan> PlanRun(const std::string& target, const std::string& golden, const PlanLimits& limits) {
+  LayoutPlan plan;
   ASSIGN_OR_RETURN(plan.kind, Classify(target));
   if (!golden.empty()) {
     ASSIGN_OR_RETURN(LayoutKind gk, Classify(golden));

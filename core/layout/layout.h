@@ -28,7 +28,7 @@ struct GraphJob {
   std::string golden_dir;  // empty in build mode
 };
 
-struct RunPlan {
+struct LayoutPlan {
   LayoutKind kind = LayoutKind::kFiles;
   std::vector<GraphJob> jobs;  // (step, rank) ascending
   std::vector<std::vector<int>> rank_lists;  // per step, parallel to step_list
@@ -42,6 +42,6 @@ struct PlanLimits {
 };
 
 // Build mode (no golden) or compare mode; validates that every rank folder holds the three files.
-Result<RunPlan> PlanRun(const std::string& target, const std::string& golden, const PlanLimits& limits = {});
+Result<LayoutPlan> PlanRun(const std::string& target, const std::string& golden, const PlanLimits& limits = {});
 
 }  // namespace visprobe

@@ -435,32 +435,20 @@ class DumpFileImporter {
 
 }  // namespace
 
-std::string PartStem(const std::string& stem, const ShardSpec& shard) {
-  return shard.active() ? stem + ".part-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count) : stem;
-}
-
-PartMeta TrendPartMeta(const std::string& format, const TrendOptions& opts, const std::string& units, size_t unit_count,
-                       size_t targets_pre) {
-  PartMeta m;
+RunPlan TrendRunPlan(const std::string& format, const TrendOptions& opts, const std::string& units, size_t unit_count,
+                     size_t targets_pre) {
+  RunPlan m;
   m.kind = "trend";
   m.describe = "data2db --format " + format + " --data " + RealPath(opts.data_dir) + " --micro_step " +
                (opts.micro_step ? "true" : "false") + (opts.mapping_file.empty() ? "" : " --mapping " + opts.mapping_file);
   std::string mapping;
   for (const auto& kv : opts.mapping) mapping += kv.first + '\0' + kv.second + '\0';
-  m.run_key = RunKey(m.describe + "|" + mapping + units);
-  m.shard = opts.shard.index;
-  m.shards = opts.shard.count;
-  m.units = static_cast<int64_t>(unit_count);
+  m.key_extra = "|" + mapping;
+  m.units_text = units;
+  m.shard = opts.shard;
+  m.units = unit_count;
   m.extra = {{"format", format}, {"targets_pre", std::to_string(targets_pre)}};
   return m;
-}
-
-Result<std::string> ClaimTrendDb(const std::string& dir, const std::string& stem, Reporter& rep) {
-  bool taken = false;
-  ASSIGN_OR_RETURN(std::string path, ClaimNewFile(dir, stem, ".trend.db", &taken));
-  if (taken)
-    rep.Log(LogLevel::kWarning, "Existing database kept: " + JoinPath(dir, stem + ".trend.db") + "; this run writes " + path);
-  return path;
 }
 
 Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep) {
@@ -474,7 +462,7 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
                 ", dump import skipped. See preceding scan warnings for the exact reason.");
     return res;
   }
-  ASSIGN_OR_RETURN(std::string db_path, ClaimTrendDb(opts.db_dir, PartStem("dump_data", opts.shard), rep));
+  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts.db_dir, PartStem("dump_data", opts.shard), ".trend.db", rep));
   uint64_t total_bytes = 0;
   for (const auto& s : scan.steps)
     for (const auto& r : s.ranks) total_bytes += FileSize(JoinPath(r.path, "dump.json"));
@@ -484,16 +472,15 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
   DumpFileImporter importer(*w, opts.mapping);
   // A shard reads every construct.json (the micro-step slots of all ranks place its own rows) and
   // only its own units' dump.json: unit u is the u-th rank folder in scan order.
-  if (opts.shard.active()) {
-    std::string d;
-    size_t units = 0;
-    for (const auto& sf : scan.steps)
-      for (const auto& rf : sf.ranks) {
-        d += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path;
-        ++units;
-      }
-    RETURN_IF_ERROR(WritePartMeta(w->handle(), TrendPartMeta("dump", opts, d, units, 0)));
-  }
+  std::string units_text;
+  size_t units = 0;
+  for (const auto& sf : scan.steps)
+    for (const auto& rf : sf.ranks) {
+      if (opts.shard.active()) units_text += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path;
+      ++units;
+    }
+  const RunPlan run = TrendRunPlan("dump", opts, units_text, units, 0);
+  if (run.sharded()) RETURN_IF_ERROR(WritePartMeta(w->handle(), run.Part()));
   size_t unit = 0;
   TrendSummary sum;
   int64_t offset = 0, max_rank = 0, min_step = INT64_MAX, max_step = 0;
@@ -519,8 +506,8 @@ Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& re
         step_count = std::max(step_count, plan.count);
       }
       max_rank = std::max(max_rank, rf.rank);
-      if (!opts.shard.Takes(unit++)) continue;
-      if (opts.shard.active()) w->BeginUnit();
+      if (!run.Takes(unit++)) continue;
+      if (run.sharded()) w->BeginUnit();
       JsonReadOptions ro;
       ro.container_key = "data";
       uint64_t base = done_bytes;

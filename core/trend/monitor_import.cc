@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "base/fs.h"
+#include "base/parallel.h"
 #include "base/strings.h"
 #include "base/thread_init.h"
 #include "trend/csv.h"
@@ -279,24 +280,6 @@ void ScanCsv(const CsvFile& file, const TrendOptions& opts, bool keep_rows, File
                            " more rows skipped");
 }
 
-// Runs fn(i) for i in [begin, end) on up to `threads` threads.
-void ParallelFor(size_t begin, size_t end, int threads, const std::function<void(size_t)>& fn) {
-  size_t n = end - begin;
-  size_t t = std::min<size_t>(static_cast<size_t>(std::max(1, threads)), n);
-  if (t <= 1) {
-    for (size_t i = begin; i < end; ++i) fn(i);
-    return;
-  }
-  std::atomic<size_t> next{begin};
-  std::vector<std::thread> pool;
-  for (size_t k = 0; k < t; ++k)
-    pool.emplace_back([&] {
-      ThreadInit();
-      for (size_t i; (i = next.fetch_add(1)) < end;) fn(i);
-    });
-  for (auto& th : pool) th.join();
-}
-
 std::string JoinStats(uint32_t mask) {
   std::string s;
   for (size_t k = 0; k < kStatCount; ++k)
@@ -377,7 +360,10 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   for (const auto& f : files) total_bytes += f.size;
   // Pass 1: dimensions.
   std::vector<FileScan> scans(files.size());
-  ParallelFor(0, files.size(), opts.process_num, [&](size_t i) { ScanCsv(files[i], opts, false, scans[i]); });
+  ParallelFor(files.size(), opts.process_num, [&](size_t i) {
+    ScanCsv(files[i], opts, false, scans[i]);
+    return Status::Ok();
+  });
   for (size_t i = 0; i < files.size(); ++i) {
     for (const auto& w : scans[i].warnings) rep.Log(LogLevel::kWarning, w);
     RETURN_IF_ERROR(scans[i].status);
@@ -431,7 +417,7 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
     max_step = step_counts.rbegin()->first;
   }
 
-  ASSIGN_OR_RETURN(std::string db_path, ClaimTrendDb(opts.db_dir, PartStem("monitor_data", opts.shard), rep));
+  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts.db_dir, PartStem("monitor_data", opts.shard), ".trend.db", rep));
   ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(db_path, metric_names, columns));
   // Target ids: canonical metric order, then ranks, files, rows (§8.4).
   for (size_t m = 0; m < kMetricCount; ++m)
@@ -450,7 +436,7 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       if (opts.shard.Takes(static_cast<size_t>(u))) unit_of_rank[rank] = u;
       ++u;
     }
-    RETURN_IF_ERROR(WritePartMeta(w->handle(), TrendPartMeta("monitor", opts, d, ranks.size(), w->target_count())));
+    RETURN_IF_ERROR(WritePartMeta(w->handle(), TrendRunPlan("monitor", opts, d, ranks.size(), w->target_count()).Part()));
     std::vector<CsvFile> mine;
     for (const auto& f : files)
       if (unit_of_rank.count(f.rank)) mine.push_back(f);
@@ -474,7 +460,10 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
   for (size_t begin = 0; begin < files.size(); begin += chunk) {
     size_t end = std::min(files.size(), begin + chunk);
     std::vector<FileScan> part(end - begin);
-    ParallelFor(begin, end, opts.process_num, [&](size_t i) { ScanCsv(files[i], opts, true, part[i - begin]); });
+    ParallelFor(end - begin, opts.process_num, [&](size_t k) {
+      ScanCsv(files[begin + k], opts, true, part[k]);
+      return Status::Ok();
+    });
     for (size_t i = begin; i < end; ++i) {
       FileScan& fs = part[i - begin];
       RETURN_IF_ERROR(fs.status);

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "base/fs.h"
+#include "db/run_plan.h"
 #include "trend/tags.h"
 #include "trend/trend_db.h"
 #include "trend/trend_import.h"
@@ -118,7 +119,7 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
 
   RETURN_IF_ERROR(MakeDirs(out_dir));
   RETURN_IF_ERROR(CheckPath(out_dir, PathKind::kDir, PathAccess::kWrite));
-  ASSIGN_OR_RETURN(std::string path, ClaimTrendDb(out_dir, format == "dump" ? "dump_data" : "monitor_data", rep));
+  ASSIGN_OR_RETURN(std::string path, ClaimOutput(out_dir, format == "dump" ? "dump_data" : "monitor_data", ".trend.db", rep));
   ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(path, metrics, stats));
   rep.Log(LogLevel::kInfo, "Gathering " + std::to_string(p0.meta.units) + " rank folders from " + std::to_string(parts.size()) +
                                " parts into " + BaseName(path) + "...");

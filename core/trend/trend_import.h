@@ -10,6 +10,7 @@
 
 #include "base/reporter.h"
 #include "base/status.h"
+#include "db/run_plan.h"
 #include "db/shard_part.h"
 
 namespace visprobe {
@@ -42,16 +43,12 @@ Result<NameMapping> LoadNameMapping(const std::string& path);
 std::string ApplyNameMapping(const NameMapping& m, std::string name);
 
 Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep);
-// DIR/<stem>.trend.db, or when a finished database (or a run in flight) holds that name, the first
-// free <stem>_1.trend.db, <stem>_2.trend.db, ... with a WARNING naming it: a finished database is
-// never replaced (the reference replaces it). Claimed (temporary file made) when this returns.
-Result<std::string> ClaimTrendDb(const std::string& dir, const std::string& stem, Reporter& rep);
 Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter& rep);
 
-// Shard parts of data2db (db/shard_part.h): <stem>.part-I-of-N, and the part's vp_shard rows.
-// `units` describes the plan's units; the first `targets_pre` target ids are the same in every part.
-std::string PartStem(const std::string& stem, const ShardSpec& shard);
-PartMeta TrendPartMeta(const std::string& format, const TrendOptions& opts, const std::string& units, size_t unit_count,
-                       size_t targets_pre);
+// The plan of a data2db run (db/run_plan.h): its units are rank folders (dump: step*/rank*, in scan
+// order; monitor: rank folders), described by `units`; the first `targets_pre` target ids are the
+// same in every part of a sharded run.
+RunPlan TrendRunPlan(const std::string& format, const TrendOptions& opts, const std::string& units, size_t unit_count,
+                     size_t targets_pre);
 
 }  // namespace visprobe

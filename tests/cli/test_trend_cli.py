@@ -635,15 +635,17 @@ class Replacement(TrendCase):
         self.rank_dump(0, "rank0", {"Module.a.forward.0": {"input_args": [tensor()]}}, {"Module.a.forward.0": None})
         self.monitor_csv("Dec03_21-34-40-rank0-abcd1234", "actv_0-0.csv", "vpp_stage,name,step,norm\n0,old,0,1\n")
         r = self.data2db()
-        self.assertFalse(any("Existing database" in m for _, m in log_lines(r.stdout)))
+        self.assertFalse(any("already exists" in m for _, m in log_lines(r.stdout)))
         self.rank_dump(0, "rank0", {"Module.b.forward.0": {"input_args": [tensor()]}}, {"Module.b.forward.0": None})
         self.monitor_csv("Dec03_21-34-40-rank0-abcd1234", "actv_0-0.csv", "vpp_stage,name,step,norm\n0,new,0,1\n")
         r = self.data2db()
         # A finished database is never replaced (issue 18; the reference replaces it): the second run
         # writes the first free name and says which.
         dump_1, monitor_1 = (os.path.join(self.out, n) for n in ("dump_data_1.trend.db", "monitor_data_1.trend.db"))
-        self.assert_logged(r, "WARNING", "Existing database kept: %s; this run writes %s" % (self.dump_db, dump_1))
-        self.assert_logged(r, "WARNING", "Existing database kept: %s; this run writes %s" % (self.monitor_db, monitor_1))
+        # The same words as graph_visualize's (db/run_plan.h ClaimOutput).
+        for db, db_1 in ((self.dump_db, dump_1), (self.monitor_db, monitor_1)):
+            self.assert_logged(r, "WARNING", "%s already exists in %s (or another run is writing it); this run writes %s."
+                               % (os.path.basename(db), self.out, os.path.basename(db_1)))
         self.assertEqual(targets(self.dump_db), [("Module.a.input.0", 0, 0)])
         self.assertEqual(targets(self.monitor_db), [("old", 0, 0)])
         self.assertEqual(targets(dump_1), [("Module.b.input.0", 0, 0)])

@@ -4,8 +4,8 @@
 #include <regex>
 
 #include "app/args.h"
+#include "app/graph_visualize.h"
 #include "app/log.h"
-#include "app/session.h"
 #include "test_util.h"
 
 using namespace visprobe;

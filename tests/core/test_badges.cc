@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "app/session.h"
+#include "app/graph_visualize.h"
 #include "compare/compare.h"
 #include "db/badges.h"
 #include "db/schema.h"

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <algorithm>
 
-#include "app/session.h"
+#include "app/graph_visualize.h"
 #include "db/schema.h"
 #include "db/vis_db.h"
 #include "test_util.h"

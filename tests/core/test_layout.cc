@@ -169,7 +169,7 @@ TEST_CASE("§3.2 id_of failure messages are the spec's texts, then the name") {
 TEST_CASE("§3.3 build plan of the multi-step fixture") {
   auto r = PlanRun(SamplesDir("vis_multi_step_rank"), "");
   REQUIRE(r.ok());
-  const RunPlan& p = r.value();
+  const LayoutPlan& p = r.value();
   CHECK(p.kind == LayoutKind::kSteps);
   CHECK(p.step_list == std::vector<int>{0, 1, 2});
   REQUIRE(p.jobs.size() == 4);
@@ -184,7 +184,7 @@ TEST_CASE("§3.3 build plan of the multi-step fixture") {
 TEST_CASE("§3.4/§17.8 compare of step0 (rank0, rank1) with step1 (rank0) compares rank0 only") {
   auto r = PlanRun(SamplesDir("vis_multi_step_rank/step0"), SamplesDir("vis_multi_step_rank/step1"));
   REQUIRE(r.ok());
-  const RunPlan& p = r.value();
+  const LayoutPlan& p = r.value();
   CHECK(p.kind == LayoutKind::kRanks);
   REQUIRE(p.jobs.size() == 1);
   CHECK(p.jobs[0].rank == 0);

@@ -1,7 +1,7 @@
 // Manual matching recomputes a pair from the texts the database stores (web-ui MAT-03/MAT-04).
 #include <catch2/catch.hpp>
 
-#include "app/session.h"
+#include "app/graph_visualize.h"
 #include "compare/manual_match.h"
 #include "test_util.h"
 

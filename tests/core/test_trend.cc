@@ -1618,13 +1618,14 @@ TEST_CASE("§8.1 an existing database is kept, the next run writes dump_data_1 w
   Trend t;
   t.Rank(0, "rank0", DumpJson(J(M("Module.a.forward.0", Fwd("$T", "")))));
   REQUIRE(t.Dump(false).ok());
-  CHECK_FALSE(t.LoggedContaining(LogLevel::kWarning, "Existing database"));
+  CHECK_FALSE(t.LoggedContaining(LogLevel::kWarning, "already exists"));
   t.Rank(0, "rank0", DumpJson(J(M("Module.b.forward.0", Fwd("$T", "")))));
   auto r = t.Dump(false);
   REQUIRE(r.ok());
   const std::string second = t.db() + "/dump_data_1.trend.db";
   CHECK(r->db_path == second);
-  CHECK(t.Logged(LogLevel::kWarning, "Existing database kept: " + t.dump_db() + "; this run writes " + second));
+  CHECK(t.Logged(LogLevel::kWarning, "dump_data.trend.db already exists in " + t.db() +
+                                         " (or another run is writing it); this run writes dump_data_1.trend.db."));
   CHECK(Targets(t.dump_db()) == std::vector<std::string>{"Module.a.input.0|0|0"});
   CHECK(Targets(second) == std::vector<std::string>{"Module.b.input.0|0|0"});
   CHECK(vptest::ListNames(t.db()) == std::vector<std::string>{"dump_data.trend.db", "dump_data_1.trend.db"});
@@ -1692,7 +1693,7 @@ TEST_CASE("§8.1 D-19: matching monitor folders without usable CSV keep an old d
   CHECK_FALSE(r->written);
   CHECK(t.Logged(LogLevel::kWarning, "No valid CSV files found"));
   CHECK(t.Logged(LogLevel::kError, "No valid data files found during pre-scan"));
-  CHECK_FALSE(t.LoggedContaining(LogLevel::kWarning, "Existing database"));
+  CHECK_FALSE(t.LoggedContaining(LogLevel::kWarning, "already exists"));
   CHECK(vptest::ReadFile(t.monitor_db()) == before);
 
   // Header-only metric files: nothing usable either.
