@@ -6,31 +6,21 @@
 // A folder whose own name holds quotes and a percent sign is refused by msProbe's path check in the
 // CLI; the page never passes that name to the engine.
 //   node --test tests/browser/test_hostile.mjs   (env: VISPROBE_NATIVE, default build/native/visprobe)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium } from './harness.mjs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { browserSuite, root, native, runBuild, assertNoErrors } from './harness.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const native = resolve(process.env.VISPROBE_NATIVE || join(root, 'build', 'native', 'visprobe'));
-let server, origin, browser, tmp, spec;
+let spec;
 
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_hostile_'));
-  execFileSync('python3', [join(root, 'tests', 'hostile', 'make_hostile.py'), join(tmp, 'corpus')], { stdio: 'pipe' });
-  spec = JSON.parse(readFileSync(join(tmp, 'corpus', 'hostile.json'), 'utf8'));
-  ({ server, origin } = await startServer(join(root, 'build', 'web')));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
+const suite = browserSuite({
+  prefix: 'visprobe_hostile_',
+  setup: (s) => {
+    execFileSync('python3', [join(root, 'tests', 'hostile', 'make_hostile.py'), join(s.tmp, 'corpus')], { stdio: 'pipe' });
+    spec = JSON.parse(readFileSync(join(s.tmp, 'corpus', 'hostile.json'), 'utf8'));
+  },
 });
 
 const hex = (s) => Buffer.from(s, 'utf8').toString('hex').toUpperCase();
@@ -39,7 +29,7 @@ const sorted = (a) => [...a].sort();
 
 /** Names of the (only) database a CLI run wrote. */
 function nativeBuild(folder) {
-  const out = mkdtempSync(join(tmp, 'native_'));
+  const out = suite.tmpDir('native_');
   const r = spawnSync(native, ['graph_visualize', '-tp', folder, '-o', join(out, 'o')], { encoding: 'utf8' });
   const dir = join(out, 'o');
   let files = [];
@@ -87,24 +77,14 @@ test('native CLI: a folder whose name holds quotes and a percent sign is refused
   assert.deepEqual(files, []);
 });
 
+/**
+ * The page at 1500 x 1200, its guards (dialogs, page errors, console errors) in `problems`, and how
+ * many script elements it has before any dump is shown.
+ */
 async function openPage() {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1500, height: 1200 });
-  const problems = [];
-  page.on('dialog', (d) => { problems.push(`dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  await page.goto(origin + '/');
+  const { page, context, errors: problems } = await suite.open({ viewport: { width: 1500, height: 1200 } });
   const scripts = await page.locator('script').count();
   return { page, context, problems, scripts };
-}
-
-async function runAndWait(page) {
-  await page.waitForFunction(() => !document.getElementById('run').disabled);
-  await page.click('#run');
-  await page.waitForFunction(() => /^(ready|failed|cancelled)/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
-  return page.textContent('#status');
 }
 
 /** Nothing the dumps hold became markup or ran. */
@@ -117,7 +97,7 @@ async function assertInert(page, scripts, problems) {
     scripts: document.querySelectorAll('script').length,
   }));
   assert.deepEqual(injected, { pwned: 'undefined', img: 0, handlers: 0, markup: 0, scripts });
-  assert.deepEqual(problems, []);
+  assertNoErrors(problems);
 }
 
 const paneNames = (page) => page.$$eval('[data-testid=pane-debug] g.node', (gs) => gs.map((g) => g.dataset.name));
@@ -125,7 +105,7 @@ const paneNames = (page) => page.$$eval('[data-testid=pane-debug] g.node', (gs) 
 test('page: hostile names build, render as written, are found by literal searches, and nothing runs', async () => {
   const { page, context, problems, scripts } = await openPage();
   await page.setInputFiles('#pick-target', spec.run);
-  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  assert.match(await runBuild(page), /^ready/, await page.textContent('#error'));
 
   // The node table: LIKE with the needle bound as a parameter; '%', '_' and '\' match themselves.
   const tableNames = () => page.$$eval('#nodes tbody tr', (trs) => trs.map((tr) => tr.children[3].textContent).sort());
@@ -187,7 +167,7 @@ test('page: a dropped folder whose name holds quotes and a percent sign: the nam
   // the CLI refuses the same folder (above). Either way nothing in the name may run.
   const { page, context, problems, scripts } = await openPage();
   await page.setInputFiles('#pick-target', spec.hostile_folder);
-  assert.match(await runAndWait(page), /^ready: 12 rows/, await page.textContent('#error'));
+  assert.match(await runBuild(page), /^ready: 12 rows/, await page.textContent('#error'));
   await page.waitForSelector('[data-testid=pane-debug] g.node');
   await assertInert(page, scripts, problems);
   await context.close();
