@@ -10,18 +10,16 @@
 // The database is a compare of 5 ranks (one generated rank pair, hard-linked into rank
 // folders) of about 64 MB of dump.json a side each (2.1 GB); it is made here and deleted after.
 //   node --test tests/browser/test_lazy_db.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, linkSync, symlinkSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, linkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launchChromium, root, timing, contention } from './harness.mjs';
+import { browserSuite, webDir, genDump, graphDb, startVisprobeServe, pane, timing, contention, assertNoErrors } from './harness.mjs';
 
-const native = join(root, 'build', 'native', 'visprobe');
-const web = join(root, 'build', 'web');
 const RANKS = 5;
-let server, origin, browser, tmp, db, hostedName;
+// Playwright's default window: the size the memory bound and the timings were measured at.
+const VIEWPORT = { width: 1280, height: 720 };
+let db, hostedName;
 
 /**
  * Resident memory (MB) of this test's Chromium: every Chromium process below this test process,
@@ -62,22 +60,24 @@ function sampler() {
   return { stop: () => { clearInterval(timer); tick(); return peak; }, rss: () => peakRss };
 }
 
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_lazy_'));
-  // VISPROBE_LAZY_DB=FILE reuses a database made before (development only).
-  if (process.env.VISPROBE_LAZY_DB) db = process.env.VISPROBE_LAZY_DB;
-  else makeDb();
-  ({ server, origin } = await startServer(web));
-  hostedName = `lazy-test-${process.pid}.vis.db`;
-  symlinkSync(db, join(web, hostedName));
-  browser = await launchChromium();
+const suite = browserSuite({
+  prefix: 'visprobe_lazy_',
+  setup: (s) => {
+    // VISPROBE_LAZY_DB=FILE reuses a database made before (development only).
+    if (process.env.VISPROBE_LAZY_DB) db = process.env.VISPROBE_LAZY_DB;
+    else makeDb(s.tmp);
+    // The same file hosted beside the page, for ?db=URL.
+    hostedName = `lazy-test-${process.pid}.vis.db`;
+    symlinkSync(db, join(webDir, hostedName));
+  },
+  teardown: () => { try { unlinkSync(join(webDir, hostedName)); } catch { /* not made */ } },
 });
 
-function makeDb() {
+/** One generated rank pair, hard-linked into RANKS rank folders a side, compared by the CLI. @param {string} tmp */
+function makeDb(tmp) {
   const one = join(tmp, 'one');
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(one, 'target'), '--golden', join(one, 'golden'),
-                           '--noise', '0.001', '--diverge-layer', '2', '--target-mb', '64', '--seed', '3',
-                           '--layout', 'files', '--manifest', join(tmp, 'manifest.json')], { stdio: 'pipe' });
+  genDump(join(one, 'target'), ['--golden', join(one, 'golden'), '--noise', '0.001', '--diverge-layer', '2', '--target-mb', '64', '--seed', '3',
+                                '--layout', 'files', '--manifest', join(tmp, 'manifest.json')]);
   for (const side of ['target', 'golden']) {
     for (let r = 0; r < RANKS; r++) {
       const dir = join(tmp, side, `rank${r}`);
@@ -85,33 +85,19 @@ function makeDb() {
       for (const f of ['construct.json', 'dump.json', 'stack.json']) linkSync(join(one, side, f), join(dir, f));
     }
   }
-  const out = join(tmp, 'out');
-  execFileSync(native, ['graph_visualize', '-tp', join(tmp, 'target'), '-gp', join(tmp, 'golden'), '-o', out], { stdio: 'pipe' });
-  db = join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
+  db = graphDb(join(tmp, 'out'), ['-tp', join(tmp, 'target'), '-gp', join(tmp, 'golden')]);
 }
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  try { unlinkSync(join(web, hostedName)); } catch { /* not made */ }
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 // The waits for an end state give up after 5 minutes: a guard against a hang, not a budget (a loaded
 // machine stretches these reads over HTTP to tens of seconds: the name list over HTTP took more than
 // 30 s at a load of 7 x the cores). The times that matter are printed (timing(); held to their budgets only under VISPROBE_STRICT_PERF=1).
 const HANG = { timeout: 300000 };
 
-const pane = (page, i, fn, arg) => page.evaluate(([i2, f, a]) => (0, eval)(f)(window.visprobeGraph.panes[i2], a), [i, fn.toString(), arg]);
-
 /** Opens the database (a drop, or ?db=), then times expand, search and First divergence. */
 async function exercise(open, how) {
   const size = statSync(db).size;
   assert.ok(size > 2e9, `the database is multi-GB (${(size / 1e9).toFixed(2)} GB)`);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, context, errors } = await suite.open({ url: null, viewport: VIEWPORT });
   const mem = sampler();
   const t0 = Date.now();
   await open(page);
@@ -169,7 +155,7 @@ async function exercise(open, how) {
   timing('search', search, 1000);
   timing('first divergence', first, 1000);
   assert.ok(peak < 2000, `all Chromium processes together ${peak.toFixed(0)} MB resident (< 2,000 MB)`);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 }
 
@@ -221,46 +207,41 @@ function checkPlans(plans) {
 
 test('a multi-GB .vis.db dropped on the page opens lazily', async () => {
   await exercise(async (page) => {
-    await page.goto(origin + '/');
+    await page.goto(suite.home);
     await page.setInputFiles('#pick-db', db);
   }, 'dropped');
 });
 
 test('index.html?db=URL opens a hosted multi-GB .vis.db lazily over HTTP Range requests', async () => {
-  await exercise(async (page) => { await page.goto(`${origin}/?db=${hostedName}`); }, 'over HTTP');
+  await exercise(async (page) => { await page.goto(`${suite.origin}/?db=${hostedName}`); }, 'over HTTP');
 });
 
 test('visprobe serve lists the multi-GB .vis.db and opens it lazily from the run list', async () => {
   // Issue 48: the same file, served by the native server over its folder; one click in the run list.
-  const folder = join(tmp, 'served');
+  const folder = join(suite.tmp, 'served');
   mkdirSync(folder, { recursive: true });
   linkSync(db, join(folder, 'big.vis.db'));
-  const serve = spawn(native, ['serve', folder, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const serve = await startVisprobeServe(folder);
   try {
-    const url = await new Promise((ok, fail) => {
-      let text = '';
-      serve.stdout.on('data', (d) => { text += d; const m = /http:\/\/\S+\?token=[0-9a-f]+/.exec(text); if (m) ok(m[0]); });
-      serve.on('exit', (c) => fail(new Error(`visprobe serve exited with ${c}`)));
-    });
     await exercise(async (page) => {
-      await page.goto(url);
+      await page.goto(serve.url);
       await page.click('[data-testid=server-runs] tr[data-path="big.vis.db"] button');
     }, 'from visprobe serve');
   } finally {
-    serve.kill();
+    serve.stop();
   }
 });
 
 test('?db= on another site, or on a server without Range support, says which and what to do', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${origin}/?db=${encodeURIComponent('https://example.org/x.vis.db')}`);
+  const { page, context, errors } = await suite.open({ url: `${suite.origin}/?db=${encodeURIComponent('https://example.org/x.vis.db')}`, viewport: VIEWPORT });
   await page.waitForFunction(() => !document.getElementById('error').hidden);
   assert.match(await page.textContent('#error'), /another site.*download the file/);
   // A server that ignores Range (python's plain http.server) on the page's own origin is simulated
   // by a path the static server answers without a file: a 404 names the status.
-  await page.goto(`${origin}/?db=missing-${process.pid}.vis.db`);
+  await page.goto(`${suite.origin}/?db=missing-${process.pid}.vis.db`);
   await page.waitForFunction(() => !document.getElementById('error').hidden);
   assert.match(await page.textContent('#error'), /404/);
+  // The missing file's 404 is the one failed load.
+  assertNoErrors(errors, [/^console: Failed to load resource: the server responded with a status of 404 .*missing-\d+\.vis\.db/]);
   await context.close();
 });
