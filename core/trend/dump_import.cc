@@ -451,119 +451,174 @@ RunPlan TrendRunPlan(const std::string& format, const TrendOptions& opts, const 
   return m;
 }
 
-Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep) {
-  TrendImportResult res;
-  rep.Log(LogLevel::kInfo, "Starting dump data import...");
-  rep.Log(LogLevel::kInfo, "Scanning data directory...");
-  ASSIGN_OR_RETURN(DumpScan scan, ScanDumpFolders(opts.data_dir, rep));
-  if (scan.steps.empty()) {
-    rep.Log(opts.format == "dump" || scan.step_seen ? LogLevel::kError : LogLevel::kInfo,
-            "No valid dump data discovered in: " + opts.data_dir +
-                ", dump import skipped. See preceding scan warnings for the exact reason.");
-    return res;
-  }
-  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts.db_dir, PartStem("dump_data", opts.shard), ".trend.db", rep));
-  uint64_t total_bytes = 0;
-  for (const auto& s : scan.steps)
-    for (const auto& r : s.ranks) total_bytes += FileSize(JoinPath(r.path, "dump.json"));
-  ASSIGN_OR_RETURN(
-      std::unique_ptr<TrendDbWriter> w,
-      TrendDbWriter::Create(db_path, {"forward", "backward", "recompute", "parameters_grad"}, {"norm", "max", "min", "mean"}));
-  DumpFileImporter importer(*w, opts.mapping);
-  // A shard reads every construct.json (the micro-step slots of all ranks place its own rows) and
-  // only its own units' dump.json: unit u is the u-th rank folder in scan order.
+namespace {
+
+// data2db --format dump as a plan and its stages: the step*/rank* folders (one unit each, in scan
+// order), the output, then step by step every rank folder's micro-step plan (construct.json: the
+// slots of all ranks place the rows, so a shard reads every one) and this process's units'
+// dump.json rows, on the calling thread.
+class DumpRun {
+ public:
+  DumpRun(const TrendOptions& o, Reporter& r) : opts_(o), rep_(r) {}
+  Result<TrendImportResult> Run();
+
+ private:
+  Status OpenOutput();
+  Status ImportStep(const StepFolder& sf);
+  // The micro-step plan of a rank folder (one micro step without construct.json).
+  Result<MicroPlan> PlanRank(const RankFolder& rf);
+  Status ImportRank(const StepFolder& sf, const RankFolder& rf, const MicroPlan& plan, size_t unit);
+  Result<TrendImportResult> Finish();
+
+  const TrendOptions& opts_;
+  Reporter& rep_;
+  DumpScan scan_;
+  RunPlan plan_;
+  std::unique_ptr<TrendDbWriter> w_;
+  std::unique_ptr<DumpFileImporter> importer_;
+  TrendSummary sum_;
+  size_t unit_ = 0;
+  uint64_t total_bytes_ = 0, done_bytes_ = 0, files_ = 0;
+  int64_t offset_ = 0, max_rank_ = 0, min_step_ = INT64_MAX, max_step_ = 0;
+  bool step_map_ok_ = true;
+};
+
+Status DumpRun::OpenOutput() {
+  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts_.db_dir, PartStem("dump_data", opts_.shard), ".trend.db", rep_));
+  for (const auto& st : scan_.steps)
+    for (const auto& r : st.ranks) total_bytes_ += FileSize(JoinPath(r.path, "dump.json"));
+  ASSIGN_OR_RETURN(w_, TrendDbWriter::Create(db_path, {"forward", "backward", "recompute", "parameters_grad"},
+                                             {"norm", "max", "min", "mean"}));
+  importer_ = std::make_unique<DumpFileImporter>(*w_, opts_.mapping);
+  // Unit u is the u-th rank folder in scan order.
   std::string units_text;
   size_t units = 0;
-  for (const auto& sf : scan.steps)
+  for (const auto& sf : scan_.steps)
     for (const auto& rf : sf.ranks) {
-      if (opts.shard.active()) units_text += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path;
+      if (opts_.shard.active()) units_text += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path;
       ++units;
     }
-  const RunPlan run = TrendRunPlan("dump", opts, units_text, units, 0);
-  if (run.sharded()) RETURN_IF_ERROR(WritePartMeta(w->handle(), run.Part()));
-  size_t unit = 0;
-  TrendSummary sum;
-  int64_t offset = 0, max_rank = 0, min_step = INT64_MAX, max_step = 0;
-  uint64_t done_bytes = 0;
-  bool step_map_ok = true;
-  for (const auto& sf : scan.steps) {
-    std::vector<std::string> counts;
-    int64_t step_count = 0;
-    for (const auto& rf : sf.ranks) {
-      std::string dump = JoinPath(rf.path, "dump.json");
-      RETURN_IF_ERROR(CheckPath(dump, PathKind::kFile, PathAccess::kRead, ".json"));
-      MicroPlan plan;
-      if (opts.micro_step) {
-        std::string construct = JoinPath(rf.path, "construct.json");
-        if (!IsRegularFile(construct)) {
-          rep.Log(LogLevel::kWarning,
-                  "No 'construct.json' file found in: " + rf.path + "; its entries are counted as one micro step");
-        } else {
-          RETURN_IF_ERROR(CheckPath(construct, PathKind::kFile, PathAccess::kRead, ".json"));
-          ASSIGN_OR_RETURN(plan, PlanMicroSteps(construct, rep));
-        }
-        counts.push_back(std::to_string(plan.count));
-        step_count = std::max(step_count, plan.count);
-      }
-      max_rank = std::max(max_rank, rf.rank);
-      if (!run.Takes(unit++)) continue;
-      if (run.sharded()) w->BeginUnit();
-      JsonReadOptions ro;
-      ro.container_key = "data";
-      uint64_t base = done_bytes;
-      ro.progress = [&](uint64_t d, uint64_t) {
-        if (total_bytes) rep.Progress(99.0 * static_cast<double>(base + d) / static_cast<double>(total_bytes), true);
-      };
-      auto read = ReadJsonRecords(dump, ro, [&](std::string_view key, const JTree& t, JIdx v) -> Status {
-        if (t.Kind(v) != JKind::kObject) return Status::Ok();
-        if (!opts.micro_step) return importer.Entry(std::string(key), t, v, rf.rank, sf.step);
-        if (!plan.any_placed) return importer.Entry(std::string(key), t, v, rf.rank, offset);
-        auto it = plan.placed.find(std::string(key));
-        if (it == plan.placed.end()) return Status::Ok();
-        return importer.Entry(it->second.second, t, v, rf.rank, offset + it->second.first);
-      });
-      if (!read.ok()) return read.status();
-      if (opts.shard.active()) {
-        int64_t lo = !opts.micro_step ? sf.step : offset,
-                hi = !opts.micro_step ? sf.step : offset + std::max<int64_t>(1, plan.count) - 1;
-        RETURN_IF_ERROR(w->EndUnit(static_cast<int64_t>(unit - 1), rf.rank, lo, hi));
-      }
-      done_bytes += read->bytes;
-      ++res.files;
-      if (read->meta_root == kJNone || read->meta.Find(read->meta_root, "data") == kJNone)
-        rep.Log(LogLevel::kWarning, dump + " has no \"data\" object; it contributes no rows");
-    }
-    min_step = std::min(min_step, sf.step);
-    max_step = std::max(max_step, sf.step);
-    if (opts.micro_step) {
-      rep.Log(LogLevel::kInfo, "Step " + std::to_string(sf.step) + " processing completed. Total micro steps identified: [" +
-                                   PyList(counts) + "]");
-      if (step_count > 1000000 || sum.step_map.size() > 10000000) step_map_ok = false;
-      for (int64_t j = 0; step_map_ok && j < step_count; ++j) sum.step_map.push_back({offset + j, {sf.step, j}});
-      offset += step_count;
-    }
+  plan_ = TrendRunPlan("dump", opts_, units_text, units, 0);
+  if (plan_.sharded()) RETURN_IF_ERROR(WritePartMeta(w_->handle(), plan_.Part()));
+  return Status::Ok();
+}
+
+Result<MicroPlan> DumpRun::PlanRank(const RankFolder& rf) {
+  MicroPlan plan;
+  std::string construct = JoinPath(rf.path, "construct.json");
+  if (!IsRegularFile(construct)) {
+    rep_.Log(LogLevel::kWarning, "No 'construct.json' file found in: " + rf.path + "; its entries are counted as one micro step");
+    return plan;
   }
-  if (!step_map_ok) sum.step_map.clear();
-  if (opts.micro_step) {
-    min_step = 0;
-    max_step = offset - 1;
+  RETURN_IF_ERROR(CheckPath(construct, PathKind::kFile, PathAccess::kRead, ".json"));
+  return PlanMicroSteps(construct, rep_);
+}
+
+Status DumpRun::ImportRank(const StepFolder& sf, const RankFolder& rf, const MicroPlan& plan, size_t unit) {
+  const std::string dump = JoinPath(rf.path, "dump.json");
+  if (plan_.sharded()) w_->BeginUnit();
+  JsonReadOptions ro;
+  ro.container_key = "data";
+  const uint64_t base = done_bytes_;
+  ro.progress = [&](uint64_t d, uint64_t) {
+    if (total_bytes_) rep_.Progress(99.0 * static_cast<double>(base + d) / static_cast<double>(total_bytes_), true);
+  };
+  DumpFileImporter& importer = *importer_;
+  const int64_t offset = offset_;
+  auto read = ReadJsonRecords(dump, ro, [&](std::string_view key, const JTree& t, JIdx v) -> Status {
+    if (t.Kind(v) != JKind::kObject) return Status::Ok();
+    if (!opts_.micro_step) return importer.Entry(std::string(key), t, v, rf.rank, sf.step);
+    if (!plan.any_placed) return importer.Entry(std::string(key), t, v, rf.rank, offset);
+    auto it = plan.placed.find(std::string(key));
+    if (it == plan.placed.end()) return Status::Ok();
+    return importer.Entry(it->second.second, t, v, rf.rank, offset + it->second.first);
+  });
+  if (!read.ok()) return read.status();
+  if (plan_.sharded()) {
+    int64_t lo = !opts_.micro_step ? sf.step : offset,
+            hi = !opts_.micro_step ? sf.step : offset + std::max<int64_t>(1, plan.count) - 1;
+    RETURN_IF_ERROR(w_->EndUnit(static_cast<int64_t>(unit), rf.rank, lo, hi));
   }
-  sum.int_columns = {{"max_rank", max_rank}, {"min_step", min_step}, {"max_step", max_step}};
+  done_bytes_ += read->bytes;
+  ++files_;
+  if (read->meta_root == kJNone || read->meta.Find(read->meta_root, "data") == kJNone)
+    rep_.Log(LogLevel::kWarning, dump + " has no \"data\" object; it contributes no rows");
+  return Status::Ok();
+}
+
+Status DumpRun::ImportStep(const StepFolder& sf) {
+  std::vector<std::string> counts;
+  int64_t step_count = 0;
+  for (const auto& rf : sf.ranks) {
+    RETURN_IF_ERROR(CheckPath(JoinPath(rf.path, "dump.json"), PathKind::kFile, PathAccess::kRead, ".json"));
+    MicroPlan plan;
+    if (opts_.micro_step) {
+      ASSIGN_OR_RETURN(plan, PlanRank(rf));
+      counts.push_back(std::to_string(plan.count));
+      step_count = std::max(step_count, plan.count);
+    }
+    max_rank_ = std::max(max_rank_, rf.rank);
+    const size_t unit = unit_++;
+    if (plan_.Takes(unit)) RETURN_IF_ERROR(ImportRank(sf, rf, plan, unit));
+  }
+  min_step_ = std::min(min_step_, sf.step);
+  max_step_ = std::max(max_step_, sf.step);
+  if (opts_.micro_step) {
+    rep_.Log(LogLevel::kInfo,
+             "Step " + std::to_string(sf.step) + " processing completed. Total micro steps identified: [" + PyList(counts) + "]");
+    if (step_count > 1000000 || sum_.step_map.size() > 10000000) step_map_ok_ = false;
+    for (int64_t j = 0; step_map_ok_ && j < step_count; ++j) sum_.step_map.push_back({offset_ + j, {sf.step, j}});
+    offset_ += step_count;
+  }
+  return Status::Ok();
+}
+
+Result<TrendImportResult> DumpRun::Finish() {
+  if (!step_map_ok_) sum_.step_map.clear();
+  if (opts_.micro_step) {
+    min_step_ = 0;
+    max_step_ = offset_ - 1;
+  }
+  sum_.int_columns = {{"max_rank", max_rank_}, {"min_step", min_step_}, {"max_step", max_step_}};
   for (const char* m : {"forward", "backward", "recompute", "parameters_grad"})
-    sum.text_columns.push_back({m, "norm,max,min,mean"});
-  sum.tags = &DumpTargetTags;
-  sum.meta = {{"source_format", "dump"},
-              {"micro_step", opts.micro_step ? "true" : "false"},
-              {"mapping_file", opts.mapping_file},
-              {"tool_version", "visprobe 0.1"}};
-  if (!opts.created_utc.empty()) sum.meta.push_back({"created_utc", opts.created_utc});
-  res.rows = w->rows_offered();
-  res.targets = w->target_count();
-  res.input_bytes = done_bytes;
-  ASSIGN_OR_RETURN(res.db_path, w->Commit(sum));
+    sum_.text_columns.push_back({m, "norm,max,min,mean"});
+  sum_.tags = &DumpTargetTags;
+  sum_.meta = {{"source_format", "dump"},
+               {"micro_step", opts_.micro_step ? "true" : "false"},
+               {"mapping_file", opts_.mapping_file},
+               {"tool_version", "visprobe 0.1"}};
+  if (!opts_.created_utc.empty()) sum_.meta.push_back({"created_utc", opts_.created_utc});
+  TrendImportResult res;
+  res.files = files_;
+  res.rows = w_->rows_offered();
+  res.targets = w_->target_count();
+  res.input_bytes = done_bytes_;
+  ASSIGN_OR_RETURN(res.db_path, w_->Commit(sum_));
   res.written = true;
-  rep.Log(LogLevel::kInfo, "Dump data import completed. DB: " + res.db_path);
+  rep_.Log(LogLevel::kInfo, "Dump data import completed. DB: " + res.db_path);
   return res;
+}
+
+Result<TrendImportResult> DumpRun::Run() {
+  rep_.Log(LogLevel::kInfo, "Starting dump data import...");
+  rep_.Log(LogLevel::kInfo, "Scanning data directory...");
+  ASSIGN_OR_RETURN(scan_, ScanDumpFolders(opts_.data_dir, rep_));
+  if (scan_.steps.empty()) {
+    rep_.Log(opts_.format == "dump" || scan_.step_seen ? LogLevel::kError : LogLevel::kInfo,
+             "No valid dump data discovered in: " + opts_.data_dir +
+                 ", dump import skipped. See preceding scan warnings for the exact reason.");
+    return TrendImportResult();
+  }
+  RETURN_IF_ERROR(OpenOutput());
+  for (const auto& sf : scan_.steps) RETURN_IF_ERROR(ImportStep(sf));
+  return Finish();
+}
+
+}  // namespace
+
+Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep) {
+  DumpRun run(opts, rep);
+  return run.Run();
 }
 
 }  // namespace visprobe

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <thread>
@@ -287,46 +288,85 @@ std::string JoinStats(uint32_t mask) {
   return s;
 }
 
-}  // namespace
+// data2db --format monitor as a plan and its stages: the rank folders (one unit each, the latest
+// folder of a rank), their CSV files, a first pass over every file for the run's dimensions (metrics,
+// columns, micro-step slots and target ids: the same in every shard), then the rows of this process's
+// units, parsed process_num files ahead of the inserts, which go in file order.
+class MonitorRun {
+ public:
+  MonitorRun(const TrendOptions& o, Reporter& r) : opts_(o), rep_(r) {}
+  Result<TrendImportResult> Run();
 
-Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter& rep) {
-  TrendImportResult res;
-  rep.Log(LogLevel::kInfo, "Starting monitor data import...");
-  ASSIGN_OR_RETURN(std::vector<DirEntry> top, ListDir(opts.data_dir));
-  std::map<int64_t, RankDir> ranks;
+ private:
+  // The rank folders (`false`: none, said why).
+  Result<bool> FindRanks();
+  Result<bool> ListFiles();
+  Result<bool> ScanDimensions();
+  Status OpenOutput();
+  Status ImportRows();
+  Status ImportFile(size_t i, FileScan& fs);
+  Status EndUnit(int64_t rank);
+  Result<TrendImportResult> Finish();
+
+  const TrendOptions& opts_;
+  Reporter& rep_;
+  std::map<int64_t, RankDir> ranks_;
+  std::vector<CsvFile> files_;
+  int64_t max_rank_ = 0;
+  size_t batches_ = 0;
+  uint64_t total_bytes_ = 0;
+  std::vector<FileScan> scans_;
+  // The dimensions: metrics present, their stats, the columns written, micro-step slots.
+  std::array<uint32_t, kMetricCount> metric_stats_{};
+  std::array<int, kMetricCount> metric_id_{};
+  std::vector<std::string> metric_names_, columns_;
+  std::vector<size_t> column_of_stat_;
+  std::map<int64_t, int64_t> offset_;
+  int64_t min_step_ = 0, max_step_ = 0;
+  TrendSummary sum_;
+  std::unique_ptr<TrendDbWriter> w_;
+  std::map<int64_t, int64_t> unit_of_rank_;  // a shard's rank folders -> their unit
+  int64_t current_rank_ = 0;
+  uint64_t rank_rows_ = 0, done_bytes_ = 0;
+};
+
+Result<bool> MonitorRun::FindRanks() {
+  ASSIGN_OR_RETURN(std::vector<DirEntry> top, ListDir(opts_.data_dir));
   for (const auto& e : top) {
     std::string tag;
     int64_t rank;
     if (!MatchRankFolder(e.name, &tag, &rank)) continue;
     std::array<int, 5> when;
     if (!ParseTimeTag(tag, &when)) {
-      rep.Log(LogLevel::kWarning,
-              "illegal timestamp: " + tag +
-                  ", timestamp should be prefix of existing output dirpath, like 'Dec03_21-34-40'. Skipped: " +
-                  JoinPath(opts.data_dir, e.name));
+      rep_.Log(LogLevel::kWarning,
+               "illegal timestamp: " + tag +
+                   ", timestamp should be prefix of existing output dirpath, like 'Dec03_21-34-40'. Skipped: " +
+                   JoinPath(opts_.data_dir, e.name));
       continue;
     }
     if (!e.is_dir) continue;
-    RankDir d{rank, e.name, JoinPath(opts.data_dir, e.name), when};
-    auto it = ranks.find(rank);
-    if (it == ranks.end()) {
-      ranks.emplace(rank, d);
+    RankDir d{rank, e.name, JoinPath(opts_.data_dir, e.name), when};
+    auto it = ranks_.find(rank);
+    if (it == ranks_.end()) {
+      ranks_.emplace(rank, d);
       continue;
     }
     bool newer = std::tie(d.when, d.name) > std::tie(it->second.when, it->second.name);
     const RankDir& dropped = newer ? it->second : d;
-    rep.Log(LogLevel::kWarning,
-            "Two monitor folders for rank " + std::to_string(rank) + "; using the latest, discarding " + dropped.path);
+    rep_.Log(LogLevel::kWarning,
+             "Two monitor folders for rank " + std::to_string(rank) + "; using the latest, discarding " + dropped.path);
     if (newer) it->second = d;
   }
-  if (ranks.empty()) {
-    rep.Log(LogLevel::kWarning, "No valid monitor directories found in: " + opts.data_dir);
-    return res;
+  if (ranks_.empty()) {
+    rep_.Log(LogLevel::kWarning, "No valid monitor directories found in: " + opts_.data_dir);
+    return false;
   }
-  rep.Log(LogLevel::kInfo, "Scanning dimensions...");
-  std::vector<CsvFile> files;
-  int64_t max_rank = 0;
-  for (const auto& [rank, dir] : ranks) {
+  return true;
+}
+
+Result<bool> MonitorRun::ListFiles() {
+  rep_.Log(LogLevel::kInfo, "Scanning dimensions...");
+  for (const auto& [rank, dir] : ranks_) {
     ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDir(dir.path));
     bool any = false;
     for (const auto& e : entries) {
@@ -338,184 +378,213 @@ Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter&
       if (cf.size >= kCsvLimit)
         return InvalidInput("The size (" + std::to_string(cf.size) + ") of " + cf.path + " exceeds (" +
                             std::to_string(kCsvLimit) + ") bytes, tools not support.");
-      files.push_back(cf);
+      files_.push_back(cf);
       any = true;
     }
-    if (any) max_rank = std::max(max_rank, rank);
+    if (any) max_rank_ = std::max(max_rank_, rank);
   }
-  if (files.empty()) {
-    rep.Log(LogLevel::kWarning, "No valid CSV files found");
-    rep.Log(LogLevel::kError, "No valid data files found during pre-scan");
-    return res;
+  if (files_.empty()) {
+    rep_.Log(LogLevel::kWarning, "No valid CSV files found");
+    rep_.Log(LogLevel::kError, "No valid data files found during pre-scan");
+    return false;
   }
-  size_t batches = 0;
-  {
-    std::map<int64_t, size_t> per_rank;
-    for (const auto& f : files) ++per_rank[f.rank];
-    for (const auto& kv : per_rank) batches += (kv.second + kBatchFiles - 1) / kBatchFiles;
-    rep.Log(LogLevel::kInfo, "Split " + std::to_string(per_rank.size()) + " ranks into " + std::to_string(batches) +
-                                 " batches (batch_size=100, total_files=" + std::to_string(files.size()) + ")");
-  }
-  uint64_t total_bytes = 0;
-  for (const auto& f : files) total_bytes += f.size;
-  // Pass 1: dimensions.
-  std::vector<FileScan> scans(files.size());
-  ParallelFor(files.size(), opts.process_num, [&](size_t i) {
-    ScanCsv(files[i], opts, false, scans[i]);
+  std::map<int64_t, size_t> per_rank;
+  for (const auto& f : files_) ++per_rank[f.rank];
+  for (const auto& kv : per_rank) batches_ += (kv.second + kBatchFiles - 1) / kBatchFiles;
+  rep_.Log(LogLevel::kInfo, "Split " + std::to_string(per_rank.size()) + " ranks into " + std::to_string(batches_) +
+                                " batches (batch_size=100, total_files=" + std::to_string(files_.size()) + ")");
+  for (const auto& f : files_) total_bytes_ += f.size;
+  return true;
+}
+
+// Pass 1 over every file: the metrics with rows, the stats they carry, the steps' micro-step counts.
+Result<bool> MonitorRun::ScanDimensions() {
+  scans_.assign(files_.size(), FileScan());
+  ParallelFor(files_.size(), opts_.process_num, [&](size_t i) {
+    ScanCsv(files_[i], opts_, false, scans_[i]);
     return Status::Ok();
   });
-  for (size_t i = 0; i < files.size(); ++i) {
-    for (const auto& w : scans[i].warnings) rep.Log(LogLevel::kWarning, w);
-    RETURN_IF_ERROR(scans[i].status);
+  for (size_t i = 0; i < files_.size(); ++i) {
+    for (const auto& w : scans_[i].warnings) rep_.Log(LogLevel::kWarning, w);
+    RETURN_IF_ERROR(scans_[i].status);
   }
-  rep.Progress(30, true);
-  std::array<uint32_t, kMetricCount> metric_stats{};
+  rep_.Progress(30, true);
   std::array<bool, kMetricCount> metric_has_rows{};
   std::map<int64_t, int64_t> step_counts;
-  for (size_t i = 0; i < files.size(); ++i) {
-    size_t m = static_cast<size_t>(files[i].metric);
-    metric_stats[m] |= scans[i].stat_mask;
-    if (scans[i].valid_rows) metric_has_rows[m] = true;
-    for (const auto& [s, c] : scans[i].step_counts) step_counts[s] = std::max(step_counts[s], c);
+  for (size_t i = 0; i < files_.size(); ++i) {
+    size_t m = static_cast<size_t>(files_[i].metric);
+    metric_stats_[m] |= scans_[i].stat_mask;
+    if (scans_[i].valid_rows) metric_has_rows[m] = true;
+    for (const auto& [st, c] : scans_[i].step_counts) step_counts[st] = std::max(step_counts[st], c);
   }
-  std::vector<std::string> metric_names;
-  std::array<int, kMetricCount> metric_id{};
   uint32_t columns_mask = 0;
   for (size_t m = 0; m < kMetricCount; ++m) {
     if (!metric_has_rows[m]) continue;
-    metric_names.push_back(kMetrics[m]);
-    metric_id[m] = static_cast<int>(metric_names.size());
-    columns_mask |= metric_stats[m];
+    metric_names_.push_back(kMetrics[m]);
+    metric_id_[m] = static_cast<int>(metric_names_.size());
+    columns_mask |= metric_stats_[m];
   }
-  if (metric_names.empty()) {
-    rep.Log(LogLevel::kWarning, "No valid CSV files found");
-    rep.Log(LogLevel::kError, "No valid data files found during pre-scan");
-    return res;
+  if (metric_names_.empty()) {
+    rep_.Log(LogLevel::kWarning, "No valid CSV files found");
+    rep_.Log(LogLevel::kError, "No valid data files found during pre-scan");
+    return false;
   }
-  std::vector<size_t> column_of_stat(kStatCount, SIZE_MAX);
-  std::vector<std::string> columns;
-  for (size_t s = 0; s < kStatCount; ++s)
-    if (columns_mask & (1u << s)) {
-      column_of_stat[s] = columns.size();
-      columns.emplace_back(kStats[s]);
+  column_of_stat_.assign(kStatCount, SIZE_MAX);
+  for (size_t st = 0; st < kStatCount; ++st)
+    if (columns_mask & (1u << st)) {
+      column_of_stat_[st] = columns_.size();
+      columns_.emplace_back(kStats[st]);
     }
   // §3.4 slots.
-  std::map<int64_t, int64_t> offset;
   int64_t total_slots = 0;
-  TrendSummary sum;
-  for (const auto& [s, c] : step_counts) {
-    offset[s] = total_slots;
-    for (int64_t j = 0; opts.micro_step && j < c && sum.step_map.size() < 10000000; ++j)
-      sum.step_map.push_back({total_slots + j, {s, j}});
+  for (const auto& [st, c] : step_counts) {
+    offset_[st] = total_slots;
+    for (int64_t j = 0; opts_.micro_step && j < c && sum_.step_map.size() < 10000000; ++j)
+      sum_.step_map.push_back({total_slots + j, {st, j}});
     total_slots += c;
   }
-  int64_t min_step = 0, max_step = 0;
-  if (opts.micro_step)
-    max_step = total_slots > 0 ? total_slots - 1 : 0;
+  if (opts_.micro_step)
+    max_step_ = total_slots > 0 ? total_slots - 1 : 0;
   else if (!step_counts.empty()) {
-    min_step = step_counts.begin()->first;
-    max_step = step_counts.rbegin()->first;
+    min_step_ = step_counts.begin()->first;
+    max_step_ = step_counts.rbegin()->first;
   }
+  return true;
+}
 
-  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts.db_dir, PartStem("monitor_data", opts.shard), ".trend.db", rep));
-  ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(db_path, metric_names, columns));
+Status MonitorRun::OpenOutput() {
+  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts_.db_dir, PartStem("monitor_data", opts_.shard), ".trend.db", rep_));
+  ASSIGN_OR_RETURN(w_, TrendDbWriter::Create(db_path, metric_names_, columns_));
   // Target ids: canonical metric order, then ranks, files, rows (§8.4).
   for (size_t m = 0; m < kMetricCount; ++m)
-    for (size_t i = 0; i < files.size(); ++i)
-      if (static_cast<size_t>(files[i].metric) == m)
-        for (const auto& t : scans[i].targets) w->Target(t.name, t.vpp_stage, t.micro_step);
-  scans.clear();
+    for (size_t i = 0; i < files_.size(); ++i)
+      if (static_cast<size_t>(files_[i].metric) == m)
+        for (const auto& t : scans_[i].targets) w_->Target(t.name, t.vpp_stage, t.micro_step);
+  scans_.clear();
   // A shard has done pass 1 over every file (dimensions, slots and these target ids are the whole
   // run's); pass 2 reads only its units' files: unit u is the u-th rank folder.
-  std::map<int64_t, int64_t> unit_of_rank;
-  if (opts.shard.active()) {
-    std::string d;
-    int64_t u = 0;
-    for (const auto& [rank, dir] : ranks) {
-      d += "|" + std::to_string(rank) + ":" + dir.path;
-      if (opts.shard.Takes(static_cast<size_t>(u))) unit_of_rank[rank] = u;
-      ++u;
-    }
-    RETURN_IF_ERROR(WritePartMeta(w->handle(), TrendRunPlan("monitor", opts, d, ranks.size(), w->target_count()).Part()));
-    std::vector<CsvFile> mine;
-    for (const auto& f : files)
-      if (unit_of_rank.count(f.rank)) mine.push_back(f);
-    files = std::move(mine);
+  std::string units;
+  if (opts_.shard.active())
+    for (const auto& [rank, dir] : ranks_) units += "|" + std::to_string(rank) + ":" + dir.path;
+  const RunPlan plan = TrendRunPlan("monitor", opts_, units, ranks_.size(), w_->target_count());
+  if (!plan.sharded()) return Status::Ok();
+  int64_t u = 0;
+  for (const auto& kv : ranks_) {
+    if (plan.Takes(static_cast<size_t>(u))) unit_of_rank_[kv.first] = u;
+    ++u;
   }
-  auto end_unit = [&](int64_t rank) -> Status {
-    auto it = unit_of_rank.find(rank);
-    if (it == unit_of_rank.end()) return Status::Ok();
-    Status st = w->EndUnit(it->second, rank, INT64_MIN, INT64_MAX);
-    unit_of_rank.erase(it);
-    return st;
-  };
-  if (opts.shard.active() && !files.empty()) w->BeginUnit();
-  // Pass 2: rows, parsed process_num files at a time, inserted in file order.
-  rep.Log(LogLevel::kInfo,
-          "Starting data import for " + std::to_string(batches) + " batches, " + std::to_string(files.size()) + " files...");
-  size_t chunk = static_cast<size_t>(std::max(1, opts.process_num));
-  int64_t current_rank = files.empty() ? 0 : files.front().rank;
-  uint64_t rank_rows = 0, done_bytes = 0;
-  std::vector<std::optional<double>> values(columns.size());
-  for (size_t begin = 0; begin < files.size(); begin += chunk) {
-    size_t end = std::min(files.size(), begin + chunk);
-    std::vector<FileScan> part(end - begin);
-    ParallelFor(end - begin, opts.process_num, [&](size_t k) {
-      ScanCsv(files[begin + k], opts, true, part[k]);
-      return Status::Ok();
-    });
-    for (size_t i = begin; i < end; ++i) {
-      FileScan& fs = part[i - begin];
-      RETURN_IF_ERROR(fs.status);
-      if (files[i].rank != current_rank) {
-        rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
-        if (opts.shard.active()) {
-          RETURN_IF_ERROR(end_unit(current_rank));
-          w->BeginUnit();
-        }
-        current_rank = files[i].rank;
-        rank_rows = 0;
-      }
-      int metric = metric_id[static_cast<size_t>(files[i].metric)];
-      for (const CsvRow& r : fs.rows) {
-        int64_t target = w->Target(r.name, r.vpp, opts.micro_step ? 0 : r.micro);
-        int64_t step = opts.micro_step ? offset[r.step] + r.micro : r.step;
-        std::fill(values.begin(), values.end(), std::nullopt);
-        for (size_t s = 0; s < kStatCount; ++s)
-          if (column_of_stat[s] != SIZE_MAX) values[column_of_stat[s]] = r.stats[s];
-        RETURN_IF_ERROR(w->AddRow(files[i].rank, step, target, metric, values.data()));
-        ++rank_rows;
-      }
-      done_bytes += files[i].size;
-      rep.Progress(30 + 69.0 * static_cast<double>(done_bytes) / static_cast<double>(std::max<uint64_t>(1, total_bytes)), true);
+  RETURN_IF_ERROR(WritePartMeta(w_->handle(), plan.Part()));
+  std::vector<CsvFile> mine;
+  for (const auto& f : files_)
+    if (unit_of_rank_.count(f.rank)) mine.push_back(f);
+  files_ = std::move(mine);
+  return Status::Ok();
+}
+
+// A shard records where rank `rank`'s rows are (once: the first call for the rank).
+Status MonitorRun::EndUnit(int64_t rank) {
+  auto it = unit_of_rank_.find(rank);
+  if (it == unit_of_rank_.end()) return Status::Ok();
+  Status st = w_->EndUnit(it->second, rank, INT64_MIN, INT64_MAX);
+  unit_of_rank_.erase(it);
+  return st;
+}
+
+Status MonitorRun::ImportFile(size_t i, FileScan& fs) {
+  RETURN_IF_ERROR(fs.status);
+  if (files_[i].rank != current_rank_) {
+    rep_.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank_) + " inserted " + std::to_string(rank_rows_) + " rows");
+    if (opts_.shard.active()) {
+      RETURN_IF_ERROR(EndUnit(current_rank_));
+      w_->BeginUnit();
+    }
+    current_rank_ = files_[i].rank;
+    rank_rows_ = 0;
+  }
+  int metric = metric_id_[static_cast<size_t>(files_[i].metric)];
+  std::vector<std::optional<double>> values(columns_.size());
+  for (const CsvRow& r : fs.rows) {
+    int64_t target = w_->Target(r.name, r.vpp, opts_.micro_step ? 0 : r.micro);
+    int64_t step = opts_.micro_step ? offset_[r.step] + r.micro : r.step;
+    std::fill(values.begin(), values.end(), std::nullopt);
+    for (size_t st = 0; st < kStatCount; ++st)
+      if (column_of_stat_[st] != SIZE_MAX) values[column_of_stat_[st]] = r.stats[st];
+    RETURN_IF_ERROR(w_->AddRow(files_[i].rank, step, target, metric, values.data()));
+    ++rank_rows_;
+  }
+  done_bytes_ += files_[i].size;
+  rep_.Progress(30 + 69.0 * static_cast<double>(done_bytes_) / static_cast<double>(std::max<uint64_t>(1, total_bytes_)), true);
+  return Status::Ok();
+}
+
+// Pass 2: rows, parsed on process_num threads ahead of the inserts, which go in file order.
+Status MonitorRun::ImportRows() {
+  if (opts_.shard.active() && !files_.empty()) w_->BeginUnit();
+  rep_.Log(LogLevel::kInfo,
+           "Starting data import for " + std::to_string(batches_) + " batches, " + std::to_string(files_.size()) + " files...");
+  current_rank_ = files_.empty() ? 0 : files_.front().rank;
+  std::vector<FileScan> parsed(files_.size());
+  const int threads = std::max(1, opts_.process_num);
+  RETURN_IF_ERROR(RunInOrder(
+      files_.size(), threads, static_cast<size_t>(threads),
+      [&](size_t i) {
+        ScanCsv(files_[i], opts_, true, parsed[i]);
+        return Status::Ok();
+      },
+      [&](size_t i) {
+        Status st = ImportFile(i, parsed[i]);
+        parsed[i] = FileScan();  // its rows are in: free them
+        return st;
+      }));
+  if (!files_.empty())
+    rep_.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank_) + " inserted " + std::to_string(rank_rows_) + " rows");
+  if (opts_.shard.active()) {
+    if (!files_.empty()) RETURN_IF_ERROR(EndUnit(current_rank_));
+    while (!unit_of_rank_.empty()) {  // the shard's rank folders without files
+      w_->BeginUnit();
+      RETURN_IF_ERROR(EndUnit(unit_of_rank_.begin()->first));
     }
   }
-  if (!files.empty())
-    rep.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank) + " inserted " + std::to_string(rank_rows) + " rows");
-  if (opts.shard.active()) {
-    if (!files.empty()) RETURN_IF_ERROR(end_unit(current_rank));
-    while (!unit_of_rank.empty()) {  // the shard's rank folders without files
-      w->BeginUnit();
-      RETURN_IF_ERROR(end_unit(unit_of_rank.begin()->first));
-    }
-  }
-  sum.int_columns = {{"min_step", min_step}, {"max_step", max_step}, {"max_rank", max_rank}};
+  return Status::Ok();
+}
+
+Result<TrendImportResult> MonitorRun::Finish() {
+  sum_.int_columns = {{"min_step", min_step_}, {"max_step", max_step_}, {"max_rank", max_rank_}};
   for (size_t m = 0; m < kMetricCount; ++m)
-    if (metric_id[m]) sum.text_columns.push_back({kMetrics[m], JoinStats(metric_stats[m])});
-  sum.tags = &MonitorTargetTags;
-  sum.meta = {{"source_format", "monitor"},
-              {"micro_step", opts.micro_step ? "true" : "false"},
-              {"mapping_file", opts.mapping_file},
-              {"tool_version", "visprobe 0.1"}};
-  if (!opts.created_utc.empty()) sum.meta.push_back({"created_utc", opts.created_utc});
-  res.rows = w->rows_offered();
-  res.targets = w->target_count();
-  res.input_bytes = total_bytes;
-  res.files = files.size();
-  ASSIGN_OR_RETURN(res.db_path, w->Commit(sum));
+    if (metric_id_[m]) sum_.text_columns.push_back({kMetrics[m], JoinStats(metric_stats_[m])});
+  sum_.tags = &MonitorTargetTags;
+  sum_.meta = {{"source_format", "monitor"},
+               {"micro_step", opts_.micro_step ? "true" : "false"},
+               {"mapping_file", opts_.mapping_file},
+               {"tool_version", "visprobe 0.1"}};
+  if (!opts_.created_utc.empty()) sum_.meta.push_back({"created_utc", opts_.created_utc});
+  TrendImportResult res;
+  res.rows = w_->rows_offered();
+  res.targets = w_->target_count();
+  res.input_bytes = total_bytes_;
+  res.files = files_.size();
+  ASSIGN_OR_RETURN(res.db_path, w_->Commit(sum_));
   res.written = true;
-  rep.Log(LogLevel::kInfo, "Monitor data import completed. DB: " + res.db_path);
+  rep_.Log(LogLevel::kInfo, "Monitor data import completed. DB: " + res.db_path);
   return res;
+}
+
+Result<TrendImportResult> MonitorRun::Run() {
+  rep_.Log(LogLevel::kInfo, "Starting monitor data import...");
+  ASSIGN_OR_RETURN(bool found, FindRanks());
+  if (found) { ASSIGN_OR_RETURN(found, ListFiles()); }
+  if (found) { ASSIGN_OR_RETURN(found, ScanDimensions()); }
+  if (!found) return TrendImportResult();
+  RETURN_IF_ERROR(OpenOutput());
+  RETURN_IF_ERROR(ImportRows());
+  return Finish();
+}
+
+}  // namespace
+
+Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter& rep) {
+  MonitorRun run(opts, rep);
+  return run.Run();
 }
 
 }  // namespace visprobe
