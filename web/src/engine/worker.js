@@ -4,10 +4,10 @@ import initSqlJs from 'sql.js/dist/sql-wasm.js';
 import { installWorker } from './worker_core.js';
 
 installWorker({
-  engine: async () => {
+  engine: async (out) => {
     const url = new URL('./visprobe_web.mjs', import.meta.url).href;
     const mod = await import(/* @vite-ignore */ url);
-    return mod.default({ print: () => {}, printErr: () => {} });
+    return mod.default({ print: out.print, printErr: out.printErr });
   },
   sql: () => initSqlJs({ locateFile: (/** @type {string} */ f) => new URL('./' + f, import.meta.url).href }),
 });

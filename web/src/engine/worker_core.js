@@ -13,7 +13,12 @@ import { manualMatch, manualUnmatch, keepTensorFolders, setTensorFolders, tensor
 /** @typedef {import('sql.js').Database} Database */
 /** @typedef {ReturnType<typeof lazyDatabaseBytes>} LazyBytes */
 /** A database kept in OPFS: its run folder, file, and the sync handle held open on it (the lock). @typedef {{run: string, file: string, lock: FileSystemSyncAccessHandle}} OpfsFile */
-/** @typedef {{engine: () => Promise<VisprobeModule>, sql: () => Promise<import('sql.js').SqlJsStatic>}} Loaders */
+/**
+ * How the worker loads its two modules. `engine` receives the engine module's output functions
+ * (emscripten's print / printErr), which keep its last lines for an abort's report.
+ * @typedef {{engine: (out: EngineOutput) => Promise<VisprobeModule>, sql: () => Promise<import('sql.js').SqlJsStatic>}} Loaders
+ * @typedef {{print: (text: string) => void, printErr: (text: string) => void}} EngineOutput
+ */
 
 /** @type {VisprobeModule|null} */ let engine = null;
 /** @type {import('sql.js').SqlJsStatic|null} */ let SQL = null;
@@ -31,6 +36,35 @@ let opfsOk = null;
 
 /** @type {Loaders} */
 let loaders;
+
+// The engine's last lines on stdout / stderr (an abort's message, an assertion, a sanitizer's
+// report): shown with the error when the module aborts, instead of being thrown away.
+const TAIL_LINES = 20;
+/** @type {string[]} */ const engineTail = [];
+/** @type {EngineOutput} */
+export const engineOutput = {
+  print: (text) => keepTail(text),
+  printErr: (text) => keepTail(text),
+};
+/** @param {string} text */
+function keepTail(text) {
+  engineTail.push(String(text));
+  if (engineTail.length > TAIL_LINES) engineTail.splice(0, engineTail.length - TAIL_LINES);
+}
+
+/**
+ * The error a request failed with, with the engine's last output lines when the module aborted
+ * (emscripten throws a RuntimeError whose message starts "Aborted"; a wasm trap is a RuntimeError).
+ * @param {unknown} e @returns {{name: string, message: string}}
+ */
+export function describeFailure(e) {
+  const err = /** @type {{name?: string, message?: string}|null|undefined} */ (e);
+  const name = err && err.name || 'EngineError';
+  let message = String(err && err.message || err);
+  const aborted = name === 'RuntimeError' || /^Aborted\b/.test(message);
+  if (aborted && engineTail.length) message += '\nThe engine\'s last output:\n' + engineTail.join('\n');
+  return { name, message };
+}
 
 /** The engine module on its way (one load, however many requests wait for it). @type {Promise<void>|null} */
 let engineLoading = null;
@@ -51,7 +85,7 @@ async function loadEngine() {
   if (!engine) {
     checkEngineSupport();
     if (!engineLoading) {
-      engineLoading = loaders.engine().then((m) => {
+      engineLoading = loaders.engine(engineOutput).then((m) => {
         // The database grows in MEMFS by small steps past 16 MB (x1.125), copying the whole file
         // each time; grow it by doubling instead (measured on a 240 MB compare: see README).
         const MEMFS = m.FS.filesystems.MEMFS;
@@ -131,8 +165,7 @@ function reply(id, type, data, transfer) { self.postMessage({ requestId: id, typ
 
 /** @param {number} id @param {unknown} e */
 function fail(id, e) {
-  const err = /** @type {{name?: string, message?: string}|null|undefined} */ (e);
-  self.postMessage({ requestId: id, error: { name: err && err.name || 'EngineError', message: String(err && err.message || err) } });
+  self.postMessage({ requestId: id, error: describeFailure(e) });
 }
 
 /**

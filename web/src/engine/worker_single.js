@@ -11,6 +11,6 @@ import { installWorker } from './worker_core.js';
 
 installWorker({
   // locateFile: the module must not resolve its wasm against import.meta.url (empty in this bundle).
-  engine: () => createVisprobe({ wasmBinary: engineWasm, locateFile: (p) => p, print: () => {}, printErr: () => {} }),
+  engine: (out) => createVisprobe({ wasmBinary: engineWasm, locateFile: (p) => p, print: out.print, printErr: out.printErr }),
   sql: () => initSqlJs(),
 });
