@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   GRADIENT, SEGMENT_COLORS, POS_INF, NEG_INF, CLIP, kindOf, finiteStats, symmetric, colourScale, expLabel, segments, pieceOf,
-  gradientLut, tickFormat, valueText, cutLabel, middleEllipsis, shortNames, csvField, toCsv, copyColor, clampWindow, shiftWindow,
+  gradientLut, tickFormat, valueText, cutLabel, middleEllipsis, shortNames, csvField, toCsv, clampWindow, shiftWindow,
   zoomWindow,
 } from '../../web/src/trend/scales.js';
 
@@ -131,13 +131,6 @@ test('CSV (RFC 4180): quoted when needed, NULL empty, CRLF rows', () => {
   assert.equal(csvField(NaN), '');
   assert.equal(csvField(0), '0');
   assert.equal(toCsv([['step', 'value'], [1, null], [2, 'x,y']]), 'step,value\r\n1,\r\n2,"x,y"\r\n');
-});
-
-test('§11.5 copy colours: tab20 up to 20 copies, tab40 up to 40, then the given scale', () => {
-  assert.equal(copyColor(3, 8, () => 'no'), '#ffbb78');
-  assert.equal(copyColor(0, 30, () => 'no'), '#393b79');
-  assert.equal(copyColor(39, 40, () => 'no'), '#d9d9d9');
-  assert.equal(copyColor(2, 50, (t) => `v${t}`), `v${2 / 49}`);
 });
 
 test('category windows: kept inside 0..n, at least one wide; shifted and zoomed around a point', () => {

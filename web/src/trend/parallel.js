@@ -4,8 +4,6 @@
 // group with row 0 at the bottom, one column per virtual pipeline stage, cells coloured by model
 // copy with their layer texts, tick labels, title and the "Model Copies" legend.
 import { select } from 'd3-selection';
-import { interpolateViridis } from 'd3-scale-chromatic';
-import { copyColor } from './scales.js';
 import { el, field } from './widgets.js';
 import { standaloneSvg, saveSvg, savePng } from './export.js';
 import { t, onLanguage } from '../i18n.js';
@@ -14,8 +12,10 @@ import { engineText } from '../engine_text.js';
 
 /**
  * @typedef {{world_size: number, num_layers: number, tp: number, pp: number, vpp: number, dp: number, order: string,
- *   standalone_embedding_stage: boolean, title: string,
+ *   standalone_embedding_stage: boolean, title: string, colors: string[],
  *   rows: {index: number, label: string, ranks: number[], model_copy: number, cells: string[]}[]}} Layout
+ * `colors`: the colour of each model copy (§11.5), chosen by the engine (core/trend/parallel_layout.cc
+ * ModelCopyColor): the page draws with them and keeps no palette of its own.
  */
 
 /**
@@ -178,7 +178,7 @@ export class ParallelView {
     const grid = svg.append('g').attr('stroke', '#888').attr('stroke-opacity', 0.3).attr('stroke-dasharray', '3 3');
     for (let c = 0; c < m; ++c) grid.append('line').attr('x1', xc(c)).attr('x2', xc(c)).attr('y1', M.top).attr('y2', M.top + ph);
     L.rows.forEach((_, r) => grid.append('line').attr('x1', M.left).attr('x2', M.left + pw).attr('y1', yc(r)).attr('y2', yc(r)));
-    const color = (/** @type {number} */ c) => copyColor(c, L.dp, interpolateViridis);
+    const color = (/** @type {number} */ c) => L.colors[c];
     const body = svg.append('g');
     L.rows.forEach((row, r) => {
       for (let c = 0; c < m; ++c) {

@@ -192,19 +192,6 @@ export function toCsv(rows) {
   return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
-/** Colour of parallel-chart model copy c of dp (§11.5). @param {number} c @param {number} dp @param {(t: number) => string} viridis */
-export function copyColor(c, dp, viridis) {
-  const tab20 = ['#1f77b4', '#aec7e8', '#ff7f0e', '#ffbb78', '#2ca02c', '#98df8a', '#d62728', '#ff9896', '#9467bd', '#c5b0d5',
-                 '#8c564b', '#c49c94', '#e377c2', '#f7b6d2', '#7f7f7f', '#c7c7c7', '#bcbd22', '#dbdb8d', '#17becf', '#9edae5'];
-  const tab40 = ['#393b79', '#5254a3', '#6b6ecf', '#9c9ede', '#637939', '#8ca252', '#b5cf6b', '#cedb9c', '#8c6d31', '#bd9e39',
-                 '#e7ba52', '#e7cb94', '#843c39', '#ad494a', '#d6616b', '#e7969c', '#7b4173', '#a55194', '#ce6dbd', '#de9ed6',
-                 '#3182bd', '#6baed6', '#9ecae1', '#c6dbef', '#e6550d', '#fd8d3c', '#fdae6b', '#fdd0a2', '#31a354', '#74c476',
-                 '#a1d99b', '#c7e9c0', '#756bb1', '#9e9ac8', '#bcbddc', '#dadaeb', '#636363', '#969696', '#bdbdbd', '#d9d9d9'];
-  if (dp <= 20) return tab20[c];
-  if (dp <= 40) return tab40[c];
-  return viridis(dp > 1 ? c / (dp - 1) : 0);
-}
-
 /** A category window [a, b) kept inside 0..n, at least one category wide. @param {number[]} w @param {number} n @returns {[number, number]} */
 export function clampWindow(w, n) {
   const span = Math.min(Math.max(1, n), Math.max(1, w[1] - w[0]));
