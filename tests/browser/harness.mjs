@@ -315,12 +315,12 @@ export function browserSuite({ prefix = 'visprobe_browser_', web = webDir, serve
 // machine takes, up to a hang guard.
 
 /**
- * Starts the intake's Build (or Compare) once the page enables it and waits for the run to end;
- * the status line then ("ready: N rows", "failed", "cancelled").
+ * Starts the intake's Build (or Compare) once the page enables it and waits for the run to end,
+ * each wait up to `timeout`; the status line then ("ready: N rows", "failed", "cancelled").
  * @param {import('playwright-core').Page} page @param {{ timeout?: number }} [options]
  */
 export async function runBuild(page, { timeout = 180000 } = {}) {
-  await page.waitForFunction(() => !(/** @type {HTMLButtonElement} */ (document.getElementById('run'))).disabled);
+  await page.waitForFunction(() => !(/** @type {HTMLButtonElement} */ (document.getElementById('run'))).disabled, null, { timeout });
   await page.click('#run');
   await page.waitForFunction(() => /^(ready|failed|cancelled)/.test(document.getElementById('status')?.textContent || ''), null, { timeout });
   return /** @type {string} */ (await page.textContent('#status'));

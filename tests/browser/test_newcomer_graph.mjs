@@ -4,48 +4,33 @@
 // flags; a .vis.config records manual unmatches too; the one-file page carries the sample.
 // Real Chromium, the real engine: inputs from scripts/gen_dump.py built by build/native/visprobe.
 //   node --test tests/browser/test_newcomer_graph.mjs      (after node web/build.mjs build/web)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launchChromium, openPage as openAt, root } from './harness.mjs';
+import { browserSuite, webDir, generatedCompare, sqlJson, openGraphDb, panesSettled as settled, runBuild, download,
+         assertNoErrors } from './harness.mjs';
 
-const native = join(root, 'build', 'native', 'visprobe');
-const web = process.env.VISPROBE_WEB_DIR || join(root, 'build', 'web');
-const VIEW = { width: 1600, height: 1000 };
-let server, origin, browser, tmp, db;
+let db;
 
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_newcomer_graph_'));
+const suite = browserSuite({
+  prefix: 'visprobe_newcomer_graph_',
   // A compare whose golden drifts from layer 2 on (errors and warnings, modules among them) and
   // whose target overflows in layer 1, built with overflow checking.
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(tmp, 't'), '--golden', join(tmp, 'g'), '--layers', '4',
-                           '--hidden', '64', '--diverge-layer', '2', '--overflow-layer', '1', '--seed', '7'], { stdio: 'pipe' });
-  execFileSync(native, ['graph_visualize', '-tp', join(tmp, 't'), '-gp', join(tmp, 'g'), '-o', join(tmp, 'out'), '-oc'], { stdio: 'pipe' });
-  db = join(tmp, 'out', readdirSync(join(tmp, 'out')).find((f) => f.endsWith('.vis.db')));
-  ({ server, origin } = await startServer(web));
-  browser = await launchChromium();
+  setup: (s) => {
+    ({ db } = generatedCompare(s.tmp, ['--layers', '4', '--hidden', '64', '--diverge-layer', '2', '--overflow-layer', '1', '--seed', '7'], ['-oc']));
+  },
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
+/** Rows of the built database (sqlite3 -json). @param {string} q */
+const sql = (q) => sqlJson(db, q);
 
-/** Rows of the built database (sqlite3 -json). */
-const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', db, q]).toString() || '[]');
-
+/** The page at 1600 x 1000 with `file` open, both panes drawn. @param {string} [file] @param {object} [contextOptions] */
 async function openDb(file = db, contextOptions = {}) {
-  const { page, context, errors } = await openAt(browser, origin + '/', { viewport: VIEW, acceptDownloads: true, ...contextOptions });
-  await page.setInputFiles('#pick-db', file);
-  await page.waitForSelector('[data-testid=pane-bench] g.node', { timeout: 120000 });
-  return { page, context, errors };
+  const app = await suite.open({ contextOptions });
+  await openGraphDb(app.page, file, { bench: true });
+  return app;
 }
-
-const settled = (page) => page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.settled())));
 
 /**
  * The window point over node `name` of pane `i` (a fraction `fx` along its header), once nothing
@@ -111,7 +96,7 @@ test('the hover card says which number gave the box its colour: precision index 
   card = await hoverNode(page, 0, crit.node_name);
   assert.match(card, /溢出等级 严重/, card);
   await page.click('[data-testid=lang-toggle]');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -149,7 +134,7 @@ test('a hover card near the right and bottom edges of the Bench pane stays insid
   assert.ok(box.right <= at.x, `left of the pointer: ${where}`);
   // Below the pointer it would cross the bottom edge: above it instead.
   if (at.y + 16 + (box.bottom - box.top) > 1000 - 8) assert.ok(box.bottom <= at.y, `above the pointer: ${where}`);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -181,7 +166,7 @@ test('dark theme: a pass box is a dark fill of the pass hue, apart from "no prec
   await page.click('[data-testid=theme-toggle]');
   await page.waitForFunction((n) => document.querySelector(`[data-testid=pane-debug] g.node[data-name="${n}"] rect.header`)?.getAttribute('fill') === '#FFFCF3', pass.node_name);
   assert.equal(await page.$eval('[data-testid=filter-pass] + i', (i) => getComputedStyle(i).backgroundColor), 'rgb(255, 252, 243)');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -238,7 +223,7 @@ test('the Error / Warning filter lists what the navigator flags, modules by thei
   assert.deepEqual(await filterRows(page, ['pass']), passLeaves);
   // The "?" says which nodes the boxes list and with which bounds.
   assert.match(await page.getAttribute('[data-testid=filter-help]', 'title'), /Error \(precision ≥ 0\.6\): every node by its own precision index, modules included/);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -285,13 +270,11 @@ test('a .vis.config saved after match + unmatch records the unmatch (msProbe\'s 
   await matchAction(page, '#ws-unmatch', /Unmatch successful/);
   assert.deepEqual(await linkOf(page, node), []);
   // Saved: the file says the node is unmatched, in the {debug: bench} object msProbe reads.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#ws-gen-config')]);
-  const file = join(tmp, download.suggestedFilename());
-  await download.saveAs(file);
+  const { path: file } = await download(page, '#ws-gen-config', suite.tmp);
   const cfg = JSON.parse(readFileSync(file, 'utf8'));
   assert.deepEqual(cfg, { [node]: '', [twin]: '' });
   assert.ok(Object.values(cfg).every((v) => typeof v === 'string'), 'flat object of names');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
   // A fresh open of the same file: the build's pair is there; applying the config undoes it.
   const fresh = await openDb();
@@ -309,38 +292,34 @@ test('a .vis.config saved after match + unmatch records the unmatch (msProbe\'s 
   await fresh.page.evaluate((n) => window.visprobeGraph.selectFromList(window.visprobeGraph.panes[0], n), node);
   await fresh.page.waitForFunction((n) => document.querySelector(`[data-testid=pane-debug] g.node[data-name="${n}"] ellipse`)?.getAttribute('fill') === '#C7C7C7', node);
   // A pair that fails is named with the reason; the rest of the file still applies.
-  const bad = join(tmp, 'bad.vis.config');
+  const bad = join(suite.tmp, 'bad.vis.config');
   writeFileSync(bad, JSON.stringify({ [node]: 'Functional.no_such_node.0.forward', [twin]: '' }));
   await fresh.page.evaluate(() => { document.querySelector('[data-testid=match-msg]').textContent = ''; });
   await fresh.page.setInputFiles('#ws-apply-config', bad);
   await fresh.page.waitForFunction(() => /Matched by configuration file/.test(document.querySelector('[data-testid=match-msg]').textContent));
   const msg = await fresh.page.textContent('[data-testid=match-msg]');
   assert.match(msg, /^Matched by configuration file: total 2, succeeded 1, failed 1\nFunctional\.layer_norm\.4\.forward → Functional\.no_such_node\.0\.forward: \S/);
-  assert.deepEqual(fresh.errors, []);
+  assertNoErrors(fresh.errors);
   await fresh.context.close();
 });
 
 test('the one-file visprobe.html opened from disk has the sample one click away: the compare builds, the trend sample opens', async () => {
-  const file = 'file://' + join(web, 'visprobe.html');
-  const { page, context, errors } = await openAt(browser, undefined, { viewport: VIEW });
-  const requests = [];
-  page.on('request', (r) => { if (!/^(file|blob|data):/.test(r.url())) requests.push(r.url()); });
-  await page.goto(file);
+  const file = 'file://' + join(webDir, 'visprobe.html');
+  // Opened from disk: every request not to a file is foreign.
+  const { page, context, errors, foreign: requests } = await suite.open({ url: file });
   assert.equal(await page.isVisible('#load-sample'), true, 'the button is offered');
   await page.click('#load-sample');
-  await page.waitForFunction(() => !document.getElementById('run').disabled, null, { timeout: 120000 });
-  await page.click('#run');
-  await page.waitForFunction(() => /^(ready|failed)/.test(document.getElementById('status').textContent), null, { timeout: 300000 });
-  assert.match(await page.textContent('#status'), /^ready/, await page.textContent('#error'));
+  assert.match(await runBuild(page, { timeout: 300000 }), /^ready/, await page.textContent('#error'));
   await page.waitForSelector('[data-testid=pane-bench] g.node');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
   // The trend sample: its monitor run goes through data2db in the tab, the trend views open.
-  const trend = await openAt(browser, file, { viewport: VIEW });
+  const trend = await suite.open({ url: file });
   await trend.page.click('#load-trend-sample');
   await trend.page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0, null, { timeout: 300000 });
-  assert.deepEqual(trend.errors, []);
+  assertNoErrors(trend.errors);
   await trend.context.close();
+  assert.deepEqual(trend.foreign, [], 'nothing fetched from a network by the trend sample either');
   assert.deepEqual(requests, [], 'nothing fetched from a network');
 });
 
@@ -368,6 +347,6 @@ test('each compare pane names its side in its corner, without taking clicks; the
   await page.waitForFunction(() => document.documentElement.lang === 'zh' || document.documentElement.lang === 'zh-CN');
   assert.deepEqual(await page.$$eval('[data-testid=pane-label]', (ls) => ls.map((l) => l.textContent)), ['调试侧', '标杆侧']);
   assert.ok((await langButtons()).every((s) => /EN|English/.test(s)), JSON.stringify(await langButtons()));
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
