@@ -108,3 +108,45 @@ export class NameIndex {
     return exact ? [exact[1]] : q.split(/\s+/).filter(Boolean);
   }
 }
+
+/**
+ * SRCH-02: the name list of each graph, loaded once and shared by the search and matching panels.
+ * clear() drops them all (a new scope, a match); a list still loading for the dropped cache stops
+ * between two chunks instead of holding the worker for the rest of its queries, and its callers get
+ * the current list. Split out of workspace.js, behaviour unchanged.
+ */
+export class NameLists {
+  /** @param {import('./queries.js').QueryEngine} engine */
+  constructor(engine) {
+    this.engine = engine;
+    /** @type {Map<string, Promise<NameIndex>>} */
+    this.cache = new Map();
+    /** Bumped whenever the cache is dropped: a list still loading for the old cache stops. */
+    this.gen = 0;
+  }
+
+  /**
+   * The list of one graph. @param {import('./queries.js').Scope} scope
+   * @param {() => Promise<NameIndex>} current  the list wanted now, asked when this one was dropped while it loaded
+   * @returns {Promise<NameIndex>}
+   */
+  get(scope, current) {
+    const key = scope.join('|');
+    let idx = this.cache.get(key);
+    if (!idx) {
+      const gen = this.gen;
+      const loading = NameIndex.load(this.engine, scope, () => gen !== this.gen)
+        .catch((e) => { if (e && e.stale) return current(); throw e; });
+      idx = loading;
+      this.cache.set(key, loading);
+      loading.catch(() => { if (this.cache.get(key) === loading) this.cache.delete(key); });
+    }
+    return idx;
+  }
+
+  /** Drops the lists (they are reloaded on demand). */
+  clear() {
+    this.cache.clear();
+    ++this.gen;
+  }
+}

@@ -73,21 +73,20 @@ function parseJson(text, fallback) {
 /** Own keys without prototype-pollution names. @param {unknown} o */
 export const keysOf = (o) => Object.keys(/** @type {object} */ (o || {})).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 
+/**
+ * What the detail panel uses of the workspace (Workspace.buildChrome makes it): what the cross strip
+ * uses (StripDeps), the tool tips of tb_config, whether the file was checked for overflow, the
+ * colour mode shown ('precision' or 'overflow'), the index of a pane (0: Debug, 1: Bench), and GI-03's
+ * switch to a communication peer's rank with the peer selected.
+ * @typedef {import('./panel_strip.js').StripDeps & {toolTips: Record<string, string>, overflowCheck: boolean, colourMode: () => string,
+ *            sideOf: (p: import('./pane.js').Pane) => number,
+ *            gotoPeer: (p: import('./pane.js').Pane, rank: string, name: string) => Promise<void>}} DetailDeps
+ */
+
 export class DetailPanel {
-  /**
-   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, toolTips: Record<string, string>,
-   *          steps?: number[], ranks?: number[], panes?: import('./pane.js').Pane[], filter?: {mode: {value: string}},
-   *          colors?: import('./colours.js').ColourBucket[], overflowCheck?: boolean,
-   *          gotoScope?: (step: number, rank: number, side: number, name: string) => Promise<void>}} ws
-   *   the workspace (the optional parts: the cross strip and the verdict, when it has them)
-   */
-  constructor(ws) {
-    this.ws = ws;
-    /**
-     * GI-03: a click on a communication peer (the workspace switches to its rank and selects it).
-     * @type {((p: import('./pane.js').Pane, rank: string, name: string) => void)|null}
-     */
-    this.onPeer = null;
+  /** @param {DetailDeps} deps */
+  constructor(deps) {
+    this.deps = deps;
     this.el = el('div', undefined, 'ws-detail');
     this.el.dataset.testid = 'detail';
     this.tab = 'details';
@@ -108,7 +107,7 @@ export class DetailPanel {
     d.textContent = '';
     const tabs = el('div', undefined, 'ws-tabs');
     tabs.setAttribute('role', 'tablist');
-    const cmpTab = tel('button', this.ws.compare ? 'comparisonDetails' : 'ioDetails', 'ws-tab');
+    const cmpTab = tel('button', this.deps.compare ? 'comparisonDetails' : 'ioDetails', 'ws-tab');
     const infoTab = tel('button', 'nodeInformation', 'ws-tab');
     cmpTab.dataset.testid = 'tab-details';
     infoTab.dataset.testid = 'tab-info';
@@ -138,7 +137,7 @@ export class DetailPanel {
    * @returns {Promise<DetailRow|null>}
    */
   async fetchRow(pane, name, side) {
-    const c = await detailColumns(this.ws.engine, [pane.opts.step, pane.opts.rank, side], name);
+    const c = await detailColumns(this.deps.engine, [pane.opts.step, pane.opts.rank, side], name);
     if (!c) return null;
     return { name, side, input: parseJson(c.input, {}), output: parseJson(c.output, {}), stack: parseJson(c.stack, []),
              precision: c.precision, overflow: c.overflow, dist: parseJson(c.dist, {}), merge: parseJson(c.merge, []) };
@@ -157,14 +156,11 @@ export class DetailPanel {
     rows.sort((a, b) => (a.side === 'NPU' ? -1 : 1) - (b.side === 'NPU' ? -1 : 1));
     const { cmpPanel, infoPanel } = this.frame();
     // BEY-10: the node on every step and rank, above the tabs (filled when its query returns).
-    const ws = this.ws;
-    const { steps, ranks, gotoScope } = ws;
-    if (steps && gotoScope && (steps.length > 1 || /** @type {number[]} */ (ranks).length > 1)) {
+    const deps = this.deps;
+    if (deps.steps.length > 1 || deps.ranks.length > 1) {
       const slot = el('div', undefined, 'ws-strip-slot');
       this.el.insertBefore(slot, this.el.children[1] || null);
-      const mode = ws.filter && ws.filter.mode ? ws.filter.mode.value : 'precision';
-      // (a workspace with steps has them all: ranks, panes, colors)
-      crossStrip(/** @type {Parameters<typeof crossStrip>[0]} */ (ws), p, n.name, /** @type {import('./pane.js').Pane[]} */ (ws.panes).indexOf(p), mode)
+      crossStrip(deps, p, n.name, deps.sideOf(p), deps.colourMode())
         .then((box) => { if (seq === this.seq) slot.append(box); })
         .catch(() => {});
     }
@@ -186,7 +182,7 @@ export class DetailPanel {
     const rows = [];
     /** @type {{NPU: ParamRow[], Bench: ParamRow[]}} */
     const unpaired = { NPU: [], Bench: [] };
-    const compare = this.ws.compare;
+    const compare = this.deps.compare;
     for (const part of /** @type {const} */ (['input', 'output'])) {
       const dk = dbg ? keysOf(dbg[part]) : [];
       const bk = bch ? keysOf(bch[part]) : [];
@@ -235,7 +231,7 @@ export class DetailPanel {
     const wrap = el('div', undefined, 'ws-table-wrap');
     const table = el('table');
     const tr0 = el('tr');
-    const tips = this.ws.toolTips || {};
+    const tips = this.deps.toolTips || {};
     // Issue 19: which side a row is (a column, not only a row colour).
     if (compare) tr0.append(tel('th', 'sideColumn'));
     tr0.append(tel('th', 'nameColumn'), ...fields.map((f) => {
@@ -271,14 +267,14 @@ export class DetailPanel {
    * @param {DetailRow|null} dbg @param {DetailRow|null} bch @param {ParamRow[]} rows
    */
   verdict(dbg, bch, rows) {
-    const ws = this.ws;
+    const deps = this.deps;
     const box = el('div', undefined, 'ws-verdict');
     box.dataset.testid = 'verdict';
     const own = /** @type {DetailRow} */ (dbg || bch);   // (called with one of them at least)
-    if (this.ws.compare && dbg && !bch) box.append(tel('span', 'verdictUnmatched', 'ws-verdict-badge'));
-    else if (this.ws.compare && dbg) box.append(this.levelBadge(dbg.precision, ws.colors || []));
+    if (deps.compare && dbg && !bch) box.append(tel('span', 'verdictUnmatched', 'ws-verdict-badge'));
+    else if (deps.compare && dbg) box.append(this.levelBadge(dbg.precision, deps.colors || []));
     const overflow = own.overflow === null || own.overflow === undefined || own.overflow === '' ? null : String(own.overflow);
-    box.append(overflow ? tel('span', 'verdictOverflow', '', overflow) : tel('span', ws.overflowCheck ? 'verdictNoOverflow' : 'verdictNoOverflowCheck', 'ws-muted'));
+    box.append(overflow ? tel('span', 'verdictOverflow', '', overflow) : tel('span', deps.overflowCheck ? 'verdictNoOverflow' : 'verdictNoOverflowCheck', 'ws-muted'));
     const debugRows = rows.filter((r) => r.side === 'NPU' && r.item && typeof r.item === 'object' && 'Result' in r.item);
     const worst = debugRows.reduce((w, r) => Math.max(w, LEVELS.indexOf(String(r.item.Result))), -1);
     if (worst < 0) return box;
@@ -351,7 +347,7 @@ export class DetailPanel {
         if (!Array.isArray(info2)) continue;
         const li = el('li');
         const b = el('button', `rank${rank}: ${String(info2[1])}`, 'ws-link');
-        b.addEventListener('click', () => this.onPeer && this.onPeer(p, rank, String(info2[1])));
+        b.addEventListener('click', () => this.deps.gotoPeer(p, rank, String(info2[1])));
         // The number beside a peer is its precision index; msProbe writes "Nan" when there is none.
         const index = peerNumber(info2[0]);
         if (index !== null) li.append(b, el('span', ` ${t('precisionIndexShort')} ${index}`, 'ws-muted'));

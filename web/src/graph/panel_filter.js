@@ -50,14 +50,19 @@ function condOf(key, b) {
 /** The fixed FLT-04 bounds, until the file's are known. */
 const DEFAULT_BOUNDS = { warning: FILTER_BUCKETS[1].lo, error: FILTER_BUCKETS[2].lo };
 
+/**
+ * What the filter panel uses of the workspace (Workspace.buildPanels makes it): the engine's queries
+ * and legend bounds, the file's settings (compare, overflow check, colour table), the panes (the
+ * first is Debug's), the colour mode of the panes and the jump that reveals, centres and selects a node.
+ * @typedef {{engine: Pick<import('../engine/client.js').EngineClient, 'query'|'thresholds'>, compare: boolean, overflowCheck: boolean,
+ *            colors: import('./colours.js').ColourBucket[], panes: import('./pane.js').Pane[], setMode: (m: string) => void,
+ *            selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} FilterDeps
+ */
+
 export class FilterPanel {
   /** @type {{value: string}} the mode radios as one value (made by modeSwitch) */ mode = LATER;
 
-  /**
-   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: import('./colours.js').ColourBucket[],
-   *          panes: import('./pane.js').Pane[], setMode: (m: string) => void,
-   *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} ws
-   */
+  /** @param {FilterDeps} ws */
   constructor(ws) {
     this.ws = ws;
     this.el = el('div', undefined, 'ws-filter ws-panel');

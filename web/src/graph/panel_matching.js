@@ -121,27 +121,34 @@ export class NodePicker {
  */
 const CONFIGS = new Map();
 
+/**
+ * What the matching panel uses of the workspace (Workspace.buildPanels makes it): the engine's
+ * queries, matches, unmatches, tensor folders and database facts, the task, the pane of a side (0:
+ * Debug, 1: Bench), the shared name lists and their invalidation, the jump to a node, the refresh
+ * after a match and the database's name.
+ * @typedef {{engine: Pick<import('../engine/client.js').EngineClient, 'query'|'match'|'unmatch'|'tensorFolders'|'dbStats'>, task: string,
+ *            pane: (side: number) => import('./pane.js').Pane|undefined,
+ *            names: (side: number) => Promise<import('./name_index.js').NameIndex>, invalidateNames: () => void,
+ *            selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>, afterMatch: () => Promise<void>,
+ *            dbName: () => string}} MatchingDeps
+ */
+
 export class MatchingPanel {
-  /**
-   * @param {{engine: import('../engine/client.js').EngineClient, task: string, panes: import('./pane.js').Pane[],
-   *          names: (side: number) => Promise<import('./name_index.js').NameIndex>, invalidateNames: () => void,
-   *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>, afterMatch: () => Promise<void>,
-   *          dbName: () => string}} ws
-   */
-  constructor(ws) {
-    this.ws = ws;
+  /** @param {MatchingDeps} deps */
+  constructor(deps) {
+    this.deps = deps;
     this.el = el('div', undefined, 'ws-matching ws-panel');
     this.el.dataset.testid = 'matching';
     this.loaded = false;
     const choose = (/** @type {number} */ side) => (/** @type {string} */ name) => {
-      const p = ws.panes[side];
-      if (p && name) ws.selectFromList(p, name);
+      const p = deps.pane(side);
+      if (p && name) deps.selectFromList(p, name);
     };
     this.dbgUnmatched = new NodePicker('ws-dbg-unmatched', 'debugUnmatched', choose(0));
     this.bchUnmatched = new NodePicker('ws-bch-unmatched', 'benchUnmatched', choose(1));
     this.dbgMatched = new NodePicker('ws-dbg-matched', 'debugMatched', choose(0));
     this.bchMatched = new NodePicker('ws-bch-matched', 'benchMatched', choose(1));
-    const tensorTask = ws.task === 'all';
+    const tensorTask = deps.task === 'all';
     // MAT-01 1: match configuration files.
     const cfg = el('fieldset', undefined, 'ws-group ws-config');
     cfg.append(tel('legend', 'matchConfigFile'));
@@ -222,11 +229,11 @@ export class MatchingPanel {
 
   /** The four lists of the current scope (micro-step filtered, SEL-03); loaded when the panel is first shown. */
   async refresh() {
-    const p = this.ws.panes[0];
+    const p = this.deps.pane(0);
     if (!p) return;
     this.loaded = true;
     this.el.dataset.loading = '1';
-    const [dbg, bch] = await Promise.all([this.ws.names(0), this.ws.names(1)]);
+    const [dbg, bch] = await Promise.all([this.deps.names(0), this.deps.names(1)]);
     const split = (/** @type {import('./name_index.js').NameIndex} */ idx) => {
       /** @type {string[]} */
       const un = [];
@@ -297,7 +304,7 @@ export class MatchingPanel {
         chosen[side] = entriesFromFileList(input.files);
         input.value = '';
         if (chosen[0] && chosen[1]) {
-          await this.ws.engine.tensorFolders({ target: chosen[0].entries, golden: chosen[1].entries,
+          await this.deps.engine.tensorFolders({ target: chosen[0].entries, golden: chosen[1].entries,
                                                targetName: chosen[0].name, goldenName: chosen[1].name });
           setText(state, 'tensorFoldersChosen', chosen[0].name || '.', chosen[1].name || '.');
         } else {
@@ -308,7 +315,7 @@ export class MatchingPanel {
       return lab;
     };
     setText(state, 'tensorFoldersNone');
-    this.ws.engine.dbStats(this.ws.dbName()).then((st) => {
+    this.deps.engine.dbStats(this.deps.dbName()).then((st) => {
       if (st && st.tensors) setText(state, 'tensorFoldersBuild', st.tensors.target || '.', st.tensors.golden || '.');
     }).catch(() => {});
     box.append(tel('legend', 'tensorFolders'), picker(0, 'debugFolder'), picker(1, 'benchFolder'), this.tensorState);
@@ -323,7 +330,7 @@ export class MatchingPanel {
 
   /** MAT-03 / MAT-04, then MAT-05. @param {boolean} match */
   async doMatch(match) {
-    const p = this.ws.panes[0];
+    const p = /** @type {import('./pane.js').Pane} */ (this.deps.pane(0));
     const npu = match ? this.dbgUnmatched.value : this.dbgMatched.value;
     const bench = match ? this.bchUnmatched.value : this.bchMatched.value;
     const args = { step: p.opts.step, rank: p.opts.rank, npu, bench, descendants: (match ? this.descMatch : this.descUnmatch).checked };
@@ -331,13 +338,13 @@ export class MatchingPanel {
       if (match && !npu) throw new Error(t('selectDebugUnmatched'));
       if (match && !bench) throw new Error(t('selectBenchUnmatched'));
       if (!match && (!npu || !bench)) throw new Error(t('selectToUnmatch'));
-      if (match) await this.ws.engine.match(args); else await this.ws.engine.unmatch(args);
+      if (match) await this.deps.engine.match(args); else await this.deps.engine.unmatch(args);
     } catch (e) {
       this.say(this.failureText(e), false);
       return;
     }
-    this.ws.invalidateNames();
-    await this.ws.afterMatch();
+    this.deps.invalidateNames();
+    await this.deps.afterMatch();
     this.say(t(match ? 'matchOk' : 'unmatchOk'), true);
   }
 
@@ -347,14 +354,14 @@ export class MatchingPanel {
    * as msProbe marks both).
    */
   async generateConfig() {
-    const p = this.ws.panes[0];
+    const p = /** @type {import('./pane.js').Pane} */ (this.deps.pane(0));
     /** @type {[string, string][]} */
     const entries = [];
-    for (const { name: node, link } of await handMadeLinks(this.ws.engine, p.opts.step, p.opts.rank)) {
+    for (const { name: node, link } of await handMadeLinks(this.deps.engine, p.opts.step, p.opts.rank)) {
       const peer = lastOf(link);
       if (peer !== undefined) entries.push([node, peer === null ? '' : peer]);
     }
-    const name = `${this.ws.dbName().replace(/\.vis\.db$|\.db$/, '')}_${p.opts.step}_${p.opts.rank}.vis.config`;
+    const name = `${this.deps.dbName().replace(/\.vis\.db$|\.db$/, '')}_${p.opts.step}_${p.opts.rank}.vis.config`;
     const text = JSON.stringify(Object.fromEntries(entries), null, 4);   // own keys only, "__proto__" included
     CONFIGS.set(name, text);
     this.fillConfigs();
@@ -364,7 +371,7 @@ export class MatchingPanel {
 
   /** A node's link and type in this step and rank (undefined: no such node). @param {{step: number, rank: number}} scope @param {string} side @param {string} name */
   async nodeOf(scope, side, name) {
-    const r = await linkRow(this.ws.engine, [scope.step, scope.rank, side], name);
+    const r = await linkRow(this.deps.engine, [scope.step, scope.rank, side], name);
     return r ? { peer: lastOf(r.link) || null, type: r.type } : undefined;
   }
 
@@ -372,7 +379,7 @@ export class MatchingPanel {
   async unmatchEntry(scope, npu) {
     const n = await this.nodeOf(scope, 'NPU', npu);
     if (!n) throw new Error(t('configNoNode', scope.step, scope.rank));
-    if (n.peer) await this.ws.engine.unmatch({ ...scope, npu, bench: n.peer, descendants: false });
+    if (n.peer) await this.deps.engine.unmatch({ ...scope, npu, bench: n.peer, descendants: false });
   }
 
   /**
@@ -384,13 +391,13 @@ export class MatchingPanel {
     if (typeof bench !== 'string') throw new Error(t('notPairs'));
     const [n, b] = await Promise.all([this.nodeOf(scope, 'NPU', npu), this.nodeOf(scope, 'Bench', bench)]);
     if (n && b && n.type === b.type) {
-      if (n.peer && n.peer !== bench) await this.ws.engine.unmatch({ ...scope, npu, bench: n.peer, descendants: false });
+      if (n.peer && n.peer !== bench) await this.deps.engine.unmatch({ ...scope, npu, bench: n.peer, descendants: false });
       if (b.peer && b.peer !== npu) {
         const other = await this.nodeOf(scope, 'Bench', bench);   // the line above may have freed it (twins)
-        if (other && other.peer && other.peer !== npu) await this.ws.engine.unmatch({ ...scope, npu: other.peer, bench, descendants: false });
+        if (other && other.peer && other.peer !== npu) await this.deps.engine.unmatch({ ...scope, npu: other.peer, bench, descendants: false });
       }
     }
-    await this.ws.engine.match({ ...scope, npu, bench, descendants: false });
+    await this.deps.engine.match({ ...scope, npu, bench, descendants: false });
   }
 
   /**
@@ -408,7 +415,7 @@ export class MatchingPanel {
       this.say(`${name}: ${/** @type {Error} */ (e).message}`, false);
       return;
     }
-    const p = this.ws.panes[0];
+    const p = /** @type {import('./pane.js').Pane} */ (this.deps.pane(0));
     const scope = { step: p.opts.step, rank: p.opts.rank };
     const entries = Object.keys(pairs).filter((k) => k !== '__proto__').map((k) => /** @type {[string, unknown]} */ ([k, pairs[k]]));
     let ok = 0;
@@ -420,8 +427,8 @@ export class MatchingPanel {
     for (const [npu, bench] of entries.filter(([, v]) => v !== '')) {
       try { await this.matchEntry(scope, npu, bench); ok += 1; } catch (e) { failed.push(`${npu} → ${String(bench)}: ${this.failureText(e)}`); }
     }
-    this.ws.invalidateNames();
-    await this.ws.afterMatch();
+    this.deps.invalidateNames();
+    await this.deps.afterMatch();
     this.say(t('configApplied', ok + failed.length, ok, failed.length) + (failed.length ? `\n${failed[0]}` : ''), !failed.length);
   }
 }

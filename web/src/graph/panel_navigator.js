@@ -38,14 +38,19 @@ export function metricText(v, percent) {
 /** The worst-nodes table's column `i` of a row: 0 its precision index, then its metrics. @param {import('./queries.js').WorstRow} row @param {number} i */
 const cellOf = (row, i) => (i === 0 ? row.precision : row.metrics[i - 1]);
 
+/**
+ * What the navigator uses of the workspace (Workspace.buildPanels makes it): the engine's queries and
+ * legend bounds, the file's settings (compare, overflow check, colour table, task), the pane of a
+ * side (0: Debug; none before the first load) and the jump that reveals, centres and selects a node.
+ * @typedef {{engine: Pick<import('../engine/client.js').EngineClient, 'query'|'thresholds'>, compare: boolean, overflowCheck: boolean,
+ *            colors: import('./colours.js').ColourBucket[], task: string, pane: (side: number) => import('./pane.js').Pane|undefined,
+ *            selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} NavigatorDeps
+ */
+
 export class NavigatorPanel {
-  /**
-   * @param {{engine: import('../engine/client.js').EngineClient, compare: boolean, overflowCheck: boolean, colors: import('./colours.js').ColourBucket[],
-   *          colorsJson: string|null, task: string, panes: import('./pane.js').Pane[],
-   *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} ws
-   */
-  constructor(ws) {
-    this.ws = ws;
+  /** @param {NavigatorDeps} deps */
+  constructor(deps) {
+    this.deps = deps;
     /** The legend's bounds, by the engine's rule (core/db/badges.cc), asked once. @type {{warning: number, error: number}|null} */
     this.thresholds = null;
     this.el = el('div', undefined, 'ws-navigator ws-panel');
@@ -58,8 +63,8 @@ export class NavigatorPanel {
     this.seq = 0;
     this.checks = el('div', undefined, 'ws-checks');
     const kinds = ['error', 'warning'];
-    if (ws.compare) kinds.push('unmatched');
-    if (ws.overflowCheck) kinds.push('overflow');
+    if (deps.compare) kinds.push('unmatched');
+    if (deps.overflowCheck) kinds.push('overflow');
     for (const k of kinds) {
       const lab = el('label', undefined, 'ws-swatch');
       const cb = /** @type {HTMLInputElement} */ (el('input'));
@@ -68,7 +73,7 @@ export class NavigatorPanel {
       cb.checked = true;
       cb.dataset.testid = 'nav-' + k;
       // A single graph has no precision: only overflow is meaningful.
-      if (!ws.compare && k !== 'overflow') { cb.checked = false; cb.disabled = true; }
+      if (!deps.compare && k !== 'overflow') { cb.checked = false; cb.disabled = true; }
       cb.addEventListener('change', () => { this.invalidate(); this.ensure().catch(() => {}); });
       const chip = el('i');
       chip.dataset.kind = k;
@@ -131,7 +136,7 @@ export class NavigatorPanel {
   }
 
   /** The Debug pane (flagged leaves are a Debug-side notion, like the filter list). */
-  get pane() { return this.ws.panes[0]; }
+  get pane() { return this.deps.pane(0); }
 
   scopeKey() {
     const p = this.pane;
@@ -176,23 +181,23 @@ export class NavigatorPanel {
     if (!p) return [];
     const kinds = new Set([...this.checks.querySelectorAll('input:checked')].map((c) => /** @type {HTMLInputElement} */ (c).value));
     if (!this.thresholds) {
-      this.thresholds = await this.ws.engine.thresholds();
+      this.thresholds = await this.deps.engine.thresholds();
       for (const chip of this.checks.querySelectorAll('i[data-kind=error], i[data-kind=warning]')) {
         const c = /** @type {HTMLElement} */ (chip);
-        c.style.background = bucketFill(c.dataset.kind === 'error' ? this.thresholds.error : this.thresholds.warning, this.ws.colors);
+        c.style.background = bucketFill(c.dataset.kind === 'error' ? this.thresholds.error : this.thresholds.warning, this.deps.colors);
       }
     }
     const { warning, error } = this.thresholds;
     // The kinds' terms are queries.js flaggedRows's; no kind ticked: nothing to ask.
     if (!kinds.size) return [];
-    const range = await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU');
+    const range = await scopeRowids(this.deps.engine, p.opts.step, p.opts.rank, 'NPU');
     if (!range) return [];
-    const rows = await flaggedRows(this.ws.engine, range, [p.opts.step, p.opts.rank, 'NPU'], p.opts.micro, kinds, this.thresholds);
+    const rows = await flaggedRows(this.deps.engine, range, [p.opts.step, p.opts.rank, 'NPU'], p.opts.micro, kinds, this.thresholds);
     return rows.map(({ name, order, precision: pr, level, unmatched }) => {
       const kind = pr !== null && pr >= error && kinds.has('error') ? 'error'
         : pr !== null && pr >= warning && kinds.has('warning') ? 'warning'
           : unmatched && kinds.has('unmatched') ? 'unmatched' : 'overflow';
-      const colour = kind === 'unmatched' ? UNMATCHED : kind === 'overflow' ? OVERFLOW[String(level)] || WHITE : bucketFill(pr, this.ws.colors);
+      const colour = kind === 'unmatched' ? UNMATCHED : kind === 'overflow' ? OVERFLOW[String(level)] || WHITE : bucketFill(pr, this.deps.colors);
       return { name, order, colour, kind };
     });
   }
@@ -237,7 +242,7 @@ export class NavigatorPanel {
     let order = cur >= 0 && this.rows[cur] ? this.rows[cur].order : null;
     const p = this.pane;
     if (order === null && p && p.selected) {
-      const o = await nodeOrder(this.ws.engine, [p.opts.step, p.opts.rank, 'NPU'], p.selected.name);
+      const o = await nodeOrder(this.deps.engine, [p.opts.step, p.opts.rank, 'NPU'], p.selected.name);
       if (o !== null) order = o;
     }
     let i = -1;
@@ -261,7 +266,7 @@ export class NavigatorPanel {
     this.list.setCurrent(i);
     delete this.pos.dataset.i18n;
     this.pos.textContent = `${i + 1} / ${this.rows.length}`;
-    await this.ws.selectFromList(p, r.name);
+    await this.deps.selectFromList(p, r.name);
   }
 
   /** The selected Debug node's row is current. */
@@ -281,10 +286,10 @@ export class NavigatorPanel {
   async loadWorst() {
     const p = this.pane;
     if (!p || this.table) { this.drawWorst(); return; }
-    const columns = METRICS[this.ws.task] || [];
+    const columns = METRICS[this.deps.task] || [];
     const seq = this.seq;
-    const range = (await scopeRowids(this.ws.engine, p.opts.step, p.opts.rank, 'NPU')) || [0, -1];
-    const rows = await worstRows(this.ws.engine, range, [p.opts.step, p.opts.rank, 'NPU'], p.opts.micro, columns);
+    const range = (await scopeRowids(this.deps.engine, p.opts.step, p.opts.rank, 'NPU')) || [0, -1];
+    const rows = await worstRows(this.deps.engine, range, [p.opts.step, p.opts.rank, 'NPU'], p.opts.micro, columns);
     if (seq !== this.seq) return;
     this.table = { rows, columns: [['precision_index', 'precision_index', 'desc'], ...columns], sort: 0, dir: 'desc', page: 0 };
     this.sortWorst();
@@ -342,11 +347,11 @@ export class NavigatorPanel {
       tr.dataset.name = row.name;
       const link = el('button', row.name, 'ws-link');
       link.title = row.name;
-      link.addEventListener('click', () => { const p = this.pane; if (p) this.ws.selectFromList(p, row.name); });
+      link.addEventListener('click', () => { const p = this.pane; if (p) this.deps.selectFromList(p, row.name); });
       const nameCell = el('td');
       nameCell.append(link);
       tr.append(el('td', String(start + k + 1)), nameCell,
-                ...tb.columns.map(([key], i) => el('td', metricText(cellOf(row, i), this.ws.task === 'summary' && /RelativeErr$/.test(key)), 'num')));
+                ...tb.columns.map(([key], i) => el('td', metricText(cellOf(row, i), this.deps.task === 'summary' && /RelativeErr$/.test(key)), 'num')));
       body.append(tr);
     }
     table.append(thead, body);

@@ -9,13 +9,18 @@ import { NameIndex } from './name_index.js';
 /** SRCH-03 allows 150 ms; PERF-G3 wants results 100 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 30;
 
+/**
+ * What the search panel uses of the workspace (Workspace.buildPanels makes it): whether it compares,
+ * the pane of a side (0: Debug, 1: Bench; none before the first load), the shared name list of a side
+ * and the jump that reveals, centres and selects a node.
+ * @typedef {{compare: boolean, pane: (side: number) => import('./pane.js').Pane|undefined, names: (side: number) => Promise<NameIndex>,
+ *            selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} SearchDeps
+ */
+
 export class SearchPanel {
-  /**
-   * @param {{compare: boolean, panes: import('./pane.js').Pane[], names: (side: number) => Promise<NameIndex>,
-   *          selectFromList: (p: import('./pane.js').Pane, name: string) => Promise<void>}} ws
-   */
-  constructor(ws) {
-    this.ws = ws;
+  /** @param {SearchDeps} deps */
+  constructor(deps) {
+    this.deps = deps;
     this.el = el('div', undefined, 'ws-search ws-panel');
     this.el.dataset.testid = 'search';
     this.side = 0;
@@ -33,7 +38,7 @@ export class SearchPanel {
       input.name = 'ws-search-side-' + Math.random().toString(36).slice(2);
       input.value = String(side);
       input.checked = side === 0;
-      input.disabled = side === 1 && !ws.compare;
+      input.disabled = side === 1 && !deps.compare;
       input.dataset.testid = side ? 'search-bench' : 'search-debug';
       input.addEventListener('change', () => { if (input.checked) this.setSide(side); });
       const lab = el('label');
@@ -87,7 +92,7 @@ export class SearchPanel {
     this.el.append(radios, nav, this.count, this.msg, this.list.el);
   }
 
-  get pane() { return this.ws.panes[this.side] || this.ws.panes[0]; }
+  get pane() { return this.deps.pane(this.side) || this.deps.pane(0); }
 
   /** SRCH-02: the radio switches the list and keeps the query. @param {number} side */
   async setSide(side) {
@@ -110,7 +115,7 @@ export class SearchPanel {
     const seq = ++this.seq;
     if (!this.index) {
       this.list.el.dataset.loading = '1';
-      const idx = await this.ws.names(this.side);
+      const idx = await this.deps.names(this.side);
       if (seq !== this.seq) return;
       this.index = idx;
       delete this.list.el.dataset.loading;
@@ -142,7 +147,7 @@ export class SearchPanel {
   pick(i) {
     if (!this.index) return;
     const p = this.pane;
-    if (p) this.ws.selectFromList(p, this.index.names[i]);
+    if (p) this.deps.selectFromList(p, this.index.names[i]);
   }
 
   /** SRCH-02: a node selected in this side's graph highlights and scrolls to its row. */

@@ -9,15 +9,22 @@ import { t } from '../i18n.js';
 import { nodeAcross } from './queries.js';
 
 /**
- * @param {{engine: import('../engine/client.js').EngineClient, steps: number[], ranks: number[], compare: boolean, colors: import('./colours.js').ColourBucket[],
- *          gotoScope: (step: number, rank: number, side: number, name: string) => Promise<void>}} ws
- * @param {import('./pane.js').Pane} pane @param {string} name @param {number} sideIndex @param {string} mode
+ * What the strip uses of the workspace (through the detail panel's DetailDeps): the engine's
+ * queries, the file's steps and ranks, whether it compares, its colour table, and the switch to
+ * another step and rank with a node selected.
+ * @typedef {{engine: Pick<import('../engine/client.js').EngineClient, 'query'>, steps: number[], ranks: number[], compare: boolean,
+ *            colors: import('./colours.js').ColourBucket[],
+ *            gotoScope: (step: number, rank: number, side: number, name: string) => Promise<void>}} StripDeps
+ */
+
+/**
+ * @param {StripDeps} deps @param {import('./pane.js').Pane} pane @param {string} name @param {number} sideIndex @param {string} mode
  * @returns {Promise<HTMLElement>}
  */
-export async function crossStrip(ws, pane, name, sideIndex, mode) {
-  const steps = ws.steps.map(Number).filter(Number.isFinite);
-  const ranks = ws.ranks.map(Number).filter(Number.isFinite);
-  const byScope = await nodeAcross(ws.engine, steps, ranks, pane.opts.side, name);
+export async function crossStrip(deps, pane, name, sideIndex, mode) {
+  const steps = deps.steps.map(Number).filter(Number.isFinite);
+  const ranks = deps.ranks.map(Number).filter(Number.isFinite);
+  const byScope = await nodeAcross(deps.engine, steps, ranks, pane.opts.side, name);
   const box = el('div', undefined, 'ws-strip');
   box.dataset.testid = 'strip';
   box.append(tel('span', 'crossStrip', 'ws-strip-title'));
@@ -47,16 +54,16 @@ export async function crossStrip(ws, pane, name, sideIndex, mode) {
         if (mode === 'overflow') {
           fill = OVERFLOW[String(v.overflow)] || WHITE;
           what = v.overflow ? t(String(v.overflow)) : '-';
-        } else if (ws.compare && v.unmatched) {
+        } else if (deps.compare && v.unmatched) {
           fill = UNMATCHED;
           what = t('unmatched');
         } else {
-          fill = bench || !ws.compare ? WHITE : bucketFill(precision, ws.colors);
+          fill = bench || !deps.compare ? WHITE : bucketFill(precision, deps.colors);
           what = precision === null ? '-' : `${t('precision')} ${precision}`;
         }
         cell.style.background = fill;
         cell.dataset.fill = fill;
-        cell.addEventListener('click', () => ws.gotoScope(s, r, sideIndex, name));
+        cell.addEventListener('click', () => deps.gotoScope(s, r, sideIndex, name));
       }
       if (s === pane.opts.step && r === pane.opts.rank) cell.classList.add('current');
       cell.title = t('stripCell', s, r, what);

@@ -1,13 +1,14 @@
 // @ts-check
 // The graph workspace (web-ui §3-§8): data selection, one pane (build) or two (compare) with a
-// splitter, counterpart highlight and synchronised expansion, the side panels (filter, search,
-// matching: one at a time, chosen from the rail), the detail panel, the context menu and exports.
-// The panels, the data-selection popover and the context menu live in their own modules; this file wires
-// them to the panes.
+// splitter, counterpart highlight and synchronised expansion, the side panels (filter, navigator,
+// matching, search: one at a time, chosen from the rail), the detail panel, the context menu and
+// exports. The panels, the rail, the data-selection popover and the context menu live in their own
+// modules, each given what it uses (its deps); this file builds those and wires them to the panes.
 import { Pane } from './pane.js';
 import { parseColourTable } from './colours.js';
 import { el, tel, setTitle, toast } from './dom.js';
-import { NameIndex } from './name_index.js';
+import { buildRail } from './rail.js';
+import { NameLists } from './name_index.js';
 import { FilterPanel } from './panel_filter.js';
 import { SearchPanel } from './panel_search.js';
 import { MatchingPanel } from './panel_matching.js';
@@ -78,10 +79,7 @@ export class Workspace {
     this.dbName = opts.dbName || 'graph.vis.db';
     /** @type {Pane[]} */
     this.panes = [];
-    /** @type {Map<string, Promise<NameIndex>>} */
-    this.nameCache = new Map();
-    /** Bumped whenever the cache is dropped: a list still loading for the old cache stops. */
-    this.nameGen = 0;
+    this.nameLists = new NameLists(engine);
     /** The scope (scopeKey()) of the last load(). */
     this.loadedScope = '';
     this.abort = new AbortController();
@@ -110,13 +108,52 @@ export class Workspace {
     for (const p of this.panes) p.destroy();
   }
 
+  /** The workspace's page: toolbar, rail, side panels, panes and the docked detail panel. */
   buildChrome() {
     const h = this.host;
     h.textContent = '';
     h.hidden = false;
     const signal = this.abort.signal;
+    const resized = () => { for (const p of this.panes) p.resized(); };
+    const bar = this.buildBar();
+    const panes = this.buildPanes(resized);
+    this.buildPanels();
+    // APP-03: the rail chooses the side panel.
+    /** @type {[string, string, string, FilterPanel|SearchPanel|NavigatorPanel|MatchingPanel][]} */
+    const tabs = [['filter', '⚑', 'panelFilter', this.filter], ['navigator', '⇢', 'panelNavigator', this.navigator]];
+    if (this.matching) tabs.push(['matching', '⇆', 'panelMatching', this.matching]);
+    tabs.push(['search', '⌕', 'panelSearch', this.search]);
+    const { rail, dataButton, side, panels } = buildRail(tabs, { onPanel: (id) => this.showPanel(id), onIntake: this.opts.onIntake });
+    this.panels = panels;
+    const main = el('div', undefined, 'ws-main');
+    const sideSplit = sideSplitter(side, resized);
+    main.append(rail, this.selection.el, side, sideSplit, panes);
+    // BEY-04: pans, zooms, toggles and list choices move the view state.
+    for (const type of ['pointerup', 'wheel', 'keyup', 'dblclick', 'change']) main.addEventListener(type, () => this.stateChanged(), { signal, passive: true });
+    // Issue 19: the detail panel docked under the graph, its height dragged on the splitter above it.
+    const dock = el('div', undefined, 'ws-dock');
+    dock.dataset.testid = 'detail-dock';
+    const dockSplit = dockSplitter(h, resized);
+    dock.append(this.crumbs, this.detail.el);
+    h.append(bar, main, dockSplit, dock);
+    this.card = new HoverCard({ fetchRow: (pane, name, side) => this.detail.fetchRow(pane, name, side), other: (p) => this.other(p), compare: this.compare });
+    signal.addEventListener('abort', () => this.card.destroy());
+    paintPrefButtons();
+    this.showPanel(this.panel);
+    this.legend();
+    // The rail's button opens the popover; it closes on Escape and on a click elsewhere.
+    this.selection.bind(dataButton, signal);
+    this.wireKeys(signal);
+    onLanguage(() => { this.legend(); }, signal);
+    onTheme(() => { for (const p of this.panes) p.coloursChanged(); this.legend(); }, signal);   // fills and the canvas background follow the theme
+  }
+
+  /**
+   * The toolbar: the data selection (SEL-01, a popover of the rail, its own module), the scope in
+   * words, the legend and the view controls; and the breadcrumb the dock shows.
+   */
+  buildBar() {
     const bar = el('div', undefined, 'ws-bar');
-    // SEL-01: the data-selection popover of the rail (its own module).
     const selection = new SelectionPopover({
       dbName: this.dbName, steps: this.steps, ranks: this.ranks, microSteps: this.microSteps, onScope: () => this.load(),
       sources: this.opts.sources, onSource: this.opts.onSource,
@@ -140,8 +177,11 @@ export class Workspace {
     this.crumbs.dataset.testid = 'breadcrumb';
     this.crumbs.dataset.i18nAria = 'breadcrumb';
     this.crumbs.setAttribute('aria-label', t('breadcrumb'));
+    return bar;
+  }
 
-    // GR-01 / CMP-03: panes with a splitter; the Bench pane is collapsible.
+  /** GR-01 / CMP-03: the pane hosts with a splitter; the Bench pane is collapsible. @param {() => void} resized */
+  buildPanes(resized) {
     const panes = el('div', undefined, 'ws-panes');
     this.paneHosts = [el('div', undefined, 'ws-pane')];
     if (this.compare) this.paneHosts.push(el('div', undefined, 'ws-pane'));
@@ -149,7 +189,7 @@ export class Workspace {
     panes.append(this.paneHosts[0]);
     if (this.paneHosts[1]) {
       this.paneHosts[1].dataset.testid = 'pane-bench';
-      const splitter = paneSplitter(panes, this.paneHosts, () => { for (const p of this.panes) p.resized(); });
+      const splitter = paneSplitter(panes, this.paneHosts, resized);
       const collapse = el('button', '⇥', 'ws-collapse');
       collapse.dataset.testid = 'collapse-bench';
       setTitle(collapse, 'collapseBench');
@@ -158,97 +198,45 @@ export class Workspace {
         host.hidden = !host.hidden;
         collapse.textContent = host.hidden ? '⇤' : '⇥';
         if (host.hidden) this.paneHosts[0].style.flex = '1 1 0';
-        for (const p of this.panes) p.resized();
+        resized();
       });
       splitter.append(collapse);
       panes.append(splitter, this.paneHosts[1]);
     }
+    return panes;
+  }
 
-    // APP-03: the rail chooses the side panel.
+  /**
+   * The side panels and the detail panel, each given exactly what it uses of the workspace (its
+   * declared deps: FilterDeps, SearchDeps, NavigatorDeps, MatchingDeps, DetailDeps): the file's
+   * settings as values (open() read them before), the panes and the filter's mode through functions
+   * (they change with every load).
+   */
+  buildPanels() {
+    const self = this;
+    const { engine, compare, overflowCheck, colors, task } = this;
+    const pane = (/** @type {number} */ side) => /** @type {Pane|undefined} */ (this.panes[side]);
     const names = (/** @type {number} */ side) => this.names(side);
     const selectFromList = (/** @type {Pane} */ p, /** @type {string} */ name) => this.selectFromList(p, name);
-    const self = this;
     this.filter = new FilterPanel({
-      engine: this.engine, compare: this.compare, overflowCheck: this.overflowCheck, colors: this.colors,
-      get panes() { return self.panes; }, setMode: (m) => this.setMode(m), selectFromList,
+      engine, compare, overflowCheck, colors, get panes() { return self.panes; }, setMode: (m) => this.setMode(m), selectFromList,
     });
-    this.search = new SearchPanel({ compare: this.compare, get panes() { return self.panes; }, names, selectFromList });
-    this.navigator = new NavigatorPanel({
-      engine: this.engine, compare: this.compare, overflowCheck: this.overflowCheck, colors: this.colors, colorsJson: this.colorsJson,
-      task: this.task, get panes() { return self.panes; }, selectFromList,
-    });
-    this.matching = this.compare ? new MatchingPanel({
-      engine: this.engine, task: this.task, get panes() { return self.panes; }, names,
-      invalidateNames: () => this.clearNames(), selectFromList, afterMatch: () => this.afterMatch(), dbName: () => this.dbName,
+    this.search = new SearchPanel({ compare, pane, names, selectFromList });
+    this.navigator = new NavigatorPanel({ engine, compare, overflowCheck, colors, task, pane, selectFromList });
+    this.matching = compare ? new MatchingPanel({
+      engine, task, pane, names, invalidateNames: () => this.clearNames(), selectFromList, afterMatch: () => this.afterMatch(), dbName: () => this.dbName,
     }) : null;
-    // APP-03: the rail, top to bottom: data selection, the panels (filter, navigator, matching,
-    // search), build / open data, theme, language; each with a tooltip.
-    const rail = el('nav', undefined, 'ws-rail');
-    rail.dataset.i18nAria = 'rail';
-    rail.setAttribute('aria-label', t('rail'));
-    const railButton = (/** @type {string} */ id, /** @type {string} */ icon, /** @type {string} */ key) => {
-      const b = el('button', icon, 'ws-rail-button');
-      b.dataset.testid = 'rail-' + id;
-      setTitle(b, key);
-      b.dataset.i18nAria = key;
-      b.setAttribute('aria-label', t(key));
-      return b;
-    };
-    const dataButton = railButton('data', '☰', 'dataSelection');
-    dataButton.setAttribute('aria-haspopup', 'dialog');
-    dataButton.setAttribute('aria-expanded', 'false');
-    const tabs = el('div', undefined, 'ws-rail-tabs');
-    tabs.setAttribute('role', 'tablist');
-    tabs.setAttribute('aria-orientation', 'vertical');
-    rail.append(dataButton, tabs);
-    const side = el('div', undefined, 'ws-side');
-    this.panels = {};
-    const addPanel = (/** @type {string} */ id, /** @type {string} */ icon, /** @type {string} */ key, /** @type {FilterPanel|SearchPanel|NavigatorPanel|MatchingPanel} */ panel) => {
-      const b = railButton(id, icon, key);
-      b.setAttribute('role', 'tab');
-      b.addEventListener('click', () => this.showPanel(id));
-      tabs.append(b);
-      side.append(panel.el);
-      this.panels[id] = { panel, button: b };
-    };
-    addPanel('filter', '⚑', 'panelFilter', this.filter);
-    addPanel('navigator', '⇢', 'panelNavigator', this.navigator);
-    if (this.matching) addPanel('matching', '⇆', 'panelMatching', this.matching);
-    addPanel('search', '⌕', 'panelSearch', this.search);
-    const tools = el('div', undefined, 'ws-rail-tools');
-    if (this.opts.onIntake) {
-      const intake = railButton('intake', '⇪', 'buildOpenData');
-      intake.addEventListener('click', () => this.opts.onIntake && this.opts.onIntake());
-      tools.append(intake);
-    }
-    const themeButton = railButton('theme', '', 'themeDark');
-    themeButton.dataset.pref = 'theme';   // host/prefs.js toggles and paints it
-    const langButton = railButton('language', '', 'language');
-    langButton.dataset.pref = 'language';
-    langButton.dataset.compact = '1';
-    tools.append(themeButton, langButton);
-    rail.append(tools);
-    const main = el('div', undefined, 'ws-main');
-    const sideSplit = sideSplitter(side, () => { for (const p of this.panes) p.resized(); });
-    main.append(rail, selection.el, side, sideSplit, panes);
-    // BEY-04: pans, zooms, toggles and list choices move the view state.
-    for (const type of ['pointerup', 'wheel', 'keyup', 'dblclick', 'change']) main.addEventListener(type, () => this.stateChanged(), { signal, passive: true });
-    this.detail = new DetailPanel(this);
-    this.detail.onPeer = (p, rank, name) => this.gotoPeer(p, rank, name);
-    // Issue 19: the detail panel docked under the graph, its height dragged on the splitter above it.
-    const dock = el('div', undefined, 'ws-dock');
-    dock.dataset.testid = 'detail-dock';
-    const dockSplit = dockSplitter(h, () => { for (const p of this.panes) p.resized(); });
-    dock.append(this.crumbs, this.detail.el);
-    h.append(bar, main, dockSplit, dock);
-    this.card = new HoverCard({ fetchRow: (pane, name, side) => this.detail.fetchRow(pane, name, side), other: (p) => this.other(p), compare: this.compare });
-    signal.addEventListener('abort', () => this.card.destroy());
-    paintPrefButtons();
-    this.showPanel(this.panel);
-    this.legend();
-    // The rail's button opens the popover; it closes on Escape and on a click elsewhere.
-    selection.bind(dataButton, signal);
-    // GI-04: keys act on the pane under the pointer, else on the focused pane.
+    this.detail = new DetailPanel({
+      engine, compare, overflowCheck, colors, steps: this.steps, ranks: this.ranks, toolTips: this.toolTips,
+      colourMode: () => (this.filter && this.filter.mode ? this.filter.mode.value : 'precision'),
+      sideOf: (p) => this.panes.indexOf(p),
+      gotoScope: (step, rank, side, name) => this.gotoScope(step, rank, side, name),
+      gotoPeer: (p, rank, name) => this.gotoPeer(p, rank, name),
+    });
+  }
+
+  /** GI-04: keys act on the pane under the pointer, else on the focused pane. @param {AbortSignal} signal */
+  wireKeys(signal) {
     document.addEventListener('keydown', (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable) return;
@@ -260,8 +248,6 @@ export class Workspace {
       const p = this.panes.find((q) => q.hover && !q.host.hidden) || this.panes.find((q) => q.host.contains(target));
       if (p && p.key(e)) e.preventDefault();
     }, { signal });
-    onLanguage(() => { this.legend(); }, signal);
-    onTheme(() => { for (const p of this.panes) p.coloursChanged(); this.legend(); }, signal);   // fills and the canvas background follow the theme
   }
 
   /**
@@ -333,29 +319,17 @@ export class Workspace {
     this.legend();
   }
 
-  /** The shared name list of a side in the current scope (SRCH-02: loaded once). @param {number} side @returns {Promise<NameIndex>} */
+  /**
+   * The shared name list of a side in the current scope (SRCH-02: loaded once); one dropped while it
+   * loaded gives the list of the side's scope then. @param {number} side @returns {Promise<import('./name_index.js').NameIndex>}
+   */
   names(side) {
     const p = this.panes[side] || this.panes[0];
-    const key = p.scope.join('|');
-    let idx = this.nameCache.get(key);
-    if (!idx) {
-      const gen = this.nameGen;
-      // A list whose cache was dropped meanwhile (another scope, a match) stops between two chunks
-      // instead of holding the worker for the rest of its queries; its callers get the current list.
-      const loading = NameIndex.load(this.engine, /** @type {[number, number, string]} */ (p.scope), () => gen !== this.nameGen)
-        .catch((e) => { if (e && e.stale) return this.names(side); throw e; });
-      idx = loading;
-      this.nameCache.set(key, loading);
-      loading.catch(() => { if (this.nameCache.get(key) === loading) this.nameCache.delete(key); });
-    }
-    return idx;
+    return this.nameLists.get(p.scope, () => this.names(side));
   }
 
   /** Drops the name lists (they are reloaded on demand). */
-  clearNames() {
-    this.nameCache.clear();
-    ++this.nameGen;
-  }
+  clearNames() { this.nameLists.clear(); }
 
   /** GR-08: node kinds and the active colour scale. */
   legend() { drawLegend(this.legendBox, { overflow: !!(this.filter && this.filter.mode.value === 'overflow'), compare: this.compare, colors: this.colors }); }
@@ -463,17 +437,12 @@ export class Workspace {
    * @param {Pane} p @param {string} rank as the peer list names it @param {string} name
    */
   async gotoPeer(p, rank, name) {
-    if (![...this.rankSel.options].some((o) => o.value === String(rank))) { toast(t('rankUnavailable'), 'warn'); return; }
-    this.rankSel.value = String(rank);
-    const side = this.panes.indexOf(p);
-    await this.load();
-    const q = this.panes[side >= 0 ? side : 0];
-    await this.selectFromList(q, name);
+    await this.gotoScope(Number(this.stepSel.value), rank, this.panes.indexOf(p), name);
   }
 
   /**
-   * BEY-10: switch to (step, rank) and select `name` in pane `side` there.
-   * @param {number} step @param {number} rank @param {number} side @param {string} name
+   * BEY-10: switch to (step, rank) and select `name` in pane `side` there (none: the first).
+   * @param {number} step @param {number|string} rank @param {number} side @param {string} name
    */
   async gotoScope(step, rank, side, name) {
     if (![...this.stepSel.options].some((o) => o.value === String(step)) ||
