@@ -4,55 +4,37 @@
 // waits for the final state (no time budget) and compares it with the database (sqlite3 CLI).
 //   node --test tests/browser/test_newcomer_trend.mjs   (serves build/web; run `node web/build.mjs build/web` first;
 //   VISPROBE_WEB_DIR=<dir> serves another build)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root, startServer, launchChromium, openPage } from './harness.mjs';
+import { browserSuite, genTrendData, data2db, sqlJson, openTrendDbs, trendSettled as settle, assertNoErrors } from './harness.mjs';
 
-const VIEWPORT = { width: 1600, height: 1000 };
 const HINT_EN = 'Click a cell of the heat map to plot its line here.';
 const HINT_ZH = '点击热力图中的单元格，在此绘制它的折线。';
 /** The internal target key `<id>_<vpp>_<name>...` (Q4 labels), which no tooltip may show. */
 const INTERNAL_KEY = /\b\d+_\d+_[A-Za-z]/;
-let server, origin, browser, tmp, db;
+let db;
 
 /** Rows of a query on the run's database as objects (sqlite3 -json). @param {string} q */
-function sql(q) {
-  const out = execFileSync('sqlite3', ['-json', db, q]).toString().trim();
-  return out ? JSON.parse(out) : [];
-}
+const sql = (q) => sqlJson(db, q);
 
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_newcomer_trend_'));
-  const input = join(tmp, 'run');
-  execFileSync('python3', [join(root, 'scripts', 'gen_trend_data.py'), 'dump', input, '--layers', '4', '--ranks', '4', '--steps', '10',
-                           '--micro', '4', '--seed', '46'], { stdio: 'pipe' });
-  execFileSync(join(root, 'build', 'native', 'visprobe'), ['data2db', '--data', input, '--db', join(tmp, 'db'), '--format', 'dump'], { stdio: 'pipe' });
-  db = join(tmp, 'db', 'dump_data.trend.db');
-  ({ server, origin } = await startServer(process.env.VISPROBE_WEB_DIR || join(root, 'build', 'web')));
-  browser = await launchChromium();
+const suite = browserSuite({
+  prefix: 'visprobe_newcomer_trend_',
+  setup: (s) => {
+    const input = join(s.tmp, 'run');
+    genTrendData('dump', input, ['--layers', '4', '--ranks', '4', '--steps', '10', '--micro', '4', '--seed', '46']);
+    db = data2db(input, join(s.tmp, 'db'), 'dump');
+  },
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-/** The page with the run's database (or `file`) opened, its first heat map drawn. */
+/** The page at 1600 x 1000 with the run's database (or `file`) opened, its first heat map drawn. */
 async function openRun(file = db) {
-  const { page, context, errors } = await openPage(browser, origin + '/', { viewport: VIEWPORT });
-  await page.setInputFiles('#pick-db', file);
-  await page.waitForFunction(() => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0 &&
-    document.getElementById('status').textContent === 'database opened', null, { timeout: 60000 });
-  assert.equal(await page.textContent('#error'), '');
-  return { page, context, errors };
+  const app = await suite.open();
+  await openTrendDbs(app.page, [file]);
+  return app;
 }
 
-const settle = (page) => page.waitForFunction(() => window.__visprobeTrend.idle());
 const heat = (page) => page.evaluate(() => window.__visprobeTrend.heat());
 const line = (page) => page.evaluate(() => window.__visprobeTrend.line());
 
@@ -119,7 +101,7 @@ test('issue 46: the Model parallelism form starts from the loaded run (its ranks
   await page.click('[data-testid=parallel-draw]');
   await page.waitForFunction(() => /Total Layers: 4 \| DP=2 \| TP=2 \| PP=2 /.test((document.querySelector('.tr-par-title') || {}).textContent || ''));
   assert.equal(await page.inputValue('#par-world_size'), '8');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -143,7 +125,7 @@ test('issue 46: the empty line chart says to click a heat-map cell, in English a
   await page.waitForFunction(() => window.__visprobeTrend.line().series === 1 && document.querySelector('[data-testid=line-hint]').offsetParent === null);
   await page.click('[data-testid=line-clear]');
   await shown(HINT_EN);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -167,7 +149,7 @@ test('issue 46: axes and tooltips number steps the same way, by the iteration an
   assert.ok(tickTexts.includes(iter(h.xValues[dx])), `${iter(h.xValues[dx])} in ${tickTexts.join()}`);
   const tip = await heatTip(page, dx, 0);
   assert.equal(tip[1], `Step: ${iter(h.xValues[dx])}`, tip.join(' | '));
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -203,7 +185,7 @@ test('issue 46: tooltips name the module as the user knows it, never by the inte
   await clickCell(page, 0, 0);
   text = await lineTip(page, called.id, `Module Name: ${called.name} · µ1`);
   assert.doesNotMatch(text, INTERNAL_KEY);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -242,7 +224,7 @@ test('issue 46: a reload restores the line chart (its clicked cells) and the col
   assert.equal((await line(page)).series, 0);
   assert.equal(await bar.getAttribute('data-hi'), want.hi);
   assert.equal(await page.textContent('#error'), '');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -283,7 +265,7 @@ test('issue 46: legend and axis texts follow the language both ways (no 模块�
     return texts.filter((x) => /[\u3400-\u9fff]/.test(x));
   });
   assert.deepEqual(cjk, []);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -313,25 +295,25 @@ test('issue 46: in the dark theme the heat-map and line-chart tooltips (and the 
   assert.deepEqual(await colours('[data-testid=heat-tip]'), tokens);
   await lineTip(page, 0, `Step: ${iterOf()(0)}`);
   assert.deepEqual(await colours('[data-testid=line-tip]'), tokens);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('issue 46: a linear scale flattened by one extreme value says so and offers the quantile scale; the hint goes with it and in Segmented mode', async () => {
   // The run's norms spread evenly over 0..9 (by target and rank): no hint.
-  const spread = join(tmp, 'spread.trend.db');
+  const spread = join(suite.tmp, 'spread.trend.db');
   execFileSync('cp', [db, spread]);
   execFileSync('sqlite3', [spread, 'UPDATE trend_data SET norm = (target_id + rank) % 10']);
   {
     const { page, context, errors } = await openRun(spread);
     assert.deepEqual([(await heat(page)).stats.min, (await heat(page)).stats.max], [0, 9]);
     assert.equal(await page.isHidden('[data-testid=flat-hint]'), true);
-    assert.deepEqual(errors, []);
+    assertNoErrors(errors);
     await context.close();
   }
   // The same with one cell of every heat map (rank 0, the first target, every step and metric)
   // clipped at 1e9, as msProbe writes a huge norm: every other cell in the first colour.
-  const flat = join(tmp, 'flat.trend.db');
+  const flat = join(suite.tmp, 'flat.trend.db');
   execFileSync('cp', [spread, flat]);
   execFileSync('sqlite3', [flat, 'UPDATE trend_data SET norm = 1000000000 WHERE rank = 0 AND target_id = (SELECT MIN(target_id) FROM trend_data)']);
   const { page, context, errors } = await openRun(flat);
@@ -348,6 +330,6 @@ test('issue 46: a linear scale flattened by one extreme value says so and offers
   await page.selectOption('[data-testid=tr-mode]', 'segmented');
   await settle(page);
   await page.waitForSelector('[data-testid=flat-hint]', { state: 'hidden' });
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
