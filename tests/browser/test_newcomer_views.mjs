@@ -7,51 +7,26 @@
 // graph_visualize` (a compare), scripts/gen_trend_data.py + `visprobe data2db` (a .trend.db). The
 // single session of earlier versions is migrated into the list.
 //   node --test tests/browser/test_newcomer_views.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startServer, launchChromiumProfile, root } from './harness.mjs';
+import { join } from 'node:path';
+import { browserSuite, generatedCompare, genTrendData, data2db, viewRestored, assertNoErrors } from './harness.mjs';
 
-const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
-const native = resolve(root, process.env.VISPROBE_NATIVE || join('build', 'native', 'visprobe'));
-const W = 1600, H = 1000;
-let server, origin, tmp, graphDb, trendDb;
+let graphDb, trendDb;
 
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_views_'));
-  const gen = join(tmp, 'gen');
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), join(gen, 't'), '--golden', join(gen, 'g'), '--layers', '4',
-                           '--hidden', '64', '--diverge-layer', '2', '--overflow-layer', '1', '--seed', '11'], { stdio: 'pipe' });
-  const out = join(tmp, 'out');
-  execFileSync(native, ['graph_visualize', '-tp', join(gen, 't'), '-gp', join(gen, 'g'), '-o', out, '-oc'], { stdio: 'pipe' });
-  graphDb = join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
-  const input = join(tmp, 'monitor');
-  execFileSync('python3', [join(root, 'scripts', 'gen_trend_data.py'), 'monitor', input, '--seed', '5', '--ranks', '2', '--steps', '6', '--layers', '2'], { stdio: 'pipe' });
-  execFileSync(native, ['data2db', '--data', input, '--db', join(tmp, 'trend'), '--format', 'monitor'], { stdio: 'pipe' });
-  trendDb = join(tmp, 'trend', 'monitor_data.trend.db');
-  ({ server, origin } = await startServer(webDir));
+const suite = browserSuite({
+  prefix: 'visprobe_views_',
+  setup: (s) => {
+    ({ db: graphDb } = generatedCompare(join(s.tmp, 'gen'), ['--layers', '4', '--hidden', '64', '--diverge-layer', '2', '--overflow-layer', '1',
+                                                             '--seed', '11'], ['-oc']));
+    const input = join(s.tmp, 'monitor');
+    genTrendData('monitor', input, ['--seed', '5', '--ranks', '2', '--steps', '6', '--layers', '2']);
+    trendDb = data2db(input, join(s.tmp, 'trend'), 'monitor');
+  },
 });
 
-after(() => {
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-/** A browser with its own profile on disk (closed by the test). */
-async function browserProfile() {
-  const dir = mkdtempSync(join(tmp, 'profile_'));
-  const context = await launchChromiumProfile(dir);
-  const page = context.pages()[0] || await context.newPage();
-  await page.setViewportSize({ width: W, height: H });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => { errors.push(`native dialog: ${d.message()}`); d.dismiss(); });
-  await page.goto(origin + '/');
-  return { context, page, errors };
-}
+/** A browser of its own with its profile on disk, at 1600 x 1000, on the start screen (closed by the test). */
+const browserProfile = () => suite.open({ profileDir: suite.tmpDir('profile_') });
 
 const graphState = (page) => page.evaluate(() => window.visprobeGraph.viewState());
 const trendState = (page) => page.evaluate(() => window.__visprobeTrend.state());
@@ -114,7 +89,7 @@ test('Graph | Trend switch: after the trend view opens, the compare comes back w
   await page.click('[data-testid=view-trend]');
   await trendShownAs(page, trend);
   await page.waitForFunction(() => location.hash.includes('trend.dimension=rank') && !location.hash.includes('graph.'));
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -122,7 +97,7 @@ test('a reload restores the active view; the switch brings back the other as it 
   const { context, page, errors } = await browserProfile();
   const { graph, trend } = await openBoth(page);
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('[data-testid=trend]').dataset.restored === '1', null, { timeout: 60000 });
+  await viewRestored(page, 'trend');
   await trendShownAs(page, trend);
   await page.waitForSelector('[data-testid=view-switch]:not([hidden])');
   await page.click('[data-testid=view-graph]');
@@ -134,11 +109,11 @@ test('a reload restores the active view; the switch brings back the other as it 
   await graphShownAs(page, graph);
   await fragmentOf(page, 'graph');
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  await viewRestored(page);
   await graphShownAs(page, graph);
   await page.click('[data-testid=view-trend]');
   await trendShownAs(page, trend);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -146,7 +121,7 @@ test('recent results: the start screen and the app bar list both; each reopens a
   const { context, page, errors } = await browserProfile();
   const { graph, trend } = await openBoth(page);
   // A new page without a fragment: the start screen lists the kept results, newest first.
-  await page.goto(origin + '/');
+  await page.goto(suite.home);
   await page.waitForSelector('[data-testid=recent]:not([hidden]) [data-testid=recent-item]');
   const items = () => page.$$eval('[data-testid=recent] [data-testid=recent-item]', (li) => li.map((e) => ({
     name: e.querySelector('[data-testid=recent-open]').textContent, kind: e.querySelector('[data-testid=recent-kind]').textContent,
@@ -172,10 +147,10 @@ test('recent results: the start screen and the app bar list both; each reopens a
   await page.click('[data-testid=recent-menu] [data-kind=graph] [data-testid=recent-remove]');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=recent-menu] [data-testid=recent-item]').length === 1 &&
     document.querySelectorAll('[data-testid=recent] [data-testid=recent-item]').length === 1);
-  await page.goto(origin + '/');
+  await page.goto(suite.home);
   await page.waitForSelector('[data-testid=recent]:not([hidden]) [data-testid=recent-item]');
   assert.deepEqual((await items()).map((i) => i.kind), ['trend']);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -196,10 +171,10 @@ test('"Forget stored data" asks first: Cancel (focused) keeps the results, Delet
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('visprobe.recent') || '[]').length === 0 &&
     document.querySelector('[data-testid=toolbar-recent]').hidden && document.querySelector('[data-testid=recent]').hidden &&
     !/[#&]db=/.test(location.hash));
-  await page.goto(origin + '/');
+  await page.goto(suite.home);
   await page.waitForFunction(() => document.querySelector('[data-testid=recent]') && document.querySelector('[data-testid=recent]').hidden);
   assert.equal(await page.locator('[data-testid=recent-item]').count(), 0);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -225,13 +200,13 @@ test('the single session of earlier versions is migrated into the recent results
     return e.hash;
   });
   await page.goto('about:blank');   // (a link to the same page differing in its fragment would not load it again)
-  await page.goto(`${origin}/${link}`);
-  await page.waitForFunction(() => document.querySelector('[data-testid=workspace]').dataset.restored === '1', null, { timeout: 60000 });
+  await page.goto(`${suite.origin}/${link}`);
+  await viewRestored(page);
   await graphShownAs(page, want);
   const kept = await page.evaluate(() => ({ legacy: localStorage.getItem('visprobe.session'),
                                             list: JSON.parse(localStorage.getItem('visprobe.recent')).map((e) => [e.kind, e.files]) }));
   assert.deepEqual(kept, { legacy: null, list: [['graph', ['session.db']]] });
   await page.waitForSelector('[data-testid=toolbar-recent]:not([hidden])');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
