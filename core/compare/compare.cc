@@ -11,6 +11,7 @@
 #include "base/str_writer.h"
 #include "base/thread_init.h"
 #include "graph/items.h"
+#include "graph/value_format.h"
 
 namespace visprobe {
 

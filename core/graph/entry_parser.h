@@ -30,6 +30,15 @@ struct ItemBuild {
   bool data_name_is_str = false;
 };
 
+// The members of a leaf FastLeaf writes: all of them in order, and those it reads by name.
+struct LeafMembers {
+  static constexpr int kMax = 24;
+  JIdx mem[kMax];
+  int n = 0;
+  JIdx type = kJNone, dtype = kJNone, shape = kJNone, data_name = kJNone, md5 = kJNone, rg = kJNone;
+  JIdx stat[4] = {kJNone, kJNone, kJNone, kJNone};  // Max, Min, Mean, Norm
+};
+
 class EntryParser {
  public:
   EntryParser(const JTree& t, std::string_view node, const ItemOptions& o, NodeItems& out)
@@ -86,6 +95,10 @@ class EntryParser {
   // The common leaf written straight into the blob: true when it was (or when, as Emit would,
   // it was dropped), false when it needs the general way (GenItem, then Emit).
   bool FastLeaf(JIdx leaf, const std::string& nm);
+  // FastLeaf's steps: the item's key and text into the blob, and the values the comparison reads
+  // into out_.cmp (their index).
+  ItemRef WriteLeaf(const LeafMembers& m, const std::string& key, bool dn_truthy);
+  uint32_t CaptureLeaf(const LeafMembers& m, const std::string& fon, const std::string& dn);
   // A JSON value as Render writes a field holding it (a number in quotes, null as "null", a
   // string by §12 rule 3, anything else as Python's str), into `out`; a "null" Max collapses.
   void RenderValue(StrWriter& out, JIdx c, bool is_max, bool* collapsed);
@@ -96,6 +109,13 @@ class EntryParser {
   // Items are built one at a time (never two at once), in one reused ItemBuild per thread.
   static ItemBuild& Fresh();
   ItemBuild& GenItem(JIdx leaf, const std::string& nm);
+  // GenItem's rules for a value without a dtype (an argument that is not a tensor: a torch.Size,
+  // a slice, a p2p peer, a process group, a Python scalar): its dtype, shape and statistics. True
+  // when the md5 to make up is crc32 of *md5_text rather than of the value.
+  bool SetUntypedFields(ItemBuild& it, JIdx leaf, const std::string& nm, JIdx type, JIdx value, std::string* md5_text);
+  // Max, Min, Mean and Norm all set to the value v (null when there is none), or to the text v.
+  void SetStats(ItemBuild& it, JIdx v);
+  void SetStatsLit(ItemBuild& it, const std::string& v);
   ItemBuild& DefaultItem(const std::string& nm);
   void Emit(ItemBuild& it);
   void Capture(const ItemBuild& it, CmpItem* c) const;

@@ -1,8 +1,6 @@
 #include "graph/items.h"
 
 #include <charconv>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -11,6 +9,7 @@
 #include "base/str_writer.h"
 #include "base/thread_init.h"
 #include "graph/entry_parser.h"
+#include "graph/value_format.h"
 
 namespace visprobe {
 namespace {
@@ -37,97 +36,7 @@ std::string_view LastSegment(std::string_view s) {
   return k == std::string_view::npos ? s : s.substr(k + 1);
 }
 
-void AppendDecimalRule(std::string& out, const std::string& s) {
-  // ^\d{1,20}\.\d{1,20}%?$ with more than 6 decimals -> 6 decimals.
-  size_t n = s.size();
-  bool pct = n > 0 && s[n - 1] == '%';
-  size_t body = pct ? n - 1 : n;
-  size_t i = 0;
-  while (i < body && s[i] >= '0' && s[i] <= '9') ++i;
-  size_t int_digits = i;
-  bool ok = int_digits >= 1 && int_digits <= 20 && i < body && s[i] == '.';
-  size_t frac = 0;
-  if (ok) {
-    ++i;
-    while (i < body && s[i] >= '0' && s[i] <= '9') ++i, ++frac;
-    ok = i == body && frac >= 1 && frac <= 20;
-  }
-  if (ok && frac > 6) {
-    AppendFixed(out, std::strtod(s.substr(0, body).c_str(), nullptr), 6);
-    if (pct) out += '%';
-    return;
-  }
-  out += s;
-}
-
 }  // namespace
-
-size_t WriteFormattedRepr(char* d, double v, bool rule) {
-  const size_t n = static_cast<size_t>(WritePyFloat(d, v) - d);
-  // The decimal rule's pattern ^\d{1,20}\.\d{1,20}%?$ (sign and exponent forms never match).
-  size_t i = 0;
-  while (i < n && d[i] >= '0' && d[i] <= '9') ++i;
-  const size_t point = i;
-  bool ok = rule && point >= 1 && point <= 20 && i < n && d[i] == '.';
-  size_t frac = 0;
-  if (ok) {
-    for (++i; i < n && d[i] >= '0' && d[i] <= '9'; ++i) ++frac;
-    ok = i == n && frac >= 1 && frac <= 20;
-  }
-  if (!ok || frac <= 6) return n;
-  if (frac == 7 && d[n - 1] == '5') {  // a tie in the text: v is on one side of it
-    std::string fixed;  // at most 20 digits, the point and 6 decimals
-    AppendFixed(fixed, v, 6);
-    std::memcpy(d, fixed.data(), fixed.size());
-    return fixed.size();
-  }
-  const bool up = d[point + 7] >= '5';
-  size_t len = point + 7;  // integer digits, the point, 6 decimals
-  if (up) {
-    size_t k = len;
-    while (k > 0) {
-      --k;
-      if (d[k] == '.') continue;
-      if (d[k] != '9') {
-        ++d[k];
-        break;
-      }
-      d[k] = '0';
-      if (k == 0) {  // all nines: one more integer digit
-        std::memmove(d + 1, d, len);
-        d[0] = '1';
-        ++len;
-      }
-    }
-  }
-  return len;
-}
-
-void AppendFormattedRepr(std::string& out, double v, std::string_view suffix) {
-  char buf[kPyFloatRoom];
-  out.append(buf, WriteFormattedRepr(buf, v, suffix.empty() || suffix == "%"));
-  out.append(suffix.data(), suffix.size());
-}
-
-void AppendFormattedString(std::string& out, std::string_view s) {
-  // Fast path: nothing to remove or replace, and not a candidate for the decimal rule.
-  if (FormatsAsItself(s)) {
-    out.append(s.data(), s.size());
-    return;
-  }
-  std::string tmp;
-  tmp.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\'') continue;
-    if (s[i] == 'N' && s.compare(i, 4, "None") == 0) {
-      tmp += "null";
-      i += 3;
-      continue;
-    }
-    tmp += s[i];
-  }
-  AppendDecimalRule(out, tmp);
-}
 
 namespace items_internal {
 
@@ -207,70 +116,72 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
   AddIfAbsent(it, "requires_grad");
   for (const char* s : {"Max", "Min", "Mean", "Norm"}) AddIfAbsent(it, s);
 
-  std::string_view type_s = (type != kJNone && t_.Kind(type) == JKind::kString) ? t_.Str(type) : std::string_view();
-  std::string md5_override;
-  bool has_md5_override = false;
-  if (!t_.Truthy(dtype)) {
-    auto set_stats_tree = [&](JIdx v) {
-      for (const char* s : {"Max", "Min", "Mean", "Norm"}) {
-        if (v == kJNone)
-          SetNull(it, s);
-        else
-          SetTree(it, s, v);
-      }
-    };
-    auto set_stats_lit = [&](const std::string& v) {
-      for (const char* s : {"Max", "Min", "Mean", "Norm"}) SetLit(it, s, v);
-    };
-    std::string_view last = LastSegment(nm);
-    if (type_s == "torch.Size") {
-      SetLit(it, "dtype", "torch.Size");
-      SetLit(it, "shape", value == kJNone ? std::string("None") : t_.PyStr(value));
-    } else if (type_s == "slice") {
-      SetLit(it, "dtype", "slice");
-      // numpy shape of the value; such items have no statistics and print as {"value": "null"}.
-      std::string shape = "()";
-      if (value != kJNone && t_.Kind(value) == JKind::kArray) shape = "(" + std::to_string(t_.at(value).count) + ",)";
-      SetLit(it, "shape", shape);
-    } else if (type_s == "ellipsis") {
-      SetLit(it, "dtype", "ellipsis");
-      SetLit(it, "shape", "[]");
-      set_stats_tree(value);
-    } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
-      if (type != kJNone)
-        SetTree(it, "dtype", type);
-      else
-        SetNull(it, "dtype");
-      SetLit(it, "shape", "[]");
-      std::string v = value == kJNone ? std::string("None") : t_.PyStr(value);
-      set_stats_lit(v);
-      md5_override = v;
-      has_md5_override = true;
-    } else if (type_s == "torch.ProcessGroup") {
-      SetLit(it, "dtype", "torch.ProcessGroup");
-      SetLit(it, "shape", "[]");
-      JIdx gr = t_.Find(leaf, "group_ranks");
-      std::string v = gr == kJNone ? std::string("None") : t_.PyStr(gr);
-      set_stats_lit(v);
-      md5_override = v;
-      has_md5_override = true;
-    } else {
-      SetLit(it, "dtype", std::string("<class '") + PyTypeName(t_, value) + "'>");
-      SetLit(it, "shape", "[]");
-      set_stats_tree(value);
-    }
-  }
-  if (opts_.keep_md5) {
-    if (!t_.Truthy(md5)) {
-      if (has_md5_override)
-        SetLit(it, "md5", Crc32Hex(md5_override));
-      else if (value != kJNone)
-        SetLit(it, "md5", Crc32Hex(t_.PyStr(value)));
-      else
-        SetLit(it, "md5", "00000000");
-    }
+  std::string md5_text;
+  bool md5_of_text = false;
+  if (!t_.Truthy(dtype)) md5_of_text = SetUntypedFields(it, leaf, nm, type, value, &md5_text);
+  if (opts_.keep_md5 && !t_.Truthy(md5)) {
+    if (md5_of_text)
+      SetLit(it, "md5", Crc32Hex(md5_text));
+    else if (value != kJNone)
+      SetLit(it, "md5", Crc32Hex(t_.PyStr(value)));
+    else
+      SetLit(it, "md5", "00000000");
   }
   return it;
+}
+
+void EntryParser::SetStats(ItemBuild& it, JIdx v) {
+  for (const char* s : {"Max", "Min", "Mean", "Norm"}) {
+    if (v == kJNone)
+      SetNull(it, s);
+    else
+      SetTree(it, s, v);
+  }
+}
+
+void EntryParser::SetStatsLit(ItemBuild& it, const std::string& v) {
+  for (const char* s : {"Max", "Min", "Mean", "Norm"}) SetLit(it, s, v);
+}
+
+bool EntryParser::SetUntypedFields(ItemBuild& it, JIdx leaf, const std::string& nm, JIdx type, JIdx value,
+                                   std::string* md5_text) {
+  const std::string_view type_s = (type != kJNone && t_.Kind(type) == JKind::kString) ? t_.Str(type) : std::string_view();
+  const std::string_view last = LastSegment(nm);
+  if (type_s == "torch.Size") {
+    SetLit(it, "dtype", "torch.Size");
+    SetLit(it, "shape", value == kJNone ? std::string("None") : t_.PyStr(value));
+  } else if (type_s == "slice") {
+    SetLit(it, "dtype", "slice");
+    // numpy shape of the value; such items have no statistics and print as {"value": "null"}.
+    std::string shape = "()";
+    if (value != kJNone && t_.Kind(value) == JKind::kArray) shape = "(" + std::to_string(t_.at(value).count) + ",)";
+    SetLit(it, "shape", shape);
+  } else if (type_s == "ellipsis") {
+    SetLit(it, "dtype", "ellipsis");
+    SetLit(it, "shape", "[]");
+    SetStats(it, value);
+  } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
+    if (type != kJNone)
+      SetTree(it, "dtype", type);
+    else
+      SetNull(it, "dtype");
+    SetLit(it, "shape", "[]");
+    *md5_text = value == kJNone ? std::string("None") : t_.PyStr(value);
+    SetStatsLit(it, *md5_text);
+    return true;
+  } else if (type_s == "torch.ProcessGroup") {
+    SetLit(it, "dtype", "torch.ProcessGroup");
+    SetLit(it, "shape", "[]");
+    JIdx gr = t_.Find(leaf, "group_ranks");
+    *md5_text = gr == kJNone ? std::string("None") : t_.PyStr(gr);
+    SetStatsLit(it, *md5_text);
+    return true;
+  } else {
+    SetLit(it, "dtype", std::string("<class '") + PyTypeName(t_, value) + "'>");
+    SetLit(it, "shape", "[]");
+    SetStats(it, value);
+  }
+  return false;
 }
 
 Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {

@@ -6,6 +6,7 @@
 #include "base/str_writer.h"
 #include "base/thread_init.h"
 #include "graph/entry_parser.h"
+#include "graph/value_format.h"
 
 namespace visprobe {
 namespace items_internal {
@@ -90,69 +91,72 @@ void EntryParser::CaptureMember(JIdx c, CmpValue* v) const {
 // both ways (tests/core/test_items.cc runs both on every leaf shape).
 VP_THREAD_LOCAL uint64_t one_pass_leaves = 0;
 
-bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
-  if (batch_p2p_node_ || opts_.general_only) return false;
-  constexpr int kMaxMembers = 24;
-  JIdx mem[kMaxMembers];
-  int n = 0;
-  JIdx type = kJNone, dtype = kJNone, shape = kJNone, data_name = kJNone, md5 = kJNone, rg = kJNone;
-  JIdx stat[4] = {kJNone, kJNone, kJNone, kJNone};
-  for (JIdx c = t_.at(leaf).first; c != kJNone; c = t_.at(c).next) {
-    if (n == kMaxMembers) return false;
-    const std::string_view k = t_.Key(c);
-    for (int j = 0; j < n; ++j) {
-      const std::string_view o = t_.Key(mem[j]);
+// The leaf's members in order, and those FastLeaf reads by name. False: the leaf needs the general
+// way (more members than kMax, a repeated key, or an "error_key").
+static inline bool FindLeafMembers(const JTree& t, JIdx leaf, LeafMembers* m) {
+  for (JIdx c = t.at(leaf).first; c != kJNone; c = t.at(c).next) {
+    if (m->n == LeafMembers::kMax) return false;
+    const std::string_view k = t.Key(c);
+    for (int j = 0; j < m->n; ++j) {
+      const std::string_view o = t.Key(m->mem[j]);
       if (o.size() == k.size() && o == k) return false;
     }
-    mem[n++] = c;
+    m->mem[m->n++] = c;
     switch (k.size()) {
       case 3:
         if (k == "md5")
-          md5 = c;
+          m->md5 = c;
         else if (k == "Max")
-          stat[0] = c;
+          m->stat[0] = c;
         else if (k == "Min")
-          stat[1] = c;
+          m->stat[1] = c;
         break;
       case 4:
         if (k == "type")
-          type = c;
+          m->type = c;
         else if (k == "Mean")
-          stat[2] = c;
+          m->stat[2] = c;
         else if (k == "Norm")
-          stat[3] = c;
+          m->stat[3] = c;
         break;
       case 5:
         if (k == "dtype")
-          dtype = c;
+          m->dtype = c;
         else if (k == "shape")
-          shape = c;
+          m->shape = c;
         break;
       case 9:
         if (k == "data_name")
-          data_name = c;
+          m->data_name = c;
         else if (k == "error_key")
           return false;
         break;
       case 13:
-        if (k == "requires_grad") rg = c;
+        if (k == "requires_grad") m->rg = c;
         break;
       default: break;
     }
   }
-  if (type == kJNone || t_.Kind(type) != JKind::kString || t_.Str(type) == "torch.ProcessGroup") return false;
-  if (!t_.Truthy(dtype)) return false;
-  if (opts_.keep_md5 && !t_.Truthy(md5)) return false;
+  return true;
+}
+
+bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
+  if (batch_p2p_node_ || opts_.general_only) return false;
+  LeafMembers m;
+  if (!FindLeafMembers(t_, leaf, &m)) return false;
+  if (m.type == kJNone || t_.Kind(m.type) != JKind::kString || t_.Str(m.type) == "torch.ProcessGroup") return false;
+  if (!t_.Truthy(m.dtype)) return false;
+  if (opts_.keep_md5 && !t_.Truthy(m.md5)) return false;
 
   // SetDataName and Emit's key.
-  const bool dn_truthy = t_.Truthy(data_name);
-  const bool dn_is_str = dn_truthy && t_.Kind(data_name) == JKind::kString;
+  const bool dn_truthy = t_.Truthy(m.data_name);
+  const bool dn_is_str = dn_truthy && t_.Kind(m.data_name) == JKind::kString;
   std::string& dn = dn_;
   if (dn_is_str)
-    dn.assign(t_.Str(data_name));
+    dn.assign(t_.Str(m.data_name));
   else if (dn_truthy) {
     dn.clear();
-    t_.AppendPyStr(dn, data_name);
+    t_.AppendPyStr(dn, m.data_name);
   } else
     dn.assign("-1");
   std::string& fon = fon_;
@@ -168,6 +172,15 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
   else
     key.assign(fon);
 
+  ItemRef ref = WriteLeaf(m, key, dn_truthy);
+  if (opts_.capture) ref.cmp = CaptureLeaf(m, fon, dn);
+  Place(ref, is_output, key);
+  ++one_pass_leaves;
+  return true;
+}
+
+// The key, then the fields as Render writes them, into the blob.
+inline ItemRef EntryParser::WriteLeaf(const LeafMembers& m, const std::string& key, bool dn_truthy) {
   StrWriter b(out_.blob);
   ItemRef ref;
   ref.key_off = static_cast<uint32_t>(b.size());
@@ -181,26 +194,26 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
     AppendJsonString(b, f);
     b.Put(": ");
   };
-  for (int j = 0; j < n; ++j) {
-    const JIdx c = mem[j];
-    if (c == md5 && !opts_.keep_md5) continue;
+  for (int j = 0; j < m.n; ++j) {
+    const JIdx c = m.mem[j];
+    if (c == m.md5 && !opts_.keep_md5) continue;
     name(t_.Key(c));
-    if (c == data_name && !dn_truthy)
+    if (c == m.data_name && !dn_truthy)
       b.Put("\"-1\"");
     else
-      RenderValue(b, c, c == stat[0], &collapsed);
+      RenderValue(b, c, c == m.stat[0], &collapsed);
   }
-  if (data_name == kJNone) {
+  if (m.data_name == kJNone) {
     name("data_name");
     b.Put("\"-1\"");
   }
-  if (rg == kJNone) {
+  if (m.rg == kJNone) {
     name("requires_grad");
     b.Put("\"null\"");
   }
   static const char* const kStats[] = {"Max", "Min", "Mean", "Norm"};
   for (int i = 0; i < 4; ++i) {
-    if (stat[i] != kJNone) continue;
+    if (m.stat[i] != kJNone) continue;
     name(kStats[i]);
     b.Put("\"null\"");
     if (i == 0) collapsed = true;
@@ -208,23 +221,24 @@ bool EntryParser::FastLeaf(JIdx leaf, const std::string& nm) {
   ref.text_len = static_cast<uint32_t>(b.size() - ref.text_off);
   b.Done();
   ref.collapsed = collapsed;
-  if (opts_.capture) {
-    ref.cmp = static_cast<uint32_t>(out_.cmp.size());
-    out_.cmp.emplace_back();
-    CmpItem& ci = out_.cmp.back();
-    ci.name = fon;
-    ci.state = state_;
-    ci.data_name = dn;
-    if (dtype != kJNone) CaptureMember(dtype, &ci.dtype);
-    if (shape != kJNone) CaptureMember(shape, &ci.shape);
-    if (rg != kJNone) CaptureMember(rg, &ci.requires_grad);
-    for (int i = 0; i < 4; ++i)
-      if (stat[i] != kJNone) CaptureMember(stat[i], &ci.stats[i]);
-    if (md5 != kJNone) CaptureMember(md5, &ci.md5);
-  }
-  Place(ref, is_output, key);
-  ++one_pass_leaves;
-  return true;
+  return ref;
+}
+
+// The values the comparison reads (opts_.capture), as Capture takes them from GenItem's fields.
+uint32_t EntryParser::CaptureLeaf(const LeafMembers& m, const std::string& fon, const std::string& dn) {
+  const auto at = static_cast<uint32_t>(out_.cmp.size());
+  out_.cmp.emplace_back();
+  CmpItem& ci = out_.cmp.back();
+  ci.name = fon;
+  ci.state = state_;
+  ci.data_name = dn;
+  if (m.dtype != kJNone) CaptureMember(m.dtype, &ci.dtype);
+  if (m.shape != kJNone) CaptureMember(m.shape, &ci.shape);
+  if (m.rg != kJNone) CaptureMember(m.rg, &ci.requires_grad);
+  for (int i = 0; i < 4; ++i)
+    if (m.stat[i] != kJNone) CaptureMember(m.stat[i], &ci.stats[i]);
+  if (m.md5 != kJNone) CaptureMember(m.md5, &ci.md5);
+  return at;
 }
 
 }  // namespace items_internal

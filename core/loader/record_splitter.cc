@@ -179,70 +179,210 @@ Status RecordSplitter::EndRecord(bool container_closed) {
   return Status::Ok();
 }
 
+RecordSplitter::Sink RecordSplitter::SinkNow() const {
+  if (in_record_) return Sink::kWindow;
+  if (!container_key_.empty() && depth_ >= 1 && !in_container_) return Sink::kMeta;
+  return Sink::kNone;
+}
+
+void RecordSplitter::SwitchSink(FeedScan& s, const char* at) {
+  Append(s.sink, s.seg, at);
+  s.seg = at;
+  s.sink = SinkNow();
+}
+
+Status RecordSplitter::TooDeep(uint64_t at) const {
+  return Fail(at, "JSON nesting deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels");
+}
+
+Status RecordSplitter::AfterTopLevel(uint64_t at) const {
+  if (top_closed_) return Fail(at, "unexpected characters after the top-level object");
+  return Fail(at, "the top-level value is not a JSON object");
+}
+
+// The key text from p to e (and a backslash after it when `escape`), then the key length limit.
+Status RecordSplitter::CaptureKeyPart(const FeedScan& s, const char* p, const char* e, bool escape) {
+  if (capturing_key_) {
+    key_.append(p, e - p);
+    if (escape) key_ += '\\';
+  }
+  if (capturing_record_key_) {
+    record_key_.append(p, e - p);
+    if (escape) record_key_ += '\\';
+  }
+  if (KeyTooLong()) return Fail(At(s, p), KeyLimitText());
+  return Status::Ok();
+}
+
+// The key's last text, from p to its closing quote q: a top-level key is kept for the ':' after
+// it, a record's key (keys-only mode) goes to key_fn_.
+Status RecordSplitter::CloseKey(const FeedScan& s, const char* p, const char* q) {
+  if (capturing_key_) {
+    key_.append(p, q - p);
+    capturing_key_ = false;
+    key_done_ = true;
+  }
+  if (capturing_record_key_) {
+    record_key_.append(p, q - p);
+    if (KeyTooLong()) return Fail(At(s, p), KeyLimitText());
+    capturing_record_key_ = false;
+    RETURN_IF_ERROR(key_fn_(record_key_, record_key_pos_));
+  }
+  return Status::Ok();
+}
+
+// The next '"' at or after p, remembered: searching again after every escape made strings dense
+// with escapes quadratic in the read size.
+inline const char* RecordSplitter::NextQuote(FeedScan& s, const char* p, const char* end) {
+  if (!s.quote_known || (s.next_quote && s.next_quote < p)) {
+    s.next_quote = static_cast<const char*>(std::memchr(p, '"', end - p));
+    s.quote_known = true;
+  }
+  return s.next_quote;
+}
+
+inline const char* RecordSplitter::SkipString(FeedScan& s, const char* p, const char* end) {
+  if (escape_) {
+    escape_ = false;
+    return p + 1;
+  }
+  // Jump to the next quote or backslash.
+  const char* q = NextQuote(s, p, end);
+  const char* bs = static_cast<const char*>(std::memchr(p, '\\', (q ? q : end) - p));
+  if (bs) {
+    escape_ = true;
+    return bs + 1;
+  }
+  if (!q) return end;
+  in_string_ = false;
+  return q + 1;
+}
+
+Status RecordSplitter::ScanKeyString(FeedScan& s, const char*& p, const char* end) {
+  if (escape_) {
+    escape_ = false;
+    if (capturing_key_) key_ += *p;
+    if (capturing_record_key_) record_key_ += *p;
+    ++p;
+    return Status::Ok();
+  }
+  const char* q = NextQuote(s, p, end);
+  const char* bs = static_cast<const char*>(std::memchr(p, '\\', (q ? q : end) - p));
+  if (bs) {
+    RETURN_IF_ERROR(CaptureKeyPart(s, p, bs, true));
+    p = bs + 1;
+    escape_ = true;
+  } else if (!q) {
+    RETURN_IF_ERROR(CaptureKeyPart(s, p, end, false));
+    p = end;
+  } else {
+    RETURN_IF_ERROR(CloseKey(s, p, q));
+    in_string_ = false;
+    p = q + 1;
+  }
+  return Status::Ok();
+}
+
+Status RecordSplitter::OpenOuterString(FeedScan& s, const char* p) {
+  if (top_closed_ || depth_ == 0) return AfterTopLevel(At(s, p));
+  if (depth_ == container_depth_ && in_container_ && !in_record_) {
+    // A record's key: the record starts here.
+    SwitchSink(s, p);
+    in_record_ = true;
+    record_start_ = At(s, p);
+    ++records_;
+    if (keys_only_) {
+      capturing_record_key_ = true;
+      record_key_.clear();
+      record_key_pos_ = At(s, p);
+    } else {
+      origins_.push_back({window_.size(), At(s, p)});
+    }
+    s.sink = Sink::kWindow;
+  } else if (depth_ == 1 && expect_key_) {
+    capturing_key_ = true;
+    key_.clear();
+    expect_key_ = false;
+  }
+  return Status::Ok();
+}
+
+Status RecordSplitter::OpenOuterBracket(FeedScan& s, const char* p, char c) {
+  if (top_closed_) return AfterTopLevel(At(s, p));
+  if (depth_ == 0) {
+    if (c != '{') return AfterTopLevel(At(s, p));
+    depth_ = 1;
+    if (container_key_.empty()) {
+      in_container_ = true;
+    } else {
+      SwitchSink(s, p);  // keep the '{' in meta
+      s.sink = Sink::kMeta;
+      expect_key_ = true;
+    }
+    return Status::Ok();
+  }
+  if (depth_ == 1 && value_is_container_ && c == '{' && !in_container_) {
+    // Entering the container: meta gets a placeholder instead of its content.
+    SwitchSink(s, p);
+    meta_ += '0';
+    ++depth_;
+    in_container_ = true;
+    value_is_container_ = false;
+    s.seg = p + 1;
+    s.sink = SinkNow();
+    return Status::Ok();
+  }
+  value_is_container_ = false;
+  if (++depth_ > container_depth_ + kMaxJsonDepth) return TooDeep(At(s, p));
+  return Status::Ok();
+}
+
+Status RecordSplitter::CloseOuterBracket(FeedScan& s, const char* p) {
+  if (depth_ <= 0) return Fail(At(s, p), "unbalanced closing bracket");
+  if (in_container_ && depth_ == container_depth_) {
+    // Closing the container (or the top-level object in top mode).
+    container_end_ = At(s, p);
+    RETURN_IF_ERROR(CheckRecordSize(container_end_));
+    SwitchSink(s, p);
+    if (in_record_ || !origins_.empty()) RETURN_IF_ERROR(EndRecord(true));
+    in_container_ = false;
+    --depth_;
+    if (depth_ == 0) top_closed_ = true;
+    s.seg = p + 1;
+    s.sink = SinkNow();
+    return Status::Ok();
+  }
+  --depth_;
+  if (depth_ == 0) {
+    top_closed_ = true;
+    SwitchSink(s, p + 1);
+  }
+  return Status::Ok();
+}
+
+Status RecordSplitter::OuterComma(FeedScan& s, const char* p) {
+  if (in_record_ && depth_ == container_depth_) {
+    RETURN_IF_ERROR(CheckRecordSize(At(s, p)));
+    SwitchSink(s, p);
+    RETURN_IF_ERROR(EndRecord(false));
+    s.seg = p + 1;
+    s.sink = SinkNow();
+    return Status::Ok();
+  }
+  if (depth_ == 1 && !in_container_) expect_key_ = true;
+  return Status::Ok();
+}
+
 Status RecordSplitter::Feed(const char* data, size_t size) {
   const char* p = data;
-  const char* end = data + size;
-  // Where the bytes currently go, and since when.
-  auto sink_now = [&]() -> Sink {
-    if (in_record_) return Sink::kWindow;
-    if (!container_key_.empty() && depth_ >= 1 && !in_container_) return Sink::kMeta;
-    return Sink::kNone;
-  };
-  Sink sink = sink_now();
-  const char* seg = p;
-  const char* next_quote = nullptr;  // the next '"' at or after the scan position, if known
-  bool quote_known = false;
-  auto switch_sink = [&](const char* at) {
-    Append(sink, seg, at);
-    seg = at;
-    sink = sink_now();
-  };
-
+  const char* const end = data + size;
+  FeedScan s{data, data, SinkNow()};
   while (p < end) {
     if (in_string_) {
-      if (escape_) {
-        escape_ = false;
-        if (capturing_key_) key_ += *p;
-        if (capturing_record_key_) record_key_ += *p;
-        ++p;
-        continue;
-      }
-      // Jump to the next quote or backslash. The quote found is remembered: searching again
-      // after every escape made strings dense with escapes quadratic in the read size.
-      if (!quote_known || (next_quote && next_quote < p)) {
-        next_quote = static_cast<const char*>(std::memchr(p, '"', end - p));
-        quote_known = true;
-      }
-      const char* q = next_quote;
-      const char* bs = static_cast<const char*>(std::memchr(p, '\\', (q ? q : end) - p));
-      if (bs) {
-        if (capturing_key_) key_.append(p, bs - p), key_ += '\\';
-        if (capturing_record_key_) record_key_.append(p, bs - p), record_key_ += '\\';
-        if (KeyTooLong()) return Fail(pos_ + (p - data), KeyLimitText());
-        p = bs + 1;
-        escape_ = true;
-        continue;
-      }
-      if (!q) {
-        if (capturing_key_) key_.append(p, end - p);
-        if (capturing_record_key_) record_key_.append(p, end - p);
-        if (KeyTooLong()) return Fail(pos_ + (p - data), KeyLimitText());
-        p = end;
-        break;
-      }
-      if (capturing_key_) {
-        key_.append(p, q - p);
-        capturing_key_ = false;
-        key_done_ = true;
-      }
-      if (capturing_record_key_) {
-        record_key_.append(p, q - p);
-        if (KeyTooLong()) return Fail(pos_ + (p - data), KeyLimitText());
-        capturing_record_key_ = false;
-        RETURN_IF_ERROR(key_fn_(record_key_, record_key_pos_));
-      }
-      in_string_ = false;
-      p = q + 1;
+      if (capturing_key_ || capturing_record_key_)
+        RETURN_IF_ERROR(ScanKeyString(s, p, end));
+      else
+        p = SkipString(s, p, end);
       continue;
     }
     if (depth_ > container_depth_ && depth_ > 1) {
@@ -256,126 +396,51 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
       if (!at_bracket) p = SkipToStructural(p, end);
       if (p == end) break;
     }
-    char c = *p;
+    // Inside a record's value a byte only moves depth_ or starts a string; the Outer* steps
+    // (records' level and above: records, the container and the top-level object) do the rest.
+    const char c = *p;
     switch (c) {
-      case ' ':
-      case '\n':
-      case '\r':
-      case '\t': ++p; continue;
       case '"':
-        if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
-        if (depth_ == 0) return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
-        if (depth_ == container_depth_ && in_container_ && !in_record_) {
-          switch_sink(p);
-          in_record_ = true;
-          record_start_ = pos_ + (p - data);
-          ++records_;
-          if (keys_only_) {
-            capturing_record_key_ = true;
-            record_key_.clear();
-            record_key_pos_ = pos_ + (p - data);
-          } else {
-            origins_.push_back({window_.size(), pos_ + (p - data)});
-          }
-          sink = Sink::kWindow;
-        } else if (depth_ == 1 && expect_key_) {
-          capturing_key_ = true;
-          key_.clear();
-          expect_key_ = false;
-        }
+        if (depth_ <= container_depth_) RETURN_IF_ERROR(OpenOuterString(s, p));
         in_string_ = true;
-        ++p;
-        continue;
+        break;
       case '{':
       case '[':
-        if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
-        if (depth_ == 0) {
-          if (c != '{') return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
-          depth_ = 1;
-          ++p;
-          if (container_key_.empty()) {
-            in_container_ = true;
-          } else {
-            switch_sink(p - 1);  // keep the '{' in meta
-            seg = p - 1;
-            sink = Sink::kMeta;
-            expect_key_ = true;
-          }
-          continue;
-        }
-        if (depth_ == 1 && value_is_container_ && c == '{' && !in_container_) {
-          // Entering the container: meta gets a placeholder instead of its content.
-          switch_sink(p);
-          meta_ += '0';
-          ++depth_;
-          in_container_ = true;
+        if (depth_ <= 1) {
+          RETURN_IF_ERROR(OpenOuterBracket(s, p, c));
+        } else {
           value_is_container_ = false;
-          ++p;
-          seg = p;
-          sink = sink_now();
-          continue;
+          if (++depth_ > container_depth_ + kMaxJsonDepth) return TooDeep(At(s, p));
         }
-        value_is_container_ = false;
-        if (++depth_ > container_depth_ + kMaxJsonDepth)
-          return Fail(pos_ + (p - data), "JSON nesting deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels");
-        ++p;
-        continue;
+        break;
       case '}':
       case ']':
-        if (depth_ <= 0) return Fail(pos_ + (p - data), "unbalanced closing bracket");
-        if (in_container_ && depth_ == container_depth_) {
-          // Closing the container (or the top-level object in top mode).
-          container_end_ = pos_ + static_cast<uint64_t>(p - data);
-          RETURN_IF_ERROR(CheckRecordSize(container_end_));
-          switch_sink(p);
-          if (in_record_)
-            RETURN_IF_ERROR(EndRecord(true));
-          else if (!origins_.empty())
-            RETURN_IF_ERROR(EndRecord(true));
-          in_container_ = false;
+        if (depth_ <= container_depth_)
+          RETURN_IF_ERROR(CloseOuterBracket(s, p));
+        else
           --depth_;
-          ++p;
-          if (depth_ == 0) top_closed_ = true;
-          seg = p;
-          sink = sink_now();
-          continue;
-        }
-        --depth_;
-        ++p;
-        if (depth_ == 0) {
-          top_closed_ = true;
-          switch_sink(p);
-        }
-        continue;
+        break;
       case ',':
-        if (in_record_ && depth_ == container_depth_) {
-          RETURN_IF_ERROR(CheckRecordSize(pos_ + (p - data)));
-          switch_sink(p);
-          RETURN_IF_ERROR(EndRecord(false));
-          ++p;
-          seg = p;
-          sink = sink_now();
-          continue;
-        }
-        if (depth_ == 1 && !in_container_) expect_key_ = true;
-        ++p;
-        continue;
+        if (depth_ <= container_depth_) RETURN_IF_ERROR(OuterComma(s, p));
+        break;
       case ':':
         if (depth_ == 1 && key_done_ && !in_container_) {
           key_done_ = false;
           value_is_container_ = (key_ == container_key_);
         }
-        ++p;
-        continue;
+        break;
+      case ' ':
+      case '\n':
+      case '\r':
+      case '\t': break;
       default:
-        if (top_closed_) return Fail(pos_ + (p - data), "unexpected characters after the top-level object");
-        if (depth_ == 0) return Fail(pos_ + (p - data), "the top-level value is not a JSON object");
+        if (top_closed_ || depth_ == 0) return AfterTopLevel(At(s, p));
         if (depth_ == 1) value_is_container_ = false;
-        ++p;
-        continue;
+        break;
     }
+    ++p;
   }
-  Append(sink, seg, end);
+  Append(s.sink, s.seg, end);
   pos_ += size;
   return CheckRecordSize(pos_);
 }

@@ -62,7 +62,39 @@ class RecordSplitter {
 
  private:
   enum class Sink : uint8_t { kNone, kMeta, kWindow };
+  // One Feed call's scan: its chunk, the bytes not yet appended (from `seg`, to `sink`) and the
+  // next quote found ahead of the scan position.
+  struct FeedScan {
+    const char* data;
+    const char* seg;
+    Sink sink;
+    const char* next_quote = nullptr;
+    bool quote_known = false;
+  };
+  uint64_t At(const FeedScan& s, const char* p) const { return pos_ + static_cast<uint64_t>(p - s.data); }
+  // Where the bytes go now: a record's into the window, the top-level members' into meta.
+  Sink SinkNow() const;
+  void SwitchSink(FeedScan& s, const char* at);
   void Append(Sink s, const char* b, const char* e);
+  // Feed's steps inside a string: to the next quote or backslash (or past the escaped byte), and
+  // the same while a key is read (a top-level member's, or a record's in keys-only mode).
+  const char* NextQuote(FeedScan& s, const char* p, const char* end);
+  const char* SkipString(FeedScan& s, const char* p, const char* end);
+  Status ScanKeyString(FeedScan& s, const char*& p, const char* end);
+  // Feed's steps on the key being read: a part of it (up to a backslash or the chunk's end), and
+  // its end at the closing quote.
+  Status CaptureKeyPart(const FeedScan& s, const char* p, const char* e, bool escape);
+  Status CloseKey(const FeedScan& s, const char* p, const char* q);
+  // Feed's steps on a '"', an opening or closing bracket and a ',' at the records' level or above
+  // it (depth_ <= container_depth_): where records, the container and the meta text start and end.
+  // p points at the byte; Feed moves past it.
+  Status OpenOuterString(FeedScan& s, const char* p);
+  Status OpenOuterBracket(FeedScan& s, const char* p, char c);
+  Status CloseOuterBracket(FeedScan& s, const char* p);
+  Status OuterComma(FeedScan& s, const char* p);
+  Status TooDeep(uint64_t at) const;
+  // A byte after the top-level object, or one that does not open it.
+  Status AfterTopLevel(uint64_t at) const;
   Status EndRecord(bool container_closed);
   Status Fail(uint64_t pos, const std::string& what) const;
   Status CheckRecordSize(uint64_t at) const;

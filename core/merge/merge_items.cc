@@ -3,6 +3,7 @@
 #include "base/pyfmt.h"
 #include "base/strings.h"
 #include "graph/items.h"
+#include "graph/value_format.h"
 
 namespace visprobe {
 namespace {

@@ -9,6 +9,7 @@
 #include "base/pyfmt.h"
 #include "graph/entry_parser.h"
 #include "graph/items.h"
+#include "graph/value_format.h"
 #include "test_util.h"
 
 using namespace visprobe;
