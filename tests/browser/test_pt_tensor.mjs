@@ -4,46 +4,24 @@
 // metrics; tensor-mode manual matching re-reads the pair's files, from the build's folders or from
 // folders chosen for a database opened from a file, and writes the rows the engine wrote.
 //   node --test tests/browser/test_pt_tensor.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startServer, launchChromium, openPage as openAt, root } from './harness.mjs';
+import { join } from 'node:path';
+import { browserSuite, fixture, graphDb, sqlJson, runBuild, download, openGraphDb, assertNoErrors } from './harness.mjs';
 
-const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
-const fixture = (side) => join(shared, 'fixtures', 'msprobe-real-dumper', side, 'step0', 'rank0');
-const native = join(root, 'build', 'native', 'visprobe');
+const dumps = (side) => fixture('msprobe-real-dumper', side, 'step0', 'rank0');
 const NODE = 'Module.encoder.layers.0.mlp.dense_h_to_4h.Linear.forward.0';
-let server, origin, browser, tmp, cliDb;
+let cliDb;
 
-const sqlRows = (db, q) => JSON.parse(execFileSync('sqlite3', ['-json', db, q], { maxBuffer: 1 << 28 }).toString() || '[]');
-const nodeRows = (db) => sqlRows(db, 'SELECT id, precision_index, input_data, output_data, matched_node_link FROM tb_nodes ORDER BY id');
+const nodeRows = (db) => sqlJson(db, 'SELECT id, precision_index, input_data, output_data, matched_node_link FROM tb_nodes ORDER BY id');
 
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_pt_'));
-  const out = join(tmp, 'cli');
-  execFileSync(native, ['graph_visualize', '-tp', fixture('pt_tensor_target'), '-gp', fixture('pt_tensor_golden'), '-o', out], { stdio: 'pipe' });
-  cliDb = join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
-  ({ server, origin } = await startServer(join(root, 'build', 'web')));
-  browser = await launchChromium();
+const suite = browserSuite({
+  prefix: 'visprobe_pt_',
+  setup: (s) => { cliDb = graphDb(join(s.tmp, 'cli'), ['-tp', dumps('pt_tensor_target'), '-gp', dumps('pt_tensor_golden')]); },
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const openPage = () => openAt(browser, origin + '/', { acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
-
-async function downloaded(page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
-  const saved = join(tmp, `page_${Date.now()}_${download.suggestedFilename()}`);
-  await download.saveAs(saved);
-  return saved;
-}
+/** The page's database, downloaded. */
+const downloaded = async (page) => (await download(page, '#download', suite.tmp, `page_${Date.now()}_`)).path;
 
 /** The stored cells of NODE's first input item, read by the page's own engine. */
 const itemCells = (page) => page.evaluate(async (n) => {
@@ -79,13 +57,10 @@ async function unmatchAndMatch(page) {
 }
 
 test('a .pt real-tensor compare built in the page equals the CLI, metrics on screen, manual match re-reads the files', async () => {
-  const { page, context, errors } = await openPage();
-  await page.setInputFiles('#pick-target', fixture('pt_tensor_target'));
-  await page.setInputFiles('#pick-golden', fixture('pt_tensor_golden'));
-  await page.waitForFunction(() => !document.getElementById('run').disabled);
-  await page.click('#run');
-  await page.waitForFunction(() => /^(ready|failed)/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
-  assert.match(await page.textContent('#status'), /^ready/);
+  const { page, context, errors } = await suite.open();
+  await page.setInputFiles('#pick-target', dumps('pt_tensor_target'));
+  await page.setInputFiles('#pick-golden', dumps('pt_tensor_golden'));
+  assert.match(await runBuild(page), /^ready/);
   await page.waitForSelector('[data-testid=pane-debug] g.node');
   const saved = await downloaded(page);
   // The page's rows are the CLI's, but for the folder names in dump_data_dir.
@@ -105,14 +80,13 @@ test('a .pt real-tensor compare built in the page equals the CLI, metrics on scr
   await page.waitForFunction(() => /From this build/.test(document.querySelector('[data-testid=tensor-state]').textContent));
   assert.match(await unmatchAndMatch(page), /Match successful/);
   assert.deepEqual(await itemCells(page), before);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a CLI-made .pt compare opened from a file: tensor matching asks for the dump folders, then reads them', async () => {
-  const { page, context, errors } = await openPage();
-  await page.setInputFiles('#pick-db', cliDb);
-  await page.waitForSelector('[data-testid=pane-debug] g.node');
+  const { page, context, errors } = await suite.open();
+  await openGraphDb(page, cliDb);
   const before = await itemCells(page);
   assert.equal(before.item.Cosine, '1.0');
   await matching(page);
@@ -122,8 +96,8 @@ test('a CLI-made .pt compare opened from a file: tensor matching asks for the du
   const unmatched = await itemCells(page);
   assert.equal(unmatched.item.Cosine, undefined, 'the unmatch stripped the metrics');
   // The folders chosen: the same pair now matches with the engine's rows.
-  await page.setInputFiles('#ws-debug-folder', fixture('pt_tensor_target'));
-  await page.setInputFiles('#ws-bench-folder', fixture('pt_tensor_golden'));
+  await page.setInputFiles('#ws-debug-folder', dumps('pt_tensor_target'));
+  await page.setInputFiles('#ws-bench-folder', dumps('pt_tensor_golden'));
   await page.waitForFunction(() => /Chosen: rank0 and rank0/.test(document.querySelector('[data-testid=tensor-state]').textContent));
   const pick = async (id, name) => {
     await page.click(id);
@@ -135,6 +109,6 @@ test('a CLI-made .pt compare opened from a file: tensor matching asks for the du
   await page.click('#ws-match');
   await page.waitForFunction(() => /Match successful/.test(document.querySelector('[data-testid=match-msg]').textContent));
   assert.deepEqual(await itemCells(page), before);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
