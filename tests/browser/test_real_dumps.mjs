@@ -2,74 +2,29 @@
 // micro steps, -1 on the ranks of a later pipeline stage) build, compare and merge in the page with
 // the native CLI's rows; a failed run names the user's own folder and marks the previous result.
 //   node --test tests/browser/test_real_dumps.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, cpSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, mkdirSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launchChromium, root, openOptions, engineIdle } from './harness.mjs';
+import { browserSuite, genDump, msprobeRows as rowsOf, runBuild, download, openOptions, engineIdle, panesSettled,
+         assertNoErrors } from './harness.mjs';
 
-const native = join(root, 'build', 'native', 'visprobe');
-const gen = join(root, 'scripts', 'gen_dump.py');
-let server, origin, browser, tmp;
+const suite = browserSuite({ prefix: 'visprobe_real_' });
 
+/** A generated Megatron run: target and golden (noise 0.01) under tmp/name, with the generator's manifest. */
 function generate(name, ...args) {
-  const dir = join(tmp, name);
-  execFileSync('python3', [gen, join(dir, 'target'), '--golden', join(dir, 'golden'), '--noise', '0.01',
-                           '--manifest', join(dir, 'manifest.json'), ...args], { stdio: 'pipe' });
+  const dir = join(suite.tmp, name);
+  genDump(join(dir, 'target'), ['--golden', join(dir, 'golden'), '--noise', '0.01', '--manifest', join(dir, 'manifest.json'), ...args]);
   return dir;
 }
 
-function nativeDb(args) {
-  const out = mkdtempSync(join(tmp, 'native_'));
-  execFileSync(native, ['graph_visualize', ...args, '-o', out], { stdio: 'pipe' });
-  return join(out, readdirSync(out).find((f) => f.endsWith('.vis.db')));
-}
-
-/** Every row of the tables msProbe defines, in a fixed order: what two databases must share. */
-const rowsOf = (db) => ['tb_nodes ORDER BY id', 'tb_stack ORDER BY id', 'tb_config']
-  .map((q) => execFileSync('sqlite3', [db, `SELECT * FROM ${q}`], { maxBuffer: 1 << 30 }).toString());
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_real_'));
-  ({ server, origin } = await startServer(join(root, 'build', 'web')));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function openPage() {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
-  return { page, context, errors };
-}
-
-async function runAndWait(page) {
-  await page.waitForFunction(() => !document.getElementById('run').disabled);
-  await page.click('#run');
-  await page.waitForFunction(() => /^(ready|failed|cancelled)/.test(document.getElementById('status').textContent), null,
-                             { timeout: 180000 });
-  return page.textContent('#status');
-}
-
-async function downloaded(page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
-  const saved = join(tmp, `page_${Date.now()}_${download.suggestedFilename()}`);
-  await download.saveAs(saved);
-  return saved;
-}
+/** The page's database, downloaded. */
+const downloaded = async (page) => (await download(page, '#download', suite.tmp, `page_${Date.now()}_`)).path;
 
 /** Runs the page on the folders (merge flags as the CLI's), checks it equals the native CLI's rows. */
 async function samePageAndNative(dir, { golden = true, flags = {}, cli = [] }) {
-  const { page, context, errors } = await openPage();
+  const { page, context, errors } = await suite.open();
   await page.setInputFiles('#pick-target', join(dir, 'target'));
   if (golden) await page.setInputFiles('#pick-golden', join(dir, 'golden'));
   await openOptions(page);
@@ -78,16 +33,16 @@ async function samePageAndNative(dir, { golden = true, flags = {}, cli = [] }) {
   if (flags.rankSize) await page.click('details.merge summary');
   for (const [id, v] of [['#opt-rank-size', flags.rankSize], ['#opt-tp', flags.tp], ['#opt-pp', flags.pp]])
     if (v) await page.fill(id, v);
-  const status = await runAndWait(page);
+  const status = await runBuild(page);
   assert.match(status, /^ready/, await page.textContent('#error'));
   const mine = await downloaded(page);
-  const theirs = nativeDb(['-tp', join(dir, 'target'), ...(golden ? ['-gp', join(dir, 'golden')] : []), ...cli]);
+  const theirs = suite.nativeDb(['-tp', join(dir, 'target'), ...(golden ? ['-gp', join(dir, 'golden')] : []), ...cli]);
   const [a, b] = [rowsOf(mine), rowsOf(theirs)];
   assert.ok(a[0].length > 10000, 'the database holds rows');
   assert.equal(a[0], b[0], 'tb_nodes');
   assert.equal(a[1], b[1], 'tb_stack');
   assert.equal(a[2], b[2], 'tb_config');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
   return theirs;
 }
@@ -112,18 +67,18 @@ test('PP4 Megatron run: the merge compare equals the CLI', async () => {
 test('a failed run names the dropped folder, not the mount path, and marks the previous graph', async () => {
   const dir = generate('small', '--ranks', '2', '--tp', '2');
   // All three files (a folder lacking one is refused before Build), dump.json cut short.
-  const bad = join(tmp, 'truncated');
+  const bad = join(suite.tmp, 'truncated');
   mkdirSync(join(bad, 'step0', 'rank0'), { recursive: true });
   for (const f of ['construct.json', 'dump.json', 'stack.json']) cpSync(join(dir, 'target', 'rank0', f), join(bad, 'step0', 'rank0', f));
   writeFileSync(join(bad, 'step0', 'rank0', 'dump.json'), readFileSync(join(dir, 'target', 'rank0', 'dump.json')).subarray(0, 300));
-  const { page, context, errors } = await openPage();
+  const { page, context, errors } = await suite.open();
   await page.setInputFiles('#pick-target', join(dir, 'target'));
-  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  assert.match(await runBuild(page), /^ready/, await page.textContent('#error'));
   const first = await page.textContent('[data-testid=db-name]');
   assert.equal(await page.isVisible('[data-testid=previous-result]'), false);
 
   await page.setInputFiles('#pick-target', bad);
-  assert.match(await runAndWait(page), /^failed/);
+  assert.match(await runBuild(page), /^failed/);
   const error = await page.textContent('#error');
   assert.match(error, /truncated\/step0\/rank0\/dump\.json @ byte 300/);
   assert.doesNotMatch(error, /\/run\d|\/target\//);
@@ -133,33 +88,30 @@ test('a failed run names the dropped folder, not the mount path, and marks the p
   assert.equal(await page.evaluate(() => document.getElementById('workspace').classList.contains('stale')), true);
 
   await page.setInputFiles('#pick-target', join(dir, 'target'));
-  assert.match(await runAndWait(page), /^ready/);
+  assert.match(await runBuild(page), /^ready/);
   assert.equal(await page.isVisible('[data-testid=previous-result]'), false);
   assert.equal(await page.evaluate(() => document.getElementById('workspace').classList.contains('stale')), false);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('hovering and double-clicking through the boxes of a freshly built graph keeps the browser alive (issue 19)', async () => {
   // The issue's setting: a 12-layer compare pair with one diverging layer and an overflow, 1600 x 1000.
-  const dir = join(tmp, 'twelve');
-  execFileSync('python3', [gen, join(dir, 'target'), '--golden', join(dir, 'golden'), '--layers', '12', '--diverge-layer', '7',
-                           '--overflow-layer', '3', '--manifest', join(dir, 'manifest.json')], { stdio: 'pipe' });
+  const dir = join(suite.tmp, 'twelve');
+  genDump(join(dir, 'target'), ['--golden', join(dir, 'golden'), '--layers', '12', '--diverge-layer', '7', '--overflow-layer', '3',
+                                '--manifest', join(dir, 'manifest.json')]);
   let disconnected = false;
   const onGone = () => { disconnected = true; };
+  const browser = await suite.browser();
   browser.on('disconnected', onGone);
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
+  const { page, context, errors } = await suite.open();
   let crashed = false;
   page.on('crash', () => { crashed = true; });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(origin + '/');
   await page.setInputFiles('#pick-target', join(dir, 'target'));
   await page.setInputFiles('#pick-golden', join(dir, 'golden'));
   await openOptions(page);
   await page.check('#opt-oc');
-  assert.match(await runAndWait(page), /^ready/, await page.textContent('#error'));
+  assert.match(await runBuild(page), /^ready/, await page.textContent('#error'));
   await page.waitForSelector('[data-testid=pane-debug] g.node');
   await page.waitForSelector('[data-testid=pane-bench] g.node');
   // Boxes of both panes in turn (document order within each pane), resting on each one until its
@@ -191,7 +143,7 @@ test('hovering and double-clicking through the boxes of a freshly built graph ke
           // The previous double-click's expand (and its synced twin) is drawn (every query it started
           // has answered) and has finished gliding: the box found next stays under the pointer.
           await engineIdle(page);
-          await page.evaluate(() => Promise.all(window.visprobeGraph.panes.map((p) => p.settled())));
+          await panesSettled(page);
           // The Bench pane three boxes ahead: its twin of the Debug box was just toggled with it
           // (synced expansion), and a second double-click there would only undo that.
           const at = await target(side, side === 'bench' ? (i + 3) % 6 : i);
@@ -219,7 +171,7 @@ test('hovering and double-clicking through the boxes of a freshly built graph ke
   assert.ok(cards.debug >= 3 && cards.bench >= 3, `hover cards shown: ${JSON.stringify(cards)}`);
   assert.ok(seen.size >= 4, `hover cards for ${seen.size} distinct boxes`);
   assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=pane-debug] g.node').length > 0), true);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   browser.off('disconnected', onGone);
   await context.close();
 });
