@@ -3,16 +3,12 @@
 // from a given step, different target ids (B numbered backwards) and one target missing on each
 // side. What the page draws is checked against the two databases read with the sqlite3 CLI.
 //   node --test tests/browser/test_trend_ab.mjs   (serves build/web; run `node web/build.mjs build/web` first)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer, launchChromium, timing } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { browserSuite, sqlJson as sql, genTrendDb, openTrendDbs, trendSettled as settle, download, timing, assertNoErrors } from './harness.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVIL = 'Module.<img src=x onerror=alert(1)>.Foo.output.0';
 const PERT = 'Module.model.layers.0.self_attention.linear_qkv.ColumnParallelLinear.output.0';
 const PERT_RANK = 1;
@@ -21,55 +17,29 @@ const DELTA = 0.5;
 const ONLY_B = 'Module.model.layers.1.mlp.linear_fc1.ColumnParallelLinear.output.0';   // dropped from A
 const ONLY_A = 'Module.model.layers.0.mlp.linear_fc2.RowParallelLinear.input.0';       // dropped from B
 const POS_INF = 1000000001;
-let server, origin, browser, tmp;
 const dbs = {};
 
-function sql(db, q) {
-  const out = execFileSync('sqlite3', ['-json', db, q]).toString().trim();
-  return out ? JSON.parse(out) : [];
-}
+/** scripts/gen_trend_db.py into the suite's folder. @param {string} name @param {...string} args */
+const gen = (name, ...args) => genTrendDb(join(suite.tmp, name), args);
 
-function gen(name, ...args) {
-  const path = join(tmp, name);
-  execFileSync('python3', [join(root, 'scripts', 'gen_trend_db.py'), path, ...args], { stdio: 'pipe' });
-  return path;
-}
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_trend_ab_'));
-  const common = ['--targets', '40', '--ranks', '3', '--steps', '4', '--seed', '11', '--extra-target', EVIL];
-  dbs.a = gen('a_run.trend.db', ...common, '--drop-target', ONLY_B);
-  dbs.b = gen('b_run.trend.db', ...common, '--drop-target', ONLY_A, '--id-order', 'reverse',
-              '--perturb', `${PERT}:${PERT_RANK}:${PERT_STEP}:${DELTA}`);
-  dbs.monitor = gen('c_monitor.trend.db', '--format', 'monitor', '--targets', '20', '--ranks', '3', '--steps', '4', '--seed', '4');
-  ({ server, origin } = await startServer(join(root, 'build', 'web')));
-  browser = await launchChromium();
+const suite = browserSuite({
+  prefix: 'visprobe_trend_ab_',
+  setup: () => {
+    const common = ['--targets', '40', '--ranks', '3', '--steps', '4', '--seed', '11', '--extra-target', EVIL];
+    dbs.a = gen('a_run.trend.db', ...common, '--drop-target', ONLY_B);
+    dbs.b = gen('b_run.trend.db', ...common, '--drop-target', ONLY_A, '--id-order', 'reverse',
+                '--perturb', `${PERT}:${PERT_RANK}:${PERT_STEP}:${DELTA}`);
+    dbs.monitor = gen('c_monitor.trend.db', '--format', 'monitor', '--targets', '20', '--ranks', '3', '--steps', '4', '--seed', '4');
+  },
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
+/** A page at 1600 x 1200 with the given .trend.db files opened; waits for the first heat map. */
 async function openTrend(...files) {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1200 } });
-  const page = await context.newPage();
-  const errors = [];
-  const dialogs = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
-  await page.goto(origin + '/');
-  await page.setInputFiles('#pick-db', files);
-  const current = files.map((f) => f.split('/').pop()).sort()[0];
-  await page.waitForFunction(([n, cur]) => window.__visprobeTrend && window.__visprobeTrend.idle() && window.__visprobeTrend.loads() > 0 &&
-    document.querySelectorAll('#tr-db option').length === n && window.__visprobeTrend.state().db === cur &&
-    document.getElementById('status').textContent === 'database opened', [files.length, current], { timeout: 60000 });
-  assert.equal(await page.textContent('#error'), '');
-  return { page, context, errors, dialogs };
+  const app = await suite.open({ viewport: { width: 1600, height: 1200 } });
+  await openTrendDbs(app.page, files);
+  return app;
 }
 
-const settle = (page) => page.waitForFunction(() => window.__visprobeTrend.idle());
 const T = (page, expr, arg) => page.evaluate(expr, arg);
 const cells = (page) => T(page, () => window.__visprobeTrend.cells());
 const heat = (page) => T(page, () => window.__visprobeTrend.heat());
@@ -113,7 +83,7 @@ test('pure alignment: order merge, cell kinds, series on A positions, A − B se
 });
 
 test('A − B: exactly 0 everywhere but DELTA on the changed target and rank; ids differ; one-side cells marked', async () => {
-  const { page, context, errors, dialogs } = await openTrend(dbs.b, dbs.a);
+  const { page, context, errors } = await openTrend(dbs.b, dbs.a);
   assert.deepEqual((await page.$$eval('#tr-compare option', (os) => os.map((o) => o.value))), ['', 'b_run.trend.db']);
   assert.equal(await page.isDisabled('#tr-view'), true);
   const single = await heat(page);
@@ -191,8 +161,8 @@ test('A − B: exactly 0 everywhere but DELTA on the changed target and rank; id
   await page.selectOption('#tr-view', 'b');
   for (const c of await cells(page)) if (c.kind === 'onlyA') assert.equal(c.name, ONLY_A);
   assert.ok((await cells(page)).some((c) => c.kind === 'onlyA'));
-  assert.deepEqual(dialogs, []);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(errors.filter((e) => e.startsWith('dialog: ')), [], 'no dialog');
+  assertNoErrors(errors);
   // switching the comparison off restores the single view of A
   await select(page, '#tr-compare', '');
   s = await T(page, () => window.__visprobeTrend.state());
@@ -268,7 +238,7 @@ test('series pairs: A, B (dashed, same colour) and A − B over steps, and over 
     if (d.values[i] === null) return;
     assert.ok(Math.abs(d.values[i] - (x === idA ? -DELTA : 0)) < 1e-9, `target ${x}: ${d.values[i]}`);
   });
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -279,14 +249,12 @@ test('a run B without the metric: every cell "only in A", said in the title; CSV
   const got = await cells(page);
   assert.ok(got.length > 0 && got.every((c) => c.kind === 'onlyA'));
   assert.equal(await page.textContent('#error'), '');
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=heat-export-csv]')]);
-  const path = join(tmp, dl.suggestedFilename());
-  await dl.saveAs(path);
-  assert.match(dl.suggestedFilename(), /_vs_c_monitor\.csv$/);
+  const { path, name } = await download(page, '[data-testid=heat-export-csv]', suite.tmp);
+  assert.match(name, /_vs_c_monitor\.csv$/);
   const lines = readFileSync(path, 'utf8').trim().split('\r\n');
   assert.equal(lines[0], 'Rank,Module Name id A,Module Name id B,Module Name,norm A,norm B,norm A - B');
   assert.equal(lines.length - 1, got.length);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -315,6 +283,6 @@ test('timing: comparison of two 1,000 targets x 64 ranks files (dimension Step)'
   console.log(`# compare load: single-file query ${single.query.toFixed(0)} ms; compare (two Q6 + align + view) ${loaded.query.toFixed(0)} ms, ` +
               `draw ${loaded.build.toFixed(0)} ms, selector to idle ${wall} ms; view switch median ${views.toFixed(1)} ms`);
   timing('view switch', views, 300);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
