@@ -4,52 +4,34 @@
 // the page: progress shown, the result listed and equal row for row to the CLI's, and a cancel that
 // leaves nothing. Without the token the page is refused.
 //   node --test tests/browser/test_serve.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { launchChromium, openPage as openAt, root } from './harness.mjs';
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { browserSuite, fixture, graphDb, data2db, msprobeRows as rowsOf, startVisprobeServe, assertNoErrors } from './harness.mjs';
 
-const shared = resolve(process.env.VISPROBE_SHARED || join(root, '..', 'shared'));
-const fixture = (side) => join(shared, 'fixtures', 'msprobe-real-dumper', side);
-const native = join(root, 'build', 'native', 'visprobe');
-let server, url, browser, tmp, logdir;
+const dumps = (side) => fixture('msprobe-real-dumper', side);
+let logdir;
 
-const rowsOf = (db) => ['tb_nodes ORDER BY id', 'tb_stack ORDER BY id', 'tb_config']
-  .map((q) => execFileSync('sqlite3', [db, `SELECT * FROM ${q}`], { maxBuffer: 1 << 30 }).toString());
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'visprobe_serve_page_'));
-  logdir = join(tmp, 'logs');
-  mkdirSync(join(logdir, 'runs'), { recursive: true });
-  cpSync(fixture('pt_tensor_target'), join(logdir, 'dumps', 'target'), { recursive: true });
-  cpSync(fixture('pt_tensor_golden'), join(logdir, 'dumps', 'golden'), { recursive: true });
-  cpSync(fixture('dist_tp2pp2_target'), join(logdir, 'dumps', 'dist'), { recursive: true });
-  execFileSync(native, ['graph_visualize', '-tp', join(logdir, 'dumps', 'dist'), '-o', join(logdir, 'runs')], { stdio: 'pipe' });
-  execFileSync(native, ['data2db', '--data', join(logdir, 'dumps', 'dist'), '--db', join(logdir, 'runs', 'a')], { stdio: 'pipe' });
-  execFileSync(native, ['data2db', '--data', join(logdir, 'dumps', 'dist'), '--db', join(logdir, 'runs', 'b')], { stdio: 'pipe' });
-  server = spawn(native, ['serve', logdir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((ok, fail) => {
-    let text = '';
-    server.stdout.on('data', (d) => {
-      text += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(text);
-      if (m) ok(m[0]);
-    });
-    server.on('exit', (c) => fail(new Error(`visprobe serve exited with ${c}: ${text}`)));
-  });
-  browser = await launchChromium();
+const suite = browserSuite({
+  prefix: 'visprobe_serve_page_',
+  // LOGDIR: three dump folders, a graph database and two trend databases built from one of them.
+  setup: (s) => {
+    logdir = join(s.tmp, 'logs');
+    mkdirSync(join(logdir, 'runs'), { recursive: true });
+    cpSync(dumps('pt_tensor_target'), join(logdir, 'dumps', 'target'), { recursive: true });
+    cpSync(dumps('pt_tensor_golden'), join(logdir, 'dumps', 'golden'), { recursive: true });
+    cpSync(dumps('dist_tp2pp2_target'), join(logdir, 'dumps', 'dist'), { recursive: true });
+    graphDb(join(logdir, 'runs'), ['-tp', join(logdir, 'dumps', 'dist')]);
+    data2db(join(logdir, 'dumps', 'dist'), join(logdir, 'runs', 'a'));
+    data2db(join(logdir, 'dumps', 'dist'), join(logdir, 'runs', 'b'));
+  },
+  // The page comes from `visprobe serve LOGDIR`, at the address it prints (with its token).
+  serve: () => startVisprobeServe(logdir),
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const openPage = (address = url) => openAt(browser, address, { viewport: { width: 1600, height: 1000 } });
+/** The page at `address` (default: the served page with its token), 1600 x 1000. @param {string} [address] */
+const openPage = (address) => suite.open({ url: address });
 
 const row = (kind, path) => `[data-testid=server-runs] tr[data-kind=${kind}][data-path="${path}"]`;
 
@@ -68,7 +50,7 @@ test('the run list: every kind under LOGDIR, searchable; a graph database opens 
   await page.waitForSelector('[data-testid=pane-debug] g.node', { timeout: 60000 });
   const stats = await page.evaluate(() => window.visprobeEngine.dbStats());
   assert.equal(stats.lazy, true, 'read lazily over HTTP Range');
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -84,7 +66,7 @@ test('two trend databases open together (A/B)', async () => {
                              null, { timeout: 60000 });
   assert.deepEqual((await page.$$eval('#tr-db option', (os) => os.map((o) => o.textContent))).sort(),
                    ['a_dump_data.trend.db', 'b_dump_data.trend.db']);
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
@@ -102,9 +84,7 @@ test('a build and a data2db started from the page run on the server; the result 
   const built = readdirSync(join(logdir, 'runs')).find((f) => f.startsWith('compare_'));
   assert.ok(built, 'the compare was written under the log folder');
   await page.waitForSelector(row('graph', `runs/${built}`), { timeout: 60000 });   // the list reloads when the job ends (a hang guard)
-  const cli = join(tmp, 'cli');
-  execFileSync(native, ['graph_visualize', '-tp', join(logdir, 'dumps', 'target'), '-gp', join(logdir, 'dumps', 'golden'), '-fm', '-o', cli], { stdio: 'pipe' });
-  const want = rowsOf(join(cli, readdirSync(cli).find((f) => f.endsWith('.vis.db'))));
+  const want = rowsOf(graphDb(join(suite.tmp, 'cli'), ['-tp', join(logdir, 'dumps', 'target'), '-gp', join(logdir, 'dumps', 'golden'), '-fm']));
   assert.deepEqual(rowsOf(join(logdir, 'runs', built)), want);
   // Its Open button shows it.
   await page.click('[data-testid=server-jobs] .server-job[data-state=done] button.primary');
@@ -117,12 +97,12 @@ test('a build and a data2db started from the page run on the server; the result 
                              null, { timeout: 120000 });
   const trendDb = readdirSync(join(logdir, 'runs')).find((f) => f.endsWith('.trend.db'));   // the form's output folder
   assert.ok(trendDb, readdirSync(join(logdir, 'runs')).join(','));
-  assert.deepEqual(errors, []);
+  assertNoErrors(errors);
   await context.close();
 });
 
 test('a build cancelled from the page leaves nothing; no token, no page', async () => {
-  const { page, context } = await openPage();
+  const { page, context, errors } = await openPage();
   await page.waitForSelector(row('dump', 'dumps/dist'));
   const before = readdirSync(logdir).sort();
   await page.selectOption('#server-target', 'dumps/dist');
@@ -133,8 +113,11 @@ test('a build cancelled from the page leaves nothing; no token, no page', async 
   await page.waitForSelector(`${job}[data-state=cancelled], ${job}[data-state=done]`, { timeout: 120000 });
   const state = await page.getAttribute(job, 'data-state');
   if (state === 'cancelled') assert.deepEqual(readdirSync(logdir).sort(), before);
+  assertNoErrors(errors);
   await context.close();
-  const bare = await openPage(url.replace(/\?token=.*/, ''));
+  const bare = await openPage(suite.home.replace(/\?token=.*/, ''));
   assert.match(await bare.page.textContent('body'), /open the URL with its token/);
+  // The refusal itself is the only failure: the 401 of the page (and of the icon Chromium then asks for).
+  assertNoErrors(bare.errors, [/^console: Failed to load resource: the server responded with a status of 401 \(Unauthorized\)/]);
   await bare.context.close();
 });
