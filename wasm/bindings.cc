@@ -34,6 +34,7 @@
 #include "base/pyfmt.h"
 #include "compare/manual_match.h"
 #include "db/badges.h"
+#include "match/layer_mapping.h"
 #include "trend/parallel_layout.h"
 
 namespace {
@@ -248,6 +249,16 @@ MatchResult StripFields(std::string json) {
   return out;
 }
 
+// Whether a chosen layer-mapping file can be used by -lm (core CheckLayerMappingText): ok, or the
+// error the run would give.
+MatchResult CheckLayerMapping(std::string text, std::string file_name) {
+  MatchResult out;
+  visprobe::Status s = visprobe::CheckLayerMappingText(text, file_name);
+  out.ok = s.ok();
+  out.message = s.message();
+  return out;
+}
+
 // plot_model_parallelism for the UI: the layout JSON (trend spec §11.7) or {"error": message}.
 std::string ParallelLayoutJson(std::string config_json) {
   auto config = visprobe::ParallelConfigFromJson(config_json);
@@ -334,6 +345,7 @@ EMSCRIPTEN_BINDINGS(visprobe) {
   emscripten::function("locateTensors", &LocateTensors);
   emscripten::function("help", &Help);
   emscripten::function("parallelLayout", &ParallelLayoutJson);
+  emscripten::function("checkLayerMapping", &CheckLayerMapping);
   emscripten::function("computeBadges", &ComputeBadgesJs);
   emscripten::function("badgeThresholds", &BadgeThresholdsJs);
 }

@@ -175,6 +175,11 @@ Result<LayerMappingRules> PreprocessLayerMapping(const std::vector<YamlClassMapp
   return out;
 }
 
+Status CheckLayerMappingText(std::string_view text, const std::string& file_name) {
+  ASSIGN_OR_RETURN(std::vector<YamlClassMapping> classes, ParseLayerMappingYaml(text, file_name));
+  return PreprocessLayerMapping(classes).status();
+}
+
 namespace {
 
 // §8.4.2 scope tree.

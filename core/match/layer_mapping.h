@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -65,6 +66,10 @@ struct LayerMappingRule {
 };
 using LayerMappingRules = std::unordered_map<std::string, std::unordered_map<std::string, std::vector<LayerMappingRule>>>;
 Result<LayerMappingRules> PreprocessLayerMapping(const std::vector<YamlClassMapping>& classes);
+
+// Whether `text` (a layer-mapping file named `file_name`) is one a run can use: parsed and
+// preprocessed as -lm reads it. The page checks a chosen file with this before the run.
+Status CheckLayerMappingText(std::string_view text, const std::string& file_name);
 
 // §8.4.2-§8.4.4 on items already read.
 std::unordered_map<std::string, std::string> TranslateLayerItems(const std::vector<LayerDataItem>& target,

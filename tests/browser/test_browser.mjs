@@ -67,6 +67,26 @@ test('cross-framework compare with a layer-mapping yaml gives the native rows', 
   await context.close();
 });
 
+test('a layer-mapping file -lm cannot use is refused when chosen, with the engine\'s reason', async () => {
+  // The page asks the engine's own reader (core CheckLayerMappingText), not a second YAML parser.
+  const { page, context, errors } = await suite.open();
+  const bad = join(suite.tmp, 'not_a_mapping.yaml');
+  writeFileSync(bad, '- Cell\n- Module\n');
+  await page.setInputFiles('#pick-yaml', bad);
+  await page.waitForFunction(() => document.querySelector('#error').textContent.includes('not_a_mapping.yaml'));
+  const shown = await page.textContent('#error');
+  assert.equal(await page.textContent('[data-testid=yaml-name]'), '');
+  assert.equal(await page.isChecked('#opt-lm'), false);
+  // The reason is the engine's (core/match/yaml_subset.cc, as tests/core/test_layer_mapping.cc pins it).
+  assert.equal(shown, 'not_a_mapping.yaml: not a layer-mapping YAML file (not_a_mapping.yaml:1: sequences are not supported)');
+  await page.setInputFiles('#pick-yaml', join(samples, 'cross_framework_pangu', 'layer_mapping.yaml'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=yaml-name]').textContent === 'layer_mapping.yaml');
+  assert.equal(await page.textContent('#error'), '');
+  assert.equal(await page.isChecked('#opt-lm'), true);
+  assertNoErrors(errors);
+  await context.close();
+});
+
 test('a database made by the native CLI opens in the page', async () => {
   const { page, context, errors } = await suite.open();
   const db = suite.nativeDb(['-tp', join(samples, 'vis_multi_step_rank'), '-gp', join(samples, 'vis_multi_step_rank')]);

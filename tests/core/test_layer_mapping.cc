@@ -613,3 +613,18 @@ TEST_CASE("layer mapping errors (§8.3 fallback cases)", "[mapping]") {
     CHECK(r.status().message() == t + " must be based on the MindSpore or PyTorch framework.");
   }
 }
+
+TEST_CASE("layer mapping: a chosen file's text checked as -lm reads it (the page's check before a run)", "[mapping]") {
+  const std::string sample = vptest::ReadFile(SamplesDir("cross_framework_pangu/layer_mapping.yaml"));
+  CHECK(CheckLayerMappingText(sample, "layer_mapping.yaml").ok());
+  CHECK(CheckLayerMappingText("Cell:\n  a: b\n", "m.yaml").ok());
+  // The message the page shows for this file (tests/browser/test_browser.mjs).
+  CHECK(CheckLayerMappingText("- Cell\n- Module\n", "not_a_mapping.yaml").message() ==
+        "not_a_mapping.yaml:1: sequences are not supported");
+  for (const char* bad : {"", "- a\n- b\n", "Cell: [a, b\n", "Cell:\n  a: [1, 2]\n  : x\n"}) {
+    INFO(bad);
+    Status s = CheckLayerMappingText(bad, "m.yaml");
+    CHECK_FALSE(s.ok());
+    CHECK_FALSE(s.message().empty());
+  }
+}

@@ -4,7 +4,6 @@
 // set as textContent, never as HTML.
 import { EngineClient } from './engine/client.js';
 import { entriesFromFileList, entriesFromDrop, describeLayout } from './intake/files.js';
-import yaml from 'js-yaml';
 import { saveBlob } from './host/download.js';
 import * as urlState from './host/url_state.js';
 import * as store from './host/store.js';
@@ -401,11 +400,10 @@ function init() {
     input.value = '';
     if (!file) return;
     try {
-      // Checked here with js-yaml so a broken file is reported before the run; the engine reads
-      // the same file with its own reader (one code path for the CLI and the page).
-      const doc = yaml.load(await file.text());
-      if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc)))
-        throw new Error(translate('yamlNotMapping'));
+      // Checked before the run by the engine's own reader of -lm files (core CheckLayerMappingText),
+      // so the page and the run accept the same files.
+      const check = await engine.checkMapping({ text: await file.text(), name: file.name });
+      if (!check.ok) throw new Error(engineText(check.message));
       chosen.mapping = file;
       $('yaml-name').textContent = file.name;
       /** @type {HTMLInputElement} */ ($('opt-lm')).checked = true;

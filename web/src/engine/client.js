@@ -119,6 +119,11 @@ export class EngineClient {
    * @param {import('../trend/parallel.js').ParallelConfig} config @returns {Promise<import('../trend/parallel.js').Layout>}
    */
   parallelLayout(config) { return this.request(Req.PARALLEL_LAYOUT, config); }
+  /**
+   * Whether -lm can use a layer-mapping file: the engine reads its text as the run would.
+   * @param {{text: string, name: string}} args @returns {Promise<{ok: boolean, message: string}>}
+   */
+  checkMapping(args) { return this.request(Req.CHECK_MAPPING, args); }
 
   cancel() {
     this.worker.terminate();

@@ -16,6 +16,7 @@ export const Req = Object.freeze({
   BADGES: 'BADGES',      // args: {step, rank, side, db?} -> {source: 'stored'|'computed', rows: [name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow][]} (BEY-08)
   THRESHOLDS: 'THRESHOLDS', // args: {db?} -> {warning, error}: the bounds of the file's colour legend, by the engine's rule
   PARALLEL_LAYOUT: 'PARALLEL_LAYOUT',  // args: ParallelConfig (trend-analyzer §11.1) -> layout JSON (§11.7)
+  CHECK_MAPPING: 'CHECK_MAPPING', // args: {text, name} -> {ok, message}: whether -lm can use the layer-mapping file (the engine's reader)
   TREND: 'TREND'         // args: {data: FileEntry[], options: {format, microStep, mapping}} -> {ok, ..., databases: [{name, bytes}]}
 });
 export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RESULT' });
@@ -92,5 +93,6 @@ export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RES
  *   {type: 'QUERY_PLANS', args: {db?: string}} | {type: 'CAPS', args: {}} | {type: 'SWEEP_OPFS', args: {keep?: string[]}} |
  *   {type: 'MATCH', args: MatchArgs} | {type: 'UNMATCH', args: MatchArgs} | {type: 'TENSOR_FOLDERS', args: TensorFoldersArgs} |
  *   {type: 'BADGES', args: BadgesArgs} | {type: 'THRESHOLDS', args: {db?: string}} |
- *   {type: 'PARALLEL_LAYOUT', args: import('../trend/parallel.js').ParallelConfig})} Request
+ *   {type: 'PARALLEL_LAYOUT', args: import('../trend/parallel.js').ParallelConfig} |
+ *   {type: 'CHECK_MAPPING', args: {text: string, name: string}})} Request
  */

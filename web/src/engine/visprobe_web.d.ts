@@ -79,6 +79,8 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
     locateTensors(stored: string, root: string, probe: string): MatchResult;
     /** Absent from engine builds older than the trend view. */
     parallelLayout?(configJson: string): string;
+    /** Whether a layer-mapping file's text can be used by -lm (core CheckLayerMappingText). */
+    checkLayerMapping(text: string, fileName: string): MatchResult;
     /** Absent from engine builds older than BEY-08. */
     computeBadges?(parent: Int32Array, precision: Float64Array, flags: Uint8Array, overflow: Uint8Array,
                    compare: boolean, legend: string): BadgeArrays;

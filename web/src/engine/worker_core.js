@@ -504,6 +504,10 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     } else if (type === Req.PARALLEL_LAYOUT) {
       await loadEngine();
       reply(id, Ev.RESULT, parallelLayout(args));
+    } else if (type === Req.CHECK_MAPPING) {
+      await loadEngine();
+      const r = mod().checkLayerMapping(String(args.text), String(args.name));
+      reply(id, Ev.RESULT, { ok: r.ok, message: r.message });
     } else if (type === Req.EXPORT_DB) {
       const name = args && args.name ? String(args.name) : dbName;
       const entry = open.get(name);
