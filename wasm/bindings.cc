@@ -1,4 +1,5 @@
-// The browser front door: a thin Embind layer over the same Session facade the CLI calls.
+// The browser front door: a thin Embind layer over the same entries the CLI calls (RunGraphVisualize,
+// RunData2Db, ...).
 // It converts arguments and results; every decision is made in core/.
 #include <assert.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-// The stages both graph_visualize pipelines share (app/session.cc: per-rank graphs streamed from
+// The stages both graph_visualize pipelines share (app/graph_run.cc: per-rank graphs streamed from
 // dump.json; app/merge_run.cc: rank graphs merged in memory, §15). Each rule lives here once, so
 // the two paths cannot drift apart again: the tb_config row, the cross-framework checks of a
 // compare (§8.5), the collection rule (§9.7) and the writer's settings.
