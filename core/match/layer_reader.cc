@@ -237,12 +237,17 @@ void PostProcess(std::deque<Work>& items, const std::unordered_map<std::string_v
     }
 }
 
-}  // namespace
-
-Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_json_path) {
-  // dump.json: keys in file order (a repeated key keeps its first position) and the meta members.
+// One side's items in dump.json's order, and each key's position among them.
+struct SideItems {
   std::deque<Work> items;
   std::unordered_map<std::string_view, uint32_t> index;
+};
+
+// dump.json: keys in file order (a repeated key keeps its first position) and the meta members.
+// True when the framework is MindSpore.
+Result<bool> ReadDumpKeys(const std::string& dump_json_path, SideItems& side) {
+  std::deque<Work>& items = side.items;
+  auto& index = side.index;
   JsonReadOptions dump_opts;
   dump_opts.container_key = "data";
   auto scan = ScanJsonKeys(dump_json_path, dump_opts, [&](std::string_view key, uint64_t) {
@@ -255,7 +260,6 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
   if (!scan.ok()) return LoadFailed(dump_json_path, scan.status());
   std::string framework = FrameworkField(scan.value());
   if (framework.empty()) { ASSIGN_OR_RETURN(framework, SearchFrameworkLines(dump_json_path)); }
-  const bool mindspore = framework == "mindspore";
   // A "data" member that is not an object stays in the meta (an object is replaced by 0 there).
   if (scan->meta_root != kJNone) {
     const JTree& meta = scan->meta;
@@ -267,79 +271,86 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
       index.clear();
     }
   }
+  return framework == "mindspore";
+}
 
-  const std::string dir = DirName(dump_json_path);
-  const std::string stack_path = JoinPath(dir, "stack.json");
-  const std::string construct_path = JoinPath(dir, "construct.json");
-  bool have_stack = PathExists(stack_path), have_construct = PathExists(construct_path);
-  if (!have_stack && !have_construct) return std::vector<LayerDataItem>();
-  if (!have_stack || !have_construct) return InvalidInput("stack.json or construct.json not found, please check.");
+// One stack.json entry, raw: the frame scope of the item it belongs to, when that item looks at
+// its stack (the last entry wins), or the error the reference would raise on it.
+void ReadStackEntry(SideItems& side, bool mindspore, std::string_view key, const JTree& t, JIdx v) {
+  auto it = side.index.find(key);
+  if (it == side.index.end()) return;
+  Work& w = side.items[it->second];
+  if (!w.name_ok || !w.needs_stack) return;
+  w.item.frame_scope.clear();
+  w.stack_error.clear();
+  if (!t.Truthy(v)) return;
+  std::vector<std::string_view> lines;
+  bool valid = t.Kind(v) == JKind::kArray;
+  for (JIdx c = valid ? t.at(v).first : kJNone; c != kJNone; c = t.at(c).next) {
+    if (t.Kind(c) != JKind::kString) {
+      valid = false;
+      break;
+    }
+    lines.push_back(t.Str(c));
+  }
+  if (!valid) {
+    w.stack_error = "stack is invalid, it should be a list[str] (stack.json entry of " + w.item.data_name + ")";
+    return;
+  }
+  auto fs = FrameScopeOf(lines, mindspore);
+  if (fs.ok())
+    w.item.frame_scope = std::move(fs.value());
+  else
+    w.stack_error = fs.status().message() + " (stack.json entry of " + w.item.data_name + ")";
+}
 
+// What reading stack.json or construct.json found: any entry, a truthy top-level value that is
+// not an object (the reference fails on it once it looks an item up), Megatron's marker key.
+struct SideFile {
+  bool nonempty = false, invalid = false, megatron = false;
+};
+
+// stack.json, raw: the frame scope of every item that looks at its stack.
+Status ReadStacks(const std::string& stack_path, bool mindspore, SideItems& side, SideFile* found) {
   JsonReadOptions top;  // top-level members
-  for (Work& w : items) ParseName(w);
-
-  // stack.json, raw: the frame scope of every item that looks at its stack (last entry wins).
-  bool stack_nonempty = false, stack_invalid = false;
   auto stack_read = ReadJsonRecords(stack_path, top, [&](std::string_view key, const JTree& t, JIdx v) {
-    stack_nonempty = true;
-    auto it = index.find(key);
-    if (it == index.end()) return Status::Ok();
-    Work& w = items[it->second];
-    if (!w.name_ok || !w.needs_stack) return Status::Ok();
-    w.item.frame_scope.clear();
-    w.stack_error.clear();
-    if (!t.Truthy(v)) return Status::Ok();
-    std::vector<std::string_view> lines;
-    bool valid = t.Kind(v) == JKind::kArray;
-    for (JIdx c = valid ? t.at(v).first : kJNone; c != kJNone; c = t.at(c).next) {
-      if (t.Kind(c) != JKind::kString) {
-        valid = false;
-        break;
-      }
-      lines.push_back(t.Str(c));
-    }
-    if (!valid) {
-      w.stack_error = "stack is invalid, it should be a list[str] (stack.json entry of " + w.item.data_name + ")";
-      return Status::Ok();
-    }
-    auto fs = FrameScopeOf(lines, mindspore);
-    if (fs.ok())
-      w.item.frame_scope = std::move(fs.value());
-    else
-      w.stack_error = fs.status().message() + " (stack.json entry of " + w.item.data_name + ")";
+    found->nonempty = true;
+    ReadStackEntry(side, mindspore, key, t, v);
     return Status::Ok();
   });
   if (!stack_read.ok()) {
     JKind kind;
     auto truthy = NonObjectTruthy(stack_path, stack_read.status(), &kind);
     if (!truthy.ok()) return LoadFailed(stack_path, truthy.status());
-    stack_invalid = truthy.value();  // `stack.get` fails on a truthy non-dict
-    stack_nonempty = truthy.value();
+    found->invalid = truthy.value();  // `stack.get` fails on a truthy non-dict
+    found->nonempty = truthy.value();
   }
+  return Status::Ok();
+}
 
-  // construct.json, raw (Megatron 2-element lists resolved to their parent).
-  bool megatron = false, construct_nonempty = false;
+// construct.json, raw: each item's parent (Megatron 2-element lists resolved to their parent).
+Status ReadParents(const std::string& construct_path, SideItems& side, SideFile* found) {
   std::unordered_set<std::string> bad_lists;  // keys whose last value is a list of another length
+  JsonReadOptions top;  // top-level members
   auto construct_read = ReadJsonRecords(construct_path, top, [&](std::string_view key, const JTree& t, JIdx v) {
     if (key == kMegatronKey) {
-      megatron = true;
+      found->megatron = true;
       return Status::Ok();
     }
-    construct_nonempty = true;
+    found->nonempty = true;
     bool is_list = t.Kind(v) == JKind::kArray;
     if (is_list && t.at(v).count != 2)
       bad_lists.insert(std::string(key));
     else if (!bad_lists.empty())
       bad_lists.erase(std::string(key));
-    auto it = index.find(key);
-    if (it == index.end()) return Status::Ok();
-    Work& w = items[it->second];
+    auto it = side.index.find(key);
+    if (it == side.index.end()) return Status::Ok();
+    Work& w = side.items[it->second];
     w.has_parent = true;
     w.parent_raw = ClassifyParent(t, v);
     w.parent_megatron = (is_list && t.at(v).count == 2) ? ClassifyParent(t, t.at(v).first) : w.parent_raw;
     return Status::Ok();
   });
-  bool construct_invalid = false;
   if (!construct_read.ok()) {
     JKind kind;
     auto truthy = NonObjectTruthy(construct_path, construct_read.status(), &kind);
@@ -348,51 +359,75 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
     // a string or list passes and fails later at `construct.get` (only if there is a key to look up).
     if (kind != JKind::kString && kind != JKind::kArray)
       return LoadFailed(construct_path, InvalidInput("the top-level value is not an object"));
-    construct_invalid = construct_nonempty = truthy.value();
+    found->invalid = found->nonempty = truthy.value();
   }
-  if (megatron && !bad_lists.empty()) return InvalidInput("Parse construct json file \"construct.json\" failed.");
+  if (found->megatron && !bad_lists.empty()) return InvalidInput("Parse construct json file \"construct.json\" failed.");
+  return Status::Ok();
+}
 
-  if (!stack_nonempty || !construct_nonempty) return std::vector<LayerDataItem>();
-  if ((stack_invalid || construct_invalid) && !items.empty())
-    return InvalidInput((stack_invalid ? stack_path : construct_path) + ": the top-level value is not an object");
+// An item's layer scope (from its parent, for an API) and full scope; the reference's errors on
+// its name, its parent or its stack.
+Status ResolveScopes(Work& w, bool megatron) {
+  LayerDataItem& it = w.item;
+  if (!w.name_ok)
+    return InvalidInput(
+        "The dump data does not comply with the format specification and must contain no less "
+        "than four fields. The current data is " +
+        it.data_name);
+  ParentInfo none;
+  const ParentInfo& p = !w.has_parent ? none : megatron ? w.parent_megatron : w.parent_raw;
+  bool module = IsModuleType(it.api_type), params = it.api_type == kParamsGrad;
+  if (!module && !params) {
+    if (p.kind == ParentKind::kString) {
+      std::vector<std::string_view> pp = Split(p.text, '.');
+      it.layer_scope = Join(pp, 0, pp.size() >= 3 ? pp.size() - 3 : 0);
+    } else if (p.kind == ParentKind::kNone)
+      it.layer_scope = std::string(kTopLayer);
+    else
+      return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
+  }
+  if (p.kind == ParentKind::kString && p.text.find('.') != std::string::npos && Split(p.text, '.').size() < 4)
+    return InvalidInput(
+        "The construct data does not comply with the format specification and must contain no "
+        "less than four fields. The current data is " +
+        p.text);
+  if (p.kind == ParentKind::kScalar || p.kind == ParentKind::kDotContainer)
+    return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
+  if (!w.stack_error.empty()) return InvalidInput(w.stack_error);
+  it.full_scope = it.layer_scope;
+  if (!it.frame_scope.empty()) it.full_scope += "." + it.frame_scope;
+  it.full_scope += "." + it.api_name;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_json_path) {
+  SideItems side;
+  ASSIGN_OR_RETURN(const bool mindspore, ReadDumpKeys(dump_json_path, side));
+
+  const std::string dir = DirName(dump_json_path);
+  const std::string stack_path = JoinPath(dir, "stack.json");
+  const std::string construct_path = JoinPath(dir, "construct.json");
+  bool have_stack = PathExists(stack_path), have_construct = PathExists(construct_path);
+  if (!have_stack && !have_construct) return std::vector<LayerDataItem>();
+  if (!have_stack || !have_construct) return InvalidInput("stack.json or construct.json not found, please check.");
+
+  for (Work& w : side.items) ParseName(w);
+  SideFile stack, construct;
+  RETURN_IF_ERROR(ReadStacks(stack_path, mindspore, side, &stack));
+  RETURN_IF_ERROR(ReadParents(construct_path, side, &construct));
+  if (!stack.nonempty || !construct.nonempty) return std::vector<LayerDataItem>();
+  if ((stack.invalid || construct.invalid) && !side.items.empty())
+    return InvalidInput((stack.invalid ? stack_path : construct_path) + ": the top-level value is not an object");
 
   // Items in dump order; the first failing item decides the error, as in the reference.
-  for (Work& w : items) {
-    LayerDataItem& it = w.item;
-    if (!w.name_ok)
-      return InvalidInput(
-          "The dump data does not comply with the format specification and must contain no less "
-          "than four fields. The current data is " +
-          it.data_name);
-    ParentInfo none;
-    const ParentInfo& p = !w.has_parent ? none : megatron ? w.parent_megatron : w.parent_raw;
-    bool module = IsModuleType(it.api_type), params = it.api_type == kParamsGrad;
-    if (!module && !params) {
-      if (p.kind == ParentKind::kString) {
-        std::vector<std::string_view> pp = Split(p.text, '.');
-        it.layer_scope = Join(pp, 0, pp.size() >= 3 ? pp.size() - 3 : 0);
-      } else if (p.kind == ParentKind::kNone)
-        it.layer_scope = std::string(kTopLayer);
-      else
-        return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
-    }
-    if (p.kind == ParentKind::kString && p.text.find('.') != std::string::npos && Split(p.text, '.').size() < 4)
-      return InvalidInput(
-          "The construct data does not comply with the format specification and must contain no "
-          "less than four fields. The current data is " +
-          p.text);
-    if (p.kind == ParentKind::kScalar || p.kind == ParentKind::kDotContainer)
-      return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
-    if (!w.stack_error.empty()) return InvalidInput(w.stack_error);
-    it.full_scope = it.layer_scope;
-    if (!it.frame_scope.empty()) it.full_scope += "." + it.frame_scope;
-    it.full_scope += "." + it.api_name;
-  }
-  PostProcess(items, index);
+  for (Work& w : side.items) RETURN_IF_ERROR(ResolveScopes(w, construct.megatron));
+  PostProcess(side.items, side.index);
 
   std::vector<LayerDataItem> out;
-  out.reserve(items.size());
-  for (Work& w : items) out.push_back(std::move(w.item));
+  out.reserve(side.items.size());
+  for (Work& w : side.items) out.push_back(std::move(w.item));
   return out;
 }
 

@@ -228,16 +228,8 @@ Status WriteText(const std::string& path, const std::string& text) {
   return ok ? Status::Ok() : IoError("cannot write " + path);
 }
 
-}  // namespace
-
-Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std::function<void(const std::string&)>& info) {
-  const Graph& g = *r.graph;
-  std::string dir = JoinPath(JoinPath(out_dir, "step" + std::to_string(r.step)), "rank" + std::to_string(r.rank));
-  RETURN_IF_ERROR(CheckNewPath(dir));
-  RETURN_IF_ERROR(MakeDirs(dir));
-  std::vector<NodeId> order = PostOrder(g);
-
-  // construct.json: node -> parent, post-order, the root left out.
+// construct.json: node -> parent, post-order, the root left out.
+std::string ConstructJson(const Graph& g, const std::vector<NodeId>& order) {
   std::string cons = "{";
   IndentWriter cw(cons);
   bool first = true;
@@ -250,8 +242,11 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
     AppendJsonString(cons, g.node(g.node(id).up).name);
   }
   cons += first ? "}" : "\n}";
+  return cons;
+}
 
-  // stack.json (grouped format): nodes sharing a stack, numbered in order of first appearance.
+// stack.json (grouped format): nodes sharing a stack, numbered in order of first appearance.
+std::string StackJson(const Graph& g, const std::vector<NodeId>& order) {
   std::vector<int32_t> group_stack;
   std::vector<std::vector<NodeId>> groups;
   std::unordered_map<std::string_view, size_t> group_of;
@@ -295,8 +290,13 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
     stack += ']';
   }
   stack += groups.empty() ? "}" : "\n}";
+  return stack;
+}
 
-  // dump.json: every node with data, from the raw entry of the rank and name it was built with.
+// Every node with data: its entry text, written from the raw entry of the rank and name it was
+// built with (read again from that rank's dump.json). Indexed by node; empty for the others.
+Result<std::vector<std::string>> EntryTexts(const RankGraph& r, const std::vector<NodeId>& order) {
+  const Graph& g = *r.graph;
   std::map<int, std::unordered_map<std::string, std::vector<NodeId>>> wanted;  // origin rank -> name -> nodes
   for (NodeId id : order) {
     if (id == g.root() || g.node(id).items.empty()) continue;
@@ -323,6 +323,11 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
     });
     if (!res.ok()) return res.status();
   }
+  return entry_text;
+}
+
+// dump.json: the meta members, then "data" with the entries in post-order.
+std::string DumpJson(const Graph& g, const std::vector<NodeId>& order, const std::vector<std::string>& entry_text) {
   std::string data = "{";
   IndentWriter dw(data);
   auto member = [&](const char* k, const std::string& json_value) {
@@ -355,6 +360,21 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
   }
   data += any ? "\n  }" : "{}";
   data += "\n}";
+  return data;
+}
+
+}  // namespace
+
+Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std::function<void(const std::string&)>& info) {
+  const Graph& g = *r.graph;
+  std::string dir = JoinPath(JoinPath(out_dir, "step" + std::to_string(r.step)), "rank" + std::to_string(r.rank));
+  RETURN_IF_ERROR(CheckNewPath(dir));
+  RETURN_IF_ERROR(MakeDirs(dir));
+  const std::vector<NodeId> order = PostOrder(g);
+  const std::string cons = ConstructJson(g, order);
+  const std::string stack = StackJson(g, order);
+  ASSIGN_OR_RETURN(const std::vector<std::string> entry_text, EntryTexts(r, order));
+  const std::string data = DumpJson(g, order, entry_text);
 
   RETURN_IF_ERROR(WriteText(JoinPath(dir, "construct.json"), cons));
   RETURN_IF_ERROR(WriteText(JoinPath(dir, "stack.json"), stack));

@@ -230,10 +230,11 @@ std::string ChunkCellText(const ChunkComponents& chunk) {
   return text;
 }
 
-Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config) {
-  RETURN_IF_ERROR(CheckScalars(config));  // steps 1-3; step 4 (a bool) is the type's business
-  ParallelLayout l;
-  l.config = config;
+namespace {
+
+// Steps 5-9 of §11.2: the pipeline size capped by the world, the layers per stage and per virtual
+// stage, the data-parallel size.
+Status DeriveSizes(const ParallelConfig& config, ParallelLayout& l) {
   l.world_size = static_cast<int>(config.world_size);
   l.num_layers = static_cast<int>(config.num_layers);
   l.tp = static_cast<int>(config.tensor_parallel_size);
@@ -260,20 +261,20 @@ Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config) {
       return InvalidInput("pipeline-model-parallel size should be greater than 1 with virtual-pipeline");
   }
   l.dp = l.world_size / (l.tp * l.pp);  // step 9
+  return Status::Ok();
+}
 
-  std::vector<Dim> dims;
-  ASSIGN_OR_RETURN(dims, ResolveOrder(config.order, l.tp, l.pp, l.dp));
-  for (const Dim& d : dims) l.order_tokens.push_back(d.name);
-  l.tp_groups = RankGroups(dims, "tp", l.world_size);
-  l.pp_groups = RankGroups(dims, "pp", l.world_size);
-  l.dp_groups = RankGroups(dims, "dp", l.world_size);
-
-  std::vector<int> stage_of(static_cast<size_t>(l.world_size), 0);
+// Each rank's stage and model copy from the groups of §11.3, and for each TP group (a row) the
+// copy it belongs to and the rank it is drawn from: the first rank of that copy, in copy order, in
+// the group. copy_of_row / rep_of_row: -1 where none (an invariant says there always is one).
+void AssignStagesAndCopies(ParallelLayout& l, std::vector<int>* stage_of, std::vector<int>* copy_of_row,
+                           std::vector<int>* rep_of_row) {
+  stage_of->assign(static_cast<size_t>(l.world_size), 0);
   l.stage_ranks.assign(static_cast<size_t>(l.pp), {});
   for (const auto& g : l.pp_groups)
     for (size_t s = 0; s < g.size(); ++s) {
       l.stage_ranks[s].push_back(g[s]);
-      stage_of[static_cast<size_t>(g[s])] = static_cast<int>(s);
+      (*stage_of)[static_cast<size_t>(g[s])] = static_cast<int>(s);
     }
   l.model_copies.assign(static_cast<size_t>(l.dp), {});
   for (const auto& g : l.dp_groups)
@@ -282,15 +283,33 @@ Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config) {
   std::vector<int> tp_group_of(static_cast<size_t>(l.world_size), 0);
   for (size_t r = 0; r < l.tp_groups.size(); ++r)
     for (int rank : l.tp_groups[r]) tp_group_of[static_cast<size_t>(rank)] = static_cast<int>(r);
-  // Representative of (copy c, TP group r): the first rank of copy c, in copy order, in group r.
-  std::vector<int> copy_of_row(l.tp_groups.size(), -1), rep_of_row(l.tp_groups.size(), -1);
+  copy_of_row->assign(l.tp_groups.size(), -1);
+  rep_of_row->assign(l.tp_groups.size(), -1);
   for (size_t c = 0; c < l.model_copies.size(); ++c)
     for (int rank : l.model_copies[c]) {
       auto r = static_cast<size_t>(tp_group_of[static_cast<size_t>(rank)]);
-      if (rep_of_row[r] >= 0) continue;
-      rep_of_row[r] = rank;
-      copy_of_row[r] = static_cast<int>(c);
+      if ((*rep_of_row)[r] >= 0) continue;
+      (*rep_of_row)[r] = rank;
+      (*copy_of_row)[r] = static_cast<int>(c);
     }
+}
+
+}  // namespace
+
+Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config) {
+  RETURN_IF_ERROR(CheckScalars(config));  // steps 1-3; step 4 (a bool) is the type's business
+  ParallelLayout l;
+  l.config = config;
+  RETURN_IF_ERROR(DeriveSizes(config, l));
+
+  std::vector<Dim> dims;
+  ASSIGN_OR_RETURN(dims, ResolveOrder(config.order, l.tp, l.pp, l.dp));
+  for (const Dim& d : dims) l.order_tokens.push_back(d.name);
+  l.tp_groups = RankGroups(dims, "tp", l.world_size);
+  l.pp_groups = RankGroups(dims, "pp", l.world_size);
+  l.dp_groups = RankGroups(dims, "dp", l.world_size);
+  std::vector<int> stage_of, copy_of_row, rep_of_row;
+  AssignStagesAndCopies(l, &stage_of, &copy_of_row, &rep_of_row);
 
   for (int c = 0; c < l.dp; ++c) l.copy_colors.push_back(ModelCopyColor(c, l.dp));
   l.rows.reserve(l.tp_groups.size());
@@ -381,186 +400,6 @@ std::string ParallelLayoutToJson(const ParallelLayout& l) {
     s += "]}";
   }
   s += "]}";
-  return s;
-}
-
-// ---- SVG ----------------------------------------------------------------------------------
-
-namespace {
-
-void AppendXml(std::string& out, std::string_view text) {
-  for (char ch : text) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // Control characters other than tab / newline are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\t' || ch == '\n') out += ch;
-    }
-  }
-}
-
-// Coordinates with at most two decimals, without trailing zeros.
-std::string Num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
-  std::string s = buf;
-  while (!s.empty() && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  if (s == "-0") s = "0";
-  return s;
-}
-
-// Width of a text in DejaVu Sans, estimated (no font metrics in the engine).
-double TextWidth(std::string_view text, double font_size) { return 0.6 * font_size * static_cast<double>(text.size()); }
-
-void Text(std::string& s, double x, double y, std::string_view text, const char* extra = "") {
-  s += "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\"" + extra + ">";
-  AppendXml(s, text);
-  s += "</text>\n";
-}
-
-}  // namespace
-
-// Sizes follow the reference figure (§11.5) in points (72 per inch): the axes with their labels
-// take clamp(2·vpp, 6, 60) × clamp(0.5·rows, 4, 100) inches, the legend sits at their right, and
-// the drawing is cut to what is drawn (or grows for a tall legend), as matplotlib's tight
-// bounding box does.
-std::string ParallelLayoutToSvg(const ParallelLayout& l) {
-  constexpr double kInch = 72, kTitleFont = 14, kAxisFont = 12, kTickFont = 10, kLegendFont = 10, kCellFont = 9;
-  constexpr double kTick = 3.5, kPad = 3.5;
-  const int rows = static_cast<int>(l.rows.size()), cols = l.vpp;
-  double fig_w = std::min(60.0, std::max(6.0, 2.0 * cols)) * kInch;
-  double fig_h = std::min(100.0, std::max(4.0, 0.5 * rows)) * kInch;
-  double label_w = 0;
-  for (const auto& r : l.rows) label_w = std::max(label_w, TextWidth(r.label, kTickFont));
-
-  double left = 10 + kAxisFont + 8 + label_w + kPad + kTick;
-  double top = 10 + kTitleFont + 20;
-  double bottom = kTick + kPad + kTickFont * 1.2 + 8 + kAxisFont * 1.2 + 10;
-  double plot_x = left, plot_y = top;
-  double plot_w = std::max(fig_w - left - 10, 60.0);
-  double plot_h = std::max(fig_h - top - bottom, 60.0);
-  // The title is centred on the axes; a title wider than them moves the drawing right.
-  double title_w = TextWidth(l.title, kTitleFont);
-  plot_x += std::max(0.0, 10 - (plot_x + plot_w / 2 - title_w / 2));
-  double cw = plot_w / cols, rh = plot_h / rows;
-  auto px = [&](double x) { return plot_x + (x + 0.5) * cw; };
-  auto py = [&](double y) { return plot_y + plot_h - (y + 0.5) * rh; };
-
-  // Legend: title, one entry per copy, centred vertically at the right of the axes.
-  std::string legend_title = "Model Copies";
-  double entry_h = kLegendFont * 1.5, handle_w = 2 * kLegendFont, handle_h = 0.7 * kLegendFont;
-  double legend_text_w = TextWidth(legend_title, kLegendFont);
-  for (int c = 0; c < l.dp; ++c)
-    legend_text_w =
-        std::max(legend_text_w, handle_w + 0.8 * kLegendFont + TextWidth("Model Copy " + std::to_string(c + 1), kLegendFont));
-  double legend_w = legend_text_w + 2 * 0.4 * kLegendFont + 2;
-  double legend_h = kLegendFont * 1.6 + l.dp * entry_h + 0.8 * kLegendFont;
-  double legend_x = plot_x + plot_w * 1.02;
-  double legend_y = plot_y + plot_h / 2 - legend_h / 2;
-  double shift = legend_y < 10 ? 10 - legend_y : 0;  // a tall legend pushes the drawing down
-  plot_y += shift;
-  legend_y += shift;
-
-  double width = std::max(legend_x + legend_w, plot_x + plot_w / 2 + title_w / 2) + 10;  // tight
-  double height = std::max(plot_y + plot_h + bottom, legend_y + legend_h + 10);
-
-  std::string s;
-  s.reserve(4096 + static_cast<size_t>(l.cell_count) * 260 + static_cast<size_t>(rows + l.dp) * 200);
-  s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + Num(width) + "\" height=\"" + Num(height) +
-       "\" viewBox=\"0 0 " + Num(width) + " " + Num(height) + "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
-  s += "<title>";
-  AppendXml(s, l.title);
-  s += "</title>\n";
-  s += "<rect x=\"0\" y=\"0\" width=\"" + Num(width) + "\" height=\"" + Num(height) + "\" fill=\"#ffffff\"/>\n";
-
-  // Cells: 0.9 × 0.9 squares centred on (column, row), coloured by model copy.
-  s += "<g class=\"cells\" stroke=\"#ffffff\" stroke-width=\"1\" fill-opacity=\"0.8\" stroke-opacity=\"0.8\">\n";
-  for (const auto& r : l.rows) {
-    const std::string& color = l.copy_colors[static_cast<size_t>(r.model_copy)];
-    for (int v = 0; v < cols; ++v)
-      s += "<rect x=\"" + Num(px(v - 0.45)) + "\" y=\"" + Num(py(r.index + 0.45)) + "\" width=\"" + Num(0.9 * cw) +
-           "\" height=\"" + Num(0.9 * rh) + "\" fill=\"" + color + "\"/>\n";
-  }
-  s += "</g>\n";
-
-  // Dashed grid at the ticks (matplotlib draws it above the patches, below the texts).
-  s += "<g class=\"grid\" stroke=\"#b0b0b0\" stroke-width=\"0.8\" stroke-opacity=\"0.3\" stroke-dasharray=\"2.96,1.28\">\n";
-  for (int v = 0; v < cols; ++v)
-    s += "<line x1=\"" + Num(px(v)) + "\" y1=\"" + Num(plot_y) + "\" x2=\"" + Num(px(v)) + "\" y2=\"" + Num(plot_y + plot_h) +
-         "\"/>\n";
-  for (int r = 0; r < rows; ++r)
-    s += "<line x1=\"" + Num(plot_x) + "\" y1=\"" + Num(py(r)) + "\" x2=\"" + Num(plot_x + plot_w) + "\" y2=\"" + Num(py(r)) +
-         "\"/>\n";
-  s += "</g>\n";
-
-  // Cell texts on a translucent white box.
-  s += "<g class=\"cell-boxes\" fill=\"#ffffff\" fill-opacity=\"0.3\" stroke=\"#000000\" stroke-opacity=\"0.3\" "
-       "stroke-width=\"0.5\">\n";
-  for (const auto& r : l.rows)
-    for (int v = 0; v < cols; ++v) {
-      const std::string& t = r.cells[static_cast<size_t>(v)];
-      if (t.empty()) continue;
-      double w = TextWidth(t, kCellFont) + 2, h = kCellFont * 1.2 + 2;
-      s += "<rect x=\"" + Num(px(v) - w / 2) + "\" y=\"" + Num(py(r.index) - h / 2) + "\" width=\"" + Num(w) + "\" height=\"" +
-           Num(h) + "\"/>\n";
-    }
-  s += "</g>\n";
-  s += "<g class=\"cell-texts\" font-size=\"9\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#000000\">\n";
-  for (const auto& r : l.rows)
-    for (int v = 0; v < cols; ++v) {
-      const std::string& t = r.cells[static_cast<size_t>(v)];
-      if (!t.empty()) Text(s, px(v), py(r.index), t);
-    }
-  s += "</g>\n";
-
-  // Axes frame, ticks and tick labels.
-  s += "<rect class=\"frame\" x=\"" + Num(plot_x) + "\" y=\"" + Num(plot_y) + "\" width=\"" + Num(plot_w) + "\" height=\"" +
-       Num(plot_h) + "\" fill=\"none\" stroke=\"#000000\" stroke-width=\"0.8\"/>\n";
-  s += "<g class=\"ticks\" stroke=\"#000000\" stroke-width=\"0.8\">\n";
-  for (int v = 0; v < cols; ++v)
-    s += "<line x1=\"" + Num(px(v)) + "\" y1=\"" + Num(plot_y + plot_h) + "\" x2=\"" + Num(px(v)) + "\" y2=\"" +
-         Num(plot_y + plot_h + kTick) + "\"/>\n";
-  for (int r = 0; r < rows; ++r)
-    s += "<line x1=\"" + Num(plot_x - kTick) + "\" y1=\"" + Num(py(r)) + "\" x2=\"" + Num(plot_x) + "\" y2=\"" + Num(py(r)) +
-         "\"/>\n";
-  s += "</g>\n";
-  s += "<g class=\"xticklabels\" font-size=\"10\" text-anchor=\"middle\" dominant-baseline=\"hanging\">\n";
-  for (int v = 0; v < cols; ++v) Text(s, px(v), plot_y + plot_h + kTick + kPad, "Stage " + std::to_string(v));
-  s += "</g>\n";
-  s += "<g class=\"yticklabels\" font-size=\"10\" text-anchor=\"end\" dominant-baseline=\"central\">\n";
-  for (const auto& r : l.rows) Text(s, plot_x - kTick - kPad, py(r.index), r.label);
-  s += "</g>\n";
-
-  // Axis labels and title.
-  double xlabel_y = plot_y + plot_h + kTick + kPad + kTickFont * 1.2 + 8;
-  Text(s, plot_x + plot_w / 2, xlabel_y, "Virtual Pipeline Stage",
-       " class=\"xlabel\" font-size=\"12\" text-anchor=\"middle\" dominant-baseline=\"hanging\"");
-  double ylabel_x = plot_x - kTick - kPad - label_w - 8;
-  std::string rot = " class=\"ylabel\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 " + Num(ylabel_x) + " " +
-                    Num(plot_y + plot_h / 2) + ")\"";
-  Text(s, ylabel_x, plot_y + plot_h / 2, "TP Group", rot.c_str());
-  Text(s, plot_x + plot_w / 2, plot_y - 20, l.title, " class=\"title\" font-size=\"14\" text-anchor=\"middle\"");
-
-  // Legend "Model Copies".
-  s += "<g class=\"legend\" font-size=\"10\">\n";
-  s += "<rect x=\"" + Num(legend_x) + "\" y=\"" + Num(legend_y) + "\" width=\"" + Num(legend_w) + "\" height=\"" + Num(legend_h) +
-       "\" rx=\"2\" fill=\"#ffffff\" fill-opacity=\"0.8\" stroke=\"#cccccc\" stroke-width=\"0.8\"/>\n";
-  Text(s, legend_x + legend_w / 2, legend_y + 0.4 * kLegendFont + kLegendFont, legend_title, " text-anchor=\"middle\"");
-  for (int c = 0; c < l.dp; ++c) {
-    double ey = legend_y + kLegendFont * 1.6 + c * entry_h + entry_h / 2;
-    double hx = legend_x + 0.4 * kLegendFont + 1;
-    s += "<rect x=\"" + Num(hx) + "\" y=\"" + Num(ey - handle_h / 2) + "\" width=\"" + Num(handle_w) + "\" height=\"" +
-         Num(handle_h) + "\" fill=\"" + l.copy_colors[static_cast<size_t>(c)] + "\" fill-opacity=\"0.8\"/>\n";
-    Text(s, hx + handle_w + 0.8 * kLegendFont, ey, "Model Copy " + std::to_string(c + 1), " dominant-baseline=\"central\"");
-  }
-  s += "</g>\n";
-  s += "</svg>\n";
   return s;
 }
 

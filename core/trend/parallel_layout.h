@@ -72,7 +72,7 @@ Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config);
 // The §11.7 JSON object, plus the derived values, groups, colours and component lists.
 std::string ParallelLayoutToJson(const ParallelLayout& layout);
 
-// A standalone SVG document drawing the chart of §11.5.
+// A standalone SVG document drawing the chart of §11.5 (parallel_layout_svg.cc).
 std::string ParallelLayoutToSvg(const ParallelLayout& layout);
 
 // The browser's config: a JSON object with the ParallelConfig member names. Integers must be

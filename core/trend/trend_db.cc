@@ -23,6 +23,17 @@ std::string Quote(const std::string& s) {
   return out + "'";
 }
 
+// A prepared statement, finalized when it goes out of scope.
+struct Stmt {
+  sqlite3_stmt* st = nullptr;
+  Stmt() = default;
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  ~Stmt() {
+    if (st) sqlite3_finalize(st);
+  }
+};
+
 }  // namespace
 
 Status TrendDbWriter::Exec(const std::string& sql) {
@@ -179,116 +190,123 @@ Status TrendDbWriter::AddRow(int64_t rank, int64_t step, int64_t target_id, int 
   return Status::Ok();
 }
 
+Status TrendDbWriter::Prepare(const char* sql, sqlite3_stmt** st) {
+  if (sqlite3_prepare_v2(db_, sql, -1, st, nullptr) != SQLITE_OK) return SqlError("prepare");
+  return Status::Ok();
+}
+
+Status TrendDbWriter::StepInsert(sqlite3_stmt* st) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? Status::Ok() : SqlError("insert");
+}
+
+Status TrendDbWriter::WriteTargets() {
+  Stmt ins;
+  RETURN_IF_ERROR(Prepare("INSERT INTO monitoring_targets VALUES (?, ?, ?, ?)", &ins.st));
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    sqlite3_bind_int64(ins.st, 1, static_cast<int64_t>(i + 1));
+    sqlite3_bind_text(ins.st, 2, targets_[i].name.data(), static_cast<int>(targets_[i].name.size()), SQLITE_STATIC);
+    sqlite3_bind_int64(ins.st, 3, targets_[i].vpp_stage);
+    sqlite3_bind_int64(ins.st, 4, targets_[i].micro_step);
+    RETURN_IF_ERROR(StepInsert(ins.st));
+  }
+  return Status::Ok();
+}
+
+// §7.3: per metric, its distinct tags sorted by (category, name), then the links by (target, tag).
+Status TrendDbWriter::WriteTags(TagsFn tags) {
+  std::vector<std::vector<TrendTag>> tags_of(targets_.size());
+  std::vector<char> computed(targets_.size(), 0);
+  int64_t next_tag = 1;
+  Stmt link, ins;
+  RETURN_IF_ERROR(Prepare("INSERT OR IGNORE INTO tag_target_mapping VALUES (?, ?)", &link.st));
+  RETURN_IF_ERROR(Prepare("INSERT INTO monitoring_tags VALUES (?, ?, ?, ?)", &ins.st));
+  for (size_t m = 0; m < metrics_.size(); ++m) {
+    std::map<std::pair<std::string, std::string>, int64_t> ids;  // (category, name) -> id
+    std::vector<size_t> members;
+    const auto& has = metric_has_target_[m];
+    for (size_t t = 0; t < has.size(); ++t) {
+      if (!has[t]) continue;
+      if (!computed[t]) {
+        tags_of[t] = tags(targets_[t].name);
+        computed[t] = 1;
+      }
+      members.push_back(t);
+      for (const auto& tag : tags_of[t]) ids.emplace(std::make_pair(tag.category, tag.name), 0);
+    }
+    for (auto& kv : ids) {
+      kv.second = next_tag++;
+      sqlite3_bind_int64(ins.st, 1, kv.second);
+      sqlite3_bind_text(ins.st, 2, kv.first.second.data(), static_cast<int>(kv.first.second.size()), SQLITE_STATIC);
+      sqlite3_bind_text(ins.st, 3, kv.first.first.data(), static_cast<int>(kv.first.first.size()), SQLITE_STATIC);
+      sqlite3_bind_int64(ins.st, 4, static_cast<int64_t>(m + 1));
+      RETURN_IF_ERROR(StepInsert(ins.st));
+    }
+    for (size_t t : members) {
+      std::vector<int64_t> tag_ids;
+      for (const auto& tag : tags_of[t]) tag_ids.push_back(ids[std::make_pair(tag.category, tag.name)]);
+      std::sort(tag_ids.begin(), tag_ids.end());
+      for (int64_t id : tag_ids) {
+        sqlite3_bind_int64(link.st, 1, id);
+        sqlite3_bind_int64(link.st, 2, static_cast<int64_t>(t + 1));
+        RETURN_IF_ERROR(StepInsert(link.st));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// The §8.5 extensions (trend_step_map, trend_meta) and global_stats.
+Status TrendDbWriter::WriteSummaryTables(const TrendSummary& summary) {
+  if (!summary.step_map.empty()) {
+    RETURN_IF_ERROR(
+        Exec("CREATE TABLE trend_step_map (step INTEGER PRIMARY KEY, original_step INTEGER NOT NULL, "
+             "micro_step INTEGER NOT NULL)"));
+    Stmt ins;
+    RETURN_IF_ERROR(Prepare("INSERT OR IGNORE INTO trend_step_map VALUES (?, ?, ?)", &ins.st));
+    for (const auto& e : summary.step_map) {
+      sqlite3_bind_int64(ins.st, 1, e.first);
+      sqlite3_bind_int64(ins.st, 2, e.second.first);
+      sqlite3_bind_int64(ins.st, 3, e.second.second);
+      RETURN_IF_ERROR(StepInsert(ins.st));
+    }
+  }
+  RETURN_IF_ERROR(Exec("CREATE TABLE trend_meta (key TEXT PRIMARY KEY, value TEXT)"));
+  for (const auto& kv : summary.meta)
+    RETURN_IF_ERROR(Exec("INSERT INTO trend_meta VALUES (" + Quote(kv.first) + ", " + Quote(kv.second) + ")"));
+  std::string cols, vals;
+  for (const auto& c : summary.int_columns) {
+    cols += (cols.empty() ? "" : ", ") + c.first + " INTEGER DEFAULT 0";
+    vals += (vals.empty() ? "" : ", ") + std::to_string(c.second);
+  }
+  for (const auto& c : summary.text_columns) {
+    cols += ", " + c.first + " TEXT DEFAULT NULL";
+    vals += ", " + Quote(c.second);
+  }
+  RETURN_IF_ERROR(Exec("CREATE TABLE global_stats (" + cols + ")"));
+  return Exec("INSERT INTO global_stats VALUES (" + vals + ")");
+}
+
+Status TrendDbWriter::WriteAll(const TrendSummary& summary) {
+  RETURN_IF_ERROR(WriteTargets());
+  if (summary.tags) RETURN_IF_ERROR(WriteTags(summary.tags));
+  RETURN_IF_ERROR(WriteSummaryTables(summary));
+  RETURN_IF_ERROR(
+      Exec("CREATE INDEX idx_trend_metric_step ON trend_data(metric_id, step);"
+           "CREATE INDEX idx_trend_metric_rank ON trend_data(metric_id, rank);"
+           "CREATE INDEX idx_trend_metric_target ON trend_data(metric_id, target_id);"
+           "CREATE INDEX idx_tags_name ON monitoring_tags(tag_name);"
+           "CREATE INDEX idx_ttm_target ON tag_target_mapping(target_id);"));
+  RETURN_IF_ERROR(Exec("COMMIT"));
+  // Leave a self-contained rollback-journal file for sql.js.
+  return Exec("PRAGMA journal_mode=DELETE");
+}
+
 Result<std::string> TrendDbWriter::Commit(const TrendSummary& summary) {
   sqlite3_finalize(ins_row_);
   ins_row_ = nullptr;
-  sqlite3_stmt* st = nullptr;
-  auto prepare = [&](const char* sql) -> Status {
-    if (st) sqlite3_finalize(st);
-    st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql, -1, &st, nullptr) != SQLITE_OK) return SqlError("prepare");
-    return Status::Ok();
-  };
-  auto step = [&]() -> Status {
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? Status::Ok() : SqlError("insert");
-  };
-  Status s = [&]() -> Status {
-    RETURN_IF_ERROR(prepare("INSERT INTO monitoring_targets VALUES (?, ?, ?, ?)"));
-    for (size_t i = 0; i < targets_.size(); ++i) {
-      sqlite3_bind_int64(st, 1, static_cast<int64_t>(i + 1));
-      sqlite3_bind_text(st, 2, targets_[i].name.data(), static_cast<int>(targets_[i].name.size()), SQLITE_STATIC);
-      sqlite3_bind_int64(st, 3, targets_[i].vpp_stage);
-      sqlite3_bind_int64(st, 4, targets_[i].micro_step);
-      RETURN_IF_ERROR(step());
-    }
-    // §7.3: per metric, its distinct tags sorted by (category, name), then the links by (target, tag).
-    if (summary.tags) {
-      std::vector<std::vector<TrendTag>> tags_of(targets_.size());
-      std::vector<char> computed(targets_.size(), 0);
-      int64_t next_tag = 1;
-      sqlite3_stmt* link = nullptr;
-      if (sqlite3_prepare_v2(db_, "INSERT OR IGNORE INTO tag_target_mapping VALUES (?, ?)", -1, &link, nullptr) != SQLITE_OK)
-        return SqlError("prepare");
-      RETURN_IF_ERROR(prepare("INSERT INTO monitoring_tags VALUES (?, ?, ?, ?)"));
-      for (size_t m = 0; m < metrics_.size(); ++m) {
-        std::map<std::pair<std::string, std::string>, int64_t> ids;  // (category, name) -> id
-        std::vector<size_t> members;
-        const auto& has = metric_has_target_[m];
-        for (size_t t = 0; t < has.size(); ++t) {
-          if (!has[t]) continue;
-          if (!computed[t]) {
-            tags_of[t] = summary.tags(targets_[t].name);
-            computed[t] = 1;
-          }
-          members.push_back(t);
-          for (const auto& tag : tags_of[t]) ids.emplace(std::make_pair(tag.category, tag.name), 0);
-        }
-        for (auto& kv : ids) {
-          kv.second = next_tag++;
-          sqlite3_bind_int64(st, 1, kv.second);
-          sqlite3_bind_text(st, 2, kv.first.second.data(), static_cast<int>(kv.first.second.size()), SQLITE_STATIC);
-          sqlite3_bind_text(st, 3, kv.first.first.data(), static_cast<int>(kv.first.first.size()), SQLITE_STATIC);
-          sqlite3_bind_int64(st, 4, static_cast<int64_t>(m + 1));
-          RETURN_IF_ERROR(step());
-        }
-        for (size_t t : members) {
-          std::vector<int64_t> tag_ids;
-          for (const auto& tag : tags_of[t]) tag_ids.push_back(ids[std::make_pair(tag.category, tag.name)]);
-          std::sort(tag_ids.begin(), tag_ids.end());
-          for (int64_t id : tag_ids) {
-            sqlite3_bind_int64(link, 1, id);
-            sqlite3_bind_int64(link, 2, static_cast<int64_t>(t + 1));
-            int rc = sqlite3_step(link);
-            sqlite3_reset(link);
-            if (rc != SQLITE_DONE) {
-              sqlite3_finalize(link);
-              return SqlError("insert");
-            }
-          }
-        }
-      }
-      sqlite3_finalize(link);
-    }
-    if (!summary.step_map.empty()) {
-      RETURN_IF_ERROR(
-          Exec("CREATE TABLE trend_step_map (step INTEGER PRIMARY KEY, original_step INTEGER NOT NULL, "
-               "micro_step INTEGER NOT NULL)"));
-      RETURN_IF_ERROR(prepare("INSERT OR IGNORE INTO trend_step_map VALUES (?, ?, ?)"));
-      for (const auto& e : summary.step_map) {
-        sqlite3_bind_int64(st, 1, e.first);
-        sqlite3_bind_int64(st, 2, e.second.first);
-        sqlite3_bind_int64(st, 3, e.second.second);
-        RETURN_IF_ERROR(step());
-      }
-    }
-    RETURN_IF_ERROR(Exec("CREATE TABLE trend_meta (key TEXT PRIMARY KEY, value TEXT)"));
-    for (const auto& kv : summary.meta)
-      RETURN_IF_ERROR(Exec("INSERT INTO trend_meta VALUES (" + Quote(kv.first) + ", " + Quote(kv.second) + ")"));
-    std::string cols, vals;
-    for (const auto& c : summary.int_columns) {
-      cols += (cols.empty() ? "" : ", ") + c.first + " INTEGER DEFAULT 0";
-      vals += (vals.empty() ? "" : ", ") + std::to_string(c.second);
-    }
-    for (const auto& c : summary.text_columns) {
-      cols += ", " + c.first + " TEXT DEFAULT NULL";
-      vals += ", " + Quote(c.second);
-    }
-    RETURN_IF_ERROR(Exec("CREATE TABLE global_stats (" + cols + ")"));
-    RETURN_IF_ERROR(Exec("INSERT INTO global_stats VALUES (" + vals + ")"));
-    RETURN_IF_ERROR(
-        Exec("CREATE INDEX idx_trend_metric_step ON trend_data(metric_id, step);"
-             "CREATE INDEX idx_trend_metric_rank ON trend_data(metric_id, rank);"
-             "CREATE INDEX idx_trend_metric_target ON trend_data(metric_id, target_id);"
-             "CREATE INDEX idx_tags_name ON monitoring_tags(tag_name);"
-             "CREATE INDEX idx_ttm_target ON tag_target_mapping(target_id);"));
-    RETURN_IF_ERROR(Exec("COMMIT"));
-    // Leave a self-contained rollback-journal file for sql.js.
-    RETURN_IF_ERROR(Exec("PRAGMA journal_mode=DELETE"));
-    return Status::Ok();
-  }();
-  if (st) sqlite3_finalize(st);
+  Status s = WriteAll(summary);
   if (!s.ok()) {
     Abort();
     return s;

@@ -64,6 +64,15 @@ class TrendDbWriter {
   Status Exec(const std::string& sql);
   Status SqlError(const char* what);
   void Abort();
+  Status Prepare(const char* sql, sqlite3_stmt** st);
+  // Steps an INSERT and resets it for the next row.
+  Status StepInsert(sqlite3_stmt* st);
+  // Commit's steps: every table written at the end, then the indexes and the commit itself.
+  using TagsFn = std::vector<TrendTag> (*)(std::string_view name);
+  Status WriteAll(const TrendSummary& summary);
+  Status WriteTargets();
+  Status WriteTags(TagsFn tags);
+  Status WriteSummaryTables(const TrendSummary& summary);
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* ins_row_ = nullptr;

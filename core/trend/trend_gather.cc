@@ -49,14 +49,10 @@ std::string Text(sqlite3_stmt* st, int col) {
   return t ? reinterpret_cast<const char*>(t) : "";
 }
 
-}  // namespace
+using Parts = std::vector<std::unique_ptr<OpenPart>>;
 
-Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::string& out_dir, Reporter& rep) {
-  const PartInfo& p0 = infos[0];
-  const std::string format = p0.Value("format");
-  if (format != "dump" && format != "monitor") return InvalidInput(p0.path + ": unknown trend format '" + format + "'");
-  const int64_t pre = std::strtoll(p0.Value("targets_pre").c_str(), nullptr, 10);
-  std::vector<std::unique_ptr<OpenPart>> parts;
+// Every part opened, with its targets; each must hold at least the `pre` targets every shard plans.
+Status OpenParts(const std::vector<PartInfo>& infos, int64_t pre, Parts* parts) {
   for (const PartInfo& info : infos) {
     auto p = std::make_unique<OpenPart>();
     p->info = &info;
@@ -69,21 +65,26 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
                           }));
     if (static_cast<int64_t>(p->targets.size()) < pre) return PartError(*p, "holds fewer targets than the run planned");
     p->global.assign(p->targets.size(), 0);
-    parts.push_back(std::move(p));
+    parts->push_back(std::move(p));
   }
-  OpenPart& first = *parts[0];
-  // The whole run's settings, from part 0.
-  std::vector<std::string> metrics, stats;
+  return Status::Ok();
+}
+
+// The whole run's metrics and statistics columns, from part 0.
+Status ReadColumns(OpenPart& first, std::vector<std::string>* metrics, std::vector<std::string>* stats) {
   RETURN_IF_ERROR(Query(first, "SELECT metric_name FROM monitoring_metrics ORDER BY metric_id", {}, [&](sqlite3_stmt* st) {
-    metrics.push_back(Text(st, 0));
+    metrics->push_back(Text(st, 0));
     return Status::Ok();
   }));
-  RETURN_IF_ERROR(Query(first, "SELECT name FROM pragma_table_info('trend_data') ORDER BY cid", {}, [&](sqlite3_stmt* st) {
+  return Query(first, "SELECT name FROM pragma_table_info('trend_data') ORDER BY cid", {}, [&](sqlite3_stmt* st) {
     std::string n = Text(st, 0);
-    if (n != "rank" && n != "step" && n != "target_id" && n != "metric_id") stats.push_back(n);
+    if (n != "rank" && n != "step" && n != "target_id" && n != "metric_id") stats->push_back(n);
     return Status::Ok();
-  }));
-  TrendSummary sum;
+  });
+}
+
+// The run's summary tables (global_stats, trend_step_map, trend_meta), from part 0.
+Status ReadSummary(OpenPart& first, TrendSummary* sum) {
   std::vector<std::pair<std::string, std::string>> gcols;  // global_stats (name, type)
   RETURN_IF_ERROR(
       Query(first, "SELECT name, upper(type) FROM pragma_table_info('global_stats') ORDER BY cid", {}, [&](sqlite3_stmt* st) {
@@ -94,9 +95,9 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
   RETURN_IF_ERROR(Query(first, "SELECT * FROM global_stats LIMIT 1", {}, [&](sqlite3_stmt* st) {
     for (size_t c = 0; c < gcols.size(); ++c) {
       if (gcols[c].second.rfind("INT", 0) == 0)
-        sum.int_columns.push_back({gcols[c].first, sqlite3_column_int64(st, static_cast<int>(c))});
+        sum->int_columns.push_back({gcols[c].first, sqlite3_column_int64(st, static_cast<int>(c))});
       else
-        sum.text_columns.push_back({gcols[c].first, Text(st, static_cast<int>(c))});
+        sum->text_columns.push_back({gcols[c].first, Text(st, static_cast<int>(c))});
     }
     return Status::Ok();
   }));
@@ -108,13 +109,80 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
   if (has_map)
     RETURN_IF_ERROR(
         Query(first, "SELECT step, original_step, micro_step FROM trend_step_map ORDER BY step", {}, [&](sqlite3_stmt* st) {
-          sum.step_map.push_back({sqlite3_column_int64(st, 0), {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)}});
+          sum->step_map.push_back({sqlite3_column_int64(st, 0), {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)}});
           return Status::Ok();
         }));
-  RETURN_IF_ERROR(Query(first, "SELECT key, value FROM trend_meta ORDER BY rowid", {}, [&](sqlite3_stmt* st) {
-    sum.meta.push_back({Text(st, 0), Text(st, 1)});
+  return Query(first, "SELECT key, value FROM trend_meta ORDER BY rowid", {}, [&](sqlite3_stmt* st) {
+    sum->meta.push_back({Text(st, 0), Text(st, 1)});
+    return Status::Ok();
+  });
+}
+
+// What copying one unit's rows needs beside its part: the writer, the run's metrics and
+// statistics columns (as a SELECT list), and a buffer for a row's values.
+struct UnitCopy {
+  TrendDbWriter& w;
+  const std::vector<std::string>& metrics;
+  const std::vector<std::string>& stats;
+  std::string stat_cols;
+  std::vector<std::optional<double>> values;
+};
+
+// Unit u of part p into the gathered file: the targets it first touched (in its order), then its
+// rows of trend_data.
+Status GatherUnit(OpenPart& p, int64_t u, UnitCopy& c) {
+  bool found = false;
+  int64_t rank = 0, lo = 0, hi = 0;
+  RETURN_IF_ERROR(Query(p, "SELECT rank, step_lo, step_hi FROM vp_shard_trend WHERE unit = ?", {u}, [&](sqlite3_stmt* st) {
+    found = true;
+    rank = sqlite3_column_int64(st, 0);
+    lo = sqlite3_column_int64(st, 1);
+    hi = sqlite3_column_int64(st, 2);
     return Status::Ok();
   }));
+  if (!found)
+    return InvalidInput(p.info->path + " lacks unit " + std::to_string(u) + " (the shard did not finish?): run shard " +
+                        std::to_string(p.info->meta.shard) + " again");
+  RETURN_IF_ERROR(Query(p, "SELECT target_id FROM vp_shard_targets WHERE unit = ? ORDER BY seq", {u}, [&](sqlite3_stmt* st) {
+    int64_t t = sqlite3_column_int64(st, 0);
+    if (t < 1 || t > static_cast<int64_t>(p.targets.size()))
+      return PartError(p, "names an unknown target id " + std::to_string(t));
+    const TrendTarget& tt = p.targets[static_cast<size_t>(t - 1)];
+    p.global[static_cast<size_t>(t - 1)] = c.w.Target(tt.name, tt.vpp_stage, tt.micro_step);
+    return Status::Ok();
+  }));
+  return Query(p, "SELECT step, target_id, metric_id" + c.stat_cols + " FROM trend_data WHERE rank = ? AND step BETWEEN ? AND ?",
+               {rank, lo, hi}, [&](sqlite3_stmt* st) {
+                 int64_t t = sqlite3_column_int64(st, 1);
+                 int64_t m = sqlite3_column_int64(st, 2);
+                 if (t < 1 || t > static_cast<int64_t>(p.global.size()) || !p.global[static_cast<size_t>(t - 1)] || m < 1 ||
+                     m > static_cast<int64_t>(c.metrics.size()))
+                   return PartError(p, "holds a row of a target or metric it does not list");
+                 for (size_t k = 0; k < c.stats.size(); ++k) {
+                   int col = static_cast<int>(k) + 3;
+                   c.values[k] = sqlite3_column_type(st, col) == SQLITE_NULL
+                                     ? std::nullopt
+                                     : std::optional<double>(sqlite3_column_double(st, col));
+                 }
+                 return c.w.AddRow(rank, sqlite3_column_int64(st, 0), p.global[static_cast<size_t>(t - 1)], static_cast<int>(m),
+                                   c.values.data());
+               });
+}
+
+}  // namespace
+
+Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::string& out_dir, Reporter& rep) {
+  const PartInfo& p0 = infos[0];
+  const std::string format = p0.Value("format");
+  if (format != "dump" && format != "monitor") return InvalidInput(p0.path + ": unknown trend format '" + format + "'");
+  const int64_t pre = std::strtoll(p0.Value("targets_pre").c_str(), nullptr, 10);
+  Parts parts;
+  RETURN_IF_ERROR(OpenParts(infos, pre, &parts));
+  OpenPart& first = *parts[0];
+  std::vector<std::string> metrics, stats;
+  RETURN_IF_ERROR(ReadColumns(first, &metrics, &stats));
+  TrendSummary sum;
+  RETURN_IF_ERROR(ReadSummary(first, &sum));
   sum.tags = format == "dump" ? &DumpTargetTags : &MonitorTargetTags;
 
   RETURN_IF_ERROR(MakeDirs(out_dir));
@@ -129,51 +197,11 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
     int64_t id = w->Target(tt.name, tt.vpp_stage, tt.micro_step);
     for (auto& p : parts) p->global[static_cast<size_t>(t)] = id;
   }
-  const std::string stat_cols = [&] {
-    std::string c;
-    for (const auto& s : stats) c += ", \"" + s + "\"";
-    return c;
-  }();
-  std::vector<std::optional<double>> values(stats.size());
+  UnitCopy copy{*w, metrics, stats, std::string(), std::vector<std::optional<double>>(stats.size())};
+  for (const auto& s : stats) copy.stat_cols += ", \"" + s + "\"";
   const size_t n = parts.size();
   for (int64_t u = 0; u < p0.meta.units; ++u) {
-    OpenPart& p = *parts[static_cast<size_t>(u) % n];
-    bool found = false;
-    int64_t rank = 0, lo = 0, hi = 0;
-    RETURN_IF_ERROR(Query(p, "SELECT rank, step_lo, step_hi FROM vp_shard_trend WHERE unit = ?", {u}, [&](sqlite3_stmt* st) {
-      found = true;
-      rank = sqlite3_column_int64(st, 0);
-      lo = sqlite3_column_int64(st, 1);
-      hi = sqlite3_column_int64(st, 2);
-      return Status::Ok();
-    }));
-    if (!found)
-      return InvalidInput(p.info->path + " lacks unit " + std::to_string(u) + " (the shard did not finish?): run shard " +
-                          std::to_string(p.info->meta.shard) + " again");
-    RETURN_IF_ERROR(Query(p, "SELECT target_id FROM vp_shard_targets WHERE unit = ? ORDER BY seq", {u}, [&](sqlite3_stmt* st) {
-      int64_t t = sqlite3_column_int64(st, 0);
-      if (t < 1 || t > static_cast<int64_t>(p.targets.size()))
-        return PartError(p, "names an unknown target id " + std::to_string(t));
-      const TrendTarget& tt = p.targets[static_cast<size_t>(t - 1)];
-      p.global[static_cast<size_t>(t - 1)] = w->Target(tt.name, tt.vpp_stage, tt.micro_step);
-      return Status::Ok();
-    }));
-    RETURN_IF_ERROR(
-        Query(p, "SELECT step, target_id, metric_id" + stat_cols + " FROM trend_data WHERE rank = ? AND step BETWEEN ? AND ?",
-              {rank, lo, hi}, [&](sqlite3_stmt* st) {
-                int64_t t = sqlite3_column_int64(st, 1);
-                int64_t m = sqlite3_column_int64(st, 2);
-                if (t < 1 || t > static_cast<int64_t>(p.global.size()) || !p.global[static_cast<size_t>(t - 1)] || m < 1 ||
-                    m > static_cast<int64_t>(metrics.size()))
-                  return PartError(p, "holds a row of a target or metric it does not list");
-                for (size_t k = 0; k < stats.size(); ++k) {
-                  int col = static_cast<int>(k) + 3;
-                  values[k] = sqlite3_column_type(st, col) == SQLITE_NULL ? std::nullopt
-                                                                          : std::optional<double>(sqlite3_column_double(st, col));
-                }
-                return w->AddRow(rank, sqlite3_column_int64(st, 0), p.global[static_cast<size_t>(t - 1)], static_cast<int>(m),
-                                 values.data());
-              }));
+    RETURN_IF_ERROR(GatherUnit(*parts[static_cast<size_t>(u) % n], u, copy));
     rep.Progress(95.0 * static_cast<double>(u + 1) / static_cast<double>(p0.meta.units), true);
   }
   ASSIGN_OR_RETURN(std::string done, w->Commit(sum));
