@@ -3,8 +3,8 @@
 //   node --test tests/web/compare.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignRows, mergeOrder, cellDiff, viewOf, cellValues, seriesOnA, seriesDiff, KIND } from '../../web/src/trend/compare.js';
-import { targetKey } from '../../web/src/trend/queries.js';
+import { alignRows, alignHeatRows, mergeOrder, cellDiff, viewOf, cellValues, seriesOnA, seriesDiff, KIND } from '../../web/src/trend/compare.js';
+import { targetKey, heatRows } from '../../web/src/trend/queries.js';
 import { POS_INF, NEG_INF } from '../../web/src/trend/scales.js';
 
 // Q6 rows: [rank, step, target_id, value, target_name, vpp_stage, micro_step]; dimension 'rank' fixed
@@ -143,4 +143,11 @@ test('seriesDiff: A − B over the union of x; null where a side lacks the point
   const a = { xs: [0, 1, 2, 4], values: [1, null, 5, POS_INF], labels: ['a0', 'a1', 'a2', 'a4'] };
   const b = { xs: [3, 1, 2, 4], values: [4, 1, 2, 1], labels: ['b3', 'b1', 'b2', 'b4'] };
   assert.deepEqual(seriesDiff(a, b), { xs: [0, 1, 2, 3, 4], values: [null, null, 3, null, null], labels: ['a0', 'a1', 'a2', 'b3', 'a4'] });
+});
+
+test('Q6 rows read by name: heatRows makes typed rows (NULL stays null) that alignHeatRows aligns (alignRows\' tests above go through both)', () => {
+  assert.deepEqual(heatRows([A[3]]), [{ rank: 0, step: 1, targetId: 3, value: null, name: 'Module.c', vpp: 0, micro: 0 }]);
+  assert.deepEqual(heatRows([['1', '2', '3', '4.5', 7, '1', '0']]), [{ rank: 1, step: 2, targetId: 3, value: 4.5, name: '7', vpp: 1, micro: 0 }]);
+  const al = alignHeatRows(heatRows(A), heatRows(B), 'rank');
+  assert.deepEqual(al.ys.map((y) => [y.name, y.idA, y.idB]), [['Module.a', 1, 10], ['Module.x', null, 11], ['Module.b', 2, null], ['Module.c', 3, 12]]);
 });

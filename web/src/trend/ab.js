@@ -3,7 +3,7 @@
 // aligned with the current file's (compare.js), the views A, B and A − B of one grid (so the axes,
 // the zoom and the A/B colour scale are shared), the tooltip lines and the series of a clicked
 // cell. The workspace owns the toolbar and the charts and calls in here.
-import { alignRows, viewOf, cellValues, seriesOnA, seriesDiff, COMPARE_SPECIALS } from './compare.js';
+import { alignHeatRows, viewOf, cellValues, seriesOnA, seriesDiff, COMPARE_SPECIALS } from './compare.js';
 import { valueText } from './scales.js';
 import { cellNames, droppedNote } from './clicks.js';
 import { specialText } from './colorbar.js';
@@ -36,7 +36,7 @@ export class AbComparison {
       const key = await this.qa.targetKey(s.value);
       valueB = key ? await this.qb.targetId(key) : null;
     }
-    /** @type {import('../engine/protocol.js').SqlValue[][]} */
+    /** @type {import('./queries.js').HeatRow[]} */
     let rowsB = [];
     if (valueB === null) this.note = t('trBNoModule');
     else {
@@ -47,7 +47,7 @@ export class AbComparison {
         this.note = `B: ${/** @type {Error} */ (e).message}`;
       }
     }
-    this.aligned = alignRows(rowsA, rowsB, s.dimension);
+    this.aligned = alignHeatRows(rowsA, rowsB, s.dimension);
     return this.aligned;
   }
 

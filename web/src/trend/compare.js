@@ -4,10 +4,11 @@
 // x is the step or rank, y the target by its unique key (name, vpp_stage, micro_step) or the rank;
 // ids are per file (§8.4) and never compared. Pure: rows in, arrays out.
 import { kindOf, SPECIAL } from './scales.js';
-import { moduleLabel, targetKey } from './queries.js';
+import { moduleLabel, targetKey, heatRows } from './queries.js';
 
 /** @typedef {'a'|'b'|'diff'} View */
 /** @typedef {import('../engine/protocol.js').SqlValue} SqlValue */
+/** @typedef {import('./queries.js').HeatRow} HeatRow */
 /** @typedef {{key: string, text: string, fill: string|null}} SpecialDef  fill null = the "no data" hatch */
 
 /**
@@ -33,16 +34,24 @@ export const KIND = Object.freeze({ FINITE: 0, NULL: 1, POS: 2, NEG: 3, ONLY_A: 
  */
 
 /**
- * Q6 rows of A and B (`[rank, step, target_id, value, target_name, vpp_stage, micro_step]`, the same
- * metric, statistic and fixed value) as one grid over the union of both files' categories.
- * Targets keep A's model order; a target only B has follows the target B lists before it.
+ * alignHeatRows of Q6 rows as the worker returns them (`[rank, step, target_id, value, target_name,
+ * vpp_stage, micro_step]`; the tests write them so), made HeatRows by queries.js.
  * @param {SqlValue[][]} rowsA @param {SqlValue[][]} rowsB @param {'step'|'rank'|'module_name'} dimension
+ */
+export const alignRows = (rowsA, rowsB, dimension) => alignHeatRows(heatRows(rowsA), heatRows(rowsB), dimension);
+
+/**
+ * Q6 rows of A and B (the same metric, statistic and fixed value) as one grid over the union of
+ * both files' categories. Targets keep A's model order; a target only B has follows the target B
+ * lists before it.
+ * @param {HeatRow[]} rowsA @param {HeatRow[]} rowsB @param {'step'|'rank'|'module_name'} dimension
  * @returns {Aligned}
  */
-export function alignRows(rowsA, rowsB, dimension) {
-  const xCol = dimension === 'step' ? 0 : 1;
+export function alignHeatRows(rowsA, rowsB, dimension) {
   const byModule = dimension !== 'module_name';
-  const yCol = byModule ? 2 : 0;
+  // x: the rank when the step is fixed, else the step; y: the target, or the rank when the module is fixed.
+  const xOf = (/** @type {HeatRow} */ r) => (dimension === 'step' ? r.rank : r.step);
+  const yOf = (/** @type {HeatRow} */ r) => (byModule ? r.targetId : r.rank);
   /** @typedef {{key: string, idA: number|null, idB: number|null, name: string, vpp: number, micro: number}} Y */
   /** @type {Map<string, Y>} */
   const ym = new Map();
@@ -52,13 +61,13 @@ export function alignRows(rowsA, rowsB, dimension) {
   [rowsA, rowsB].forEach((rows, side) => {
     const ids = bySide[side];
     for (const r of rows) {
-      xSet.add(Number(r[xCol]));
-      const id = Number(r[yCol]);
+      xSet.add(xOf(r));
+      const id = yOf(r);
       if (ids.has(id)) continue;
-      const k = byModule ? targetKey(String(r[4]), Number(r[5]), Number(r[6])) : String(id);
+      const k = byModule ? targetKey(r.name, r.vpp, r.micro) : String(id);
       let y = ym.get(k);
       if (!y) {
-        y = { key: k, idA: null, idB: null, name: byModule ? String(r[4]) : String(id), vpp: Number(r[5]), micro: Number(r[6]) };
+        y = { key: k, idA: null, idB: null, name: byModule ? r.name : String(id), vpp: r.vpp, micro: r.micro };
         ym.set(k, y);
       }
       if (side) y.idB = id; else y.idA = id;
@@ -96,8 +105,8 @@ export function alignRows(rowsA, rowsB, dimension) {
     const ids = bySide[s];
     const vals = s ? vb : va;
     for (const r of rows) {
-      const x = /** @type {number} */ (xIndex.get(Number(r[xCol])));
-      const y = /** @type {number} */ (yIndex.get(ids.get(Number(r[yCol]))));
+      const x = /** @type {number} */ (xIndex.get(xOf(r)));
+      const y = /** @type {number} */ (yIndex.get(ids.get(yOf(r))));
       const cell = x * ny + y;
       let i = grid ? grid[cell] : (cellOf.get(cell) ?? -1);
       if (i < 0) {
@@ -107,7 +116,7 @@ export function alignRows(rowsA, rowsB, dimension) {
         yi[i] = y;
       }
       side[i] |= s + 1;
-      vals[i] = r[3] === null ? NaN : Number(r[3]);
+      vals[i] = r.value === null ? NaN : r.value;
     }
   });
   return { xs, ys, xi: xi.slice(0, n), yi: yi.slice(0, n), va: va.slice(0, n), vb: vb.slice(0, n), side: side.slice(0, n), rows: n, byModule };

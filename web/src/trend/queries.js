@@ -39,6 +39,16 @@ export const targetKey = (name, vpp, micro) => `${vpp}\u0000${micro}\u0000${name
  */
 
 /** @typedef {import('../engine/protocol.js').SqlValue} SqlValue */
+/**
+ * A Q6 row (a cell of the heat map of one fixed dimension value): its rank, step, target (id, name,
+ * VPP stage, micro step) and the statistic's value (null: NULL).
+ * @typedef {{rank: number, step: number, targetId: number, value: number|null, name: string, vpp: number, micro: number}} HeatRow
+ */
+
+/** Q6 rows `[rank, step, target_id, value, target_name, vpp_stage, micro_step]` as HeatRows. @param {SqlValue[][]} rows @returns {HeatRow[]} */
+export const heatRows = (rows) => rows.map(([rank, step, targetId, value, name, vpp, micro]) => ({
+  rank: Number(rank), step: Number(step), targetId: Number(targetId), value: value === null ? null : Number(value),
+  name: String(name), vpp: Number(vpp), micro: Number(micro) }));
 /** @typedef {{query: (sql: string, params?: SqlValue[], db?: string) => Promise<import('../engine/protocol.js').QueryResult>}} QueryEngine */
 
 /**
@@ -197,16 +207,25 @@ export class TrendQueries {
    * @returns {Promise<Cube>}
    */
   async heatmap(s) {
-    return cubeOf(await this.heatmapRows(s), s.dimension);
+    return cubeOf(await this.q6(s), s.dimension);
   }
 
   /**
-   * Q6 rows `[rank, step, target_id, value, target_name, vpp_stage, micro_step]` (the comparison
-   * aligns them by name, §8.4: ids are per file).
+   * Q6 as HeatRows (the comparison aligns them by name, §8.4: ids are per file).
+   * @param {{metric: string, stat: string, dimension: Dimension, value: number, tags: string[]}} s
+   * @returns {Promise<HeatRow[]>}
+   */
+  async heatmapRows(s) {
+    return heatRows(await this.q6(s));
+  }
+
+  /**
+   * Q6 rows `[rank, step, target_id, value, target_name, vpp_stage, micro_step]`, read here by
+   * position (cubeOf makes a heat map of many cells without an object per row).
    * @param {{metric: string, stat: string, dimension: Dimension, value: number, tags: string[]}} s
    * @returns {Promise<SqlValue[][]>}
    */
-  async heatmapRows(s) {
+  async q6(s) {
     if (!s.metric || !s.stat || !s.dimension || s.value === null || s.value === undefined) throw trendError('params', 'trInvalidParams');
     const col = this.statColumn(s.stat);
     const id = await this.metricId(s.metric);
