@@ -14,7 +14,8 @@ import { chromium } from 'playwright-core';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// ---- Where things are. The environment can point the tests at another build (ctest passes its own).
+// ---- Where things are. VISPROBE_WEB_DIR, VISPROBE_NATIVE and VISPROBE_SHARED point every file at
+// another build or another copy of the shared inputs.
 
 /** The bundled page the static server serves (VISPROBE_WEB_DIR, default build/web). */
 export const webDir = resolve(root, process.env.VISPROBE_WEB_DIR || join('build', 'web'));
@@ -144,14 +145,13 @@ export const APP_VIEWPORT = { width: 1600, height: 1000 };
 /**
  * @typedef {object} App
  * @property {import('playwright-core').Page} page
- * @property {import('playwright-core').BrowserContext} context
+ * @property {import('playwright-core').BrowserContext} context its other tabs (context.newPage(), the
+ *   same profile and storage) are guarded into the same lists, at the same window size
  * @property {string[]} errors what the guards caught on every page of the context: each uncaught
  *   page error ("pageerror: ..."), console error ("console: ...", failed resource loads among them)
  *   and native dialog ("dialog: ...", dismissed); assertNoErrors() checks it
  * @property {string[]} foreign the requests that left the page's own origin (data: and blob: URLs
  *   excepted; for a page opened from file://, every request not to a file)
- * @property {() => Promise<import('playwright-core').Page>} newPage another tab of the same
- *   context (the same profile and storage), guarded into the same lists, at the same window size
  * @property {() => Promise<void>} close closes the context (a profile's whole browser)
  */
 
@@ -197,21 +197,7 @@ export async function openApp(browser, url, { viewport = APP_VIEWPORT, contextOp
   for (const p of context.pages()) guard(p, errors, foreign, local);   // a profile's first tab exists already
   const page = context.pages()[0] || await context.newPage();
   if (url) await page.goto(url);
-  return { page, context, errors, foreign, newPage: () => context.newPage(), close: () => context.close() };
-}
-
-/**
- * The old opener (a fresh context at `url`, its uncaught page errors in `errors`), kept while the
- * test files move to openApp / browserSuite.
- * @param {any} browser @param {string} [url] @param {object} [contextOptions]
- */
-export async function openPage(browser, url, contextOptions = {}) {
-  const context = await browser.newContext(contextOptions);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  if (url) await page.goto(url);
-  return { page, context, errors };
+  return { page, context, errors, foreign, close: () => context.close() };
 }
 
 /**
