@@ -1,5 +1,5 @@
 // ESLint (flat config) over the web app, its build script, the web and browser tests and the
-// scripts' .mjs files: @eslint/js recommended. The ctest `web_lint` (unit) runs
+// scripts' .mjs files: @eslint/js recommended, and size limits on web/src (below). The ctest `web_lint` (unit) runs
 // node_modules/.bin/eslint from the repository root and fails on any error. Named .mjs: the root
 // package.json is not "type": "module" (emscripten's CommonJS output under build/ needs that).
 import js from '@eslint/js';
@@ -23,6 +23,24 @@ export default [
         __VISPROBE_VERSION__: 'readonly',
       },
     },
+  },
+  {
+    // Issue 47 item 6: files and functions a reader can hold. A file over 500 lines or a function
+    // over 80 (an IIFE too) is split along its seams, a module or a function per responsibility,
+    // instead of growing; comments and blank lines count, as they do for the reader.
+    files: ['web/src/**/*.js'],
+    rules: {
+      'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true }],
+    },
+  },
+  {
+    // issue 47 items 2/3 move these rules to the engine: the worker's manual matching, badges and
+    // message texts are being moved into core/ by that work, which owns these files now; the long
+    // functions there today (lazy_file.js's and opfs_fs.js's file systems, worker_core.js's run and
+    // onMessage) are left to it, and the size rules are off here and only here until then.
+    files: ['web/src/engine/**/*.js', 'web/src/engine_text.js'],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
   },
   {
     // Node scripts and tests; the browser tests' page.evaluate callbacks run in the page.

@@ -10,7 +10,7 @@ export const R = 5;    // leaves per row
 export const CHAR_W = 6;
 
 /**
- * A node of a pane's tree (a tb_nodes row as node_rows.js nodeFromRow reads it, then its layout box).
+ * A node of a pane's tree (a tb_nodes row as queries.js NodeRow reads it, made a node by Pane.makeNode, then its layout box).
  * comm, merged, modified: the row's communication text, parallel-merge flag and manual-match flag;
  * loading: its children's query while it runs; _label, _fit, _fitW, _fitS: render_common.js's
  * cached label and its fitted form for a box width and font size.

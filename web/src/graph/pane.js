@@ -6,12 +6,12 @@
 // ever set as text.
 import { layout, isLeaf, H } from './layout.js';
 import { precisionFill, overflowFill, darken, textColour, themed, SELECTED } from './colours.js';
-import { drawSvg, drawOverlay } from './render_svg.js';
 import { CanvasRenderer, hitTest } from './render_canvas.js';
 import { Minimap } from './minimap.js';
 import { pillOf } from './badges.js';
 import { t } from '../i18n.js';
 import { wirePane } from './pane_events.js';
+import { drawPane } from './pane_draw.js';
 import { rootNode, childNodes, childNodesByParent, ancestorChain, loadBadges } from './queries.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -31,6 +31,16 @@ const INITIAL = Object.freeze({ x: 36, y: 72, k: 1.8 });
 
 import { LATER } from '../later.js';
 /** @typedef {import('./layout.js').GNode} GNode */
+
+/** Issue 46: which side a compare pane is, in its corner (text only; clicks go through it). @param {'NPU'|'Bench'} side */
+function sideLabel(side) {
+  const label = document.createElement('div');
+  label.className = 'ws-pane-label';
+  label.dataset.testid = 'pane-label';
+  label.dataset.i18n = side === 'NPU' ? 'debug' : 'bench';
+  label.textContent = t(label.dataset.i18n);
+  return label;
+}
 
 export class Pane {
   /**
@@ -69,6 +79,8 @@ export class Pane {
     /** @type {string|undefined} what the minimap last painted (layout, mode, colours) */
     this.minimapVersion = undefined;
     this.renderer = 'svg';
+    /** The number of badges the last draw drew (a hook for tests). */
+    this.pills = 0;
     this.threshold = opts.threshold ?? CANVAS_THRESHOLD;
     this.hover = false;
     /** @type {Map<string, import('./badges.js').Badge>} BEY-08: problem counts below each module */
@@ -89,15 +101,7 @@ export class Pane {
     this.g.append(this.boxes, this.overlay);
     this.svg.append(this.g);
     host.append(this.canvas, this.svg);
-    if (opts.compare) {
-      // Issue 46: which side this pane is, in its corner (text only; clicks go through it).
-      const label = document.createElement('div');
-      label.className = 'ws-pane-label';
-      label.dataset.testid = 'pane-label';
-      label.dataset.i18n = opts.side === 'NPU' ? 'debug' : 'bench';
-      label.textContent = t(label.dataset.i18n);
-      host.append(label);
-    }
+    if (opts.compare) host.append(sideLabel(opts.side));
     this.canvasRenderer = new CanvasRenderer(this.canvas);
     this.minimap = new Minimap(host, {
       view: () => ({ t: this.t, w: this.width, h: this.height, root: this.root }),
@@ -323,115 +327,12 @@ export class Pane {
   recolour() { this.draw(true); }
 
   /**
-   * GR-10: the boxes intersecting the window extended by one pane height above and below (and, for
-   * the canvas, half a pane width left and right), plus their ancestors, are drawn into a layer two
-   * panes wide and three panes high. A pan, or a zoom that the layer still covers, only moves or
-   * scales the layer with a CSS transform (the compositor does it without a repaint); the layer is
-   * redrawn when the view leaves it, and crisp again once the zoom rests. `force` redraws now;
-   * `animate` fades appearing nodes in (after expand / collapse, not after a pan: nodes entering at
-   * the edges of the layer are off screen, and their animation would repaint the layer each frame).
+   * GR-10: draws the boxes near the window into a layer bigger than the pane, or only moves the
+   * layer when it still covers the view (pane_draw.js). `force` redraws now; `animate` fades
+   * appearing nodes in (after expand / collapse, not after a pan).
    * @param {boolean} force @param {boolean} [animate]
    */
-  draw(force, animate = false) {
-    if (!this.root) return;
-    const w = this.width;
-    const h = this.height;
-    if (!force && this.layer && this.layer.w === w && this.layer.h === h) {
-      const m = this.layerMatrix();
-      if (m) {
-        this.applyLayer(m);
-        this.minimap.drawView();
-        this.prefetchLater();
-        if (m.s !== 1) this.settleLater();
-        return;
-      }
-    }
-    clearTimeout(this.settle);
-    const { x, y, k } = this.t;
-    const top = (-y - h) / k;
-    const bottom = (-y + 2 * h) / k;
-    const left = (-x - w / 2) / k;
-    const right = (-x + 1.5 * w) / k;
-    const shown = new Set();
-    let inWindow = 0;
-    for (const n of this.laid) {
-      if (n.y + n.h < top || n.y > bottom) continue;
-      inWindow += 1;
-      for (let a = /** @type {GNode|null} */ (n); a && !shown.has(a); a = a.parent) shown.add(a);
-    }
-    const canvas = inWindow > this.threshold;
-    // The canvas layer is bounded horizontally (it is a bitmap); SVG keeps every column.
-    this.drawn = this.laid.filter((n) => shown.has(n) && (!canvas || (n.x + n.w >= left && n.x <= right)));
-    for (const e of [this.svg, this.canvas]) {
-      e.style.left = `${-w / 2}px`;
-      e.style.top = `${-h}px`;
-      e.style.width = `${2 * w}px`;
-      e.style.height = `${3 * h}px`;
-    }
-    this.g.setAttribute('transform', `translate(${x + w / 2},${y + h}) scale(${k})`);
-    // Text under 6 px on screen is not drawn (GR-11); in SVG it costs paint time for nothing.
-    this.svg.classList.toggle('no-text', 8 * k < 6);
-    this.svg.classList.toggle('no-leaf-text', 6 * k < 6);
-    const style = (/** @type {GNode} */ n) => this.style(n);
-    if (canvas) {
-      if (this.renderer !== 'canvas') { this.boxes.textContent = ''; this.canvas.hidden = false; }
-      this.renderer = 'canvas';
-      const theme = document.documentElement.dataset.theme || '';
-      if (this.bgTheme !== theme) {
-        this.bgTheme = theme;
-        this.bg = getComputedStyle(this.host).getPropertyValue('--graph-bg').trim() || '#fff';
-      }
-      this.pills = this.canvasRenderer.draw(this.drawn, this.t, w, h, style, this.bg);
-      const marks = [];
-      for (const n of this.drawn) if (this.isMarked(n)) marks.push({ n, stroke: this.style(n).stroke });
-      drawOverlay(this.overlay, marks);
-    } else {
-      if (this.renderer !== 'svg') { this.canvasRenderer.clear(); this.canvas.hidden = true; this.overlay.textContent = ''; }
-      this.renderer = 'svg';
-      this.pills = drawSvg(this.boxes, this.drawn, style, animate, k);
-    }
-    this.layer = { x, y, k, w, h };
-    this.applyLayer({ a: 0, b: 0, s: 1 });
-    // Hooks for tests and benchmarks (the canvas has no per-node elements).
-    this.host.dataset.renderer = this.renderer;
-    this.host.dataset.boxes = String(inWindow);
-    this.host.dataset.badges = String(this.pills);
-    this.prefetchLater();
-    const version = `${this.layoutVersion}|${this.mode}|${this.colourVersion || 0}`;
-    if (this.minimapVersion !== version) {
-      this.minimapVersion = version;
-      this.minimap.paintNodes(this.laid, (n) => this.fill(n));
-    } else {
-      this.minimap.drawView();
-    }
-  }
-
-  /**
-   * The CSS transform that shows the layer drawn at this.layer under the current transform, or
-   * null when the pane would show something outside it (or the zoom changed more than 2x).
-   */
-  layerMatrix() {
-    const L = /** @type {{x: number, y: number, k: number, w: number, h: number}} */ (this.layer);
-    const { w, h } = L;
-    const s = this.t.k / L.k;
-    if (s < 0.5 || s > 2) return null;
-    const a = this.t.x - s * (L.x + w / 2) + w / 2;
-    const b = this.t.y - s * (L.y + h) + h;
-    // Pane corners in layer coordinates must lie inside [0, 2w] x [0, 3h].
-    const q0x = (w / 2 - a) / s;
-    const q0y = (h - b) / s;
-    const q1x = (w + w / 2 - a) / s;
-    const q1y = (h + h - b) / s;
-    if (q0x < -0.5 || q0y < -0.5 || q1x > 2 * w + 0.5 || q1y > 3 * h + 0.5) return null;
-    return { a, b, s };
-  }
-
-  /** @param {{a: number, b: number, s: number}} m */
-  applyLayer({ a, b, s }) {
-    const css = a === 0 && b === 0 && s === 1 ? '' : `translate(${a}px, ${b}px) scale(${s})`;
-    this.svg.style.transform = css;
-    if (this.renderer === 'canvas') this.canvas.style.transform = css;
-  }
+  draw(force, animate = false) { drawPane(this, force, animate); }
 
   /** After a zoom, redraw at the new scale once the wheel rests (crisp text, right culling). */
   settleLater() {

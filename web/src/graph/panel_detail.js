@@ -178,25 +178,8 @@ export class DetailPanel {
    * @param {DetailRow|null} dbg @param {DetailRow|null} bch @param {HTMLElement} container
    */
   pairedTable(dbg, bch, container) {
-    /** @type {ParamRow[]} */
-    const rows = [];
-    /** @type {{NPU: ParamRow[], Bench: ParamRow[]}} */
-    const unpaired = { NPU: [], Bench: [] };
     const compare = this.deps.compare;
-    for (const part of /** @type {const} */ (['input', 'output'])) {
-      const dk = dbg ? keysOf(dbg[part]) : [];
-      const bk = bch ? keysOf(bch[part]) : [];
-      // (dk has keys only with dbg, bk only with bch)
-      const d = /** @type {DetailRow} */ (dbg), b = /** @type {DetailRow} */ (bch);
-      for (let i = 0; i < Math.max(dk.length, bk.length); ++i) {
-        if (i < dk.length && i < bk.length) {
-          rows.push({ side: 'NPU', key: dk[i], node: d.name, item: d[part][dk[i]], paired: true });
-          rows.push({ side: 'Bench', key: bk[i], node: b.name, item: b[part][bk[i]], paired: true });
-        } else if (i < dk.length) unpaired.NPU.push({ side: 'NPU', key: dk[i], node: d.name, item: d[part][dk[i]], paired: false });
-        else unpaired.Bench.push({ side: 'Bench', key: bk[i], node: b.name, item: b[part][bk[i]], paired: false });
-      }
-    }
-    const all = [...rows, ...unpaired.NPU, ...unpaired.Bench];
+    const all = paramRows(dbg, bch);
     const box = el('section', undefined, 'ws-node ws-paired');
     box.dataset.testid = 'paired';
     const head = el('div', undefined, 'ws-paired-head');
@@ -358,6 +341,31 @@ export class DetailPanel {
     }
     return info;
   }
+}
+
+/**
+ * DET-02..04: the parameters of the two sides paired by position, inputs then outputs, followed by
+ * the unpaired ones of Debug, then of Bench. @param {DetailRow|null} dbg @param {DetailRow|null} bch @returns {ParamRow[]}
+ */
+function paramRows(dbg, bch) {
+  /** @type {ParamRow[]} */
+  const rows = [];
+  /** @type {{NPU: ParamRow[], Bench: ParamRow[]}} */
+  const unpaired = { NPU: [], Bench: [] };
+  for (const part of /** @type {const} */ (['input', 'output'])) {
+    const dk = dbg ? keysOf(dbg[part]) : [];
+    const bk = bch ? keysOf(bch[part]) : [];
+    // (dk has keys only with dbg, bk only with bch)
+    const d = /** @type {DetailRow} */ (dbg), b = /** @type {DetailRow} */ (bch);
+    for (let i = 0; i < Math.max(dk.length, bk.length); ++i) {
+      if (i < dk.length && i < bk.length) {
+        rows.push({ side: 'NPU', key: dk[i], node: d.name, item: d[part][dk[i]], paired: true });
+        rows.push({ side: 'Bench', key: bk[i], node: b.name, item: b[part][bk[i]], paired: true });
+      } else if (i < dk.length) unpaired.NPU.push({ side: 'NPU', key: dk[i], node: d.name, item: d[part][dk[i]], paired: false });
+      else unpaired.Bench.push({ side: 'Bench', key: bk[i], node: b.name, item: b[part][bk[i]], paired: false });
+    }
+  }
+  return [...rows, ...unpaired.NPU, ...unpaired.Bench];
 }
 
 /** DET-05: the clipboard API, or a hidden text area when it is unavailable. @param {string} text */

@@ -35,6 +35,35 @@ export function metricText(v, percent) {
   return String(Number(v).toPrecision(4)) + unit;
 }
 
+/**
+ * The kinds of flagged node listed, one check box each with its colour chip: error and warning
+ * (their chips painted once the legend's bounds are known), unmatched in a compare, overflow when
+ * the file was checked for it. @param {NavigatorDeps} deps @param {() => void} onChange
+ */
+function kindChecks(deps, onChange) {
+  const checks = el('div', undefined, 'ws-checks');
+  const kinds = ['error', 'warning'];
+  if (deps.compare) kinds.push('unmatched');
+  if (deps.overflowCheck) kinds.push('overflow');
+  for (const k of kinds) {
+    const lab = el('label', undefined, 'ws-swatch');
+    const cb = /** @type {HTMLInputElement} */ (el('input'));
+    cb.type = 'checkbox';
+    cb.value = k;
+    cb.checked = true;
+    cb.dataset.testid = 'nav-' + k;
+    // A single graph has no precision: only overflow is meaningful.
+    if (!deps.compare && k !== 'overflow') { cb.checked = false; cb.disabled = true; }
+    cb.addEventListener('change', onChange);
+    const chip = el('i');
+    chip.dataset.kind = k;
+    if (k === 'unmatched' || k === 'overflow') chip.style.background = k === 'unmatched' ? UNMATCHED : OVERFLOW.high;
+    lab.append(cb, chip, tel('span', k));
+    checks.append(lab);
+  }
+  return checks;
+}
+
 /** The worst-nodes table's column `i` of a row: 0 its precision index, then its metrics. @param {import('./queries.js').WorstRow} row @param {number} i */
 const cellOf = (row, i) => (i === 0 ? row.precision : row.metrics[i - 1]);
 
@@ -61,26 +90,7 @@ export class NavigatorPanel {
     this.loading = null;
     this.key = '';
     this.seq = 0;
-    this.checks = el('div', undefined, 'ws-checks');
-    const kinds = ['error', 'warning'];
-    if (deps.compare) kinds.push('unmatched');
-    if (deps.overflowCheck) kinds.push('overflow');
-    for (const k of kinds) {
-      const lab = el('label', undefined, 'ws-swatch');
-      const cb = /** @type {HTMLInputElement} */ (el('input'));
-      cb.type = 'checkbox';
-      cb.value = k;
-      cb.checked = true;
-      cb.dataset.testid = 'nav-' + k;
-      // A single graph has no precision: only overflow is meaningful.
-      if (!deps.compare && k !== 'overflow') { cb.checked = false; cb.disabled = true; }
-      cb.addEventListener('change', () => { this.invalidate(); this.ensure().catch(() => {}); });
-      const chip = el('i');
-      chip.dataset.kind = k;
-      if (k === 'unmatched' || k === 'overflow') chip.style.background = k === 'unmatched' ? UNMATCHED : OVERFLOW.high;
-      lab.append(cb, chip, tel('span', k));
-      this.checks.append(lab);
-    }
+    this.checks = kindChecks(deps, () => { this.invalidate(); this.ensure().catch(() => {}); });
     const bar = el('div', undefined, 'ws-nav-bar');
     const first = tel('button', 'firstDivergence');
     first.dataset.testid = 'nav-first';

@@ -94,37 +94,8 @@ export class CanvasRenderer {
       ctx.stroke(gr.strokePath);
     }
     ctx.setLineDash([]);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    let font = 0;
-    for (const [n, colour, size, boxW] of texts) {
-      if (font !== size) { ctx.font = `${size}px sans-serif`; font = size; }
-      ctx.fillStyle = colour;
-      ctx.fillText(fitLabel(n, boxW, size), n.x + boxW / 2, n.y + H / 2);
-      const marker = markerOf(n);
-      if (marker) {
-        ctx.textAlign = 'right';
-        ctx.font = '7px sans-serif';
-        ctx.fillText(marker, n.x + boxW - 2, n.y + H / 2);
-        ctx.textAlign = 'center';
-        font = 7;
-      }
-    }
-    // BEY-08: problem pills over the boxes; their text only where it is readable.
-    const pillText = PILL_FONT * t.k >= 5;
-    ctx.font = `${PILL_FONT}px sans-serif`;
-    ctx.textAlign = 'center';
-    for (const [n, b] of pills) {
-      const box = pillBox(n, b.text);
-      ctx.beginPath();
-      if (round) ctx.roundRect(box.x, box.y, box.w, PILL_H, PILL_H / 2); else ctx.rect(box.x, box.y, box.w, PILL_H);
-      ctx.fillStyle = b.fill;
-      ctx.fill();
-      ctx.strokeStyle = '#555';
-      ctx.lineWidth = 0.5;
-      ctx.stroke();
-      if (pillText) { ctx.fillStyle = b.colour; ctx.fillText(b.text, box.x + box.w / 2, box.y + PILL_H / 2); }
-    }
+    drawTexts(ctx, texts);
+    drawPills(ctx, pills, t.k, round);
     return pills.length;
   }
 
@@ -146,4 +117,49 @@ export function hitTest(nodes, wx, wy) {
     if (wx >= n.x && wx <= n.x + w && wy >= n.y && wy <= n.y + H) return n;
   }
   return null;
+}
+
+/**
+ * The labels (and GR-12 markers) of the boxes, each fitted to its box.
+ * @param {CanvasRenderingContext2D} ctx @param {[import('./layout.js').GNode, string, number, number][]} texts  node, colour, font size, box width
+ */
+function drawTexts(ctx, texts) {
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  let font = 0;
+  for (const [n, colour, size, boxW] of texts) {
+    if (font !== size) { ctx.font = `${size}px sans-serif`; font = size; }
+    ctx.fillStyle = colour;
+    ctx.fillText(fitLabel(n, boxW, size), n.x + boxW / 2, n.y + H / 2);
+    const marker = markerOf(n);
+    if (marker) {
+      ctx.textAlign = 'right';
+      ctx.font = '7px sans-serif';
+      ctx.fillText(marker, n.x + boxW - 2, n.y + H / 2);
+      ctx.textAlign = 'center';
+      font = 7;
+    }
+  }
+}
+
+/**
+ * BEY-08: problem pills over the boxes; their text only where it is readable at zoom k.
+ * @param {CanvasRenderingContext2D} ctx @param {Array<[import('./layout.js').GNode, {text: string, fill: string, colour: string}]>} pills
+ * @param {number} k @param {boolean} round  whether Path2D / the context have roundRect
+ */
+function drawPills(ctx, pills, k, round) {
+  const pillText = PILL_FONT * k >= 5;
+  ctx.font = `${PILL_FONT}px sans-serif`;
+  ctx.textAlign = 'center';
+  for (const [n, b] of pills) {
+    const box = pillBox(n, b.text);
+    ctx.beginPath();
+    if (round) ctx.roundRect(box.x, box.y, box.w, PILL_H, PILL_H / 2); else ctx.rect(box.x, box.y, box.w, PILL_H);
+    ctx.fillStyle = b.fill;
+    ctx.fill();
+    ctx.strokeStyle = '#555';
+    ctx.lineWidth = 0.5;
+    ctx.stroke();
+    if (pillText) { ctx.fillStyle = b.colour; ctx.fillText(b.text, box.x + box.w / 2, box.y + PILL_H / 2); }
+  }
 }

@@ -24,18 +24,59 @@ function remember(key, on) {
   try { localStorage.setItem(key, on ? '1' : '0'); } catch { /* not persisted */ }
 }
 
+/** @typedef {import('./workspace.js').Workspace} Workspace */
+/** A click's promise, its failure shown as a toast. @param {() => unknown} fn */
+const guarded = (fn) => () => { Promise.resolve(fn()).catch((e) => toast(String(e.message || e), 'error')); };
+
 /**
  * Appends the controls to `bar`.
- * @param {import('./workspace.js').Workspace} ws @param {HTMLElement} bar
+ * @param {Workspace} ws @param {HTMLElement} bar
  */
 export function buildViewControls(ws, bar) {
-  // BEY-09: the first divergence and the flagged leaves around it, one action each.
+  bar.append(navButtons(ws));
+  // GR-09 view controls. Issue 46: one toolbar row; the four toggles live in the View menu, and
+  // the minimaps start hidden (an inset over the pane's corner, shown when wanted: M or the menu).
+  const controls = el('span', undefined, 'ws-controls');
+  const viewMenu = viewToggles(ws);
+  // Issue 19: every action of the toolbar has a key, all listed in this one overlay (keys.js).
+  const shortcuts = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-shortcuts'));
+  shortcuts.dataset.testid = 'shortcuts';
+  const sum = tel('summary', 'shortcuts');
+  const keys = el('dl');
+  for (const { keys: k, what, literal } of KEYMAP) keys.append(literal ? el('dt', k) : tel('dt', k), tel('dd', what));
+  shortcuts.append(sum, keys);
+  ws.shortcuts = shortcuts;
+  const fit = tel('button', 'fitToScreen');
+  fit.dataset.testid = 'fit';
+  fit.addEventListener('click', () => ws.panes.forEach((p) => p.fit()));
+  controls.append(depthControls(ws), fit, viewMenu, shortcuts);
+  const exportMenu = exportControls(ws);
+  controls.append(exportMenu);
+  if (ws.opts.onCopyLink) {
+    // Issue 46: a word, not an emoji (the glyph needed an emoji font).
+    const copyLink = tel('button', 'copyLinkShort');
+    copyLink.dataset.testid = 'copy-link';
+    setTitle(copyLink, 'copyLink');
+    copyLink.addEventListener('click', () => ws.opts.onCopyLink && ws.opts.onCopyLink());
+    controls.append(copyLink);
+  }
+  bar.append(controls);
+  // One fold open at a time; a click elsewhere closes them.
+  const folds = /** @type {HTMLDetailsElement[]} */ ([viewMenu, exportMenu]);
+  for (const f of folds) f.addEventListener('toggle', () => { if (f.open) for (const g of folds) if (g !== f) g.open = false; });
+  document.addEventListener('pointerdown', (e) => {
+    for (const f of folds) if (f.open && !f.contains(/** @type {Node} */ (e.target))) f.open = false;
+  }, { signal: ws.abort.signal });
+}
+
+/** BEY-09: the first divergence and the flagged leaves around it, one action each. @param {Workspace} ws */
+function navButtons(ws) {
   const nav = el('span', undefined, 'ws-nav-buttons');
   const navButton = (/** @type {string} */ text, /** @type {string} */ id, /** @type {string} */ tip, /** @type {() => unknown} */ fn) => {
     const b = text ? el('button', text) : tel('button', tip);
     b.dataset.testid = id;
     if (text) setTitle(b, tip);
-    b.addEventListener('click', () => { Promise.resolve(fn()).catch((e) => toast(String(e.message || e), 'error')); });
+    b.addEventListener('click', guarded(fn));
     nav.append(b);
   };
   navButton('', 'bar-first', 'firstDivergence', () => ws.navigator.first());
@@ -43,10 +84,14 @@ export function buildViewControls(ws, bar) {
   navButton('▶', 'bar-next', 'nextFlagged', () => ws.navigator.step(1));
   navButton('⚠◀', 'bar-prev-warning', 'prevWarning', () => ws.navigator.stepKind(-1, 'warning'));
   navButton('⚠▶', 'bar-next-warning', 'nextWarning', () => ws.navigator.stepKind(1, 'warning'));
-  bar.append(nav);
-  // GR-09 view controls. Issue 46: one toolbar row; the four toggles live in the View menu, and
-  // the minimaps start hidden (an inset over the pane's corner, shown when wanted: M or the menu).
-  const controls = el('span', undefined, 'ws-controls');
+  return nav;
+}
+
+/**
+ * The View menu: the minimap toggles and, in a compare, synchronised expansion and pan / zoom (the
+ * workspace keeps the last two as syncBox and syncViewBox). @param {Workspace} ws
+ */
+function viewToggles(ws) {
   const viewMenu = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-view-menu ws-menu-fold'));
   viewMenu.dataset.testid = 'view-menu';
   const viewList = el('div', undefined, 'ws-fold-list');
@@ -75,24 +120,20 @@ export function buildViewControls(ws, bar) {
       if (on && ws.panes[0]) ws.syncView(ws.panes[0]);
     });
   }
-  // Issue 19: every action of the toolbar has a key, all listed in this one overlay (keys.js).
-  const shortcuts = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-shortcuts'));
-  shortcuts.dataset.testid = 'shortcuts';
-  const sum = tel('summary', 'shortcuts');
-  const keys = el('dl');
-  for (const { keys: k, what, literal } of KEYMAP) keys.append(literal ? el('dt', k) : tel('dt', k), tel('dd', what));
-  shortcuts.append(sum, keys);
-  ws.shortcuts = shortcuts;
-  // Issue 19: expand all / collapse all / expand to depth N, on both panes.
+  return viewMenu;
+}
+
+/** Issue 19: expand all / collapse all / expand to depth N, on both panes. @param {Workspace} ws */
+function depthControls(ws) {
   const depthBox = el('span', undefined, 'ws-depth');
   const expandAll = el('button', '⊞');
   expandAll.dataset.testid = 'expand-all';
   setTitle(expandAll, 'expandAll');
-  expandAll.addEventListener('click', () => { ws.expandDepth(Infinity).catch((e) => toast(String(e.message || e), 'error')); });
+  expandAll.addEventListener('click', guarded(() => ws.expandDepth(Infinity)));
   const collapseAll = el('button', '⊟');
   collapseAll.dataset.testid = 'collapse-all';
   setTitle(collapseAll, 'collapseAll');
-  collapseAll.addEventListener('click', () => { ws.expandDepth(1).catch((e) => toast(String(e.message || e), 'error')); });
+  collapseAll.addEventListener('click', guarded(() => ws.expandDepth(1)));
   const depthSel = /** @type {HTMLSelectElement} */ (el('select'));
   depthSel.dataset.testid = 'expand-depth';
   depthSel.dataset.i18nAria = 'expandToDepth';
@@ -106,10 +147,15 @@ export function buildViewControls(ws, bar) {
     if (d > 0) ws.expandDepth(d).catch((e) => toast(String(e.message || e), 'error'));
   });
   depthBox.append(expandAll, collapseAll, depthSel);
-  const fit = tel('button', 'fitToScreen');
-  fit.dataset.testid = 'fit';
-  fit.addEventListener('click', () => ws.panes.forEach((p) => p.fit()));
-  controls.append(depthBox, fit, viewMenu, shortcuts);
+  return depthBox;
+}
+
+/**
+ * One menu for the three exports (the view controls fit one line at 1600 px, issue 19); the
+ * keyboard's export actions click its buttons (keys.js runAction, through ws.exportButtons).
+ * @param {Workspace} ws
+ */
+function exportControls(ws) {
   const exportSvg = el('button', 'SVG');
   setTitle(exportSvg, 'exportSvg');
   exportSvg.addEventListener('click', () => exportGraph(ws.panes, 'svg'));
@@ -119,31 +165,14 @@ export function buildViewControls(ws, bar) {
   const exportCsvBtn = el('button', 'CSV');
   setTitle(exportCsvBtn, 'exportCsv');
   exportCsvBtn.addEventListener('click', () => exportCsv(ws.detail.el));
-  // One menu for the three exports (the view controls fit one line at 1600 px, issue 19).
   const exportMenu = /** @type {HTMLDetailsElement} */ (el('details', undefined, 'ws-export-menu'));
   exportMenu.dataset.testid = 'export-menu';
   const exportList = el('div', undefined, 'ws-export-list');
   exportList.append(exportSvg, exportPng, exportCsvBtn);
-  // The keyboard's export actions click these (keys.js runAction).
   ws.exportButtons = { svg: exportSvg, png: exportPng, csv: exportCsvBtn };
   for (const b of [exportSvg, exportPng, exportCsvBtn]) b.addEventListener('click', () => { exportMenu.open = false; });
   exportMenu.append(tel('summary', 'exportMenu'), exportList);
-  controls.append(exportMenu);
-  if (ws.opts.onCopyLink) {
-    // Issue 46: a word, not an emoji (the glyph needed an emoji font).
-    const copyLink = tel('button', 'copyLinkShort');
-    copyLink.dataset.testid = 'copy-link';
-    setTitle(copyLink, 'copyLink');
-    copyLink.addEventListener('click', () => ws.opts.onCopyLink && ws.opts.onCopyLink());
-    controls.append(copyLink);
-  }
-  bar.append(controls);
-  // One fold open at a time; a click elsewhere closes them.
-  const folds = /** @type {HTMLDetailsElement[]} */ ([viewMenu, exportMenu]);
-  for (const f of folds) f.addEventListener('toggle', () => { if (f.open) for (const g of folds) if (g !== f) g.open = false; });
-  document.addEventListener('pointerdown', (e) => {
-    for (const f of folds) if (f.open && !f.contains(/** @type {Node} */ (e.target))) f.open = false;
-  }, { signal: ws.abort.signal });
+  return exportMenu;
 }
 
 /**

@@ -46,23 +46,25 @@ function summaryText(r) {
   return '';
 }
 
-/**
- * @param {{info: ServerInfo, openGraphs: (runs: {name: string, url: string}[]) => Promise<void>,
- *          openTrends: (files: File[]) => Promise<void>}} app
- */
+/** An element with a class and a text (either may be empty). @param {string} tag @param {string} [cls] @param {string} [text] */
+function h(tag, cls = '', text = '') {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+/** @typedef {{info: ServerInfo, openGraphs: (runs: {name: string, url: string}[]) => Promise<void>, openTrends: (files: File[]) => Promise<void>}} App */
+/** Starts a build or data2db on the server (the body sent as JSON) and follows it in the jobs list. @typedef {(kind: string, body: Record<string, unknown>) => void} Start */
+
+/** @param {App} app */
 export function initServerRuns(app) {
   const box = /** @type {HTMLElement} */ (document.getElementById('server-runs'));
   box.hidden = false;
   document.body.dataset.server = '1';
   /** @type {Run[]} */ let runs = [];
+  /** @type {Set<string>} */
   const selected = new Set();
-
-  const h = (/** @type {string} */ tag, /** @type {string} */ cls = '', /** @type {string} */ text = '') => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text) e.textContent = text;
-    return e;
-  };
   const title = h('h2');
   const search = /** @type {HTMLInputElement} */ (h('input'));
   search.type = 'search';
@@ -74,9 +76,11 @@ export function initServerRuns(app) {
   list.dataset.testid = 'server-runs';
   const tbody = h('tbody');
   list.append(tbody);
-  const form = buildForm();
   const jobsBox = h('div', 'server-jobs');
   jobsBox.dataset.testid = 'server-jobs';
+  /** @type {Start} */
+  const start = (kind, body) => { startJob(kind, body, (id) => followJob(jobsBox, id, (chosen) => openRuns(app, chosen), load)); };
+  const form = buildForm(app.info.readOnly, start);
   const bar = h('div', 'server-bar');
   bar.append(search, openSel);
   box.append(title, bar, list, form.el, jobsBox);
@@ -107,187 +111,207 @@ export function initServerRuns(app) {
   function render() {
     const q = search.value.trim().toLowerCase();
     tbody.replaceChildren();
-    for (const r of runs) {
-      if (q && !r.path.toLowerCase().includes(q) && !r.kind.includes(q)) continue;
-      const tr = h('tr');
-      tr.dataset.path = r.path;
-      tr.dataset.kind = r.kind;
-      const pick = h('td');
-      if (r.kind === 'graph' || r.kind === 'trend') {
-        const c = /** @type {HTMLInputElement} */ (h('input'));
-        c.type = 'checkbox';
-        c.checked = selected.has(r.path);
-        c.setAttribute('aria-label', r.path);
-        c.addEventListener('change', () => { if (c.checked) selected.add(r.path); else selected.delete(r.path); texts(); });
-        pick.append(c);
-      }
-      const act = h('td', 'server-act');
-      if (r.kind === 'graph' || r.kind === 'trend') {
-        const b = h('button', '', t('serverOpen'));
-        b.addEventListener('click', () => openRuns([r]));
-        act.append(b);
-      } else if (r.kind === 'dump' || r.kind === 'monitor') {
-        if (r.kind === 'dump') {
-          const b = h('button', '', t('serverBuildThis'));
-          b.addEventListener('click', () => form.choose(r.path));
-          act.append(b);
-        }
-        const d = h('button', '', t('serverTrendThis'));
-        d.addEventListener('click', () => start('data2db', { data: r.path, output: form.output(), options: { format: r.kind === 'monitor' ? 'monitor' : 'auto' } }));
-        act.append(d);
-        if (app.info.readOnly) act.querySelectorAll('button').forEach((x) => { /** @type {HTMLButtonElement} */ (x).disabled = true; });
-      }
-      tr.append(pick, h('td', `server-kind kind-${r.kind}`, t(`serverKind_${r.kind}`)), h('td', 'server-path', r.path || '.'),
-                h('td', 'server-size', sizeText(r.size)), h('td', 'server-time', timeText(r.mtime)), h('td', 'server-summary', summaryText(r)), act);
-      tbody.append(tr);
-    }
+    const row = { selected, picked: texts, open: (/** @type {Run} */ r) => openRuns(app, [r]), build: form.choose, output: form.output, start,
+                  readOnly: app.info.readOnly };
+    for (const r of runs) if (!q || r.path.toLowerCase().includes(q) || r.kind.includes(q)) tbody.append(runRow(r, row));
     texts();
   }
 
-  /** Opens databases: graph ones as sources (the first shown), trend ones together (A/B). @param {Run[]} chosen */
-  async function openRuns(chosen) {
-    const graphs = chosen.filter((r) => r.kind === 'graph').map((r) => ({ name: r.path.split('/').pop() || r.path, url: fileUrl(r.path) }));
-    const trends = chosen.filter((r) => r.kind === 'trend');
-    if (trends.length) {
-      const files = [];
-      // Names in the trend views: the file's own, or with its folder when two share one (runs/a/x, runs/b/x).
-      const base = (/** @type {string} */ p) => p.split('/').pop() || p;
-      const dup = (/** @type {string} */ p) => trends.filter((x) => base(x.path) === base(p)).length > 1;
-      for (const r of trends) {
-        const resp = await fetch(fileUrl(r.path));
-        if (!resp.ok) { toast(t('serverListFailed', `${r.path}: ${resp.status}`), 'warn'); return; }
-        files.push(new File([await resp.blob()], dup(r.path) ? r.path.split('/').slice(-2).join('_') : base(r.path)));
-      }
-      await app.openTrends(files);
-    }
-    if (graphs.length) await app.openGraphs(graphs);
-  }
-  openSel.addEventListener('click', () => openRuns(runs.filter((r) => selected.has(r.path))));
+  openSel.addEventListener('click', () => openRuns(app, runs.filter((r) => selected.has(r.path))));
   search.addEventListener('input', render);
-
-  /** POSTs a build or data2db and follows it. @param {string} kind @param {Record<string, unknown>} body  sent as JSON */
-  async function start(kind, body) {
-    const r = await fetch(`api/${kind}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const out = await r.json().catch(() => ({}));
-    if (!r.ok) { toast(out.error || `${r.status}`, 'warn'); return; }
-    follow(out.id);
-  }
-
-  /** One line per job, updated from its event stream until it ends. @param {number} id */
-  function follow(id) {
-    const row = h('div', 'server-job');
-    row.dataset.job = String(id);
-    const label = h('span', 'server-job-label');
-    const prog = /** @type {HTMLProgressElement} */ (h('progress'));
-    prog.max = 100;
-    const state = h('span', 'server-job-state');
-    state.dataset.testid = 'job-state';
-    const cancel = h('button', '', t('cancel'));
-    cancel.addEventListener('click', () => fetch(`api/jobs/${id}/cancel`, { method: 'POST' }));
-    const tail = h('pre', 'server-job-log');
-    row.append(label, prog, state, cancel, tail);
-    jobsBox.prepend(row);
-    const es = new EventSource(`api/jobs/${id}/events`);
-    es.onmessage = (ev) => {
-      /** @type {Job} */ const j = JSON.parse(ev.data);
-      label.textContent = `${j.kind === 'build' ? 'graph_visualize' : 'data2db'} ${j.label}`;
-      if (j.percent >= 0) prog.value = j.percent; else prog.removeAttribute('value');
-      state.textContent = t(`serverJob_${j.state}`) + (j.error ? `: ${j.error}` : '');
-      row.dataset.state = j.state;
-      tail.textContent = j.log.slice(-3).join('\n');
-      if (j.state === 'done' || j.state === 'failed' || j.state === 'cancelled') {
-        es.close();
-        cancel.remove();
-        if (j.state === 'done') {
-          for (const p of j.results) {
-            const b = h('button', 'primary', t('serverOpenResult', p.split('/').pop() || p));
-            b.addEventListener('click', () => openRuns([{ path: p, kind: p.endsWith('.trend.db') ? 'trend' : 'graph', size: 0, mtime: 0, summary: {} }]));
-            row.append(b);
-          }
-        }
-        load();
-      }
-    };
-    es.onerror = () => { if (row.dataset.state !== 'done') state.textContent = t('serverJobLost'); es.close(); };
-  }
-
-  /** The build form: target and golden dump folders under LOGDIR, msProbe's options, output folder. */
-  function buildForm() {
-    const el = /** @type {HTMLFieldSetElement} */ (h('fieldset', 'server-build'));
-    el.dataset.testid = 'server-build';
-    const legend = h('legend');
-    const target = /** @type {HTMLSelectElement} */ (h('select'));
-    target.id = 'server-target';
-    const golden = /** @type {HTMLSelectElement} */ (h('select'));
-    golden.id = 'server-golden';
-    const oc = /** @type {HTMLInputElement} */ (h('input'));
-    oc.type = 'checkbox';
-    oc.id = 'server-oc';
-    const fm = /** @type {HTMLInputElement} */ (h('input'));
-    fm.type = 'checkbox';
-    fm.id = 'server-fm';
-    const merge = /** @type {HTMLInputElement} */ (h('input'));
-    merge.id = 'server-merge';
-    merge.placeholder = '--rank_size 4 4 --tp 2 2 --pp 2 2';
-    const out = /** @type {HTMLInputElement} */ (h('input'));
-    out.id = 'server-output';
-    const go = /** @type {HTMLButtonElement} */ (h('button', 'primary'));
-    go.id = 'server-build-go';
-    go.type = 'button';
-    const labels = { t: h('label'), g: h('label'), oc: h('label'), fm: h('label'), m: h('label'), o: h('label') };
-    const span = () => h('span');
-    const [st, sg, soc, sfm, sm, so] = [span(), span(), span(), span(), span(), span()];
-    labels.t.append(st, target);
-    labels.g.append(sg, golden);
-    labels.oc.append(oc, soc);
-    labels.fm.append(fm, sfm);
-    labels.m.append(sm, merge);
-    labels.o.append(so, out);
-    el.append(legend, labels.t, labels.g, labels.oc, labels.fm, labels.m, labels.o, go);
-    if (app.info.readOnly) el.disabled = true;
-    go.addEventListener('click', () => {
-      if (!target.value) return;
-      /** @type {Record<string, unknown>} */ const options = { overflowCheck: oc.checked, fuzzyMatch: fm.checked };
-      const m = merge.value.trim().split(/\s+/);
-      for (let i = 0; i < m.length; ++i) {
-        const key = { '--rank_size': 'rankSize', '--tp': 'tp', '--pp': 'pp', '--vpp': 'vpp', '--order': 'order' }[m[i]];
-        if (!key) continue;
-        const vals = [];
-        while (i + 1 < m.length && !m[i + 1].startsWith('--')) vals.push(m[++i]);
-        options[key] = vals.join(' ');
-      }
-      start('build', { target: target.value, golden: golden.value || undefined, output: out.value.trim(), options });
-    });
-    return {
-      el,
-      output: () => out.value.trim(),
-      choose: (/** @type {string} */ p) => { target.value = p; el.scrollIntoView({ block: 'nearest' }); },
-      fill: (/** @type {Run[]} */ all) => {
-        const dumps = all.filter((r) => r.kind === 'dump').map((r) => r.path);
-        for (const [sel, none] of /** @type {[HTMLSelectElement, boolean][]} */ ([[target, false], [golden, true]])) {
-          const keep = sel.value;
-          sel.replaceChildren();
-          if (none) sel.append(Object.assign(h('option', '', t('serverNoGolden')), { value: '' }));
-          for (const d of dumps) sel.append(Object.assign(h('option', '', d || '.'), { value: d }));
-          if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
-        }
-      },
-      texts: () => {
-        legend.textContent = t('serverBuildLegend');
-        st.textContent = t('targetDump');
-        sg.textContent = t('goldenDump');
-        soc.textContent = t('optOc');
-        sfm.textContent = t('optFm');
-        sm.textContent = t('graphMerge');
-        so.textContent = t('serverOutput');
-        out.placeholder = t('serverOutputHint');
-        go.textContent = t('serverBuildGo');
-      },
-    };
-  }
-
   texts();
   load();
   // New files appear without a restart (as TensorBoard's run list reloads).
   window.setInterval(() => { if (!document.hidden) load(); }, 5000);
+}
+
+/**
+ * One run of the list: its check box (databases), kind, path, size, time, summary and actions: Open
+ * (databases), Build (dumps: chosen in the build form) and Trend (dumps, monitor runs).
+ * @param {Run} r
+ * @param {{selected: Set<string>, picked: () => void, open: (r: Run) => void, build: (path: string) => void, output: () => string,
+ *          start: Start, readOnly: boolean}} o
+ */
+function runRow(r, o) {
+  const tr = h('tr');
+  tr.dataset.path = r.path;
+  tr.dataset.kind = r.kind;
+  const pick = h('td');
+  if (r.kind === 'graph' || r.kind === 'trend') {
+    const c = /** @type {HTMLInputElement} */ (h('input'));
+    c.type = 'checkbox';
+    c.checked = o.selected.has(r.path);
+    c.setAttribute('aria-label', r.path);
+    c.addEventListener('change', () => { if (c.checked) o.selected.add(r.path); else o.selected.delete(r.path); o.picked(); });
+    pick.append(c);
+  }
+  const act = h('td', 'server-act');
+  if (r.kind === 'graph' || r.kind === 'trend') {
+    const b = h('button', '', t('serverOpen'));
+    b.addEventListener('click', () => o.open(r));
+    act.append(b);
+  } else if (r.kind === 'dump' || r.kind === 'monitor') {
+    if (r.kind === 'dump') {
+      const b = h('button', '', t('serverBuildThis'));
+      b.addEventListener('click', () => o.build(r.path));
+      act.append(b);
+    }
+    const d = h('button', '', t('serverTrendThis'));
+    d.addEventListener('click', () => o.start('data2db', { data: r.path, output: o.output(), options: { format: r.kind === 'monitor' ? 'monitor' : 'auto' } }));
+    act.append(d);
+    if (o.readOnly) act.querySelectorAll('button').forEach((x) => { /** @type {HTMLButtonElement} */ (x).disabled = true; });
+  }
+  tr.append(pick, h('td', `server-kind kind-${r.kind}`, t(`serverKind_${r.kind}`)), h('td', 'server-path', r.path || '.'),
+            h('td', 'server-size', sizeText(r.size)), h('td', 'server-time', timeText(r.mtime)), h('td', 'server-summary', summaryText(r)), act);
+  return tr;
+}
+
+/** Opens databases: graph ones as sources (the first shown), trend ones together (A/B). @param {App} app @param {Run[]} chosen */
+async function openRuns(app, chosen) {
+  const graphs = chosen.filter((r) => r.kind === 'graph').map((r) => ({ name: r.path.split('/').pop() || r.path, url: fileUrl(r.path) }));
+  const trends = chosen.filter((r) => r.kind === 'trend');
+  if (trends.length) {
+    const files = [];
+    // Names in the trend views: the file's own, or with its folder when two share one (runs/a/x, runs/b/x).
+    const base = (/** @type {string} */ p) => p.split('/').pop() || p;
+    const dup = (/** @type {string} */ p) => trends.filter((x) => base(x.path) === base(p)).length > 1;
+    for (const r of trends) {
+      const resp = await fetch(fileUrl(r.path));
+      if (!resp.ok) { toast(t('serverListFailed', `${r.path}: ${resp.status}`), 'warn'); return; }
+      files.push(new File([await resp.blob()], dup(r.path) ? r.path.split('/').slice(-2).join('_') : base(r.path)));
+    }
+    await app.openTrends(files);
+  }
+  if (graphs.length) await app.openGraphs(graphs);
+}
+
+/**
+ * POSTs a build or data2db and follows it. @param {string} kind @param {Record<string, unknown>} body  sent as JSON
+ * @param {(id: number) => void} follow
+ */
+async function startJob(kind, body, follow) {
+  const r = await fetch(`api/${kind}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const out = await r.json().catch(() => ({}));
+  if (!r.ok) { toast(out.error || `${r.status}`, 'warn'); return; }
+  follow(out.id);
+}
+
+/**
+ * One line per job in `jobsBox`, updated from its event stream until it ends; a finished job's
+ * results open in one click, and the run list reloads.
+ * @param {HTMLElement} jobsBox @param {number} id @param {(runs: Run[]) => void} open @param {() => void} reload
+ */
+function followJob(jobsBox, id, open, reload) {
+  const row = h('div', 'server-job');
+  row.dataset.job = String(id);
+  const label = h('span', 'server-job-label');
+  const prog = /** @type {HTMLProgressElement} */ (h('progress'));
+  prog.max = 100;
+  const state = h('span', 'server-job-state');
+  state.dataset.testid = 'job-state';
+  const cancel = h('button', '', t('cancel'));
+  cancel.addEventListener('click', () => fetch(`api/jobs/${id}/cancel`, { method: 'POST' }));
+  const tail = h('pre', 'server-job-log');
+  row.append(label, prog, state, cancel, tail);
+  jobsBox.prepend(row);
+  const es = new EventSource(`api/jobs/${id}/events`);
+  es.onmessage = (ev) => {
+    /** @type {Job} */ const j = JSON.parse(ev.data);
+    label.textContent = `${j.kind === 'build' ? 'graph_visualize' : 'data2db'} ${j.label}`;
+    if (j.percent >= 0) prog.value = j.percent; else prog.removeAttribute('value');
+    state.textContent = t(`serverJob_${j.state}`) + (j.error ? `: ${j.error}` : '');
+    row.dataset.state = j.state;
+    tail.textContent = j.log.slice(-3).join('\n');
+    if (j.state === 'done' || j.state === 'failed' || j.state === 'cancelled') {
+      es.close();
+      cancel.remove();
+      if (j.state === 'done') {
+        for (const p of j.results) {
+          const b = h('button', 'primary', t('serverOpenResult', p.split('/').pop() || p));
+          b.addEventListener('click', () => open([{ path: p, kind: p.endsWith('.trend.db') ? 'trend' : 'graph', size: 0, mtime: 0, summary: {} }]));
+          row.append(b);
+        }
+      }
+      reload();
+    }
+  };
+  es.onerror = () => { if (row.dataset.state !== 'done') state.textContent = t('serverJobLost'); es.close(); };
+}
+
+/**
+ * The build form: target and golden dump folders under LOGDIR, msProbe's options, output folder.
+ * @param {boolean} readOnly  the server runs nothing (the form is disabled) @param {Start} start
+ */
+function buildForm(readOnly, start) {
+  const el = /** @type {HTMLFieldSetElement} */ (h('fieldset', 'server-build'));
+  el.dataset.testid = 'server-build';
+  const legend = h('legend');
+  const target = /** @type {HTMLSelectElement} */ (h('select'));
+  target.id = 'server-target';
+  const golden = /** @type {HTMLSelectElement} */ (h('select'));
+  golden.id = 'server-golden';
+  const oc = /** @type {HTMLInputElement} */ (h('input'));
+  oc.type = 'checkbox';
+  oc.id = 'server-oc';
+  const fm = /** @type {HTMLInputElement} */ (h('input'));
+  fm.type = 'checkbox';
+  fm.id = 'server-fm';
+  const merge = /** @type {HTMLInputElement} */ (h('input'));
+  merge.id = 'server-merge';
+  merge.placeholder = '--rank_size 4 4 --tp 2 2 --pp 2 2';
+  const out = /** @type {HTMLInputElement} */ (h('input'));
+  out.id = 'server-output';
+  const go = /** @type {HTMLButtonElement} */ (h('button', 'primary'));
+  go.id = 'server-build-go';
+  go.type = 'button';
+  const labels = { t: h('label'), g: h('label'), oc: h('label'), fm: h('label'), m: h('label'), o: h('label') };
+  const span = () => h('span');
+  const [st, sg, soc, sfm, sm, so] = [span(), span(), span(), span(), span(), span()];
+  labels.t.append(st, target);
+  labels.g.append(sg, golden);
+  labels.oc.append(oc, soc);
+  labels.fm.append(fm, sfm);
+  labels.m.append(sm, merge);
+  labels.o.append(so, out);
+  el.append(legend, labels.t, labels.g, labels.oc, labels.fm, labels.m, labels.o, go);
+  if (readOnly) el.disabled = true;
+  go.addEventListener('click', () => {
+    if (!target.value) return;
+    /** @type {Record<string, unknown>} */ const options = { overflowCheck: oc.checked, fuzzyMatch: fm.checked };
+    const m = merge.value.trim().split(/\s+/);
+    for (let i = 0; i < m.length; ++i) {
+      const key = { '--rank_size': 'rankSize', '--tp': 'tp', '--pp': 'pp', '--vpp': 'vpp', '--order': 'order' }[m[i]];
+      if (!key) continue;
+      const vals = [];
+      while (i + 1 < m.length && !m[i + 1].startsWith('--')) vals.push(m[++i]);
+      options[key] = vals.join(' ');
+    }
+    start('build', { target: target.value, golden: golden.value || undefined, output: out.value.trim(), options });
+  });
+  return {
+    el,
+    output: () => out.value.trim(),
+    choose: (/** @type {string} */ p) => { target.value = p; el.scrollIntoView({ block: 'nearest' }); },
+    fill: (/** @type {Run[]} */ all) => {
+      const dumps = all.filter((r) => r.kind === 'dump').map((r) => r.path);
+      for (const [sel, none] of /** @type {[HTMLSelectElement, boolean][]} */ ([[target, false], [golden, true]])) {
+        const keep = sel.value;
+        sel.replaceChildren();
+        if (none) sel.append(Object.assign(h('option', '', t('serverNoGolden')), { value: '' }));
+        for (const d of dumps) sel.append(Object.assign(h('option', '', d || '.'), { value: d }));
+        if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+      }
+    },
+    texts: () => {
+      legend.textContent = t('serverBuildLegend');
+      st.textContent = t('targetDump');
+      sg.textContent = t('goldenDump');
+      soc.textContent = t('optOc');
+      sfm.textContent = t('optFm');
+      sm.textContent = t('graphMerge');
+      so.textContent = t('serverOutput');
+      out.placeholder = t('serverOutputHint');
+      go.textContent = t('serverBuildGo');
+    },
+  };
 }

@@ -5,12 +5,13 @@
 // colour-range filter rebuilds the display list from the remaining cells.
 import { select } from 'd3-selection';
 import { finiteStats, colourScale, gradientLut, segments, pieceOf, kindOf, valueText, cutLabel, shortNames, SPECIAL,
-         clampWindow, shiftWindow, zoomWindow, symmetric, GRADIENT, DIVERGING } from './scales.js';
+         clampWindow, symmetric, GRADIENT, DIVERGING } from './scales.js';
 import { drawGradientBar, drawPieces, drawSpecials, hatchPattern, specialText } from './colorbar.js';
 import { t } from '../i18n.js';
 import { el, themeOf, windowSlider } from './widgets.js';
 import { moduleText } from './queries.js';
 import { LATER } from '../later.js';
+import { wireHeatmap } from './heatmap_events.js';
 
 const M = { top: 100, right: 80, bottom: 90, left: 220 };
 const LUT = gradientLut(256);
@@ -441,56 +442,8 @@ export class Heatmap {
     this.tip.style.top = Math.max(0, Math.min(H - tht - 2, my + 14)) + 'px';
   }
 
-  wire() {
-    const node = /** @type {SVGRectElement} */ (this.hit.node());
-    /** @type {{x: number, y: number, wx: number[], wy: number[], moved: boolean}|null} */
-    let drag = null;
-    const local = (/** @type {MouseEvent} */ e) => { const r = this.body.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
-    node.addEventListener('pointerdown', (e) => {
-      // Issue 19: only a press inside the plot pans it (a drag that began on the colour bar, a
-      // legend or an axis scrolled the rows).
-      const [px, py] = local(e);
-      const p = this.plot;
-      if (!p || px < p.x || px > p.x + p.w || py < p.y || py > p.y + p.h) return;
-      node.setPointerCapture(e.pointerId);
-      drag = { x: e.clientX, y: e.clientY, wx: [...this.wx], wy: [...this.wy], moved: false };
-    });
-    node.addEventListener('pointermove', (e) => {
-      const [mx, my] = local(e);
-      if (drag && (drag.moved || Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 3)) {
-        drag.moved = true;
-        const p = this.plot;
-        const kx = (drag.wx[1] - drag.wx[0]) / p.w;
-        const ky = (drag.wy[1] - drag.wy[0]) / p.h;
-        this.wx = shiftWindow(drag.wx, -(e.clientX - drag.x) * kx, this.xShown.length);
-        this.wy = shiftWindow(drag.wy, -(e.clientY - drag.y) * ky, this.yShown.length);
-        this.hover(-1, 0, 0);
-        this.draw();
-        return;
-      }
-      this.hover(this.cellAt(mx, my), mx, my);
-    });
-    node.addEventListener('pointerup', (e) => {
-      const d = drag;
-      drag = null;
-      if (!d || d.moved) return;
-      const [mx, my] = local(e);
-      const i = this.cellAt(mx, my);
-      if (i >= 0) this.opts.onClick(this.hitOf(i));
-    });
-    node.addEventListener('pointerleave', () => this.hover(-1, 0, 0));
-    node.addEventListener('wheel', (e) => {
-      if (!this.cube) return;
-      e.preventDefault();
-      const [mx, my] = local(e);
-      const p = this.plot;
-      const f = Math.exp(e.deltaY * 0.0015);
-      this.wx = zoomWindow(this.wx, f, (mx - p.x) / p.w, this.xShown.length);
-      this.wy = zoomWindow(this.wy, f, (my - p.y) / p.h, this.yShown.length);
-      this.draw();
-      this.hover(this.cellAt(mx, my), mx, my);
-    }, { passive: false });
-  }
+  /** The pointer on the plot: hover, drag to pan, wheel to zoom, click (heatmap_events.js). */
+  wire() { wireHeatmap(this); }
 
   /** What a click on cell i reports. @param {number} i @returns {CellHit} */
   hitOf(i) {

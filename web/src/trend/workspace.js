@@ -10,12 +10,13 @@ import { ParallelView } from './parallel.js';
 import { AbComparison } from './ab.js';
 import { addCellSeries } from './clicks.js';
 import { viewStateOf, applyViewState } from './view_state.js';
-import { exportButtons, exportChart, heatCells } from './chart_export.js';
+import { exportButtons, exportChart } from './chart_export.js';
 import { saveBlob } from '../host/download.js';
 import { el, field, selectEl, searchableSelect, tagPicker, splitter, spinner, axisText } from './widgets.js';
 import { t, onLanguage } from '../i18n.js';
 import { onTheme } from '../host/prefs.js';
 import { LATER } from '../later.js';
+import { testHooks } from './test_hooks.js';
 
 /** an element or option whose text follows the language. @template {HTMLElement} E @param {E} e @param {string} key @returns {E} */
 function keyed(e, key) {
@@ -28,7 +29,6 @@ function keyed(e, key) {
 const axisKey = (name) => /** @type {Record<string, string>} */ ({ Step: 'trStep', Rank: 'trRank', 'Module Name': 'trModuleName' })[name] || name;
 /** The English name of a dimension ('module_name' -> 'Module Name'). @param {string} dim */
 const dimensionName = (dim) => (DIMENSIONS.find((d) => d.value === dim) || { text: dim }).text;
-
 
 /** @typedef {{metric: string, stat: string, dimension: import('./queries.js').Dimension, value: string, tags: string[], mode: string,
  *             compare: string, view: import('./compare.js').View}} State  compare: run B's file name, '' = none */
@@ -78,23 +78,7 @@ export class TrendWorkspace {
     /** @type {Set<string>} */
     this.pending = new Set();
     this.build();
-    window.__visprobeTrend = {
-      state: () => ({ ...this.state, db: this.current, tags: [...this.state.tags] }),
-      idle: () => this.busy === 0,
-      loads: () => this.loads,
-      heat: () => this.heat.info(),
-      line: () => this.line.info(),
-      timings: () => ({ ...this.timings, redraw: this.heat.lastRedrawMs }),
-      showAll: () => { this.heat.showAll(); return this.heat.lastRedrawMs; },
-      setMode: (/** @type {string} */ m) => { this.mode.value = m; this.onMode(m); return this.heat.lastRedrawMs; },
-      setRange: (/** @type {number} */ lo, /** @type {number} */ hi) => { this.heat.setRange(lo, hi); return this.heat.lastRedrawMs; },
-      setScale: (/** @type {string} */ k) => { this.onScale(k); return this.heat.lastRedrawMs; },
-      drawParallel: (/** @type {import('./parallel.js').Layout} */ layout) => this.parallel.draw(layout),
-      cellPoint: (/** @type {number} */ dx, /** @type {number} */ dy) => this.heat.pointOf(dx, dy),
-      linePoint: (/** @type {number} */ x) => this.line.pointOf(x),
-      cells: () => heatCells(this.heat),
-      lineSeries: () => this.line.series.map((x) => ({ key: x.key, name: x.name, xs: x.xs, values: x.values, color: x.color, dash: x.dash || '' })),
-    };
+    window.__visprobeTrend = testHooks(this);
   }
 
   build() {
