@@ -13,6 +13,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "compare/npy_header.h"
+
 namespace visprobe {
 
 namespace {
@@ -23,195 +25,6 @@ constexpr size_t kChunkBytes = 1 << 20;
 
 Status Bad(const std::string& path, const std::string& what) {
   return InvalidInput(path + ": not a readable .npy file: " + what);
-}
-
-// ---- header dict ---------------------------------------------------------------------------
-// The header is a Python literal such as
-//   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
-// numpy evaluates it with ast.literal_eval; this parser accepts the same subset: string keys,
-// string / True / False / tuple-of-int values, optional trailing commas, surrounding blanks.
-
-struct Header {
-  bool has_descr = false, has_fortran = false, has_shape = false;
-  bool descr_is_string = false;
-  std::string descr;
-  bool fortran = false;
-  std::vector<uint64_t> shape;
-};
-
-class HeaderParser {
- public:
-  explicit HeaderParser(const std::string& s) : s_(s) {}
-
-  // Empty string on success, else what is wrong.
-  std::string Parse(Header& h) {
-    SkipWs();
-    if (!Eat('{')) return "header is not a dict";
-    for (;;) {
-      SkipWs();
-      if (Eat('}')) break;
-      std::string key;
-      if (!ParseString(key)) return "header dict keys must be strings";
-      SkipWs();
-      if (!Eat(':')) return "expected ':' in the header dict";
-      SkipWs();
-      std::string err;
-      if (key == "descr") {
-        h.has_descr = true;
-        h.descr_is_string = Peek() == '\'' || Peek() == '"';
-        if (h.descr_is_string) {
-          if (!ParseString(h.descr)) return "bad 'descr' string";
-        } else if (!SkipValue()) {
-          return "bad 'descr' value";
-        }
-      } else if (key == "fortran_order") {
-        h.has_fortran = true;
-        if (Word("True"))
-          h.fortran = true;
-        else if (Word("False"))
-          h.fortran = false;
-        else
-          return "'fortran_order' must be True or False";
-      } else if (key == "shape") {
-        h.has_shape = true;
-        err = ParseShape(h.shape);
-        if (!err.empty()) return err;
-      } else {
-        return "unexpected key '" + key + "' in the header";
-      }
-      SkipWs();
-      if (Eat(',')) continue;
-      SkipWs();
-      if (Eat('}')) break;
-      return "expected ',' or '}' in the header dict";
-    }
-    SkipWs();
-    if (i_ != s_.size()) return "trailing characters after the header dict";
-    if (!h.has_descr || !h.has_fortran || !h.has_shape)
-      return "header does not contain the keys 'descr', 'fortran_order' and 'shape'";
-    return "";
-  }
-
- private:
-  char Peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
-  bool Eat(char c) {
-    if (Peek() != c) return false;
-    ++i_;
-    return true;
-  }
-  void SkipWs() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
-  }
-  bool Word(const char* w) {
-    size_t n = std::strlen(w);
-    if (s_.compare(i_, n, w) != 0) return false;
-    char next = i_ + n < s_.size() ? s_[i_ + n] : '\0';
-    if ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_') return false;
-    i_ += n;
-    return true;
-  }
-  bool ParseString(std::string& out) {
-    char q = Peek();
-    if (q != '\'' && q != '"') return false;
-    ++i_;
-    out.clear();
-    while (i_ < s_.size()) {
-      char c = s_[i_++];
-      if (c == q) return true;
-      if (c == '\\') {
-        if (i_ >= s_.size()) return false;
-        out += s_[i_++];  // descr values never need more than \\ \' \"
-      } else if (c == '\n') {
-        return false;
-      } else {
-        out += c;
-      }
-    }
-    return false;
-  }
-  bool ParseUInt(uint64_t& v) {
-    size_t start = i_;
-    v = 0;
-    while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
-      uint64_t d = static_cast<uint64_t>(s_[i_] - '0');
-      if (v > (std::numeric_limits<uint64_t>::max() - d) / 10) return false;
-      v = v * 10 + d;
-      ++i_;
-    }
-    if (i_ == start) return false;
-    if (Peek() == 'L' || Peek() == 'l') ++i_;  // Python 2 long literal in old files
-    return true;
-  }
-  // A tuple of non-negative ints: "()", "(3,)", "(2, 3)". "(3)" is an int in Python, not a tuple.
-  std::string ParseShape(std::vector<uint64_t>& shape) {
-    shape.clear();
-    if (!Eat('(')) return "'shape' must be a tuple of ints";
-    bool comma_seen = false;
-    for (;;) {
-      SkipWs();
-      if (Eat(')')) break;
-      uint64_t v;
-      if (!ParseUInt(v)) return "'shape' must be a tuple of non-negative ints";
-      shape.push_back(v);
-      SkipWs();
-      if (Eat(',')) {
-        comma_seen = true;
-        continue;
-      }
-      if (Eat(')')) break;
-      return "bad 'shape' tuple";
-    }
-    if (shape.size() == 1 && !comma_seen) return "'shape' must be a tuple of ints";
-    return "";
-  }
-  // Skips a bracketed or scalar value (structured dtypes give a list here).
-  bool SkipValue() {
-    int depth = 0;
-    while (i_ < s_.size()) {
-      char c = s_[i_];
-      if (c == '\'' || c == '"') {
-        std::string dummy;
-        if (!ParseString(dummy)) return false;
-        continue;
-      }
-      if (c == '[' || c == '(' || c == '{') ++depth;
-      if (c == ']' || c == ')' || c == '}') {
-        if (depth == 0) return true;
-        --depth;
-      }
-      if (c == ',' && depth == 0) return true;
-      ++i_;
-    }
-    return false;
-  }
-
-  const std::string& s_;
-  size_t i_ = 0;
-};
-
-// Parses a descr string ("<f4", "|b1", "?", "f8", ...) into a supported dtype.
-std::string ParseDescr(const std::string& d, NpyDtype& dt) {
-  std::string s = d;
-  char order = '=';
-  if (!s.empty() && (s[0] == '<' || s[0] == '>' || s[0] == '|' || s[0] == '=')) {
-    order = s[0];
-    s = s.substr(1);
-  }
-  if (s == "?") s = "b1";
-  if (s.empty()) return "empty 'descr'";
-  char kind = s[0];
-  if (kind == 'O') return "object arrays (pickles) are not supported";
-  std::string digits = s.substr(1);
-  int size = 0;
-  if (digits.size() == 1 && digits[0] >= '1' && digits[0] <= '8') size = digits[0] - '0';
-  bool ok = (kind == 'f' && (size == 2 || size == 4 || size == 8)) ||
-            ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) || (kind == 'b' && size == 1);
-  if (!ok) return "unsupported dtype '" + d + "'";
-  dt.kind = kind;
-  dt.size = size;
-  // '|' (not applicable) and '=' (native) mean the reader's order: little-endian on every target.
-  dt.order = size == 1 ? '|' : (order == '>' ? '>' : '<');
-  return "";
 }
 
 // ---- element decoding ----------------------------------------------------------------------
@@ -409,21 +222,12 @@ double RoundToHalf(double x) {
   return std::copysign(r, x);
 }
 
-Result<NpyArray> ReadNpy(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return NotFound("cannot open " + path);
-  if (!S_ISREG(st.st_mode)) return IoError(path + " is not a regular file");
-  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return IoError("cannot open " + path);
-  // The size of the opened file bounds every read below (64-bit offsets, also in wasm).
-  if (fseeko(file.get(), 0, SEEK_END) != 0) return IoError("cannot seek in " + path);
-  const off_t end = ftello(file.get());
-  if (end < 0 || fseeko(file.get(), 0, SEEK_SET) != 0) return IoError("cannot seek in " + path);
-  const uint64_t file_size = static_cast<uint64_t>(end);
+namespace {
 
-  auto read_exact = [&](void* buf, size_t n) { return std::fread(buf, 1, n, file.get()) == n; };
-
-  // Preamble: magic, version, header length (2 bytes in 1.0, 4 bytes in 2.0/3.0).
+// The preamble (magic, version, header length: 2 bytes in 1.0, 4 bytes in 2.0/3.0) and the header
+// dictionary, read from the start of `file`; *data_start: where the data begins.
+Status ReadHeader(FILE* file, const std::string& path, uint64_t file_size, NpyHeader* h, uint64_t* data_start) {
+  auto read_exact = [&](void* buf, size_t n) { return std::fread(buf, 1, n, file) == n; };
   unsigned char pre[12];
   if (file_size < 10 || !read_exact(pre, 10)) return Bad(path, "file too short");
   if (std::memcmp(pre, "\x93NUMPY", 6) != 0) return Bad(path, "bad magic");
@@ -444,29 +248,26 @@ Result<NpyArray> ReadNpy(const std::string& path) {
   // Version 1/2 headers are latin-1, version 3 UTF-8; the accepted grammar is ASCII either way.
   std::string text(static_cast<size_t>(header_len), '\0');
   if (header_len && !read_exact(&text[0], text.size())) return Bad(path, "truncated header");
-
-  Header h;
-  std::string err = HeaderParser(text).Parse(h);
+  std::string err = ParseNpyHeader(text, h);
   if (!err.empty()) return Bad(path, err);
-  if (!h.descr_is_string) return Bad(path, "structured dtypes are not supported");
-  NpyArray arr;
-  err = ParseDescr(h.descr, arr.dtype);
-  if (!err.empty()) return Bad(path, err);
+  *data_start = header_start + header_len;
+  return Status::Ok();
+}
 
-  // Element count, checked against the bytes present (numpy fails with "read all data" the same
-  // way; extra trailing bytes are ignored as numpy does).
-  const uint64_t data_bytes = file_size - header_start - header_len;
-  const uint64_t item = static_cast<uint64_t>(arr.dtype.size);
+// The element count of `shape`, checked against the data bytes present (numpy fails with "read
+// all data" the same way; extra trailing bytes are ignored as numpy does) and against what this
+// process can hold.
+Result<uint64_t> ElementCount(const std::string& path, const std::vector<uint64_t>& shape, uint64_t data_bytes, uint64_t item) {
   uint64_t count = 1;
   bool zero = false;
-  for (uint64_t d : h.shape) zero = zero || d == 0;
+  for (uint64_t d : shape) zero = zero || d == 0;
   if (zero) {
     count = 0;
   } else {
-    for (uint64_t d : h.shape) {
+    for (uint64_t d : shape) {
       // count * d * item > data_bytes, without overflowing
       if (count > data_bytes / item / d)
-        return Bad(path, "truncated data: shape " + ShapeText(h.shape) + " needs more than the " + std::to_string(data_bytes) +
+        return Bad(path, "truncated data: shape " + ShapeText(shape) + " needs more than the " + std::to_string(data_bytes) +
                              " data bytes present");
       count *= d;
     }
@@ -474,6 +275,32 @@ Result<NpyArray> ReadNpy(const std::string& path) {
   // Half of the address space at most: 32-bit wasm cannot hold more than that anyway.
   if (count > std::numeric_limits<size_t>::max() / 2 / sizeof(double))
     return Status(Code::kOutOfMemory, path + ": too many elements (" + std::to_string(count) + ")");
+  return count;
+}
+
+}  // namespace
+
+Result<NpyArray> ReadNpy(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return NotFound("cannot open " + path);
+  if (!S_ISREG(st.st_mode)) return IoError(path + " is not a regular file");
+  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) return IoError("cannot open " + path);
+  // The size of the opened file bounds every read below (64-bit offsets, also in wasm).
+  if (fseeko(file.get(), 0, SEEK_END) != 0) return IoError("cannot seek in " + path);
+  const off_t end = ftello(file.get());
+  if (end < 0 || fseeko(file.get(), 0, SEEK_SET) != 0) return IoError("cannot seek in " + path);
+  const uint64_t file_size = static_cast<uint64_t>(end);
+
+  NpyHeader h;
+  uint64_t data_start = 0;
+  RETURN_IF_ERROR(ReadHeader(file.get(), path, file_size, &h, &data_start));
+  if (!h.descr_is_string) return Bad(path, "structured dtypes are not supported");
+  NpyArray arr;
+  std::string err = ParseNpyDescr(h.descr, arr.dtype);
+  if (!err.empty()) return Bad(path, err);
+  const uint64_t item = static_cast<uint64_t>(arr.dtype.size);
+  ASSIGN_OR_RETURN(const uint64_t count, ElementCount(path, h.shape, file_size - data_start, item));
 
   for (uint64_t d : h.shape)
     if (d != 1) arr.shape.push_back(d);  // numpy squeeze
@@ -485,7 +312,8 @@ Result<NpyArray> ReadNpy(const std::string& path) {
   bool finite = true;
   for (size_t done = 0; done < arr.data.size();) {
     size_t n = std::min(per_chunk, arr.data.size() - done);
-    if (!read_exact(buf.data(), n * static_cast<size_t>(item))) return Bad(path, "read error in the data");
+    if (std::fread(buf.data(), 1, n * static_cast<size_t>(item), file.get()) != n * static_cast<size_t>(item))
+      return Bad(path, "read error in the data");
     finite = DecodeRun(buf.data(), n, arr.dtype, arr.data.data() + done) && finite;
     done += n;
   }

@@ -1,50 +1,22 @@
 #include "compare/torch_pickle.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
 namespace visprobe {
 namespace {
 
-struct StorageClass {
-  const char* name;
-  TorchDtype dtype;
-};
-// torch.<X>Storage as torch.save names them in a tensor's persistent id (the typed storage
-// classes of torch 1.x and 2.x; UntypedStorage is bytes).
-constexpr StorageClass kStorages[] = {
-    {"torch.FloatStorage", TorchDtype::kFloat32},
-    {"torch.DoubleStorage", TorchDtype::kFloat64},
-    {"torch.HalfStorage", TorchDtype::kFloat16},
-    {"torch.BFloat16Storage", TorchDtype::kBFloat16},
-    {"torch.Float8_e4m3fnStorage", TorchDtype::kFloat8E4M3},
-    {"torch.Float8_e5m2Storage", TorchDtype::kFloat8E5M2},
-    {"torch.CharStorage", TorchDtype::kInt8},
-    {"torch.ShortStorage", TorchDtype::kInt16},
-    {"torch.IntStorage", TorchDtype::kInt32},
-    {"torch.LongStorage", TorchDtype::kInt64},
-    {"torch.ByteStorage", TorchDtype::kUInt8},
-    {"torch.UInt16Storage", TorchDtype::kUInt16},
-    {"torch.UInt32Storage", TorchDtype::kUInt32},
-    {"torch.UInt64Storage", TorchDtype::kUInt64},
-    {"torch.BoolStorage", TorchDtype::kBool},
-    {"torch.UntypedStorage", TorchDtype::kUInt8},
-};
 constexpr const char* kRebuildTensor = "torch._utils._rebuild_tensor_v2";
 constexpr const char* kRebuildParameter = "torch._utils._rebuild_parameter";
 constexpr const char* kRebuildParameterState = "torch._utils._rebuild_parameter_with_state";
 constexpr const char* kOrderedDict = "collections.OrderedDict";
 constexpr size_t kMaxDims = 64;
 
-const StorageClass* FindStorage(const std::string& name) {
-  for (const StorageClass& s : kStorages)
-    if (name == s.name) return &s;
-  return nullptr;
-}
-
 bool AllowedGlobal(const std::string& name) {
   return name == kRebuildTensor || name == kRebuildParameter || name == kRebuildParameterState || name == kOrderedDict ||
-         FindStorage(name) != nullptr;
+         StorageClassDtype(name) != nullptr;
 }
 
 // A value on the unpickler's stack. Containers hold indices into the value arena.
@@ -140,7 +112,7 @@ class Unpickler {
   Status Global(std::string name) {
     const bool storage =
         name.size() > 13 && name.compare(0, 6, "torch.") == 0 && name.compare(name.size() - 7, 7, "Storage") == 0;
-    if (storage && !FindStorage(name))
+    if (storage && !StorageClassDtype(name))
       return Bad("unsupported tensor dtype: storage class '" + name +
                  "' (float, bfloat16, float8, integer and bool tensors are read)");
     if (!AllowedGlobal(name))
@@ -180,6 +152,12 @@ class Unpickler {
   }
 
   Status Step(unsigned char op);
+  // Step's opcode families.
+  Status ContainerOp(unsigned char op);
+  Status ScalarOp(unsigned char op);
+  Status MemoOp(unsigned char op);
+  Status ObjectOp(unsigned char op);
+  Status UnknownOpcode(unsigned char op) const;
   Status PersistentId();
   Status Reduce();
   Result<TensorRef> RebuildTensor(const std::vector<uint32_t>& args);
@@ -196,16 +174,45 @@ class Unpickler {
   std::vector<TensorRef> tensors_;
 };
 
+Status Unpickler::UnknownOpcode(unsigned char op) const {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02x", op);
+  return Bad(std::string("pickle opcode ") + hex + " at byte " + std::to_string(pos_ - 1) +
+             " is not one torch.save writes for a tensor");
+}
+
+// The opcodes of each family Step hands on.
+constexpr unsigned char kContainerOps[] = {'(', ')', 0x85, 0x86, 0x87, 't', ']', '}', 'a', 's', 'e', 'u'};
+constexpr unsigned char kScalarOps[] = {'N', 0x88, 0x89, 'K', 'M', 'J', 0x8a, 'G', 'X', 0x8c, 0x8d};
+constexpr unsigned char kMemoOps[] = {'q', 'r', 0x94, 'h', 'j'};
+constexpr unsigned char kObjectOps[] = {'c', 0x93, 'Q', 'R', 'b'};
+template <size_t N>
+bool OneOf(unsigned char op, const unsigned char (&ops)[N]) {
+  return std::find(ops, ops + N, op) != ops + N;
+}
+
+// One opcode: the protocol and frame markers here, the others by family.
 Status Unpickler::Step(unsigned char op) {
+  if (op == 0x80) {  // PROTO
+    RETURN_IF_ERROR(Need(1));
+    if (Le(1) > 5) return Bad("unknown pickle protocol");
+    return Status::Ok();
+  }
+  if (op == 0x95) {  // FRAME: a length hint
+    RETURN_IF_ERROR(Need(8));
+    pos_ += 8;
+    return Status::Ok();
+  }
+  if (OneOf(op, kContainerOps)) return ContainerOp(op);
+  if (OneOf(op, kScalarOps)) return ScalarOp(op);
+  if (OneOf(op, kMemoOps)) return MemoOp(op);
+  if (OneOf(op, kObjectOps)) return ObjectOp(op);
+  return UnknownOpcode(op);
+}
+
+// MARK, tuples, lists and dicts, and the appends and item sets that fill them.
+Status Unpickler::ContainerOp(unsigned char op) {
   switch (op) {
-    case 0x80:
-      RETURN_IF_ERROR(Need(1));
-      if (Le(1) > 5) return Bad("unknown pickle protocol");
-      return Status::Ok();  // PROTO
-    case 0x95:
-      RETURN_IF_ERROR(Need(8));
-      pos_ += 8;
-      return Status::Ok();  // FRAME: a length hint
     case '(': marks_.push_back(stack_.size()); return Status::Ok();  // MARK
     case ')': return PushTuple(0);
     case 0x85: return PushTuple(1);
@@ -247,6 +254,13 @@ Status Unpickler::Step(unsigned char op) {
       if (stack_.empty()) return Bad("stack underflow");
       return Append(stack_.back(), items, op == 'u');
     }
+    default: return UnknownOpcode(op);
+  }
+}
+
+// None, booleans, integers, floats and strings.
+Status Unpickler::ScalarOp(unsigned char op) {
+  switch (op) {
     case 'N': {
       Push(Value());
       return Status::Ok();
@@ -282,11 +296,25 @@ Status Unpickler::Step(unsigned char op) {
     case 'X': return Str(4);
     case 0x8c: return Str(1);
     case 0x8d: return Str(8);
+    default: return UnknownOpcode(op);
+  }
+}
+
+// The memo: PUT / MEMOIZE and GET.
+Status Unpickler::MemoOp(unsigned char op) {
+  switch (op) {
     case 'q': RETURN_IF_ERROR(Need(1)); return Memo(Le(1));
     case 'r': RETURN_IF_ERROR(Need(4)); return Memo(Le(4));
     case 0x94: return Memo(memo_.size());  // MEMOIZE
     case 'h': RETURN_IF_ERROR(Need(1)); return Get(Le(1));
     case 'j': RETURN_IF_ERROR(Need(4)); return Get(Le(4));
+    default: return UnknownOpcode(op);
+  }
+}
+
+// Globals, persistent ids (storages), REDUCE (the rebuild calls) and BUILD.
+Status Unpickler::ObjectOp(unsigned char op) {
+  switch (op) {
     case 'c': {  // GLOBAL "module\nname\n"
       std::string module, name;
       RETURN_IF_ERROR(Line(&module));
@@ -294,7 +322,7 @@ Status Unpickler::Step(unsigned char op) {
       return Global(module + "." + name);
     }
     case 0x93: {  // STACK_GLOBAL
-      uint32_t name, module;
+      uint32_t name = 0, module = 0;
       RETURN_IF_ERROR(Pop(&name));
       RETURN_IF_ERROR(Pop(&module));
       if (values_[name].kind != Value::kStr || values_[module].kind != Value::kStr) return Bad("STACK_GLOBAL of non-strings");
@@ -303,7 +331,7 @@ Status Unpickler::Step(unsigned char op) {
     case 'Q': return PersistentId();
     case 'R': return Reduce();
     case 'b': {  // BUILD: state for a tensor or a dict (backward hooks, Parameter state) is dropped
-      uint32_t state, obj;
+      uint32_t state = 0, obj = 0;
       RETURN_IF_ERROR(Pop(&state));
       RETURN_IF_ERROR(Pop(&obj));
       const Value::Kind k = values_[obj].kind;
@@ -311,17 +339,12 @@ Status Unpickler::Step(unsigned char op) {
       stack_.push_back(obj);
       return Status::Ok();
     }
-    default: {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02x", op);
-      return Bad(std::string("pickle opcode ") + hex + " at byte " + std::to_string(pos_ - 1) +
-                 " is not one torch.save writes for a tensor");
-    }
+    default: return UnknownOpcode(op);
   }
 }
 
 Status Unpickler::PersistentId() {
-  uint32_t pid;
+  uint32_t pid = 0;
   RETURN_IF_ERROR(Pop(&pid));
   const Value& t = values_[pid];
   // ('storage', <storage class>, key, location, numel)
@@ -333,10 +356,10 @@ Status Unpickler::PersistentId() {
   const Value& numel = values_[t.items[4]];
   if (cls.kind != Value::kGlobal || key.kind != Value::kStr || numel.kind != Value::kInt || numel.i < 0)
     return Bad("a malformed storage id");
-  const StorageClass* sc = FindStorage(cls.s);
-  if (!sc) return Bad("'" + cls.s + "' is not a storage class");
+  const TorchDtype* dtype = StorageClassDtype(cls.s);
+  if (!dtype) return Bad("'" + cls.s + "' is not a storage class");
   TensorRef s;
-  s.dtype = sc->dtype;
+  s.dtype = *dtype;
   s.storage_key = key.s;
   s.storage_numel = static_cast<uint64_t>(numel.i);
   // An untyped storage counts bytes; the tensor's dtype is not known from it (torch 2.x writes
@@ -384,7 +407,7 @@ Result<TensorRef> Unpickler::RebuildTensor(const std::vector<uint32_t>& a) {
 }
 
 Status Unpickler::Reduce() {
-  uint32_t args, fn;
+  uint32_t args = 0, fn = 0;
   RETURN_IF_ERROR(Pop(&args));
   RETURN_IF_ERROR(Pop(&fn));
   const Value& f = values_[fn];
@@ -420,30 +443,6 @@ Status Unpickler::Reduce() {
 }
 
 }  // namespace
-
-int TorchDtypeSize(TorchDtype d) {
-  switch (d) {
-    case TorchDtype::kFloat64:
-    case TorchDtype::kInt64:
-    case TorchDtype::kUInt64: return 8;
-    case TorchDtype::kFloat32:
-    case TorchDtype::kInt32:
-    case TorchDtype::kUInt32: return 4;
-    case TorchDtype::kFloat16:
-    case TorchDtype::kBFloat16:
-    case TorchDtype::kInt16:
-    case TorchDtype::kUInt16: return 2;
-    default: return 1;
-  }
-}
-
-const char* TorchDtypeName(TorchDtype d) {
-  static const char* const kNames[] = {"torch.float32",       "torch.float64",     "torch.float16", "torch.bfloat16",
-                                       "torch.float8_e4m3fn", "torch.float8_e5m2", "torch.int8",    "torch.int16",
-                                       "torch.int32",         "torch.int64",       "torch.uint8",   "torch.uint16",
-                                       "torch.uint32",        "torch.uint64",      "torch.bool"};
-  return kNames[static_cast<int>(d)];
-}
 
 Result<TensorRef> UnpickleTensor(std::string_view pkl, const std::string& where) { return Unpickler(pkl, where).Run(); }
 

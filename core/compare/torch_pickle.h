@@ -12,29 +12,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "compare/torch_dtype.h"
 
 namespace visprobe {
-
-// torch dtypes by their storage class name (torch.FloatStorage -> kFloat32, ...).
-enum class TorchDtype : uint8_t {
-  kFloat32,
-  kFloat64,
-  kFloat16,
-  kBFloat16,
-  kFloat8E4M3,
-  kFloat8E5M2,
-  kInt8,
-  kInt16,
-  kInt32,
-  kInt64,
-  kUInt8,
-  kUInt16,
-  kUInt32,
-  kUInt64,
-  kBool
-};
-int TorchDtypeSize(TorchDtype d);
-const char* TorchDtypeName(TorchDtype d);  // "torch.float32", ...
 
 // What _rebuild_tensor_v2 would have built: a view of one storage record.
 struct TensorRef {
