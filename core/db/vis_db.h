@@ -17,6 +17,8 @@ struct sqlite3_stmt;
 
 namespace visprobe {
 
+class StrWriter;
+
 struct GraphRowsInfo {
   std::string data_source = "NPU";  // NPU / Bench
   int step = 0;
@@ -136,6 +138,7 @@ class VisDbWriter {
   Status InsertNode(NodeId id, std::string_view input_data, std::string_view output_data,
                     const std::shared_ptr<const RowBlock>* block = nullptr);
   Status FlushRows();
+  void PutMatchedLink(StrWriter& t, const Node& n);  // InsertNode's matched_node_link text
   Status InsertOwn(NodeId id);  // from the graph's items
   // Writes the rows whose turn has come; `all`: every one left (EndGraph).
   Status Drain(bool all);

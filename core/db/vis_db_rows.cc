@@ -160,6 +160,49 @@ Status VisDbWriter::Drain(bool all) {
   return Status::Ok();
 }
 
+namespace {
+
+// A JSON list of the n strings name(i), or nothing at all when n is 0 (tb_nodes' subnodes and
+// merge info are "" then).
+template <typename NameOf>
+inline void PutStringList(StrWriter& t, size_t n, NameOf name) {
+  if (n == 0) return;
+  t.Put('[');
+  for (size_t i = 0; i < n; ++i) {
+    if (i) t.Put(", ");
+    AppendJsonString(t, name(i));
+  }
+  t.Put(']');
+}
+
+}  // namespace
+
+// matched_node_link: the matched node's ancestors and its own name, as a JSON list ("[]" when
+// unmatched). Siblings share the ancestors' part (link_prefix_).
+inline void VisDbWriter::PutMatchedLink(StrWriter& t, const Node& n) {
+  const Graph& g = *g_;
+  if (n.matched != kNoNode && g.matched_graph) {
+    const Graph& other = *g.matched_graph;
+    const NodeId up = other.node(n.matched).up;
+    if (up != link_up_ || up == kNoNode) {
+      other.AncestorsInto(n.matched, &link_chain_);
+      link_prefix_.clear();
+      StrWriter lp(link_prefix_);
+      lp.Put('[');
+      for (NodeId a : link_chain_) {
+        AppendJsonString(lp, other.node(a).name);
+        lp.Put(", ");
+      }
+      link_up_ = up;
+    }
+    t.Put(link_prefix_);
+    AppendJsonString(t, other.node(n.matched).name);
+  } else {
+    t.Put('[');
+  }
+  t.Put(']');
+}
+
 Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view out,
                                const std::shared_ptr<const RowBlock>* block) {
   const Graph& g = *g_;
@@ -180,36 +223,10 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
     t.Put(n.name);
     p.text[kId] = close(o);
     o = open();
-    if (!n.subnodes.empty()) {
-      t.Put('[');
-      for (size_t i = 0; i < n.subnodes.size(); ++i) {
-        if (i) t.Put(", ");
-        AppendJsonString(t, g.node(n.subnodes[i]).name);
-      }
-      t.Put(']');
-    }
+    PutStringList(t, n.subnodes.size(), [&](size_t i) -> std::string_view { return g.node(n.subnodes[i]).name; });
     p.text[kSub] = close(o);
     o = open();
-    if (n.matched != kNoNode && g.matched_graph) {
-      const Graph& other = *g.matched_graph;
-      const NodeId up = other.node(n.matched).up;
-      if (up != link_up_ || up == kNoNode) {
-        other.AncestorsInto(n.matched, &link_chain_);
-        link_prefix_.clear();
-        StrWriter lp(link_prefix_);
-        lp.Put('[');
-        for (NodeId a : link_chain_) {
-          AppendJsonString(lp, other.node(a).name);
-          lp.Put(", ");
-        }
-        link_up_ = up;
-      }
-      t.Put(link_prefix_);
-      AppendJsonString(t, other.node(n.matched).name);
-    } else {
-      t.Put('[');
-    }
-    t.Put(']');
+    PutMatchedLink(t, n);
     p.text[kLink] = close(o);
     o = open();
     t.Put(prefix_);
@@ -217,28 +234,20 @@ Status VisDbWriter::InsertNode(NodeId id, std::string_view in, std::string_view 
     t.PutInt(stack_of_node_[id]);
     p.text[kStack] = close(o);
     o = open();
-    if (!n.merge_info.empty()) {  // JSON list of strings, "" when empty (§13.2)
-      t.Put('[');
-      for (size_t i = 0; i < n.merge_info.size(); ++i) {
-        if (i) t.Put(", ");
-        AppendJsonString(t, n.merge_info[i]);
-      }
-      t.Put(']');
-    }
+    PutStringList(t, n.merge_info.size(), [&](size_t i) -> std::string_view { return n.merge_info[i]; });  // §13.2
     p.text[kMerge] = close(o);
-    auto put = [&t](std::string_view v) {
-      const uint32_t off = static_cast<uint32_t>(t.size());
-      t.Put(v);
-      return std::pair<uint32_t, uint32_t>(off, static_cast<uint32_t>(v.size()));
-    };
     if (block) {
       p.block = *block;
       p.in_out[0] = in;
       p.in_out[1] = out;
     } else {
       p.block.reset();
-      p.text[kIn] = put(in);
-      p.text[kOut] = put(out);
+      o = open();
+      t.Put(in);
+      p.text[kIn] = close(o);
+      o = open();
+      t.Put(out);
+      p.text[kOut] = close(o);
     }
   }
   written_[id] = 1;

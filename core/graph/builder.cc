@@ -13,8 +13,10 @@
 #include "base/fs.h"
 #include "base/strings.h"
 #include "base/thread_init.h"
+#include "graph/direction_suffix.h"
 #include "graph/overflow.h"
 #include "graph/rank_inputs.h"
+#include "graph/recompute.h"
 #include "loader/json_reader.h"
 
 namespace visprobe {
@@ -24,29 +26,8 @@ constexpr const char* kNoForwardStack = "This backward node cannot find the forw
 
 // ---- small string helpers (the reference's regexes, written out) --------------------------
 
-// Matches `\.<word>\.(\d+)$`; on success *stem is the text before ".<word>." and *num the digits.
-bool MatchDirSuffix(std::string_view s, std::string_view word, std::string_view* stem, std::string_view* num) {
-  auto dot = s.rfind('.');
-  if (dot == std::string_view::npos || !AllDigits(s.substr(dot + 1))) return false;
-  std::string_view head = s.substr(0, dot);
-  if (head.size() < word.size() + 1) return false;
-  if (head.substr(head.size() - word.size()) != word || head[head.size() - word.size() - 1] != '.') return false;
-  *stem = head.substr(0, head.size() - word.size() - 1);
-  *num = s.substr(dot + 1);
-  return true;
-}
-
-// re.sub(r"\.<from>\.(\d+)$", r".<to>.\1", s)
-std::string SwapDir(std::string_view s, std::string_view from, std::string_view to) {
-  std::string_view stem, num;
-  if (!MatchDirSuffix(s, from, &stem, &num)) return std::string(s);
-  std::string out(stem);
-  out += '.';
-  out += to;
-  out += '.';
-  out += num;
-  return out;
-}
+using graph_detail::MatchDirSuffix;
+using graph_detail::SwapDir;
 
 // `\.parameters_grad(\.\d+)?$`: returns the match start or npos.
 size_t ParamsGradPos(std::string_view key) {
@@ -105,7 +86,6 @@ class Builder {
     return o;
   }
   Status ScanDump(const std::string& path, ScannedKeys* scanned);
-  void HandleRecompute();
   void CollectApisBetweenModules();
   Status AttachParametersGrad();
   void SetDumpDataDir(const JTree& meta, JIdx root, const std::string& dir);
@@ -303,138 +283,6 @@ Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
   return Status::Ok();
 }
 
-// §6.6: is_recompute_name.
-bool IsRecomputeName(const std::vector<std::string_view>& seg) {
-  if (seg.size() > 7) return true;
-  if (seg.size() == 7) return !(AllDigits(seg[1]) && AllDigits(seg[3]));
-  if (seg.size() == 6) return !AllDigits(seg[1]);
-  return false;
-}
-
-}  // namespace
-
-bool IsRecomputeByStack(const std::vector<std::string>& frames) {
-  struct Frame {
-    std::string file, func;
-  };
-  std::vector<Frame> parsed;
-  for (const auto& raw : frames) {
-    std::string s = raw;
-    size_t b = s.find_first_not_of(" \t\n\r\f\v");
-    size_t e = s.find_last_not_of(" \t\n\r\f\v");
-    s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    s = ReplaceAll(s, "File ", "");
-    size_t line = s.find(", line ");
-    size_t in = s.find(", in ");
-    if (line == std::string::npos || in == std::string::npos) continue;
-    Frame f;
-    f.file = s.substr(0, line);
-    size_t fs = in + 5;
-    size_t fe = s.find(',', fs);
-    f.func = s.substr(fs, fe == std::string::npos ? std::string::npos : fe - fs);
-    parsed.push_back(std::move(f));
-  }
-  if (parsed.empty()) return false;
-  for (const auto& f : parsed)
-    if (f.func == "recompute_fn" && EndsWith(f.file, "torch/utils/checkpoint.py")) return true;
-  for (size_t i = 0; i < parsed.size(); ++i) {
-    const auto& f = parsed[i];
-    bool hit = f.func == "backward" || (f.func == "checkpoint_function_backward" && f.file.find("megatron") != std::string::npos);
-    if (!hit) continue;
-    for (size_t d = 1; d <= 2; ++d)
-      if (i + d < parsed.size() && EndsWith(parsed[i + d].file, "torch/autograd/function.py")) return true;
-  }
-  return false;
-}
-
-namespace {
-
-void Builder::HandleRecompute() {
-  Node& root = g_.node(g_.root());
-  std::vector<std::pair<NodeId, std::string>> rmap;  // recompute node -> prefix (insertion order)
-  std::unordered_map<NodeId, size_t> ridx;
-  std::unordered_set<std::string> cache, ids;
-  for (NodeId c : root.subnodes) ids.emplace(g_.node(c).name);
-  auto set_rmap = [&](NodeId id, std::string prefix, size_t i) {
-    for (auto& kv : rmap)
-      if (kv.first == id) {
-        kv.second = std::move(prefix);
-        ridx[id] = i;
-        return;
-      }
-    rmap.emplace_back(id, std::move(prefix));
-    ridx[id] = i;
-  };
-  for (size_t i = 0; i < root.subnodes.size(); ++i) {
-    NodeId nid = root.subnodes[i];
-    std::string id(g_.node(nid).name);
-    if (OpOfName(id) != NodeOp::kModule) continue;
-    if (g_.framework == "pytorch") {
-      std::string sid = SwapDir(id, "backward", "forward");
-      auto st = stacks_.by_name.find(sid);
-      if (st == stacks_.by_name.end() || st->second < 0) continue;
-      if (!IsRecomputeByStack(g_.stacks[st->second].frames)) continue;
-    }
-    auto seg = Split(id, '.');
-    std::string prefix = Join(seg, 0, seg.size() >= 2 ? seg.size() - 2 : 0);
-    if (cache.count(id)) {
-      set_rmap(nid, prefix, i);
-      continue;
-    }
-    if (!IsRecomputeName(seg)) continue;
-    std::vector<std::string> s2(seg.begin(), seg.end());
-    s2[s2.size() - 2] = s2[s2.size() - 2] == "forward" ? "backward" : "forward";
-    std::string other;
-    for (size_t k = 0; k < s2.size(); ++k) {
-      if (k) other += '.';
-      other += s2[k];
-    }
-    if (ids.count(other)) {
-      set_rmap(nid, prefix, i);
-      cache.insert(other);
-    }
-  }
-  if (rmap.empty()) return;
-  std::unordered_set<std::string> prefixes;
-  for (auto& kv : rmap) prefixes.insert(kv.second);
-  std::unordered_map<std::string, std::vector<NodeId>> fwd_lists;
-  for (NodeId id = 0; id < g_.size(); ++id) {
-    const Node& n = g_.node(id);
-    std::string_view stem, num;
-    if (OpOfName(n.name) != NodeOp::kModule || !MatchDirSuffix(n.name, "forward", &stem, &num)) continue;
-    if (n.up == kNoNode || n.up == g_.root()) continue;
-    std::string p(stem);
-    if (prefixes.count(p)) fwd_lists[p].push_back(id);
-  }
-  if (fwd_lists.empty()) return;
-  auto bwd_lists = fwd_lists;
-  std::unordered_map<std::string, size_t> fpos, bpos;
-  std::vector<size_t> del;
-  for (auto& kv : rmap) {
-    NodeId rc = kv.first;
-    const std::string& p = kv.second;
-    std::string_view stem, num;
-    bool fwd = MatchDirSuffix(g_.node(rc).name, "forward", &stem, &num);
-    auto& lists = fwd ? fwd_lists : bwd_lists;
-    auto& pos = fwd ? fpos : bpos;
-    auto it = lists.find(p);
-    if (it == lists.end() || pos[p] >= it->second.size()) continue;
-    NodeId nr = it->second[pos[p]++];
-    NodeId up = g_.node(nr).up;
-    NodeId new_parent = g_.Find(SwapDir(g_.node(up).name, "forward", "backward"));
-    if (new_parent == kNoNode) continue;
-    auto anc = g_.Ancestors(new_parent);
-    if (std::find(anc.begin(), anc.end(), rc) != anc.end()) continue;
-    g_.node(rc).up = new_parent;
-    g_.node(new_parent).subnodes.push_back(rc);
-    del.push_back(ridx[rc]);
-  }
-  std::sort(del.begin(), del.end());
-  del.erase(std::unique(del.begin(), del.end()), del.end());
-  auto& subs = g_.node(g_.root()).subnodes;
-  for (auto it = del.rbegin(); it != del.rend(); ++it) subs.erase(subs.begin() + static_cast<long>(*it));
-}
-
 void Builder::CollectApisBetweenModules() {
   std::vector<NodeId> old = g_.node(g_.root()).subnodes;
   std::vector<NodeId> out;
@@ -576,7 +424,7 @@ Status Builder::Run(const std::string& dir) {
   scanned.reset();
   g_.t_scan = now() - t0;
   t0 = now();
-  HandleRecompute();
+  MoveRecomputeNodes(g_, stacks_);
   CollectApisBetweenModules();
   RETURN_IF_ERROR(AttachParametersGrad());
   if (g_.size() > opts_.max_nodes) return TooManyNodes(dump, opts_.max_nodes, "nodes with construct.json");

@@ -50,7 +50,4 @@ int PageMicroSteps(Graph& g);
 int AssignMicroBatches(Graph& g, const std::function<void(const Node&, int)>& also);
 void PropagateMicroSteps(Graph& g);
 
-// Pieces exposed for the unit tests of §17.
-bool IsRecomputeByStack(const std::vector<std::string>& frames);
-
 }  // namespace visprobe

@@ -248,6 +248,114 @@ void Merger::ReleaseMerged(const std::vector<MergeGraph*>& group) {
   }
 }
 
+namespace {
+
+// §15.6: each TP group's first rank -> the other ranks of its group (the first group left out).
+Merger::TpMapping TpMappingOf(const RankGroups& tp) {
+  Merger::TpMapping m;
+  for (size_t i = 1; i < tp.size(); ++i)
+    if (!tp[i].empty()) m[tp[i][0]] = std::vector<int>(tp[i].begin() + 1, tp[i].end());
+  return m;
+}
+
+}  // namespace
+
+void Merger::MergePpGroup(const std::vector<MergeGraph*>& group, MergeStrategy strategy) {
+  MergePp(group);
+  if (strategy == MergeStrategy::kVpp || p_.vpp > 1) {
+    if (group.size() >= 2) {
+      VppData(*group[0]);
+      VppChunks(*group[0]);
+    }
+  }
+}
+
+void Merger::Output(MergeGraph* g, std::vector<MergeGraph*>* outputs) {
+  outputs->push_back(g);
+  kept_.insert(g);
+}
+
+// TP only, or PP / VPP only: each group merged into its first graph, which is an output.
+Status Merger::RunGroups(MergeStrategy strategy, std::vector<MergeGraph*>* outputs) {
+  const bool tp = strategy == MergeStrategy::kTp;
+  ASSIGN_OR_RETURN(RankGroups rank_groups, tp ? TpGroups() : PpGroups());
+  ASSIGN_OR_RETURN(auto groups, ByGroups(rank_groups));
+  CountUses(groups);
+  for (auto& g : groups) {
+    MergeCollections(g);
+    if (tp)
+      MergeTp(g, {});
+    else
+      MergePpGroup(g, strategy);
+    Output(g[0], outputs);
+    ReleaseMerged(g);
+    StageDone();
+  }
+  return Status::Ok();
+}
+
+// TP and PP over all the ranks (tp x pp == ranks): the collections of all ranks first, each PP
+// group merged, then the PP results merged across TP into one output.
+Status Merger::RunTpPp(MergeStrategy strategy, const std::vector<MergeGraph*>& all, std::vector<MergeGraph*>* outputs) {
+  ASSIGN_OR_RETURN(RankGroups pp, PpGroups());
+  ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
+  TpMapping mapping = TpMappingOf(tp);
+  ASSIGN_OR_RETURN(auto pp_lists, ByGroups(pp));
+  CountUses(pp_lists);
+  MergeCollections(all);
+  std::vector<MergeGraph*> pp_results;
+  for (auto& g : pp_lists) {
+    MergePpGroup(g, strategy);
+    pp_results.push_back(g[0]);
+    ReleaseMerged(g);
+    StageDone();
+  }
+  MergeTp(pp_results, mapping);
+  SortCollections(*pp_results[0]);
+  Output(pp_results[0], outputs);
+  CountUses({pp_results});
+  ReleaseMerged(pp_results);
+  StageDone();
+  return Status::Ok();
+}
+
+// TP and PP with data parallelism (tp x pp < ranks): each PP group merged, then the PP results
+// within each TP group: one output per data-parallel replica.
+Status Merger::RunFull(MergeStrategy strategy, std::vector<MergeGraph*>* outputs) {
+  ASSIGN_OR_RETURN(RankGroups pp, PpGroups());
+  ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
+  if (tp.empty()) return InvalidInput("Graph merged error, and tp_groups is " + GroupsText(tp) + ".");
+  TpMapping mapping = TpMappingOf(tp);
+  ASSIGN_OR_RETURN(auto pp_lists, ByGroups(pp));
+  CountUses(pp_lists);
+  std::vector<std::pair<int, MergeGraph*>> pp_results;
+  for (auto& g : pp_lists) {
+    MergeCollections(g);
+    MergePpGroup(g, strategy);
+    pp_results.emplace_back(g[0]->rank(), g[0]);
+    ReleaseMerged(g);
+    StageDone();
+  }
+  for (const auto& group : tp) {
+    std::vector<MergeGraph*> list;
+    for (int r : group)
+      for (const auto& [rank, g] : pp_results)
+        if (rank == r) {
+          list.push_back(g);
+          break;
+        }
+    if (list.empty()) continue;
+    MergeCollections(list);
+    MergeTp(list, mapping);
+    SortCollections(*list[0]);
+    Output(list[0], outputs);
+    CountUses({list});
+    ReleaseMerged(list);
+    StageDone();
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
   for (RankGraph& r : ranks) {
     graphs_.push_back(std::make_unique<MergeGraph>(std::move(r)));
@@ -256,115 +364,18 @@ Result<std::vector<RankGraph>> Merger::Run(std::vector<RankGraph> ranks) {
   std::vector<MergeGraph*> all;
   for (auto& g : graphs_) all.push_back(g.get());
   std::vector<MergeGraph*> outputs;
-  MergeStrategy strategy = SelectStrategy(p_);
-  auto tp_mapping = [](const RankGroups& tp) {
-    TpMapping m;
-    for (size_t i = 1; i < tp.size(); ++i)
-      if (!tp[i].empty()) m[tp[i][0]] = std::vector<int>(tp[i].begin() + 1, tp[i].end());
-    return m;
-  };
-  auto merge_pp_group = [&](const std::vector<MergeGraph*>& group) {
-    MergePp(group);
-    if (strategy == MergeStrategy::kVpp || p_.vpp > 1) {
-      if (group.size() >= 2) {
-        VppData(*group[0]);
-        VppChunks(*group[0]);
-      }
-    }
-  };
+  const MergeStrategy strategy = SelectStrategy(p_);
   switch (strategy) {
     case MergeStrategy::kNoParallel:
       MergeCollections(all);
       outputs = all;
       StageDone();
       break;
-    case MergeStrategy::kTp: {
-      ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
-      ASSIGN_OR_RETURN(auto groups, ByGroups(tp));
-      CountUses(groups);
-      for (auto& g : groups) {
-        MergeCollections(g);
-        MergeTp(g, {});
-        outputs.push_back(g[0]);
-        kept_.insert(g[0]);
-        ReleaseMerged(g);
-        StageDone();
-      }
-      break;
-    }
+    case MergeStrategy::kTp:
     case MergeStrategy::kPp:
-    case MergeStrategy::kVpp: {
-      ASSIGN_OR_RETURN(RankGroups pp, PpGroups());
-      ASSIGN_OR_RETURN(auto groups, ByGroups(pp));
-      CountUses(groups);
-      for (auto& g : groups) {
-        MergeCollections(g);
-        merge_pp_group(g);
-        outputs.push_back(g[0]);
-        kept_.insert(g[0]);
-        ReleaseMerged(g);
-        StageDone();
-      }
-      break;
-    }
-    case MergeStrategy::kTpPp: {
-      ASSIGN_OR_RETURN(RankGroups pp, PpGroups());
-      ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
-      TpMapping mapping = tp_mapping(tp);
-      ASSIGN_OR_RETURN(auto pp_lists, ByGroups(pp));
-      CountUses(pp_lists);
-      MergeCollections(all);
-      std::vector<MergeGraph*> pp_results;
-      for (auto& g : pp_lists) {
-        merge_pp_group(g);
-        pp_results.push_back(g[0]);
-        ReleaseMerged(g);
-        StageDone();
-      }
-      MergeTp(pp_results, mapping);
-      SortCollections(*pp_results[0]);
-      outputs.push_back(pp_results[0]);
-      kept_.insert(pp_results[0]);
-      CountUses({pp_results});
-      ReleaseMerged(pp_results);
-      StageDone();
-      break;
-    }
-    case MergeStrategy::kFull: {
-      ASSIGN_OR_RETURN(RankGroups pp, PpGroups());
-      ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
-      if (tp.empty()) return InvalidInput("Graph merged error, and tp_groups is " + GroupsText(tp) + ".");
-      TpMapping mapping = tp_mapping(tp);
-      ASSIGN_OR_RETURN(auto pp_lists, ByGroups(pp));
-      CountUses(pp_lists);
-      std::vector<std::pair<int, MergeGraph*>> pp_results;
-      for (auto& g : pp_lists) {
-        MergeCollections(g);
-        merge_pp_group(g);
-        pp_results.emplace_back(g[0]->rank(), g[0]);
-        ReleaseMerged(g);
-        StageDone();
-      }
-      for (const auto& group : tp) {
-        std::vector<MergeGraph*> list;
-        for (int r : group)
-          for (const auto& [rank, g] : pp_results)
-            if (rank == r) {
-              list.push_back(g);
-              break;
-            }
-        if (list.empty()) continue;
-        MergeCollections(list);
-        MergeTp(list, mapping);
-        SortCollections(*list[0]);
-        outputs.push_back(list[0]);
-        kept_.insert(list[0]);
-        CountUses({list});
-        ReleaseMerged(list);
-        StageDone();
-      }
-      break;
-    }
+    case MergeStrategy::kVpp: RETURN_IF_ERROR(RunGroups(strategy, &outputs)); break;
+    case MergeStrategy::kTpPp: RETURN_IF_ERROR(RunTpPp(strategy, all, &outputs)); break;
+    case MergeStrategy::kFull: RETURN_IF_ERROR(RunFull(strategy, &outputs)); break;
   }
   std::vector<RankGraph> out;
   for (MergeGraph* g : outputs) out.push_back(g->Finish());

@@ -46,8 +46,17 @@ class Merger {
       : p_(p), prefix_(is_bench ? "[Bench]" : "[NPU]"), log_(log), progress_(progress) {}
 
   Result<std::vector<RankGraph>> Run(std::vector<RankGraph> ranks);
+  using TpMapping = std::map<int, std::vector<int>>;
 
  private:
+  // Run's plans by strategy (§15.2): TP only or PP / VPP only, TP with PP, and TP, PP and DP.
+  Status RunGroups(MergeStrategy strategy, std::vector<MergeGraph*>* outputs);
+  Status RunTpPp(MergeStrategy strategy, const std::vector<MergeGraph*>& all, std::vector<MergeGraph*>* outputs);
+  Status RunFull(MergeStrategy strategy, std::vector<MergeGraph*>* outputs);
+  // A PP group merged (§15.7), then its virtual pipeline chunks (§15.8) when there are.
+  void MergePpGroup(const std::vector<MergeGraph*>& group, MergeStrategy strategy);
+  // g is an output of the merge: kept until the end.
+  void Output(MergeGraph* g, std::vector<MergeGraph*>* outputs);
   void Log(LogLevel l, const std::string& m) const {
     if (log_) log_(l, m);
   }
@@ -63,7 +72,6 @@ class Merger {
   Result<RankGroups> PpGroups();
   Result<std::vector<std::vector<MergeGraph*>>> ByGroups(const RankGroups& groups);
   // §15.6
-  using TpMapping = std::map<int, std::vector<int>>;
   void MergeTp(const std::vector<MergeGraph*>& results, const TpMapping& mapping);
   std::vector<std::pair<MergeGraph*, NodeId>> OthersFor(MergeGraph& main, NodeId m, const std::vector<MergeGraph*>& others,
                                                         const TpMapping& mapping);

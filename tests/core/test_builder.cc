@@ -5,6 +5,7 @@
 #include "base/fs.h"
 #include "db/vis_db.h"
 #include "graph/builder.h"
+#include "graph/recompute.h"
 #include "test_util.h"
 
 using namespace visprobe;
