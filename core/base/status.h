@@ -58,10 +58,13 @@ class Result {
     if (!vp_status_.ok()) return vp_status_; \
   } while (0)
 
+// tmp is a name and lhs a declaration ("std::string x"): neither can be put in parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                          \
   if (!tmp.ok()) return tmp.status();         \
   lhs = std::move(tmp.value())
+// NOLINTEND(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN(lhs, expr) ASSIGN_OR_RETURN_IMPL(VP_CONCAT(vp_result_, __LINE__), lhs, expr)
 
 }  // namespace visprobe

@@ -48,8 +48,9 @@ struct CmpValue {
 
 enum class ItemState : uint8_t { kInput, kOutput, kParameters, kParametersGrad, kDebug };
 
-// The values of one item that the comparison uses (§9.2-§9.6).
-struct CmpItem {
+// The values of one item that the comparison uses (§9.2-§9.6). (clang-tidy 14 reports the loop
+// index of the implicit copy of `stats`, a name the compiler makes, as a reserved identifier.)
+struct CmpItem {  // NOLINT(bugprone-reserved-identifier)
   std::string name;  // full_op_name: the row's "NPU Name" / "Bench Name"
   ItemState state = ItemState::kInput;
   CmpValue dtype, shape, requires_grad, stats[4], md5;  // stats: Max, Min, Mean, Norm
