@@ -35,12 +35,12 @@ export default [
     },
   },
   {
-    // issue 47 items 2/3 move these rules to the engine: the worker's manual matching, badges and
-    // message texts are being moved into core/ by that work, which owns these files now; the long
-    // functions there today (lazy_file.js's and opfs_fs.js's file systems, worker_core.js's run and
-    // onMessage) are left to it, and the size rules are off here and only here until then.
-    files: ['web/src/engine/**/*.js', 'web/src/engine_text.js'],
-    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+    // Two file systems written as one closure each (the lazy database file over a Blob or HTTP
+    // ranges, and the OPFS file system the engine writes through): their methods share the
+    // closure's state, so each is one function of 129 and 139 lines. Issue 47 leaves them to be
+    // rewritten as classes; the function-size rule is off for these two functions' files only.
+    files: ['web/src/engine/lazy_file.js', 'web/src/engine/opfs_fs.js'],
+    rules: { 'max-lines-per-function': 'off' },
   },
   {
     // Node scripts and tests; the browser tests' page.evaluate callbacks run in the page.

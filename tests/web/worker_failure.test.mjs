@@ -1,9 +1,9 @@
-// The worker's report of a failed request (web/src/engine/worker_core.js describeFailure): when the
+// The worker's report of a failed request (web/src/engine/worker_diag.js describeFailure): when the
 // engine module aborts, the error carries the engine's last output lines (issue 47: they were
 // thrown away); other failures come back as they were.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeFailure, engineOutput } from '../../web/src/engine/worker_core.js';
+import { describeFailure, engineOutput } from '../../web/src/engine/worker_diag.js';
 
 test('an abort carries the engine\'s last output lines, at most 20 of them', () => {
   for (let i = 0; i < 25; i++) engineOutput.print(`line ${i}`);

@@ -8,6 +8,7 @@ import { blobSource, lazyDatabaseBytes, urlSource } from './lazy_file.js';
 import { createPool, opfsAvailable, opfsFilesystem, slotOf, sweepRuns } from './opfs_fs.js';
 import { checkEngineSupport } from './wasm_features.js';
 import { manualMatch, manualUnmatch, keepTensorFolders, setTensorFolders, tensorFolderNames } from './manual_match.js';
+import { engineOutput, describeFailure, logStatements, queryPlans } from './worker_diag.js';
 
 /** @typedef {import('visprobe-wasm/visprobe_web.mjs').VisprobeModule} VisprobeModule */
 /** @typedef {import('sql.js').Database} Database */
@@ -17,7 +18,7 @@ import { manualMatch, manualUnmatch, keepTensorFolders, setTensorFolders, tensor
  * How the worker loads its two modules. `engine` receives the engine module's output functions
  * (emscripten's print / printErr), which keep its last lines for an abort's report.
  * @typedef {{engine: (out: EngineOutput) => Promise<VisprobeModule>, sql: () => Promise<import('sql.js').SqlJsStatic>}} Loaders
- * @typedef {{print: (text: string) => void, printErr: (text: string) => void}} EngineOutput
+ * @typedef {import('./worker_diag.js').EngineOutput} EngineOutput
  */
 
 /** @type {VisprobeModule|null} */ let engine = null;
@@ -36,35 +37,6 @@ let opfsOk = null;
 
 /** @type {Loaders} */
 let loaders;
-
-// The engine's last lines on stdout / stderr (an abort's message, an assertion, a sanitizer's
-// report): shown with the error when the module aborts, instead of being thrown away.
-const TAIL_LINES = 20;
-/** @type {string[]} */ const engineTail = [];
-/** @type {EngineOutput} */
-export const engineOutput = {
-  print: (text) => keepTail(text),
-  printErr: (text) => keepTail(text),
-};
-/** @param {string} text */
-function keepTail(text) {
-  engineTail.push(String(text));
-  if (engineTail.length > TAIL_LINES) engineTail.splice(0, engineTail.length - TAIL_LINES);
-}
-
-/**
- * The error a request failed with, with the engine's last output lines when the module aborted
- * (emscripten throws a RuntimeError whose message starts "Aborted"; a wasm trap is a RuntimeError).
- * @param {unknown} e @returns {{name: string, message: string}}
- */
-export function describeFailure(e) {
-  const err = /** @type {{name?: string, message?: string}|null|undefined} */ (e);
-  const name = err && err.name || 'EngineError';
-  let message = String(err && err.message || err);
-  const aborted = name === 'RuntimeError' || /^Aborted\b/.test(message);
-  if (aborted && engineTail.length) message += '\nThe engine\'s last output:\n' + engineTail.join('\n');
-  return { name, message };
-}
 
 /** The engine module on its way (one load, however many requests wait for it). @type {Promise<void>|null} */
 let engineLoading = null;
@@ -123,41 +95,6 @@ async function loadSql() {
     SQL = await loaders.sql();
     logStatements(/** @type {Record<string, Function>} */ (/** @type {unknown} */ (SQL.Database.prototype)));
   }
-}
-
-// Every distinct statement the views and this worker have run on a database (with the first
-// parameters it ran with), for QUERY_PLANS: a test asks SQLite how each would run on a large file.
-/** @type {Map<string, import('./protocol.js').SqlValue[]>} */
-const statements = new Map();
-
-/** @param {Record<string, Function>} proto  sql.js Database.prototype: exec and prepare see every statement */
-function logStatements(proto) {
-  for (const m of ['exec', 'prepare']) {
-    const orig = proto[m];
-    /** @this {unknown} @param {string} sql @param {unknown} params */
-    proto[m] = function (sql, params) {
-      if (typeof sql === 'string' && statements.size < 2000 && !statements.has(sql) && !/^\s*(EXPLAIN|PRAGMA)\b/i.test(sql))
-        statements.set(sql, Array.isArray(params) ? params.map((v) => (v instanceof Uint8Array ? null : v)) : []);
-      return orig.apply(this, arguments);
-    };
-  }
-}
-
-/** EXPLAIN QUERY PLAN of every logged statement that reads or writes a table, on database `db`. @param {Database} db */
-function queryPlans(db) {
-  const out = [];
-  for (const [sql, params] of statements) {
-    if (!/\b(FROM|UPDATE|INTO)\b/i.test(sql) || /sqlite_master/i.test(sql)) continue;
-    let plan;
-    try {
-      const r = db.exec('EXPLAIN QUERY PLAN ' + sql, params)[0];
-      plan = r ? r.values.map((v) => String(v[3])) : [];
-    } catch (e) {
-      plan = ['ERROR ' + /** @type {Error} */ (e).message];
-    }
-    out.push({ sql: sql.replace(/\s+/g, ' ').trim(), plan });
-  }
-  return out;
 }
 
 /** @param {number} id @param {string} type @param {unknown} data @param {Transferable[]} [transfer] */
@@ -278,19 +215,76 @@ async function quotaNumbers() {
   }
 }
 
+/**
+ * The engine's typed request (wasm/bindings.cc GraphRequest; core's GraphVisualizeArgs), no command
+ * line. Graph-merge values go as the tokens typed (spec §15); the engine checks them as the CLI does.
+ * A layer-mapping file is mounted under `root`/mapping.
+ * @param {import('./protocol.js').RunArgs} args @param {{root: string, target: string, golden: string, out: string}} at
+ * @returns {import('visprobe-wasm/visprobe_web.mjs').GraphRequest}
+ */
+function graphRequest(args, at) {
+  const o = args.options || {};
+  const tokens = (/** @type {string|undefined} */ v) => (v && String(v).trim() ? String(v).trim().split(/\s+/) : undefined);
+  /** @type {import('visprobe-wasm/visprobe_web.mjs').GraphRequest} */
+  const request = { targetPath: at.target + (o.targetSub ? '/' + o.targetSub : ''), outputPath: at.out,
+                    rankSize: tokens(o.rankSize), tp: tokens(o.tp), pp: tokens(o.pp), vpp: tokens(o.vpp), order: tokens(o.order),
+                    overflowCheck: !!o.overflowCheck, fuzzyMatch: !!o.fuzzyMatch };
+  if (args.golden) request.goldenPath = at.golden + (o.goldenSub ? '/' + o.goldenSub : '');
+  if (o.mapping) {
+    const mapDir = `${at.root}/mapping`;
+    mount([{ path: o.mapping.name, file: o.mapping }], mapDir);
+    request.layerMappingFile = `${mapDir}/${o.mapping.name}`;
+  } else if (o.layerMapping) {
+    request.layerMapping = true;
+  }
+  return request;
+}
+
+/**
+ * The end of a run whose database went to OPFS: the database opened lazily from its OPFS file, or
+ * (none written) the reason, with the storage's own error or the quota when it failed.
+ * @param {number} id @param {import('./protocol.js').RunArgs} args @param {import('./opfs_fs.js').Pool} pool
+ * @param {{ok: boolean, dbPath: string}} result @param {{ok: boolean, message: string}} plain
+ * @param {VisprobeModule['FS']} FS @param {string} out  the folder the pool is mounted on
+ */
+async function finishInOpfs(id, args, pool, result, plain, FS, out) {
+  const slot = result.ok ? slotOf(FS, result.dbPath) : null;
+  FS.unmount(out);
+  pool.close();
+  if (!slot) {
+    if (pool.quotaError) Object.assign(plain, { quota: await quotaNumbers() });
+    else if (pool.ioError && !plain.ok) {
+      // SQLite reports any storage failure as "disk I/O error": say what the browser's storage said.
+      const e = /** @type {Error & {op: string, at: number}} */ (pool.ioError);
+      plain.message += `\nThe browser's storage (OPFS) failed: ${e.op} at byte ${e.at} of the database: ${e.name}: ${e.message}.` +
+        ' A private window keeps OPFS in memory (in Chromium about 1.5 GB a file): open the page in a normal window,' +
+        ' or build with the CLI (visprobe graph_visualize) and open its database here.';
+    }
+    await sweepRuns(opfsKeep(args.keepRuns));
+    reply(id, Ev.RESULT, result.ok ? { ...plain, ok: false, message: `The engine wrote no ${result.dbPath}.` } : plain);
+    return;
+  }
+  for (const s of pool.slots) if (s !== slot) await pool.dir.removeEntry(s.file).catch(() => {});
+  // Read through a File of the OPFS file (FileReaderSync, as a dropped file); the open handle
+  // is the lock that keeps other tabs' sweeps off it.
+  const file = await slot.handle.getFile();
+  const lock = await slot.handle.createSyncAccessHandle();
+  const name = /** @type {string} */ (result.dbPath.split('/').pop());
+  keepTensorFolders(name, args);
+  const info = openDatabase(name, null, true, lazyDatabaseBytes(blobSource(file, name)), { run: pool.name, file: slot.file, lock });
+  reply(id, Ev.RESULT, { ...plain, db: { ...info, opfs: { run: pool.name, file: slot.file }, size: file.size } });
+}
+
 /** @param {number} id @param {import('./protocol.js').RunArgs} args */
 async function run(id, args) {
   await loadEngine();
   const engine = mod();
   const FS = engine.FS;
   const n = ++runCount;
-  const root = `/run${n}`;
-  const target = `${root}/target`;
-  const golden = `${root}/golden`;
-  mount(args.target, target);
-  if (args.golden) mount(args.golden, golden);
-  const out = `${root}/out`;
-  FS.mkdirTree(out);
+  const at = { root: `/run${n}`, target: `/run${n}/target`, golden: `/run${n}/golden`, out: `/run${n}/out` };
+  mount(args.target, at.target);
+  if (args.golden) mount(args.golden, at.golden);
+  FS.mkdirTree(at.out);
   const o = args.options || {};
   // The database goes to OPFS when this browser can write it synchronously (not bounded by wasm
   // memory), else to MEMFS. Earlier runs' folders go first, except the open ones and the session's.
@@ -299,25 +293,11 @@ async function run(id, args) {
   if (opfsOk && !o.inMemory) {
     await sweepRuns(opfsKeep(args.keepRuns));
     pool = await createPool(`${tabId}-${n}`, 3);
-    FS.mount(opfsFilesystem(FS, pool), {}, out);
+    FS.mount(opfsFilesystem(FS, pool), {}, at.out);
   }
-  // The engine's typed request (wasm/bindings.cc GraphRequest; core's GraphVisualizeArgs), no command
-  // line. Graph-merge values go as the tokens typed (spec §15); the engine checks them as the CLI does.
-  const tokens = (/** @type {string|undefined} */ v) => (v && String(v).trim() ? String(v).trim().split(/\s+/) : undefined);
-  /** @type {import('visprobe-wasm/visprobe_web.mjs').GraphRequest} */
-  const request = { targetPath: target + (o.targetSub ? '/' + o.targetSub : ''), outputPath: out,
-                    rankSize: tokens(o.rankSize), tp: tokens(o.tp), pp: tokens(o.pp), vpp: tokens(o.vpp), order: tokens(o.order),
-                    overflowCheck: !!o.overflowCheck, fuzzyMatch: !!o.fuzzyMatch };
-  if (args.golden) request.goldenPath = golden + (o.goldenSub ? '/' + o.goldenSub : '');
-  if (o.mapping) {
-    const mapDir = `${root}/mapping`;
-    mount([{ path: o.mapping.name, file: o.mapping }], mapDir);
-    request.layerMappingFile = `${mapDir}/${o.mapping.name}`;
-  } else if (o.layerMapping) {
-    request.layerMapping = true;
-  }
-  const named = userPaths([[target, args.targetName || 'target'], [golden, args.goldenName || 'golden'],
-                           [`${root}/mapping`, ''], [out, '']]);
+  const request = graphRequest(args, at);
+  const named = userPaths([[at.target, args.targetName || 'target'], [at.golden, args.goldenName || 'golden'],
+                           [`${at.root}/mapping`, ''], [at.out, '']]);
   const t0 = performance.now();
   const result = engine.graphVisualize(request, '', (e) => {
     if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
@@ -326,37 +306,10 @@ async function run(id, args) {
   const seconds = (performance.now() - t0) / 1000;
   const plain = { ok: result.ok, code: result.code, message: named(result.message), dbPath: result.dbPath, rows: result.rows,
                   dumpBytes: result.dumpBytes, seconds, stored: pool ? 'opfs' : 'memory' };
-  if (o.mapping) FS.unmount(`${root}/mapping`);
-  FS.unmount(target);
-  if (args.golden) FS.unmount(golden);
-  if (pool) {
-    const slot = result.ok ? slotOf(FS, result.dbPath) : null;
-    FS.unmount(out);
-    pool.close();
-    if (!slot) {
-      if (pool.quotaError) Object.assign(plain, { quota: await quotaNumbers() });
-      else if (pool.ioError && !plain.ok) {
-        // SQLite reports any storage failure as "disk I/O error": say what the browser's storage said.
-        const e = /** @type {Error & {op: string, at: number}} */ (pool.ioError);
-        plain.message += `\nThe browser's storage (OPFS) failed: ${e.op} at byte ${e.at} of the database: ${e.name}: ${e.message}.` +
-          ' A private window keeps OPFS in memory (in Chromium about 1.5 GB a file): open the page in a normal window,' +
-          ' or build with the CLI (visprobe graph_visualize) and open its database here.';
-      }
-      await sweepRuns(opfsKeep(args.keepRuns));
-      reply(id, Ev.RESULT, result.ok ? { ...plain, ok: false, message: `The engine wrote no ${result.dbPath}.` } : plain);
-      return;
-    }
-    for (const s of pool.slots) if (s !== slot) await pool.dir.removeEntry(s.file).catch(() => {});
-    // Read through a File of the OPFS file (FileReaderSync, as a dropped file); the open handle
-    // is the lock that keeps other tabs' sweeps off it.
-    const file = await slot.handle.getFile();
-    const lock = await slot.handle.createSyncAccessHandle();
-    const name = /** @type {string} */ (result.dbPath.split('/').pop());
-    keepTensorFolders(name, args);
-    const info = openDatabase(name, null, true, lazyDatabaseBytes(blobSource(file, name)), { run: pool.name, file: slot.file, lock });
-    reply(id, Ev.RESULT, { ...plain, db: { ...info, opfs: { run: pool.name, file: slot.file }, size: file.size } });
-    return;
-  }
+  if (o.mapping) FS.unmount(`${at.root}/mapping`);
+  FS.unmount(at.target);
+  if (args.golden) FS.unmount(at.golden);
+  if (pool) return finishInOpfs(id, args, pool, result, plain, FS, at.out);
   if (!result.ok) {
     reply(id, Ev.RESULT, plain);
     return;
@@ -437,34 +390,60 @@ function parallelLayout(config) {
   return out;
 }
 
+/**
+ * OPEN_DB: a File or a URL opens lazily; bytes (a database kept in IndexedDB, a built one) as they are.
+ * @param {number} id @param {import('./protocol.js').OpenDbArgs} args
+ */
+async function openDb(id, args) {
+  await loadSql();
+  let file = args.file;
+  let opfs;
+  if (file && Array.isArray(args.opfsPath) && args.opfsPath.length >= 2) {
+    // A file kept in OPFS (a session): read it through its handle's File and hold the handle
+    // open, so that a sweep or the next session's save cannot remove it while it is shown.
+    const at = await openOpfsFile(args.opfsPath).catch(() => null);
+    if (at) { file = at.file; opfs = { run: args.opfsPath[0] === 'visprobe-runs' ? args.opfsPath[1] : '', file: args.opfsPath[args.opfsPath.length - 1], lock: at.lock }; }
+  }
+  const lazy = file ? lazyDatabaseBytes(blobSource(file, args.name)) : args.url ? lazyDatabaseBytes(urlSource(args.url)) : null;
+  const bytes = /** @type {ArrayBuffer} */ (args.bytes);   // (read only when there is no file and no url)
+  let info;
+  try {
+    info = openDatabase(args.name, lazy ? null : new Uint8Array(bytes), args.current !== false, lazy, opfs);
+  } catch (e) {
+    if (opfs) opfs.lock.close();
+    throw e;
+  }
+  reply(id, Ev.RESULT, { ...info, lazy: !!lazy, size: lazy ? lazy.source.size : bytes.byteLength });
+  if (info.kind === 'vis') warmEngine();
+}
+
+/**
+ * EXPORT_DB: the bytes of the open database `name` (else the current one).
+ * @param {number} id @param {{name?: string}} args
+ */
+function exportDb(id, args) {
+  const name = args && args.name ? String(args.name) : dbName;
+  const entry = open.get(name);
+  const blob = entry && entry.lazy ? entry.lazy.exportBlob(entry.lazy.size()) : null;
+  if (blob && entry && entry.lazy) {   // (blob implies both)
+    // A dropped file or a build in OPFS: its own bytes and the blocks SQLite changed, nothing
+    // read (a Blob of parts). `opfs`: where the unchanged build lives (a session can name it).
+    const clean = entry.lazy.stats().dirtyBlocks === 0;
+    reply(id, Ev.RESULT, { name, bytes: blob, opfs: entry.opfs && clean ? { run: entry.opfs.run, file: entry.opfs.file } : null });
+    return;
+  }
+  const bytes = databaseOf(args && args.name ? name : undefined).export();
+  // sql.js re-opens the database after export; keep the same handle.
+  reply(id, Ev.RESULT, { name, bytes: bytes.buffer }, [bytes.buffer]);
+}
+
 async function onMessage(/** @type {MessageEvent} */ ev) {
   const { id, type, args } = /** @type {import('./protocol.js').Request} */ (ev.data);
   try {
     if (type === Req.RUN) await run(id, args);
     else if (type === Req.TREND) await trend(id, args);
-    else if (type === Req.OPEN_DB) {
-      await loadSql();
-      // A File or a URL opens lazily; bytes (a database kept in IndexedDB, a built one) as they are.
-      let file = args.file;
-      let opfs;
-      if (file && Array.isArray(args.opfsPath) && args.opfsPath.length >= 2) {
-        // A file kept in OPFS (a session): read it through its handle's File and hold the handle
-        // open, so that a sweep or the next session's save cannot remove it while it is shown.
-        const at = await openOpfsFile(args.opfsPath).catch(() => null);
-        if (at) { file = at.file; opfs = { run: args.opfsPath[0] === 'visprobe-runs' ? args.opfsPath[1] : '', file: args.opfsPath[args.opfsPath.length - 1], lock: at.lock }; }
-      }
-      const lazy = file ? lazyDatabaseBytes(blobSource(file, args.name)) : args.url ? lazyDatabaseBytes(urlSource(args.url)) : null;
-      const bytes = /** @type {ArrayBuffer} */ (args.bytes);   // (read only when there is no file and no url)
-      let info;
-      try {
-        info = openDatabase(args.name, lazy ? null : new Uint8Array(bytes), args.current !== false, lazy, opfs);
-      } catch (e) {
-        if (opfs) opfs.lock.close();
-        throw e;
-      }
-      reply(id, Ev.RESULT, { ...info, lazy: !!lazy, size: lazy ? lazy.source.size : bytes.byteLength });
-      if (info.kind === 'vis') warmEngine();
-    } else if (type === Req.DB_STATS) {
+    else if (type === Req.OPEN_DB) await openDb(id, args);
+    else if (type === Req.DB_STATS) {
       const entry = open.get(args && args.name ? String(args.name) : dbName);
       const engineState = engine ? 'loaded' : engineLoading ? 'loading' : 'none';
       const tensors = tensorFolderNames(args && args.name ? String(args.name) : dbName);
@@ -509,19 +488,7 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       const r = mod().checkLayerMapping(String(args.text), String(args.name));
       reply(id, Ev.RESULT, { ok: r.ok, message: r.message });
     } else if (type === Req.EXPORT_DB) {
-      const name = args && args.name ? String(args.name) : dbName;
-      const entry = open.get(name);
-      const blob = entry && entry.lazy ? entry.lazy.exportBlob(entry.lazy.size()) : null;
-      if (blob && entry && entry.lazy) {   // (blob implies both)
-        // A dropped file or a build in OPFS: its own bytes and the blocks SQLite changed, nothing
-        // read (a Blob of parts). `opfs`: where the unchanged build lives (a session can name it).
-        const clean = entry.lazy.stats().dirtyBlocks === 0;
-        reply(id, Ev.RESULT, { name, bytes: blob, opfs: entry.opfs && clean ? { run: entry.opfs.run, file: entry.opfs.file } : null });
-        return;
-      }
-      const bytes = databaseOf(args && args.name ? name : undefined).export();
-      // sql.js re-opens the database after export; keep the same handle.
-      reply(id, Ev.RESULT, { name, bytes: bytes.buffer }, [bytes.buffer]);
+      exportDb(id, args);
     } else {
       throw new Error(`Unknown request ${type}`);
     }
