@@ -130,7 +130,7 @@ ItemBuild& EntryParser::GenItem(JIdx leaf, const std::string& nm) {
   return it;
 }
 
-void EntryParser::SetStats(ItemBuild& it, JIdx v) {
+inline void EntryParser::SetStats(ItemBuild& it, JIdx v) {
   for (const char* s : {"Max", "Min", "Mean", "Norm"}) {
     if (v == kJNone)
       SetNull(it, s);
@@ -139,7 +139,7 @@ void EntryParser::SetStats(ItemBuild& it, JIdx v) {
   }
 }
 
-void EntryParser::SetStatsLit(ItemBuild& it, const std::string& v) {
+inline void EntryParser::SetStatsLit(ItemBuild& it, const std::string& v) {
   for (const char* s : {"Max", "Min", "Mean", "Norm"}) SetLit(it, s, v);
 }
 

@@ -179,13 +179,13 @@ Status RecordSplitter::EndRecord(bool container_closed) {
   return Status::Ok();
 }
 
-RecordSplitter::Sink RecordSplitter::SinkNow() const {
+inline RecordSplitter::Sink RecordSplitter::SinkNow() const {
   if (in_record_) return Sink::kWindow;
   if (!container_key_.empty() && depth_ >= 1 && !in_container_) return Sink::kMeta;
   return Sink::kNone;
 }
 
-void RecordSplitter::SwitchSink(FeedScan& s, const char* at) {
+inline void RecordSplitter::SwitchSink(FeedScan& s, const char* at) {
   Append(s.sink, s.seg, at);
   s.seg = at;
   s.sink = SinkNow();
@@ -216,7 +216,7 @@ Status RecordSplitter::CaptureKeyPart(const FeedScan& s, const char* p, const ch
 
 // The key's last text, from p to its closing quote q: a top-level key is kept for the ':' after
 // it, a record's key (keys-only mode) goes to key_fn_.
-Status RecordSplitter::CloseKey(const FeedScan& s, const char* p, const char* q) {
+inline Status RecordSplitter::CloseKey(const FeedScan& s, const char* p, const char* q) {
   if (capturing_key_) {
     key_.append(p, q - p);
     capturing_key_ = false;
@@ -258,7 +258,7 @@ inline const char* RecordSplitter::SkipString(FeedScan& s, const char* p, const 
   return q + 1;
 }
 
-Status RecordSplitter::ScanKeyString(FeedScan& s, const char*& p, const char* end) {
+inline Status RecordSplitter::ScanKeyString(FeedScan& s, const char*& p, const char* end) {
   if (escape_) {
     escape_ = false;
     if (capturing_key_) key_ += *p;
@@ -283,7 +283,7 @@ Status RecordSplitter::ScanKeyString(FeedScan& s, const char*& p, const char* en
   return Status::Ok();
 }
 
-Status RecordSplitter::OpenOuterString(FeedScan& s, const char* p) {
+inline Status RecordSplitter::OpenOuterString(FeedScan& s, const char* p) {
   if (top_closed_ || depth_ == 0) return AfterTopLevel(At(s, p));
   if (depth_ == container_depth_ && in_container_ && !in_record_) {
     // A record's key: the record starts here.
@@ -307,7 +307,7 @@ Status RecordSplitter::OpenOuterString(FeedScan& s, const char* p) {
   return Status::Ok();
 }
 
-Status RecordSplitter::OpenOuterBracket(FeedScan& s, const char* p, char c) {
+inline Status RecordSplitter::OpenOuterBracket(FeedScan& s, const char* p, char c) {
   if (top_closed_) return AfterTopLevel(At(s, p));
   if (depth_ == 0) {
     if (c != '{') return AfterTopLevel(At(s, p));
@@ -337,7 +337,7 @@ Status RecordSplitter::OpenOuterBracket(FeedScan& s, const char* p, char c) {
   return Status::Ok();
 }
 
-Status RecordSplitter::CloseOuterBracket(FeedScan& s, const char* p) {
+inline Status RecordSplitter::CloseOuterBracket(FeedScan& s, const char* p) {
   if (depth_ <= 0) return Fail(At(s, p), "unbalanced closing bracket");
   if (in_container_ && depth_ == container_depth_) {
     // Closing the container (or the top-level object in top mode).
@@ -360,7 +360,7 @@ Status RecordSplitter::CloseOuterBracket(FeedScan& s, const char* p) {
   return Status::Ok();
 }
 
-Status RecordSplitter::OuterComma(FeedScan& s, const char* p) {
+inline Status RecordSplitter::OuterComma(FeedScan& s, const char* p) {
   if (in_record_ && depth_ == container_depth_) {
     RETURN_IF_ERROR(CheckRecordSize(At(s, p)));
     SwitchSink(s, p);
