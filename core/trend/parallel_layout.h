@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "trend/parallel_layout_svg.h"  // ParallelLayoutToSvg, the chart's other writer
 
 namespace visprobe {
 
@@ -71,9 +72,6 @@ Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config);
 
 // The §11.7 JSON object, plus the derived values, groups, colours and component lists.
 std::string ParallelLayoutToJson(const ParallelLayout& layout);
-
-// A standalone SVG document drawing the chart of §11.5 (parallel_layout_svg.cc).
-std::string ParallelLayoutToSvg(const ParallelLayout& layout);
 
 // The browser's config: a JSON object with the ParallelConfig member names. Integers must be
 // JSON integers (true or 8.5 give "<name> must be a positive integer"), null means the default

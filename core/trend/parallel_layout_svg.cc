@@ -1,5 +1,5 @@
-// ParallelLayoutToSvg (declared in trend/parallel_layout.h): the chart of §11.5 as a standalone SVG
-// document, laid out as the reference's matplotlib figure.
+#include "trend/parallel_layout_svg.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
