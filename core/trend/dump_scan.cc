@@ -18,7 +18,6 @@ std::string PyList(const std::vector<std::string>& items) {
   return s;
 }
 
-
 namespace {
 
 bool ParseFolderNumber(std::string_view digits, int64_t* out) {
@@ -86,7 +85,6 @@ Result<DumpScan> ScanDumpFolders(const std::string& data, Reporter& rep) {
     rep.Log(LogLevel::kWarning, "No valid 'step*' directories found in: " + data + ", Expected directory names like 'step0'.");
   return scan;
 }
-
 
 namespace {
 

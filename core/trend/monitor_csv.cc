@@ -16,9 +16,9 @@
 namespace visprobe {
 
 const char* const kMetrics[kMetricCount] = {"actv",         "actv_grad",    "exp_avg",       "exp_avg_sq", "grad_unreduced",
-                                "grad_reduced", "param_origin", "param_updated", "other"};
+                                            "grad_reduced", "param_origin", "param_updated", "other"};
 const char* const kStats[kStatCount] = {"norm",        "min", "max",         "zeros", "nans",     "mean",  "entropy",
-                              "softmax_max", "sr",  "kernel_norm", "std_x", "jacobian", "proxy", "token_similarity"};
+                                        "softmax_max", "sr",  "kernel_norm", "std_x", "jacobian", "proxy", "token_similarity"};
 
 namespace {
 
@@ -109,7 +109,6 @@ bool ParseTimeTag(const std::string& s, std::array<int, 5>* when) {
   return true;
 }
 
-
 // ---- §5.1 file names ---------------------------------------------------------------------
 
 int MetricOfFile(const std::string& name) {
@@ -125,7 +124,6 @@ int MetricOfFile(const std::string& name) {
     if (metric == kMetrics[m]) return static_cast<int>(m);
   return -1;
 }
-
 
 namespace {
 
@@ -173,7 +171,8 @@ struct RowKeys {
 RowKeys ReadRowKeys(const CsvColumns& c, const std::vector<std::string_view>& f, size_t line) {
   RowKeys k;
   if (f.size() > c.width) {
-    k.skip = "line " + std::to_string(line) + " has " + std::to_string(f.size()) + " fields, the header " + std::to_string(c.width);
+    k.skip =
+        "line " + std::to_string(line) + " has " + std::to_string(f.size()) + " fields, the header " + std::to_string(c.width);
     return k;
   }
   auto cell = [&f](int i) { return Cell(f, i); };
