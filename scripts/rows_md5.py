@@ -12,6 +12,8 @@ mapping across frameworks, merge to a database and to json folders, data2db on d
 sharded runs gathered, the overflow check) on one thread (VISPROBE_THREADS=1: rowids then do not
 depend on scheduling), and prints, per case and output file, the md5 of every table's rows in rowid
 order (every file's bytes for json output). `diff` names the cases, files and tables that differ.
+Compare runs made with the same --work folder: a part's vp_shard rows and a tensor compare's
+dump_data_dir hold the input folders' paths.
 """
 import argparse
 import hashlib

@@ -55,10 +55,10 @@ class MergeRun {
   static constexpr double kSidesShare = 0.75, kBuildPart = 0.8;
   void SideProgress(size_t si, size_t side, double f) {
     double sides = compare() ? 2.0 : 1.0;
-    Progress(si, step_count_, kSidesShare * (static_cast<double>(side) + f) / sides);
+    Progress(si, kSidesShare * (static_cast<double>(side) + f) / sides);
   }
   // One progress stage per step (the last 1 % is kept for the indexes).
-  void Progress(size_t i, size_t /*n*/, double f) { progress_->Stage(i, f); }
+  void Progress(size_t step, double f) { progress_->Stage(step, f); }
   struct MergedStep {
     std::vector<RankGraph> target, golden;  // one merged graph per DP replica
   };
@@ -95,7 +95,6 @@ class MergeRun {
   const RunOptions& opts_;
   Reporter& rep_;
   std::unique_ptr<StageProgress> progress_;
-  size_t step_count_ = 1;
   std::string file_, where_;
   std::vector<StepPlan> steps_;
   std::vector<int> step_list_;
@@ -369,7 +368,7 @@ Result<MergeRun::MergedStep> MergeRun::MergeStep(size_t si) {
     for (const RankGraph& r : ranks) sum_.dump_bytes += r.graph->dump_bytes;
     ASSIGN_OR_RETURN((side ? m.golden : m.target), Merge(std::move(ranks), side == 1, si));
   }
-  Progress(si, steps_.size(), kSidesShare);
+  Progress(si, kSidesShare);
   if (compare() && m.target.size() != m.golden.size())
     return InvalidInput("Parallel merge failed because the dp of npu: " + std::to_string(m.target.size()) +
                         " is inconsistent with that of bench: " + std::to_string(m.golden.size()) + "!");
@@ -395,14 +394,14 @@ Status MergeRun::WriteReplica(size_t si, size_t i, MergedStep& m, const std::vec
   } else if (compare()) {
     const size_t n = m.target.size();
     auto part = [this, si, i, n, out_start](double f) {
-      Progress(si, step_count_, out_start + (1.0 - out_start) * (static_cast<double>(i) + f) / static_cast<double>(n));
+      Progress(si, out_start + (1.0 - out_start) * (static_cast<double>(i) + f) / static_cast<double>(n));
     };
     RETURN_IF_ERROR(ComparePair(r, m.golden[i], out_->db(), sum_, &mode, &micro, part));
   } else {
     RETURN_IF_ERROR(WriteBuild(r, out_->db(), sum_));
   }
   if (!json()) RETURN_IF_ERROR(out_->Config(MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list_)));
-  Progress(si, steps_.size(), out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(m.target.size()));
+  Progress(si, out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(m.target.size()));
   if (plan_.sharded()) {
     RETURN_IF_ERROR(out_->UnitDone(static_cast<int64_t>(si * dp_ + i)));
     ++written_units_;
@@ -416,7 +415,6 @@ Result<RunSummary> MergeRun::Run() {
     if (gk != kind_) return InvalidInput("The directory structures of npu_path and bench_path are inconsistent.");
   }
   ASSIGN_OR_RETURN(steps_, Steps());
-  step_count_ = steps_.size();
   progress_ = std::make_unique<StageProgress>(rep_, steps_.size(), 1.0);
   for (const auto& s : steps_) step_list_.push_back(s.step);
   const ParallelParam& p0 = params_[0];
@@ -429,7 +427,7 @@ Result<RunSummary> MergeRun::Run() {
   Log(LogLevel::kInfo, lines::StartBuildingGraphs());
   for (size_t si = 0; si < steps_.size(); ++si) {
     if (!StepTaken(si)) {
-      Progress(si, steps_.size(), 1.0);  // another shard's step counts as done
+      Progress(si, 1.0);  // another shard's step counts as done
       continue;
     }
     ASSIGN_OR_RETURN(MergedStep m, MergeStep(si));

@@ -19,7 +19,6 @@ class StageProgress {
   // Stage `stage` is `fraction` (0..1) done; a smaller fraction than before is ignored. The
   // percentage advances in whole percent.
   void Stage(size_t stage, double fraction);
-  Reporter& reporter() { return rep_; }
 
  private:
   std::mutex mu_;

@@ -3,22 +3,16 @@
 // in a fixed order, so the database is the same for every thread count (D-18).
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
-#include <thread>
 #include <tuple>
-#include <unordered_set>
 
 #include "base/fs.h"
 #include "base/parallel.h"
 #include "base/strings.h"
-#include "base/thread_init.h"
 #include "trend/monitor_csv.h"
 #include "trend/tags.h"
 #include "trend/trend_db.h"
@@ -68,6 +62,7 @@ class MonitorRun {
   std::map<int64_t, int64_t> unit_of_rank_;  // a shard's rank folders -> their unit
   int64_t current_rank_ = 0;
   uint64_t rank_rows_ = 0, done_bytes_ = 0;
+  std::vector<std::optional<double>> values_;  // one row's stats, reused (one per column)
 };
 
 Result<bool> MonitorRun::FindRanks() {
@@ -242,14 +237,13 @@ Status MonitorRun::ImportFile(size_t i, FileScan& fs) {
     rank_rows_ = 0;
   }
   int metric = metric_id_[static_cast<size_t>(files_[i].metric)];
-  std::vector<std::optional<double>> values(columns_.size());
   for (const CsvRow& r : fs.rows) {
     int64_t target = w_->Target(r.name, r.vpp, opts_.micro_step ? 0 : r.micro);
     int64_t step = opts_.micro_step ? offset_[r.step] + r.micro : r.step;
-    std::fill(values.begin(), values.end(), std::nullopt);
+    std::fill(values_.begin(), values_.end(), std::nullopt);
     for (size_t st = 0; st < kStatCount; ++st)
-      if (column_of_stat_[st] != SIZE_MAX) values[column_of_stat_[st]] = r.stats[st];
-    RETURN_IF_ERROR(w_->AddRow(files_[i].rank, step, target, metric, values.data()));
+      if (column_of_stat_[st] != SIZE_MAX) values_[column_of_stat_[st]] = r.stats[st];
+    RETURN_IF_ERROR(w_->AddRow(files_[i].rank, step, target, metric, values_.data()));
     ++rank_rows_;
   }
   done_bytes_ += files_[i].size;
@@ -263,6 +257,7 @@ Status MonitorRun::ImportRows() {
   rep_.Log(LogLevel::kInfo,
            "Starting data import for " + std::to_string(batches_) + " batches, " + std::to_string(files_.size()) + " files...");
   current_rank_ = files_.empty() ? 0 : files_.front().rank;
+  values_.assign(columns_.size(), std::nullopt);
   std::vector<FileScan> parsed(files_.size());
   const int threads = std::max(1, opts_.process_num);
   RETURN_IF_ERROR(RunInOrder(
