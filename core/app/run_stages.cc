@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "base/fs.h"
+#include "compare/compare_config.h"
 #include "compare/tensor_metrics.h"
 #include "db/distributed.h"
 #include "match/layer_mapping.h"

@@ -55,7 +55,4 @@ void UnpackCmpItems(std::string_view packed, std::vector<CmpItem>* items);
 // §9.7: the ignored-API override of the precision index, by node name.
 double OverridePrecision(CompareMode m, std::string_view name, double index);
 
-std::string ToolTipJson(CompareMode m);
-std::string NodeColorsJson(CompareMode m);
-
 }  // namespace visprobe

@@ -1,6 +1,6 @@
-// The tb_config texts of a compare run (declared in compare.h): the tool tips (§13.5) and the node
-// colours (§9.9) of each compare mode.
-#include "compare/compare.h"
+// The tb_config texts of a compare run: the tool tips (§13.5) and the node colours (§9.9) of each
+// compare mode.
+#include "compare/compare_config.h"
 
 #include "base/pyfmt.h"
 

@@ -7,6 +7,7 @@
 
 #include "app/graph_visualize.h"
 #include "compare/compare.h"
+#include "compare/compare_config.h"
 #include "db/badges.h"
 #include "db/schema.h"
 #include "db/vis_db.h"
