@@ -80,7 +80,7 @@ class GraphRun {
   }
   int Workers() const { return opts_.threads > 1 ? opts_.threads : 0; }
   StageLog Logger() {
-    return [this](LogLevel l, const std::string& m) { progress_->Log(l, m); };
+    return [this](LogLevel l, const Message& m) { progress_->Log(l, m); };
   }
   Status BuildOne(size_t i);
   Status WriteOne(size_t i, RunOutput& out, RunSummary& sum);

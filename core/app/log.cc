@@ -85,7 +85,8 @@ void ConsoleReporter::PrintProgressLine() {
   }
 }
 
-void ConsoleReporter::Log(LogLevel level, const std::string& msg) {
+void ConsoleReporter::Log(LogLevel level, const Message& message) {
+  const std::string& msg = message.text();
   if (level == LogLevel::kError && progress_log_) {
     errors_.push_back(msg);
     PrintProgressLine();

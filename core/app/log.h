@@ -24,7 +24,7 @@ std::string FormatLogLine(LogLevel level, const std::string& msg);
 class ConsoleReporter : public Reporter {
  public:
   ConsoleReporter(bool progress_log, bool progress_bar);
-  void Log(LogLevel level, const std::string& msg) override;
+  void Log(LogLevel level, const Message& msg) override;
   void Progress(double percent, bool running) override;
   const std::vector<std::string>& errors() const { return errors_; }
 

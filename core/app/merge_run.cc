@@ -48,7 +48,7 @@ class MergeRun {
  private:
   bool compare() const { return args_.has_golden; }
   bool json() const { return args_.file_type == "json"; }
-  void Log(LogLevel l, const std::string& m) { progress_->Log(l, m); }
+  void Log(LogLevel l, const Message& m) { progress_->Log(l, m); }
   // Overall progress: step `i` of `n`, `f` (0..1) of the way through it; the last 1 % is kept
   // for the indexes (§16.5). A step is, per side, its rank builds (two passes each) and its merge
   // stages, then its outputs.
@@ -229,7 +229,7 @@ Result<std::vector<RankGraph>> MergeRun::Merge(std::vector<RankGraph> ranks, boo
     SideProgress(si, side, kBuildPart + (1.0 - kBuildPart) * std::min(1.0, f));
   };
   return MergeRankGraphs(
-      std::move(ranks), params_[golden ? 1 : 0], golden, [this](LogLevel l, const std::string& m) { Log(l, m); }, progress);
+      std::move(ranks), params_[golden ? 1 : 0], golden, [this](LogLevel l, const Message& m) { Log(l, m); }, progress);
 }
 
 Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
@@ -253,7 +253,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   Log(LogLevel::kInfo, lines::StartComparing(rank_name));
   // A parallel-merge comparison always matches fuzzily (§8.2), whatever -lm says.
   ASSIGN_OR_RETURN(ComparePlan cp,
-                   PlanCompare(gn, gb, args_, true, n.dir, b.dir, [this](LogLevel l, const std::string& m) { Log(l, m); }));
+                   PlanCompare(gn, gb, args_, true, n.dir, b.dir, [this](LogLevel l, const Message& m) { Log(l, m); }));
   const CompareMode mode = cp.mode;
   *mode_out = mode;
   const auto& pairs = cp.pairs;
@@ -445,8 +445,7 @@ Result<RunSummary> MergeRun::Run() {
   }
   Log(LogLevel::kInfo, lines::AllExported(compare()));
   // Merged graphs get no cross-rank links (§15).
-  ASSIGN_OR_RETURN(sum_.db_path,
-                   out_->Finish(false, args_.overflow_check, [this](LogLevel l, const std::string& m) { Log(l, m); }));
+  ASSIGN_OR_RETURN(sum_.db_path, out_->Finish(false, args_.overflow_check, [this](LogLevel l, const Message& m) { Log(l, m); }));
   return sum_;
 }
 

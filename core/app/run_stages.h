@@ -21,7 +21,7 @@
 
 namespace visprobe {
 
-using StageLog = std::function<void(LogLevel, const std::string&)>;
+using StageLog = std::function<void(LogLevel, const Message&)>;
 
 // The lines msProbe's graph_visualize logs at each stage (INFO unless said), written here once for
 // both pipelines (the page translates them: web/src/engine_text.js).

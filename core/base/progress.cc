@@ -7,7 +7,7 @@ StageProgress::StageProgress(Reporter& r, size_t stages, double reserve)
   frac_.assign(stages_, 0.0);
 }
 
-void StageProgress::Log(LogLevel l, const std::string& m) {
+void StageProgress::Log(LogLevel l, const Message& m) {
   std::lock_guard<std::mutex> g(mu_);
   rep_.Log(l, m);
 }

@@ -15,7 +15,7 @@ namespace visprobe {
 class StageProgress {
  public:
   StageProgress(Reporter& r, size_t stages, double reserve);
-  void Log(LogLevel l, const std::string& m);
+  void Log(LogLevel l, const Message& m);
   // Stage `stage` is `fraction` (0..1) done; a smaller fraction than before is ignored. The
   // percentage advances in whole percent.
   void Stage(size_t stage, double fraction);

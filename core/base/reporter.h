@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "base/message.h"
+
 namespace visprobe {
 
 enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
@@ -15,7 +17,8 @@ const char* LogLevelName(LogLevel l);
 class Reporter {
  public:
   virtual ~Reporter() = default;
-  virtual void Log(LogLevel level, const std::string& msg) = 0;
+  // msg.text() is the English line; msg.id() and args() let the page show it in its language.
+  virtual void Log(LogLevel level, const Message& msg) = 0;
   // Overall progress 0..100, non-decreasing; `running` false exactly once at the end.
   virtual void Progress(double percent, bool running) = 0;
 };

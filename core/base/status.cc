@@ -2,6 +2,20 @@
 
 namespace visprobe {
 
+const Message& Status::detail() const {
+  static const Message kEmpty;
+  return detail_ ? *detail_ : kEmpty;
+}
+
+std::string StatusJson(const Status& s) {
+  std::string out = "{\"code\":\"";
+  out += s.code_name();
+  out += "\",\"message\":";
+  AppendMessageJson(out, s.detail());
+  out += '}';
+  return out;
+}
+
 const char* Status::code_name() const {
   switch (code_) {
     case Code::kOk: return "ok";

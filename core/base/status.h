@@ -3,34 +3,46 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "base/message.h"
 
 namespace visprobe {
 
 enum class Code : uint8_t { kOk, kInvalidInput, kNotFound, kIo, kOutOfMemory, kInternal, kCancelled };
 
+// An error carries a Message (base/message.h): its id and arguments for the page, its English
+// text for the CLI. An ok Status holds nothing (Result<T> stays small on the hot paths).
 class Status {
  public:
   Status() = default;
-  Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(Code code, Message message)
+      : code_(code), detail_(code == Code::kOk ? nullptr : std::make_shared<const Message>(std::move(message))) {}
   static Status Ok() { return Status(); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
-  const std::string& message() const { return message_; }
+  // The English text ("" when ok).
+  const std::string& message() const { return detail().text(); }
+  // The message: id, arguments and text.
+  const Message& detail() const;
   const char* code_name() const;
 
  private:
   Code code_ = Code::kOk;
-  std::string message_;
+  std::shared_ptr<const Message> detail_;
 };
 
-inline Status InvalidInput(std::string msg) { return Status(Code::kInvalidInput, std::move(msg)); }
-inline Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
-inline Status IoError(std::string msg) { return Status(Code::kIo, std::move(msg)); }
-inline Status Internal(std::string msg) { return Status(Code::kInternal, std::move(msg)); }
+inline Status InvalidInput(Message msg) { return Status(Code::kInvalidInput, std::move(msg)); }
+inline Status NotFound(Message msg) { return Status(Code::kNotFound, std::move(msg)); }
+inline Status IoError(Message msg) { return Status(Code::kIo, std::move(msg)); }
+inline Status Internal(Message msg) { return Status(Code::kInternal, std::move(msg)); }
+
+// {"code":"invalid_input","message":{...MessageJson}}: a Status as the page receives it.
+std::string StatusJson(const Status& s);
 
 // A value or the Status that explains why there is none.
 template <typename T>

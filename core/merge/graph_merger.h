@@ -34,7 +34,7 @@ struct RankGraph {
   std::vector<NodeOrigin> origin;  // per node; filled by the merge
 };
 
-using MergeLogFn = std::function<void(LogLevel, const std::string&)>;
+using MergeLogFn = std::function<void(LogLevel, const Message&)>;
 // Called after each merge stage: stages done, stages in all (MergeStageCount).
 using MergeProgressFn = std::function<void(size_t done, size_t total)>;
 

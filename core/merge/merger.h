@@ -57,7 +57,7 @@ class Merger {
   void MergePpGroup(const std::vector<MergeGraph*>& group, MergeStrategy strategy);
   // g is an output of the merge: kept until the end.
   void Output(MergeGraph* g, std::vector<MergeGraph*>* outputs);
-  void Log(LogLevel l, const std::string& m) const {
+  void Log(LogLevel l, const Message& m) const {
     if (log_) log_(l, m);
   }
   void StageDone() {

@@ -56,7 +56,7 @@ ParallelParam Param(int rank_size, int tp, int pp, int vpp = 1) {
 struct LogLines {
   std::vector<std::string> info, warning;
   MergeLogFn Fn() {
-    return [this](LogLevel l, const std::string& m) { (l == LogLevel::kWarning ? warning : info).push_back(m); };
+    return [this](LogLevel l, const Message& m) { (l == LogLevel::kWarning ? warning : info).push_back(m.text()); };
   }
 };
 

@@ -166,7 +166,10 @@ class RecordingReporter : public visprobe::Reporter {
     double percent;
     bool running;
   };
-  void Log(visprobe::LogLevel level, const std::string& msg) override { lines.push_back({level, msg}); }
+  void Log(visprobe::LogLevel level, const visprobe::Message& msg) override {
+    lines.push_back({level, msg.text()});
+    messages.push_back(msg);
+  }
   void Progress(double percent, bool running) override { ticks.push_back({percent, running}); }
 
   std::vector<std::string> Messages(visprobe::LogLevel level) const {
@@ -176,6 +179,7 @@ class RecordingReporter : public visprobe::Reporter {
     return out;
   }
   std::vector<Line> lines;
+  std::vector<visprobe::Message> messages;  // with their ids, in order
   std::vector<Tick> ticks;
 };
 

@@ -11,7 +11,7 @@
 namespace {
 class Quiet : public visprobe::Reporter {
  public:
-  void Log(visprobe::LogLevel, const std::string&) override {}
+  void Log(visprobe::LogLevel, const visprobe::Message&) override {}
   void Progress(double, bool) override {}
 };
 }  // namespace
