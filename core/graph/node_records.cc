@@ -10,6 +10,7 @@
 #include "graph/overflow.h"
 #include "graph/rank_inputs.h"
 #include "loader/json_reader.h"
+#include "loader/json_records.h"
 
 namespace visprobe {
 namespace {

@@ -43,19 +43,8 @@ struct JsonReadResult {
 // and the byte offset; the caller adds msProbe's "load json file ... failed." prefix.
 Result<JsonReadResult> ReadJsonRecords(const std::string& path, const JsonReadOptions& opts, const RecordFn& on_record);
 
-// The same, with the windows parsed by `workers` threads (1 = this thread only). `fn` is called
-// concurrently from the workers, with the worker index and the file offset of the record's key.
-using RecordAtFn = std::function<Status(int worker, std::string_view key, uint64_t pos, const JTree& tree, JIdx value)>;
-Result<JsonReadResult> ReadJsonRecordsParallel(const std::string& path, const JsonReadOptions& opts, int workers,
-                                               const RecordAtFn& fn);
-
-// Second pass when the first one (ScanJsonKeys) gave every record's offset: `record_pos` are the
-// offsets of the records' keys in file order, `end` the container's closing brace. Only records
-// whose index has wanted[i] != 0 are parsed; windows of consecutive records are read straight
-// from the file (no byte scanning) and parsed by `workers` threads as in ReadJsonRecordsParallel.
-Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>& record_pos, uint64_t end,
-                            const std::vector<char>& wanted, size_t window_bytes, int workers, const RecordAtFn& fn,
-                            const std::function<void(uint64_t, uint64_t)>& progress);
+// The same with the windows parsed by worker threads: ReadJsonRecordsParallel and
+// ReadJsonRecordRanges, in loader/json_records.h.
 
 // First pass over a file: only the record keys (decoded) and the meta members, at scanning speed,
 // without parsing the records. Same errors as ReadJsonRecords for the file's structure.

@@ -1,5 +1,7 @@
 // dump.json's records parsed by worker threads: while the splitter (or the offsets of a first
 // pass) cuts windows of records on this thread, a pool of parsers turns them into trees.
+#include "loader/json_records.h"
+
 #include <cerrno>
 #include <cstring>
 #include <memory>

@@ -12,6 +12,7 @@
 
 #include "base/limits.h"
 #include "loader/json_reader.h"
+#include "loader/json_records.h"
 #include "loader/record_splitter.h"
 #include "test_util.h"
 

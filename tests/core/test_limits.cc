@@ -8,6 +8,7 @@
 #include "graph/builder.h"
 #include "layout/layout.h"
 #include "loader/json_reader.h"
+#include "loader/json_records.h"
 #include "test_util.h"
 
 using namespace visprobe;
