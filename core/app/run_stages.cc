@@ -7,6 +7,7 @@
 #include "compare/compare_config.h"
 #include "compare/tensor_metrics.h"
 #include "db/distributed.h"
+#include "match/framework.h"
 #include "match/layer_mapping.h"
 #include "match/match.h"
 

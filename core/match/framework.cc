@@ -1,6 +1,6 @@
-// Framework detection (spec §8.5, declared in layer_mapping.h): the dump's `framework` field,
-// else a streamed search of dump.json for the first line naming a MindSpore or PyTorch type.
-#include "match/layer_mapping.h"
+// Framework detection (spec §8.5): the dump's `framework` field, else a streamed search of
+// dump.json for the first line naming a MindSpore or PyTorch type.
+#include "match/framework.h"
 
 #include <cerrno>
 #include <cstdio>

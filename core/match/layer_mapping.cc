@@ -6,6 +6,7 @@
 
 #include "base/strings.h"
 #include "match/layer_mapping_internal.h"
+#include "match/layer_reader.h"
 
 namespace visprobe {
 

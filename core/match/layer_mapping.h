@@ -1,7 +1,8 @@
-// Layer mapping (spec §8.4) and framework detection (§8.5): computes, for every dump.json key of
-// the target side, the golden dump.json key it corresponds to (or "N/A"), from the module scopes
-// of both sides, the framework frame of each API call stack and an optional user YAML that
-// renames scopes class by class (e.g. MindSpore `attention` -> PyTorch `self_attention`).
+// Layer mapping (spec §8.4): computes, for every dump.json key of the target side, the golden
+// dump.json key it corresponds to (or "N/A"), from the module scopes of both sides, the framework
+// frame of each API call stack and an optional user YAML that renames scopes class by class (e.g.
+// MindSpore `attention` -> PyTorch `self_attention`). The reading of one side (§8.4.1) is in
+// layer_reader.h, framework detection (§8.5) in framework.h.
 //
 // Reading follows the reference: dump.json keys only (streamed, any size), construct.json and
 // stack.json raw (no Megatron micro-step parsing beyond the parent, no conversion of the grouped
@@ -15,19 +16,10 @@
 #include <vector>
 
 #include "base/status.h"
-#include "graph/graph.h"
+#include "match/layer_reader.h"
 #include "match/yaml_subset.h"
 
 namespace visprobe {
-
-// §8.5: "pytorch" or "mindspore" — the `framework` field if it is one of those, else the first
-// line of the file matching `"type":\s*"mindspore` / `"type":\s*"torch`, else the error
-// `<path> must be based on the MindSpore or PyTorch framework.` Streams the file: one key scan
-// for the field, then block reads for the line search.
-Result<std::string> DetectFramework(const std::string& dump_json_path);
-// The same for a built graph: its key scan already read the field, so the file is searched only
-// when the field is missing.
-Result<std::string> DetectFramework(const Graph& g);
 
 // §8.4: target dump.json key -> golden dump.json key or "N/A". `yaml_path_or_empty` empty means
 // `-lm` without a file (empty user mapping). Every failure of the reference computation (file
@@ -38,18 +30,7 @@ Result<std::unordered_map<std::string, std::string>> ComputeLayerMapping(const s
                                                                          const std::string& golden_dump_json,
                                                                          const std::string& yaml_path_or_empty);
 
-// ---- the steps, visible for tests --------------------------------------------------------------
-
-// One dump.json key as layer mapping sees it (§8.4.1).
-struct LayerDataItem {
-  std::string data_name;
-  std::string api_type, api_name, type_name, state;
-  std::string layer_scope, frame_scope, full_scope;
-};
-
-// §8.4.1 for one dump.json: the items in dump order after the backward and renumbering passes.
-// Empty when stack.json and construct.json are both missing or either is empty.
-Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_json_path);
+// ---- the steps, visible for tests (the first, ReadLayerDataItems, in layer_reader.h) ------------
 
 // §8.4.1 frame scope of one raw stack (a list of frame strings): the function name of the last
 // framework frame before user code inside the hook region, or "" (see the spec for the rules).

@@ -1,7 +1,6 @@
-// Pieces shared by layer_mapping.cc, layer_reader.cc and framework.cc: the line search of
-// framework detection (§8.5) is also the layer mapping's fallback when its own dump.json scan
-// finds no framework field; the reading of one side (layer_reader.cc, §8.4.1) uses the Python
-// string helpers and the stack frame scope of layer_mapping.cc. Internal to core/match.
+// Pieces shared by layer_mapping.cc, layer_reader.cc and framework.cc: the file helpers, and the
+// Python string helpers and the stack frame scope of layer_mapping.cc that the reading of one side
+// (layer_reader.cc, §8.4.1) uses. Internal to core/match.
 #pragma once
 
 #include <cstddef>
@@ -25,9 +24,6 @@ struct FileCloser {
 inline Status LoadFailed(const std::string& path, const Status& st) {
   return Status(st.code(), "load json file \"" + BaseName(path) + "\" failed: " + st.message());
 }
-
-// §8.5 without the field: the first line of the file naming a framework type (framework.cc).
-Result<std::string> SearchFrameworkLines(const std::string& path);
 
 inline constexpr std::string_view kTopLayer = "TopLayer";
 

@@ -1,7 +1,7 @@
-// Reading one side for the layer mapping (spec §8.4.1, declared in layer_mapping.h): the dump.json
-// keys in order, the frame scope of each API stack in stack.json, each parent in construct.json,
-// then the backward and layer renumbering passes.
-#include "match/layer_mapping.h"
+// Reading one side for the layer mapping (spec §8.4.1): the dump.json keys in order, the frame
+// scope of each API stack in stack.json, each parent in construct.json, then the backward and
+// layer renumbering passes.
+#include "match/layer_reader.h"
 
 #include <cstdio>
 #include <deque>
@@ -14,6 +14,7 @@
 #include "base/strings.h"
 #include "loader/json_reader.h"
 #include "loader/json_tree.h"
+#include "match/framework.h"
 #include "match/layer_mapping_internal.h"
 
 namespace visprobe {

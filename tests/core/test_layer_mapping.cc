@@ -9,7 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "match/framework.h"
 #include "match/layer_mapping.h"
+#include "match/layer_reader.h"
 #include "match/yaml_subset.h"
 #include "test_util.h"
 
