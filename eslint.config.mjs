@@ -35,14 +35,6 @@ export default [
     },
   },
   {
-    // Two file systems written as one closure each (the lazy database file over a Blob or HTTP
-    // ranges, and the OPFS file system the engine writes through): their methods share the
-    // closure's state, so each is one function of 129 and 139 lines. Issue 47 leaves them to be
-    // rewritten as classes; the function-size rule is off for these two functions' files only.
-    files: ['web/src/engine/lazy_file.js', 'web/src/engine/opfs_fs.js'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
-  {
     // Node scripts and tests; the browser tests' page.evaluate callbacks run in the page.
     files: ['web/build.mjs', 'tests/web/**/*.mjs', 'tests/browser/**/*.mjs', 'scripts/*.mjs'],
     languageOptions: {

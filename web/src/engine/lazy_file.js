@@ -79,135 +79,171 @@ export function urlSource(url) {
 }
 
 /**
- * The object handed to `new SQL.Database(...)`: its slice(0, size) becomes the MEMFS contents.
- * @param {ByteSource} source
+ * The blocks of one lazily read database: clean blocks read from the source (an LRU of
+ * `cacheBlocks`), and the blocks SQLite wrote (`dirty`, kept for good).
  */
-export function lazyDatabaseBytes(source) {
-  const BLOCK = source.blob ? FILE_BLOCK : URL_BLOCK;
-  const CACHE_BLOCKS = source.blob ? FILE_CACHE : URL_CACHE;
-  const MAX_SPAN = MAX_SPAN_BYTES / BLOCK;
-  /** @type {Map<number, Uint8Array>} */ const clean = new Map();   // LRU by insertion order
-  /** @type {Map<number, Uint8Array>} */ const dirty = new Map();   // blocks SQLite wrote: kept for good
-  let reads = 0;
-  let bytesRead = 0;
-  let extent = source.size;   // the file's size as SQLite has made it (writes past the end grow it)
-
-  // Read-ahead: a miss right after the previous miss's span (a scan along the file) reads a span
-  // twice as long as the last, up to MAX_SPAN blocks, in one request; any other miss reads one
-  // block. Over HTTP each synchronous request costs far more than its bytes (see README).
-  let nextMiss = -1;
-  let span = 1;
-  const have = (/** @type {number} */ b) => dirty.has(b) || clean.has(b);
+class LazyBlocks {
+  /** @param {ByteSource} source */
+  constructor(source) {
+    this.source = source;
+    this.blockSize = source.blob ? FILE_BLOCK : URL_BLOCK;
+    this.cacheBlocks = source.blob ? FILE_CACHE : URL_CACHE;
+    this.maxSpan = MAX_SPAN_BYTES / this.blockSize;
+    /** @type {Map<number, Uint8Array>} */ this.clean = new Map();   // LRU by insertion order
+    /** @type {Map<number, Uint8Array>} */ this.dirty = new Map();   // blocks SQLite wrote: kept for good
+    this.reads = 0;
+    this.bytesRead = 0;
+    this.extent = source.size;   // the file's size as SQLite has made it (writes past the end grow it)
+    // Read-ahead: a miss right after the previous miss's span (a scan along the file) reads a span
+    // twice as long as the last, up to maxSpan blocks, in one request; any other miss reads one
+    // block. Over HTTP each synchronous request costs far more than its bytes (see README).
+    this.nextMiss = -1;
+    this.span = 1;
+  }
 
   /** @param {number} b */
-  function block(b) {
-    const d = dirty.get(b);
+  has(b) { return this.dirty.has(b) || this.clean.has(b); }
+
+  /** Block `b`, read (with the blocks after it that a scan will want) on a miss. @param {number} b */
+  block(b) {
+    const d = this.dirty.get(b);
     if (d) return d;
-    let c = clean.get(b);
-    if (c) { clean.delete(b); clean.set(b, c); return c; }
-    span = b === nextMiss ? Math.min(MAX_SPAN, span * 2) : 1;
+    const c = this.clean.get(b);
+    if (c) { this.clean.delete(b); this.clean.set(b, c); return c; }
+    return this.miss(b);
+  }
+
+  /** Reads block `b` and the span after it into the clean blocks. @param {number} b */
+  miss(b) {
+    const BLOCK = this.blockSize, size = this.source.size;
+    this.span = b === this.nextMiss ? Math.min(this.maxSpan, this.span * 2) : 1;
     let n = 1;
-    while (n < span && (b + n) * BLOCK < source.size && !have(b + n)) n++;
+    while (n < this.span && (b + n) * BLOCK < size && !this.has(b + n)) n++;
     const start = b * BLOCK;
-    const end = Math.min(source.size, start + n * BLOCK);
-    const got = end > start ? source.read(start, end) : new Uint8Array(0);
-    reads += 1;
-    bytesRead += Math.max(0, end - start);
-    nextMiss = b + n;
+    const end = Math.min(size, start + n * BLOCK);
+    const got = end > start ? this.source.read(start, end) : new Uint8Array(0);
+    this.reads += 1;
+    this.bytesRead += Math.max(0, end - start);
+    this.nextMiss = b + n;
+    /** @type {Uint8Array|undefined} */ let c;
     for (let i = n - 1; i >= 0; i--) {   // the block asked for goes in last: the newest in the LRU
       const blk = new Uint8Array(BLOCK);
       blk.set(got.subarray(Math.min(got.length, i * BLOCK), Math.min(got.length, (i + 1) * BLOCK)));
-      clean.set(b + i, blk);
+      this.clean.set(b + i, blk);
       if (i === 0) c = blk;
     }
-    while (clean.size > CACHE_BLOCKS) clean.delete(/** @type {number} */ (clean.keys().next().value));
+    while (this.clean.size > this.cacheBlocks) this.clean.delete(/** @type {number} */ (this.clean.keys().next().value));
     return /** @type {Uint8Array} */ (c);
   }
 
   /** Bytes [start, end) as one array (a view when they lie in one block). @param {number} start @param {number} end */
-  function range(start, end) {
+  range(start, end) {
+    const BLOCK = this.blockSize;
     if (end <= start) return new Uint8Array(0);
     const b0 = Math.floor(start / BLOCK), b1 = Math.floor((end - 1) / BLOCK);
-    if (b0 === b1) return block(b0).subarray(start - b0 * BLOCK, end - b0 * BLOCK);
+    if (b0 === b1) return this.block(b0).subarray(start - b0 * BLOCK, end - b0 * BLOCK);
     const out = new Uint8Array(end - start);
     for (let b = b0; b <= b1; b++) {
       const from = Math.max(start, b * BLOCK), to = Math.min(end, (b + 1) * BLOCK);
-      out.set(block(b).subarray(from - b * BLOCK, to - b * BLOCK), from - start);
+      out.set(this.block(b).subarray(from - b * BLOCK, to - b * BLOCK), from - start);
     }
     return out;
   }
 
   /** @param {ArrayLike<number> & {subarray?: Function}} src @param {number} at */
-  function write(src, at) {
+  write(src, at) {
+    const BLOCK = this.blockSize;
     const bytes = src instanceof Uint8Array ? src : Uint8Array.from(src);
-    extent = Math.max(extent, at + bytes.length);
+    this.extent = Math.max(this.extent, at + bytes.length);
     let done = 0;
     while (done < bytes.length) {
       const pos = at + done, b = Math.floor(pos / BLOCK), off = pos - b * BLOCK;
-      let d = dirty.get(b);
-      if (!d) { d = block(b).slice(); dirty.set(b, d); clean.delete(b); }
+      let d = this.dirty.get(b);
+      if (!d) { d = this.block(b).slice(); this.dirty.set(b, d); this.clean.delete(b); }
       const n = Math.min(bytes.length - done, BLOCK - off);
       d.set(bytes.subarray(done, done + n), off);
       done += n;
     }
   }
 
+  stats() { return { reads: this.reads, bytesRead: this.bytesRead, dirtyBlocks: this.dirty.size, cachedBlocks: this.clean.size }; }
+
+  /**
+   * The database as a Blob without reading it: the source's own bytes where SQLite wrote nothing,
+   * the modified blocks where it did (`size`: the file's current size, MEMFS's usedBytes).
+   * @param {number} size
+   */
+  exportBlob(size) {
+    const BLOCK = this.blockSize, source = this.source;
+    if (!source.blob) return null;
+    /** @type {BlobPart[]} */ const parts = [];
+    let pos = 0;
+    for (const b of [...this.dirty.keys()].sort((x, y) => x - y)) {
+      const start = b * BLOCK;
+      if (start >= size) break;
+      if (start > pos) parts.push(source.blob.slice(pos, Math.min(start, source.size)));
+      if (start > source.size) parts.push(new Uint8Array(start - Math.max(pos, source.size)));
+      parts.push(/** @type {Uint8Array<ArrayBuffer>} */ (this.dirty.get(b)).subarray(0, Math.min(BLOCK, size - start)));
+      pos = start + BLOCK;
+    }
+    if (pos < size) parts.push(source.blob.slice(pos, size));
+    return new Blob(parts, { type: 'application/octet-stream' });
+  }
+}
+
+/** Whether a property key is an index (MEMFS's `contents[i]`). @param {PropertyKey} key */
+const isIndex = (key) => typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57;
+
+/**
+ * The stand-in for the Uint8Array sql.js hands MEMFS (the header's comment: what MEMFS calls on
+ * it): its slice() is the contents MEMFS keeps, reading and writing through `blocks`.
+ * @param {LazyBlocks} blocks
+ */
+function memfsBytes(blocks) {
   const methods = {
-    subarray: (/** @type {number} */ a, /** @type {number} */ b) => range(a, b),
-    set: (/** @type {ArrayLike<number>} */ src, /** @type {number} */ at = 0) => write(src, at),
+    subarray: (/** @type {number} */ a, /** @type {number} */ b) => blocks.range(a, b),
+    set: (/** @type {ArrayLike<number>} */ src, /** @type {number} */ at = 0) => blocks.write(src, at),
     buffer: null,
   };
-  /** @param {number} length */
-  const view = (length) => new Proxy(methods, {
+  const stored = new Proxy(methods, {
     get(target, key) {
-      if (key === 'length' || key === 'byteLength') return length;
-      if (typeof key === 'string' && key.length && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) {
+      if (key === 'length' || key === 'byteLength') return CAPACITY;
+      if (isIndex(key)) {
         const i = Number(key);
-        return range(i, i + 1)[0];
+        return blocks.range(i, i + 1)[0];
       }
       return /** @type {Record<PropertyKey, unknown>} */ (target)[key];
     },
     set(target, key, value) {
-      if (typeof key === 'string' && key.length && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) {
-        write([value], Number(key));
+      if (isIndex(key)) {
+        blocks.write([value], Number(key));
         return true;
       }
       return false;
     },
   });
-  const stored = view(CAPACITY);
   const handed = new Proxy({ ...methods, slice: () => stored }, {
     get(target, key) {
-      if (key === 'length' || key === 'byteLength') return source.size;
+      if (key === 'length' || key === 'byteLength') return blocks.source.size;
       return /** @type {Record<PropertyKey, unknown>} */ (target)[key];
     },
   });
+  return /** @type {Uint8Array} */ (/** @type {unknown} */ (handed));
+}
 
+/**
+ * The object handed to `new SQL.Database(...)`: its slice(0, size) becomes the MEMFS contents.
+ * @param {ByteSource} source
+ */
+export function lazyDatabaseBytes(source) {
+  const blocks = new LazyBlocks(source);
   return {
     // Stands in for the Uint8Array sql.js hands MEMFS (the header's comment: what MEMFS calls on it).
-    bytes: /** @type {Uint8Array} */ (/** @type {unknown} */ (handed)),
+    bytes: memfsBytes(blocks),
     source,
-    stats: () => ({ reads, bytesRead, dirtyBlocks: dirty.size, cachedBlocks: clean.size }),
-    size: () => extent,
-    /**
-     * The database as a Blob without reading it: the source's own bytes where SQLite wrote nothing,
-     * the modified blocks where it did (`size`: the file's current size, MEMFS's usedBytes).
-     * @param {number} size
-     */
-    exportBlob(size) {
-      if (!source.blob) return null;
-      /** @type {BlobPart[]} */ const parts = [];
-      let pos = 0;
-      for (const b of [...dirty.keys()].sort((x, y) => x - y)) {
-        const start = b * BLOCK;
-        if (start >= size) break;
-        if (start > pos) parts.push(source.blob.slice(pos, Math.min(start, source.size)));
-        if (start > source.size) parts.push(new Uint8Array(start - Math.max(pos, source.size)));
-        parts.push(/** @type {Uint8Array<ArrayBuffer>} */ (dirty.get(b)).subarray(0, Math.min(BLOCK, size - start)));
-        pos = start + BLOCK;
-      }
-      if (pos < size) parts.push(source.blob.slice(pos, size));
-      return new Blob(parts, { type: 'application/octet-stream' });
-    },
+    stats: () => blocks.stats(),
+    size: () => blocks.extent,
+    /** The database as a Blob without reading it (LazyBlocks.exportBlob). @param {number} size */
+    exportBlob: (size) => blocks.exportBlob(size),
   };
 }

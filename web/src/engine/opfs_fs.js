@@ -75,34 +75,72 @@ export async function createPool(name, count) {
  *            contents: Record<string, OpfsNode>|null, node_ops: object, stream_ops: object}} OpfsNode
  */
 
+/** The stream argument of emscripten's stream operations (streams are opened on files). @typedef {{node: OpfsNode, position: number}} OpfsStream */
+
 /**
- * The Emscripten filesystem over a pool; mount it with FS.mount(opfsFilesystem(FS, pool), {}, dir).
- * @param {EmscriptenFS} FS @param {Pool} pool
+ * The state the node and stream operations share: emscripten's FS, the pool, and the helpers
+ * over them. The operations themselves are plain objects (emscripten calls them without `this`).
  */
-export function opfsFilesystem(FS, pool) {
-  const err = (/** @type {number} */ code) => new FS.ErrnoError(code);
-  /** @type {{mount: () => OpfsNode}} */ let fsType;
+class OpfsContext {
+  /** @param {EmscriptenFS} FS @param {Pool} pool */
+  constructor(FS, pool) {
+    this.FS = FS;
+    this.pool = pool;
+    this.node_ops = nodeOps(this);
+    this.stream_ops = streamOps(this);
+  }
+
+  /** @param {number} code */
+  err(code) { return new this.FS.ErrnoError(code); }
+
   /**
    * One call of the sync access handle; a failure is kept (the first one) for the run's message,
    * since SQLite reports every storage failure as "disk I/O error".
    * @template T @param {string} op @param {number} at @param {() => T} fn @returns {T}
    */
-  const guard = (op, at, fn) => {
+  guard(op, at, fn) {
     try {
       return fn();
     } catch (e) {
-      if (/** @type {Error} */ (e).name === 'QuotaExceededError') { pool.quotaError = /** @type {Error} */ (e); throw err(E.NOSPC); }
-      if (!pool.ioError) pool.ioError = Object.assign(/** @type {Error} */ (e), { op, at });
-      throw err(E.IO);
+      if (/** @type {Error} */ (e).name === 'QuotaExceededError') { this.pool.quotaError = /** @type {Error} */ (e); throw this.err(E.NOSPC); }
+      if (!this.pool.ioError) this.pool.ioError = Object.assign(/** @type {Error} */ (e), { op, at });
+      throw this.err(E.IO);
     }
-  };
-  /** A directory's children (emscripten calls the directory operations on directories only). */
-  const kids = (/** @type {OpfsNode} */ dir) => /** @type {Record<string, OpfsNode>} */ (dir.contents);
-  const size = (/** @type {OpfsNode} */ node) => { const slot = node.slot; return slot ? guard('getSize', 0, () => slot.access.getSize()) : 4096; };
-  const node_ops = {
+  }
+
+  /** A file's size, a directory's 4096. @param {OpfsNode} node */
+  size(node) { const slot = node.slot; return slot ? this.guard('getSize', 0, () => slot.access.getSize()) : 4096; }
+
+  /** @param {OpfsNode|null} parent @param {string} name @param {number} mode @param {Slot|null} slot */
+  createNode(parent, name, mode, slot) {
+    const node = /** @type {OpfsNode} */ (/** @type {unknown} */ (this.FS.createNode(parent, name, mode, 0)));   // (given this file's fields below)
+    node.node_ops = this.node_ops;
+    node.stream_ops = this.stream_ops;
+    node.timestamp = Date.now();
+    node.slot = slot;
+    node.contents = slot ? null : {};
+    if (parent) kids(parent)[name] = node;
+    return node;
+  }
+
+  /** Gives a file's slot back to the pool, emptied. @param {OpfsNode} node a file */
+  free(node) {
+    const slot = /** @type {Slot} */ (node.slot);
+    slot.access.truncate(0);
+    slot.used = false;
+    node.slot = null;
+  }
+}
+
+/** A directory's children (emscripten calls the directory operations on directories only). @param {OpfsNode} dir */
+const kids = (dir) => /** @type {Record<string, OpfsNode>} */ (dir.contents);
+
+/** The node operations of the filesystem (emscripten's node_ops). @param {OpfsContext} fs */
+function nodeOps(fs) {
+  return {
     getattr(/** @type {OpfsNode} */ node) {
       const t = new Date(node.timestamp);
-      const n = size(node);
+      const n = fs.size(node);
       return { dev: 1, ino: node.id, mode: node.mode, nlink: 1, uid: 0, gid: 0, rdev: 0, size: n,
                atime: t, mtime: t, ctime: t, blksize: 4096, blocks: Math.ceil(n / 4096) };
     },
@@ -111,26 +149,26 @@ export function opfsFilesystem(FS, pool) {
       if (attr.timestamp !== undefined) node.timestamp = attr.timestamp;
       const slot = node.slot, to = attr.size;
       if (to !== undefined && slot) {
-        guard('truncate', to, () => slot.access.truncate(to));
+        fs.guard('truncate', to, () => slot.access.truncate(to));
         slot.checkedTo = Math.min(slot.checkedTo || 0, to);
       }
     },
-    lookup() { throw FS.genericErrors[E.NOENT] || err(E.NOENT); },
+    lookup() { throw fs.FS.genericErrors[E.NOENT] || fs.err(E.NOENT); },
     mknod(/** @type {OpfsNode} */ parent, /** @type {string} */ name, /** @type {number} */ mode) {
-      if ((mode & S_IFMT) === S_IFDIR) return createNode(parent, name, DIR_MODE, null);
-      const slot = pool.slots.find((s) => !s.used);
-      if (!slot) throw err(E.NOSPC);
+      if ((mode & S_IFMT) === S_IFDIR) return fs.createNode(parent, name, DIR_MODE, null);
+      const slot = fs.pool.slots.find((s) => !s.used);
+      if (!slot) throw fs.err(E.NOSPC);
       slot.used = true;
       slot.checkedTo = 0;
       slot.access.truncate(0);
-      return createNode(parent, name, mode, slot);
+      return fs.createNode(parent, name, mode, slot);
     },
     rename(/** @type {OpfsNode} */ node, /** @type {OpfsNode} */ newDir, /** @type {string} */ newName) {
       const old = kids(newDir)[newName];
       if (old) {
-        if (old.slot) free(old);
-        else if (Object.keys(kids(old)).length) throw err(E.NOTEMPTY);
-        FS.hashRemoveNode(old);
+        if (old.slot) fs.free(old);
+        else if (Object.keys(kids(old)).length) throw fs.err(E.NOTEMPTY);
+        fs.FS.hashRemoveNode(old);
       }
       delete kids(node.parent)[node.name];
       node.name = newName;
@@ -139,84 +177,92 @@ export function opfsFilesystem(FS, pool) {
     },
     unlink(/** @type {OpfsNode} */ parent, /** @type {string} */ name) {
       const node = kids(parent)[name];
-      if (node && node.slot) free(node);
+      if (node && node.slot) fs.free(node);
       delete kids(parent)[name];
     },
     rmdir(/** @type {OpfsNode} */ parent, /** @type {string} */ name) {
       const node = kids(parent)[name];
-      if (Object.keys(kids(node)).length) throw err(E.NOTEMPTY);
+      if (Object.keys(kids(node)).length) throw fs.err(E.NOTEMPTY);
       delete kids(parent)[name];
     },
     readdir(/** @type {OpfsNode} */ node) { return ['.', '..', ...Object.keys(kids(node))]; },
-    symlink() { throw err(E.PERM); },
-    readlink() { throw err(E.INVAL); },
+    symlink() { throw fs.err(E.PERM); },
+    readlink() { throw fs.err(E.INVAL); },
   };
-  const stream_ops = {
-    read(/** @type {{node: OpfsNode, position: number}} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
-      const access = /** @type {Slot} */ (stream.node.slot).access;   // (streams are opened on files)
-      const n = guard('read', position, () => access.read(buffer.subarray(offset, offset + length), { at: position }));
-      if (n < length && !pool.ioError) {
-        // A short read inside the file: the storage lost what it said it wrote (SQLite then
-        // reports "disk I/O error"); kept for the run's message.
-        const total = guard('getSize', position, () => access.getSize());
-        if (position + n < total) {
-          pool.ioError = Object.assign(new Error(`read ${n} of ${length} bytes inside a file of ${total} bytes`), { name: 'ShortRead', op: 'read', at: position });
-        }
-      }
-      return n;
+}
+
+/** The stream operations of the filesystem (emscripten's stream_ops). @param {OpfsContext} fs */
+function streamOps(fs) {
+  return {
+    read(/** @type {OpfsStream} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
+      return readAt(fs, /** @type {Slot} */ (stream.node.slot), buffer.subarray(offset, offset + length), length, position);
     },
-    write(/** @type {{node: OpfsNode, position: number}} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
-      const slot = /** @type {Slot} */ (stream.node.slot);
-      const n = guard('write', position, () => {
-        const w = slot.access.write(buffer.subarray(offset, offset + length), { at: position });
-        if (w < length) throw Object.assign(new Error(`wrote ${w} of ${length} bytes`), { name: 'QuotaExceededError' });
-        // A private window's OPFS past its limit answers 2^32 - 8 (measured): nothing was written.
-        if (w > length) throw Object.assign(new Error(`the storage answered ${w} bytes written for ${length}`), { name: 'StorageLost' });
-        return w;
-      });
-      // Every CHECK_BYTES of growth: the file really is that long. A private window's in-memory
-      // OPFS (Chromium 156, measured) stops growing a file at about 1.5 GB and reports every write
-      // as done; without this check SQLite found out later as "disk I/O error".
-      const end = position + n;
-      if (end > (slot.checkedTo || 0) + CHECK_BYTES) {
-        slot.checkedTo = end;
-        const total = guard('getSize', position, () => slot.access.getSize());
-        if (total < end) {
-          if (!pool.ioError) pool.ioError = Object.assign(new Error(`the file stayed at ${total} bytes after a write up to byte ${end}`), { name: 'StorageLost', op: 'write', at: position });
-          throw err(E.IO);
-        }
-      }
-      return n;
+    write(/** @type {OpfsStream} */ stream, /** @type {Int8Array} */ buffer, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ position) {
+      return writeAt(fs, /** @type {Slot} */ (stream.node.slot), buffer.subarray(offset, offset + length), length, position);
     },
-    llseek(/** @type {{node: OpfsNode, position: number}} */ stream, /** @type {number} */ offset, /** @type {number} */ whence) {
+    llseek(/** @type {OpfsStream} */ stream, /** @type {number} */ offset, /** @type {number} */ whence) {
       let position = offset;
       if (whence === 1) position += stream.position;
-      else if (whence === 2 && stream.node.slot) position += size(stream.node);
-      if (position < 0) throw err(E.INVAL);
+      else if (whence === 2 && stream.node.slot) position += fs.size(stream.node);
+      if (position < 0) throw fs.err(E.INVAL);
       return position;
     },
-    fsync(/** @type {{node: OpfsNode, position: number}} */ stream) { const slot = stream.node.slot; if (slot) guard('flush', 0, () => slot.access.flush()); return 0; },
+    fsync(/** @type {OpfsStream} */ stream) { const slot = stream.node.slot; if (slot) fs.guard('flush', 0, () => slot.access.flush()); return 0; },
   };
-  /** @param {OpfsNode|null} parent @param {string} name @param {number} mode @param {Slot|null} slot */
-  function createNode(parent, name, mode, slot) {
-    const node = /** @type {OpfsNode} */ (/** @type {unknown} */ (FS.createNode(parent, name, mode, 0)));   // (given this file's fields below)
-    node.node_ops = node_ops;
-    node.stream_ops = stream_ops;
-    node.timestamp = Date.now();
-    node.slot = slot;
-    node.contents = slot ? null : {};
-    if (parent) kids(parent)[name] = node;
-    return node;
+}
+
+/**
+ * A read of `length` bytes of a file at `position` into `into`.
+ * @param {OpfsContext} fs @param {Slot} slot @param {Int8Array} into @param {number} length @param {number} position
+ */
+function readAt(fs, slot, into, length, position) {
+  const access = slot.access;
+  const n = fs.guard('read', position, () => access.read(into, { at: position }));
+  if (n < length && !fs.pool.ioError) {
+    // A short read inside the file: the storage lost what it said it wrote (SQLite then
+    // reports "disk I/O error"); kept for the run's message.
+    const total = fs.guard('getSize', position, () => access.getSize());
+    if (position + n < total) {
+      fs.pool.ioError = Object.assign(new Error(`read ${n} of ${length} bytes inside a file of ${total} bytes`), { name: 'ShortRead', op: 'read', at: position });
+    }
   }
-  /** @param {OpfsNode} node a file */
-  function free(node) {
-    const slot = /** @type {Slot} */ (node.slot);
-    slot.access.truncate(0);
-    slot.used = false;
-    node.slot = null;
+  return n;
+}
+
+/**
+ * A write of `length` bytes from `from` into a file at `position`.
+ * @param {OpfsContext} fs @param {Slot} slot @param {Int8Array} from @param {number} length @param {number} position
+ */
+function writeAt(fs, slot, from, length, position) {
+  const n = fs.guard('write', position, () => {
+    const w = slot.access.write(from, { at: position });
+    if (w < length) throw Object.assign(new Error(`wrote ${w} of ${length} bytes`), { name: 'QuotaExceededError' });
+    // A private window's OPFS past its limit answers 2^32 - 8 (measured): nothing was written.
+    if (w > length) throw Object.assign(new Error(`the storage answered ${w} bytes written for ${length}`), { name: 'StorageLost' });
+    return w;
+  });
+  // Every CHECK_BYTES of growth: the file really is that long. A private window's in-memory
+  // OPFS (Chromium 156, measured) stops growing a file at about 1.5 GB and reports every write
+  // as done; without this check SQLite found out later as "disk I/O error".
+  const end = position + n;
+  if (end > (slot.checkedTo || 0) + CHECK_BYTES) {
+    slot.checkedTo = end;
+    const total = fs.guard('getSize', position, () => slot.access.getSize());
+    if (total < end) {
+      if (!fs.pool.ioError) fs.pool.ioError = Object.assign(new Error(`the file stayed at ${total} bytes after a write up to byte ${end}`), { name: 'StorageLost', op: 'write', at: position });
+      throw fs.err(E.IO);
+    }
   }
-  fsType = { mount: () => createNode(null, '/', DIR_MODE, null) };
-  return fsType;
+  return n;
+}
+
+/**
+ * The Emscripten filesystem over a pool; mount it with FS.mount(opfsFilesystem(FS, pool), {}, dir).
+ * @param {EmscriptenFS} FS @param {Pool} pool @returns {{mount: () => OpfsNode}}
+ */
+export function opfsFilesystem(FS, pool) {
+  const fs = new OpfsContext(FS, pool);
+  return { mount: () => fs.createNode(null, '/', DIR_MODE, null) };
 }
 
 /**
