@@ -73,7 +73,29 @@ std::string ProgressJson(double percent, bool running, const std::vector<std::st
 }
 
 ConsoleReporter::ConsoleReporter(bool progress_log, bool progress_bar)
-    : progress_log_(progress_log), bar_(progress_bar), threshold_(LogThreshold(std::getenv("MSPROBE_LOG_LEVEL"))) {}
+    : progress_log_(progress_log),
+      bar_(progress_bar),
+      threshold_(LogThreshold(std::getenv("MSPROBE_LOG_LEVEL"))),
+      json_(LogAsJson()) {}
+
+void PrintError(std::FILE* out, const std::string& prefix, const Message& msg) {
+  const std::string line = LogAsJson() ? LogJsonLine(LogLevel::kError, msg) : prefix + "error: " + msg.text();
+  std::fprintf(out, "%s\n", line.c_str());
+}
+
+bool LogAsJson() {
+  const char* v = std::getenv("VISPROBE_LOG_JSON");
+  return v && *v && std::string(v) != "0";
+}
+
+std::string LogJsonLine(LogLevel level, const Message& msg) {
+  std::string out = "{\"level\":\"";
+  out += LogLevelName(level);
+  out += "\",\"message\":";
+  AppendMessageJson(out, msg);
+  out += '}';
+  return out;
+}
 
 void ConsoleReporter::PrintProgressLine() {
   if (!progress_log_) return;
@@ -93,7 +115,7 @@ void ConsoleReporter::Log(LogLevel level, const Message& message) {
   }
   if (static_cast<int>(level) < threshold_) return;
   if (bar_ && last_bar_ >= 0) std::fputs("\r\x1b[K", stderr);
-  std::string line = FormatLogLine(level, msg);
+  std::string line = json_ ? LogJsonLine(level, message) : FormatLogLine(level, msg);
   std::fputs(line.c_str(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);

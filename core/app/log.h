@@ -2,6 +2,7 @@
 // and the browser worker so both print the same text.
 #pragma once
 
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -19,6 +20,15 @@ std::string SanitizeLogMessage(const std::string& msg);
 // "YYYY-mm-dd HH:MM:SS (<pid>) [LEVEL] <message>" with the local time now.
 std::string FormatLogLine(LogLevel level, const std::string& msg);
 
+// VISPROBE_LOG_JSON=1: each message is printed as one JSON object instead of msProbe's log line,
+// {"level": "INFO", "message": {"id", "args", "text"}} (base/message.h), for scripts and the
+// engine_text test. Usage errors are printed the same way on stderr.
+bool LogAsJson();
+std::string LogJsonLine(LogLevel level, const Message& msg);
+// "<prefix>error: <text>" on `out` (argparse's form; prefix "visprobe data2db: " or ""), or with
+// VISPROBE_LOG_JSON its JSON line at level ERROR.
+void PrintError(std::FILE* out, const std::string& prefix, const Message& msg);
+
 // The CLI's reporter: log lines on stdout, the PROGRESS protocol with -progress_log, and a
 // progress bar on stderr when it is a terminal.
 class ConsoleReporter : public Reporter {
@@ -32,6 +42,7 @@ class ConsoleReporter : public Reporter {
   void PrintProgressLine();
   bool progress_log_, bar_;
   int threshold_;
+  bool json_;
   double percent_ = 0;
   bool running_ = true;
   int last_bar_ = -1;
