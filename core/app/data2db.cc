@@ -6,6 +6,8 @@
 #include <cstdlib>
 
 #include "base/fs.h"
+#include "trend/dump_import.h"
+#include "trend/monitor_import.h"
 
 namespace visprobe {
 namespace {

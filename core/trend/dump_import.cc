@@ -1,4 +1,6 @@
 // Dump importer: §2.2 scan, §3.2/§3.3 steps and micro steps, §4 entries, §6 values, §8 writing.
+#include "trend/dump_import.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>

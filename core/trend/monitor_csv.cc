@@ -11,6 +11,7 @@
 #include "base/fs.h"
 #include "base/strings.h"
 #include "trend/csv.h"
+#include "trend/dump_import.h"
 #include "trend/values.h"
 
 namespace visprobe {

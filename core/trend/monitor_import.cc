@@ -1,6 +1,8 @@
 // Monitor importer: §2.3 folder selection, §5 CSV files, §3.4 steps, §7.2 tags, §8 writing.
 // Files are parsed twice (dimensions, then rows) by up to process_num threads; one writer inserts
 // in a fixed order, so the database is the same for every thread count (D-18).
+#include "trend/monitor_import.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "base/fs.h"
 #include "base/parallel.h"
 #include "base/strings.h"
+#include "trend/dump_import.h"
 #include "trend/monitor_csv.h"
 #include "trend/tags.h"
 #include "trend/trend_db.h"

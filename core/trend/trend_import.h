@@ -1,6 +1,6 @@
-// data2db's importers (trend-analyzer.md §2-§8): msProbe dump folders (step*/rank*/dump.json)
-// and monitor CSV folders (<time>-rank<r>-<id>/*.csv) into dump_data.trend.db /
-// monitor_data.trend.db.
+// What data2db's importers (trend-analyzer.md §2-§8) take and give: msProbe dump folders
+// (step*/rank*/dump.json, trend/dump_import.h) and monitor CSV folders (<time>-rank<r>-<id>/*.csv,
+// trend/monitor_import.h) into dump_data.trend.db / monitor_data.trend.db.
 #pragma once
 
 #include <cstdint>
@@ -8,9 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "base/reporter.h"
-#include "base/status.h"
-#include "db/run_plan.h"
 #include "db/shard_part.h"
 
 namespace visprobe {
@@ -37,18 +34,5 @@ struct TrendImportResult {
   uint64_t input_bytes = 0;
   uint64_t files = 0;
 };
-
-// §4.2: a JSON object of strings, in file order; "Load json file <path> failed. ..." otherwise.
-Result<NameMapping> LoadNameMapping(const std::string& path);
-std::string ApplyNameMapping(const NameMapping& m, std::string name);
-
-Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep);
-Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter& rep);
-
-// The plan of a data2db run (db/run_plan.h): its units are rank folders (dump: step*/rank*, in scan
-// order; monitor: rank folders), described by `units`; the first `targets_pre` target ids are the
-// same in every part of a sharded run.
-RunPlan TrendRunPlan(const std::string& format, const TrendOptions& opts, const std::string& units, size_t unit_count,
-                     size_t targets_pre);
 
 }  // namespace visprobe

@@ -11,6 +11,8 @@
 #include "base/strings.h"
 #include "test_util.h"
 #include "trend/csv.h"
+#include "trend/dump_import.h"
+#include "trend/monitor_import.h"
 #include "trend/tags.h"
 #include "trend/trend_import.h"
 #include "trend/values.h"

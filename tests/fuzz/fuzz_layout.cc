@@ -16,6 +16,7 @@
 
 #include "fuzz_util.h"
 #include "layout/layout.h"
+#include "trend/dump_import.h"
 #include "trend/trend_import.h"
 
 namespace {

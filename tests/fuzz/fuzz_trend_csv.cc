@@ -7,6 +7,7 @@
 
 #include "fuzz_util.h"
 #include "trend/csv.h"
+#include "trend/monitor_import.h"
 #include "trend/trend_import.h"
 #include "trend/values.h"
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fuzz_util.h"
+#include "trend/dump_import.h"
 #include "trend/trend_import.h"
 
 namespace {

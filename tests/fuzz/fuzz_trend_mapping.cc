@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fuzz_util.h"
+#include "trend/dump_import.h"
 #include "trend/trend_import.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
