@@ -14,6 +14,7 @@
 #include "base/parallel.h"
 #include "base/progress.h"
 #include "base/thread_init.h"
+#include "compare/cmp_items.h"
 #include "compare/compare.h"
 #include "compare/tensor_metrics.h"
 #include "db/vis_db.h"

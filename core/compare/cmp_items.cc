@@ -1,6 +1,6 @@
-// Captured comparison items in their compact byte form (PackCmpItems / UnpackCmpItems, declared
-// in compare.h): varint lengths, one kind byte per value, numbers as their raw 8 bytes.
-#include "compare/compare.h"
+// Captured comparison items in their compact byte form (PackCmpItems / UnpackCmpItems): varint
+// lengths, one kind byte per value, numbers as their raw 8 bytes.
+#include "compare/cmp_items.h"
 
 #include <algorithm>
 #include <cstring>

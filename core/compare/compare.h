@@ -45,13 +45,6 @@ struct NodeComparison {
 NodeComparison CompareNode(const CompareSettings& s, std::string_view name, const NodeItems& npu,
                            const std::vector<CmpItem>& bench);
 
-// Compact byte form of captured items: the golden side keeps them for every matched node until
-// the target streams past, so they must cost little more than the dump text they came from.
-std::string PackCmpItems(const std::vector<CmpItem>& items);
-std::vector<CmpItem> UnpackCmpItems(std::string_view packed);
-// The same into `items`, reusing its elements (and their strings' buffers).
-void UnpackCmpItems(std::string_view packed, std::vector<CmpItem>* items);
-
 // §9.7: the ignored-API override of the precision index, by node name.
 double OverridePrecision(CompareMode m, std::string_view name, double index);
 
