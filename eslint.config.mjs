@@ -12,7 +12,9 @@ export default [
     // The page and its engine worker.
     files: ['web/src/**/*.js'],
     languageOptions: {
-      ecmaVersion: 2022,
+      // 2025 for import attributes: the engine's JSON declarations are imported `with { type: 'json' }`
+      // (graph/colours.js); esbuild bundles them for the es2020 target.
+      ecmaVersion: 2025,
       sourceType: 'module',
       globals: {
         ...globals.browser,
@@ -38,7 +40,7 @@ export default [
     // Node scripts and tests; the browser tests' page.evaluate callbacks run in the page.
     files: ['web/build.mjs', 'tests/web/**/*.mjs', 'tests/browser/**/*.mjs', 'scripts/*.mjs'],
     languageOptions: {
-      ecmaVersion: 2022,
+      ecmaVersion: 2025,
       sourceType: 'module',
       globals: { ...globals.node, ...globals.browser },
     },

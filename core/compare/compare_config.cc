@@ -3,6 +3,7 @@
 #include "compare/compare_config.h"
 
 #include "base/pyfmt.h"
+#include "db/colour_legend.h"
 
 namespace visprobe {
 
@@ -33,7 +34,8 @@ std::string NodeColorsJson(CompareMode m) {
   {
     std::string d;
     AppendJsonString(d, "\u6bd4\u5bf9\u8fc7\u7a0b\u4e2d\u8282\u70b9\u672a\u5339\u914d\u4e0a");
-    unmatched = "\"#C7C7C7\": {\"value\": [], \"description\": " + d + ", \"accuracy_level\": \"unmatched node\"}";
+    unmatched = "\"" + DefaultColourLegend().unmatched + "\": {\"value\": [], \"description\": " + d +
+                ", \"accuracy_level\": \"unmatched node\"}";
   }
   if (m == CompareMode::kStructure) return "{" + unmatched + "}";
   std::string pass_desc, bad_desc;
@@ -51,14 +53,14 @@ std::string NodeColorsJson(CompareMode m) {
         "\u6b64\u8282\u70b9\u6240\u6709\u8f93\u5165\u8f93\u51fa\u7684 tensor \u8bef\u5dee, "
         "\u989c\u8272\u8d8a\u6df1\u4ee3\u8868\u8c03\u8bd5\u4fa7\u4e0e\u6807\u6746\u4fa7\u7684\u504f\u5dee\u8d8a\u5927";
   }
-  auto entry = [](const char* colour, const char* range, const std::string& desc, const char* level) {
-    std::string d;
-    AppendJsonString(d, desc);
-    return std::string("\"") + colour + "\": {\"value\": " + range + ", \"description\": " + d + ", \"accuracy_level\": \"" +
-           level + "\"}";
-  };
-  return "{" + entry("#FFFCF3", "[0, 0.3]", pass_desc, "pass") + ", " + entry("#FFDC7F", "[0.3, 0.6]", bad_desc, "warning") +
-         ", " + entry("#FF704D", "[0.6, 1]", bad_desc, "error") + ", " + unmatched + "}";
+  // The buckets of the declaration (db/colour_legend.json), with the mode's descriptions.
+  std::string out = "{";
+  for (const LegendBucket& b : DefaultColourLegend().buckets) {
+    out += "\"" + b.colour + "\": {\"value\": " + b.range_json + ", \"description\": ";
+    AppendJsonString(out, b.level == "pass" ? pass_desc : bad_desc);
+    out += ", \"accuracy_level\": \"" + b.level + "\"}, ";
+  }
+  return out + unmatched + "}";
 }
 
 }  // namespace visprobe

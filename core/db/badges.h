@@ -19,14 +19,16 @@
 #include <string_view>
 #include <vector>
 
+#include "db/colour_legend.h"
 #include "graph/graph.h"
 
 namespace visprobe {
 
-// Lower bounds of the warning and error buckets of the colour legend (§9.9: 0.3 and 0.6).
+// Lower bounds of the warning and error buckets of the colour legend (§9.9), by default those of
+// the declaration (db/colour_legend.json: 0.3 and 0.6).
 struct BadgeThresholds {
-  double warning = 0.3;
-  double error = 0.6;
+  double warning = DefaultLegendBound("warning");
+  double error = DefaultLegendBound("error");
 };
 
 // The thresholds of a file's colour legend (tb_config.node_colors, msProbe's

@@ -99,8 +99,6 @@ export const GRAPH_TEXTS = {
   precisionError: ['Precision error', '精度误差'],
   overflow: ['Overflow', '溢出'],
   noOverflowData: ['This data was not generated with overflow detection', '该数据生成时未开启溢出检测'],
-  filterHelp: ['Leaf nodes of the Debug side. Pass: 0 ≤ precision < 0.3; Warning: 0.3 ≤ precision < 0.6; Error: 0.6 ≤ precision ≤ 1; Unmatched: no counterpart. The graph colours follow the file\'s colour table.',
-               '调试侧叶子节点。通过：0 ≤ 精度 < 0.3；警告：0.3 ≤ 精度 < 0.6；错误：0.6 ≤ 精度 ≤ 1；未匹配：无对应节点。图中颜色以文件的颜色表为准。'],
   pass: ['Pass', '通过'],
   warning: ['Warning', '警告'],
   unmatched: ['Unmatched', '未匹配'],

@@ -1,32 +1,38 @@
 // @ts-check
 // Node colours (web-ui §4.4): the file's precision table, overflow levels, borders. Pure functions,
 // shared by the SVG and canvas renderers, the minimap and the filter swatches (GR-07).
+//
+// The legend's defaults (msProbe's three buckets and their colours, the unmatched grey, the node
+// types drawn white) are the engine's declaration, core/db/colour_legend.json, imported here as it is
+// (esbuild bundles it; Node and tsc read it as a JSON module). The engine compiles the same file in,
+// so the page gets the rules without loading the engine (a database is viewed without it), and
+// there is no second copy to drift: tests/web/colour_legend.test.mjs fails on a literal copy in web/src.
+import LEGEND from '../../../core/db/colour_legend.json' with { type: 'json' };
 
 export const WHITE = '#FFFFFF';
-export const UNMATCHED = '#C7C7C7';
+export const UNMATCHED = LEGEND.unmatched;
 /** @type {Record<string, string>} */
 export const OVERFLOW = { medium: '#E6F3FE', high: '#8DC5F8', critical: '#1668DC' };
 export const SELECTED = { precision: '#8096F7', overflow: '#F3B765' };
 
-/** The 3-bucket table of msProbe when a file has none. */
 /** One range of the colour legend (tb_config.node_colors). @typedef {{colour: string, lo: number, hi: number, level: string}} ColourBucket */
 
-/** @type {ColourBucket[]} */
-export const DEFAULT_COLORS = [
-  { colour: '#FFFCF3', lo: 0, hi: 0.3, level: 'pass' },
-  { colour: '#FFDC7F', lo: 0.3, hi: 0.6, level: 'warning' },
-  { colour: '#FF704D', lo: 0.6, hi: 1, level: 'error' },
-];
+/** The 3-bucket table of msProbe when a file has none (the declaration's). @type {ColourBucket[]} */
+export const DEFAULT_COLORS = LEGEND.buckets.map((b) => ({ colour: b.colour, lo: b.lo, hi: b.hi, level: b.level }));
 
 /** FLT-04: the fixed thresholds of the filter buckets (they need not match the file's table). */
-export const FILTER_BUCKETS = [
-  { key: 'pass', lo: 0, hi: 0.3 },
-  { key: 'warning', lo: 0.3, hi: 0.6 },
-  { key: 'error', lo: 0.6, hi: 1 },
-];
+export const FILTER_BUCKETS = LEGEND.buckets.map((b) => ({ key: b.level, lo: b.lo, hi: b.hi }));
 
 /** The lowest bucket of msProbe's tables (3 and 5 buckets): "pass". */
-export const PASS = '#FFFCF3';
+export const PASS = LEGEND.buckets[0].colour;
+
+/** Node types drawn without a precision or overflow colour (API lists, fused operators; GR-04). */
+export const UNCOLOURED_TYPES = LEGEND.uncolouredNodeTypes;
+
+/** Whether a node of this type is drawn white whatever its precision. @param {number} type */
+export function isUncoloured(type) {
+  return UNCOLOURED_TYPES.includes(type);
+}
 
 /**
  * Issue 19: the fills that mean "no colour" (no precision, unmatched, no overflow) in each theme,
@@ -111,7 +117,7 @@ export function rangeText(b) {
  * @param {{type: number, link: string[], precision: number|null}} n @param {{compare: boolean, bench: boolean, colors: Array<{colour: string, lo: number, hi: number}>}} ctx
  */
 export function precisionFill(n, ctx) {
-  if (n.type === 9 || n.type === 8) return WHITE;
+  if (isUncoloured(n.type)) return WHITE;
   if (ctx.compare && n.link.length === 0) return UNMATCHED;
   if (ctx.bench || !ctx.compare) return WHITE;
   return bucketFill(n.precision, ctx.colors);
@@ -119,7 +125,7 @@ export function precisionFill(n, ctx) {
 
 /** GR-05. @param {{type: number, overflow: string|null}} n */
 export function overflowFill(n) {
-  return n.type === 9 || n.type === 8 ? WHITE : OVERFLOW[/** @type {string} */ (n.overflow)] || WHITE;
+  return isUncoloured(n.type) ? WHITE : OVERFLOW[/** @type {string} */ (n.overflow)] || WHITE;
 }
 
 /** GR-03: text that contrasts with the fill. @param {string} fill */

@@ -9,7 +9,7 @@
 import { el, tel } from './dom.js';
 import { isLeaf } from './layout.js';
 import { keysOf } from './panel_detail.js';
-import { bucketOf, rangeText } from './colours.js';
+import { bucketOf, rangeText, isUncoloured } from './colours.js';
 import { t } from '../i18n.js';
 
 const REST_MS = 250;
@@ -164,7 +164,7 @@ export function colourReason(p, n, own, peer) {
   const box = el('div', undefined, 'ws-card-why');
   box.dataset.testid = 'card-why';
   const line = (/** @type {string} */ text) => { box.append(el('div', text)); return box; };
-  if (n.type === 9 || n.type === 8) return line(t('cardCollection'));
+  if (isUncoloured(n.type)) return line(t('cardCollection'));
   if (p.mode === 'overflow') return line(n.overflow ? t('cardOverflowLevel', t(String(n.overflow)).toLowerCase()) : t('cardNoOverflow'));
   if (!p.opts.compare) return line(t('cardSingle'));
   const bench = p.opts.side === 'Bench';

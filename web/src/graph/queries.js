@@ -4,6 +4,7 @@
 // binds its values as parameters and returns typed rows. Rows are read by position only here, next
 // to the SELECT that fixes their columns; what leaves this module is an object read by name. The
 // filter panel's bucket terms (panel_filter.js condOf) are built from LEAF, COLOURED and UNMATCHED.
+import { UNCOLOURED_TYPES } from './colours.js';
 
 /** @typedef {import('../engine/protocol.js').SqlValue} SqlValue */
 /** @typedef {Pick<import('../engine/client.js').EngineClient, 'query'>} QueryEngine */
@@ -75,8 +76,8 @@ export const scopeTerms = (a = '') => `${a}rowid BETWEEN ? AND ? AND +${a}step =
 
 /** A leaf: a node without children (SQL over tb_nodes). */
 export const LEAF = "(sub_nodes IS NULL OR sub_nodes IN ('', '[]'))";
-/** Nodes whose box takes the precision colour (API lists and fused operators stay white, GR-04). */
-export const COLOURED = 'CAST(node_type AS INTEGER) NOT IN (8, 9)';
+/** Nodes whose box takes the precision colour (API lists and fused operators stay white, GR-04: the engine's declaration). */
+export const COLOURED = `CAST(node_type AS INTEGER) NOT IN (${UNCOLOURED_TYPES.map(Number).join(', ')})`;
 /** A node without a counterpart. */
 export const UNMATCHED = "(matched_node_link IS NULL OR matched_node_link IN ('', '[]'))";
 
