@@ -19,6 +19,7 @@
 #include "compare/tensor_metrics.h"
 #include "db/vis_db.h"
 #include "graph/builder.h"
+#include "graph/paging.h"
 #include "layout/layout.h"
 #include "match/match.h"
 

@@ -6,6 +6,7 @@
 
 #include "base/bounded_queue.h"
 #include "base/thread_init.h"
+#include "graph/node_records.h"
 
 namespace visprobe {
 

@@ -14,6 +14,7 @@
 #include "base/strings.h"
 #include "base/thread_init.h"
 #include "graph/direction_suffix.h"
+#include "graph/node_records.h"
 #include "graph/overflow.h"
 #include "graph/rank_inputs.h"
 #include "graph/recompute.h"

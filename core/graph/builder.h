@@ -33,21 +33,6 @@ struct BuildOptions {
 // over dump.json reads only its keys and meta members; with keep_items the second pass follows.
 Result<std::unique_ptr<Graph>> BuildGraph(const std::string& rank_dir, const BuildOptions& opts);
 
-// Second pass: parses dump.json's records in windows; for the last record of every graph node
-// it renders the items (§7), sets the node's overflow level (§11) and batch p2p info (§6.8)
-// and calls `fn`. Records of names that are not nodes are skipped.
-using NodeRecordFn = std::function<Status(NodeId id, const NodeItems& items)>;
-Status StreamNodeRecords(Graph& g, const BuildOptions& opts, const NodeRecordFn& fn);
-// The same with the windows parsed by `workers` threads; `fn` is called concurrently, with the
-// worker index (each node exactly once, in no particular order).
-using WorkerRecordFn = std::function<Status(int worker, NodeId id, const NodeItems& items)>;
-Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers, const WorkerRecordFn& fn);
-
-// §10 paging: assigns micro_step ids (build mode) and returns the number of micro steps.
-int PageMicroSteps(Graph& g);
-// The pieces §10 shares with the compare pairing: split the root's children into batches
-// (calling `also` for each child with its batch) and return the count; propagate ids down.
-int AssignMicroBatches(Graph& g, const std::function<void(const Node&, int)>& also);
-void PropagateMicroSteps(Graph& g);
+// The second pass (StreamNodeRecords) is in graph/node_records.h, §10 paging in graph/paging.h.
 
 }  // namespace visprobe

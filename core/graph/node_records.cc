@@ -1,5 +1,7 @@
-// The second pass over dump.json (declared in graph/builder.h): every node's last record parsed
-// into items and handed to the caller, on one thread or several.
+// The second pass over dump.json: every node's last record parsed into items and handed to the
+// caller, on one thread or several.
+#include "graph/node_records.h"
+
 #include <algorithm>
 #include <cstring>
 #include <string>

@@ -1,8 +1,8 @@
 // §10 micro-step paging of a build; the compare pairing (match/match.cc) reuses the pieces.
+#include "graph/paging.h"
+
 #include <functional>
 #include <vector>
-
-#include "graph/builder.h"
 
 namespace visprobe {
 

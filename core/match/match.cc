@@ -3,6 +3,7 @@
 #include <deque>
 
 #include "graph/builder.h"
+#include "graph/paging.h"
 
 namespace visprobe {
 namespace {

@@ -5,6 +5,7 @@
 #include "base/fs.h"
 #include "db/vis_db.h"
 #include "graph/builder.h"
+#include "graph/paging.h"
 #include "graph/recompute.h"
 #include "test_util.h"
 

@@ -10,6 +10,7 @@
 
 #include "base/prefault.h"
 #include "graph/builder.h"
+#include "graph/paging.h"
 #include "graph/graph.h"
 #include "test_util.h"
 

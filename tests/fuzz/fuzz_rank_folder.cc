@@ -5,6 +5,7 @@
 
 #include "fuzz_util.h"
 #include "graph/builder.h"
+#include "graph/paging.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string in(reinterpret_cast<const char*>(data), size);
