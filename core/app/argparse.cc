@@ -48,10 +48,10 @@ Status ReadArgs(const std::vector<OptSpec>& specs, const std::vector<std::string
         else if (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1]))
           values.push_back(argv[++i]);
         else
-          return InvalidInput("argument " + o.Title() + ": expected one argument");
+          return InvalidInput(Msg<msg::kArgumentExpectedOneArgument>(o.Title()));
         break;
       case OptSpec::Arity::kFlag:
-        if (has_inline) return InvalidInput("argument " + o.Title() + ": ignored explicit argument '" + value + "'");
+        if (has_inline) return InvalidInput(Msg<msg::kArgumentIgnoredExplicitArgument>(o.Title(), value));
         break;
       case OptSpec::Arity::kOptional:
         if (has_inline)
@@ -62,7 +62,7 @@ Status ReadArgs(const std::vector<OptSpec>& specs, const std::vector<std::string
       case OptSpec::Arity::kMany:
         if (has_inline) values.push_back(value);
         while (i + 1 < argv.size() && !LooksLikeOption(argv[i + 1])) values.push_back(argv[++i]);
-        if (values.empty()) return InvalidInput("argument " + o.Title() + ": expected at least one argument");
+        if (values.empty()) return InvalidInput(Msg<msg::kArgumentExpectedLeastOne>(o.Title()));
         break;
     }
     RETURN_IF_ERROR(on_option(o, values));
@@ -71,11 +71,11 @@ Status ReadArgs(const std::vector<OptSpec>& specs, const std::vector<std::string
   for (size_t k = 0; k < specs.size(); ++k)
     if (specs[k].required && !seen[k]) missing += (missing.empty() ? "" : ", ") + specs[k].Title();
   if (!positional.empty() && positionals && positionals->empty()) missing += (missing.empty() ? "" : ", ") + positional;
-  if (!missing.empty()) return InvalidInput("the following arguments are required: " + missing);
+  if (!missing.empty()) return InvalidInput(Msg<msg::kFollowingArgumentsRequired>(missing));
   if (!unknown.empty()) {
     std::string u;
     for (const auto& s : unknown) u += (u.empty() ? "" : " ") + s;
-    return InvalidInput("unrecognized arguments: " + u);
+    return InvalidInput(Msg<msg::kUnrecognizedArguments>(u));
   }
   return Status::Ok();
 }

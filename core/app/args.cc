@@ -69,8 +69,9 @@ std::string GraphVisualizeHelp() {
 
 Status SetListOption(GraphVisualizeArgs& a, const std::string& long_name, const std::vector<std::string>& values) {
   const Opt* o = FindOpt(long_name);
-  if (!o || (o->kind != Kind::kInts && o->kind != Kind::kStrings)) return InvalidInput("unrecognized arguments: " + long_name);
-  if (values.empty()) return InvalidInput("argument " + OptTitle(*o) + ": expected at least one argument");
+  if (!o || (o->kind != Kind::kInts && o->kind != Kind::kStrings))
+    return InvalidInput(Msg<msg::kUnrecognizedArguments>(long_name));
+  if (values.empty()) return InvalidInput(Msg<msg::kArgumentExpectedLeastOne>(OptTitle(*o)));
   if (o->kind == Kind::kStrings) {
     a.order = values;
     return Status::Ok();
@@ -79,7 +80,7 @@ Status SetListOption(GraphVisualizeArgs& a, const std::string& long_name, const 
   for (const auto& v : values) {
     char* end = nullptr;
     long x = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0') return InvalidInput("argument " + OptTitle(*o) + ": invalid int value: '" + v + "'");
+    if (v.empty() || *end != '\0') return InvalidInput(Msg<msg::kArgumentInvalidIntValue>(OptTitle(*o), v));
     ints.push_back(static_cast<int>(x));
   }
   if (long_name == "--rank_size") {
@@ -100,9 +101,9 @@ Status CheckRequiredArgs(const GraphVisualizeArgs& a, bool has_target, bool has_
   std::string missing;
   if (!has_target) missing += "-tp/--target_path";
   if (!has_output) missing += std::string(missing.empty() ? "" : ", ") + "-o/--output_path";
-  if (!missing.empty()) return InvalidInput("the following arguments are required: " + missing);
+  if (!missing.empty()) return InvalidInput(Msg<msg::kFollowingArgumentsRequired>(missing));
   if (a.file_type != "db" && a.file_type != "json")
-    return InvalidInput("argument --file_type: invalid choice: '" + a.file_type + "' (choose from 'db', 'json')");
+    return InvalidInput(Msg<msg::kArgumentInvalidChoiceChoose>("--file_type", a.file_type, "'db', 'json'"));
   return Status::Ok();
 }
 
@@ -144,7 +145,7 @@ Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string
       if (!v.empty()) a.layer_mapping_file = v[0];
     } else if (name == "--file_type") {
       if (v[0] != "db" && v[0] != "json")
-        return InvalidInput("argument --file_type: invalid choice: '" + v[0] + "' (choose from 'db', 'json')");
+        return InvalidInput(Msg<msg::kArgumentInvalidChoiceChoose>("--file_type", v[0], "'db', 'json'"));
       a.file_type = v[0];
     } else
       return SetListOption(a, name, v);
@@ -155,16 +156,12 @@ Result<GraphVisualizeArgs> ParseGraphVisualizeArgs(const std::vector<std::string
 
 Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& a) {
   if (!a.has_rank_size || !a.has_tp || !a.has_pp || a.rank_size.empty() || a.tp.empty() || a.pp.empty())
-    return InvalidInput("In the graph merge task, parameters \"tp/pp/rank_size\" is required!");
-  if (!a.has_golden && a.rank_size.size() != 1)
-    return InvalidInput("In the graph merge build task, the number of parameters \"rank_size\" to be filled in is either 1!");
-  if (a.has_golden && a.rank_size.size() != 2)
-    return InvalidInput("In the graph merge compare task, the number of parameters \"rank_size\" to be filled in is either 2!");
+    return InvalidInput(Msg<msg::kGraphMergeTaskParameters>());
+  if (!a.has_golden && a.rank_size.size() != 1) return InvalidInput(Msg<msg::kGraphMergeBuildTask>("rank_size", 1));
+  if (a.has_golden && a.rank_size.size() != 2) return InvalidInput(Msg<msg::kGraphMergeCompareTask>("rank_size", 2));
   std::vector<ParallelParam> out;
   if (a.rank_size.size() == 1) {
-    if (a.tp.size() != 1 || a.pp.size() != 1)
-      return InvalidInput(
-          "In the graph merge build task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 1!");
+    if (a.tp.size() != 1 || a.pp.size() != 1) return InvalidInput(Msg<msg::kGraphMergeBuildTask>("tp/pp/rank_size", 1));
     ParallelParam p;
     p.rank_size = a.rank_size[0];
     p.tp = a.tp[0];
@@ -174,9 +171,7 @@ Result<std::vector<ParallelParam>> LoadParallelParams(const GraphVisualizeArgs& 
     out.push_back(p);
     return out;
   }
-  if (a.tp.size() != 2 || a.pp.size() != 2)
-    return InvalidInput(
-        "In the graph merge compare task, the number of parameters \"tp/pp/rank_size\" to be filled in is either 2!");
+  if (a.tp.size() != 2 || a.pp.size() != 2) return InvalidInput(Msg<msg::kGraphMergeCompareTask>("tp/pp/rank_size", 2));
   for (size_t i = 0; i < 2; ++i) {
     ParallelParam p;
     p.rank_size = a.rank_size[i];

@@ -55,11 +55,11 @@ std::string Data2DbHelp() {
 
 Status CheckData2DbArgs(const Data2DbArgs& a) {
   if (!IsChoice(a.format, {"auto", "dump", "monitor"}))
-    return InvalidInput("argument --format: invalid choice: '" + a.format + "' (choose from 'auto', 'dump', 'monitor')");
+    return InvalidInput(Msg<msg::kArgumentInvalidChoiceChoose>("--format", a.format, "'auto', 'dump', 'monitor'"));
   char* end = nullptr;
   std::strtol(a.process_num.c_str(), &end, 10);
   if (a.process_num.empty() || *end != '\0')
-    return InvalidInput("argument --process_num: invalid int value: '" + a.process_num + "'");
+    return InvalidInput(Msg<msg::kArgumentInvalidIntValue>("--process_num", a.process_num));
   return Status::Ok();
 }
 
@@ -86,8 +86,7 @@ Result<Data2DbArgs> ParseData2DbArgs(const std::vector<std::string>& argv) {
       return CheckData2DbArgs(a);
     } else if (name == "--micro_step") {
       if (!IsChoice(value, {"true", "false", "True", "False"}))
-        return InvalidInput("argument --micro_step: invalid choice: '" + value +
-                            "' (choose from 'true', 'false', 'True', 'False')");
+        return InvalidInput(Msg<msg::kArgumentInvalidChoiceChoose>("--micro_step", value, "'true', 'false', 'True', 'False'"));
       a.micro_step = value == "true" || value == "True";
     } else if (name == "--process_num") {
       a.process_num = value;
@@ -107,16 +106,16 @@ Result<Data2DbOutcome> RunData2Db(const Data2DbArgs& args, Reporter& rep, int th
     ASSIGN_OR_RETURN(o.mapping, LoadNameMapping(args.mapping));
     o.mapping_file = args.mapping;
   }
-  if (!PathExists(args.data)) return InvalidInput("The file path " + args.data + " does not exist.");
-  if (!IsDir(args.data)) return InvalidInput(args.data + " is not a directory");
+  if (!PathExists(args.data)) return InvalidInput(Msg<msg::kFilePathNotExist>(args.data));
+  if (!IsDir(args.data)) return InvalidInput(Msg<msg::kPathNotDirectory>(args.data));
   RETURN_IF_ERROR(CheckPath(args.data, PathKind::kDir, PathAccess::kRead));
   RETURN_IF_ERROR(MakeDirs(args.db));
   RETURN_IF_ERROR(CheckPath(args.db, PathKind::kDir, PathAccess::kWrite));
   long n = std::strtol(args.process_num.c_str(), nullptr, 10);
-  if (n <= 0) return InvalidInput("process_num must be a positive integer");
-  if (n > 128) return InvalidInput("Maximum supported process_num is 128");
+  if (n <= 0) return InvalidInput(Msg<msg::kProcessNumMustPositive>());
+  if (n > 128) return InvalidInput(Msg<msg::kMaximumSupportedProcessNum>(128));
   if (!IsChoice(args.format, {"auto", "dump", "monitor"}))
-    return InvalidInput("Unsupported format: " + args.format + ". Supported: {'auto', 'dump', 'monitor'}");
+    return InvalidInput(Msg<msg::kUnsupportedFormatSupported>(args.format, "{'auto', 'dump', 'monitor'}"));
   o.data_dir = args.data;
   o.db_dir = args.db;
   o.format = args.format;
@@ -128,21 +127,21 @@ Result<Data2DbOutcome> RunData2Db(const Data2DbArgs& args, Reporter& rep, int th
   auto run = [&](Result<TrendImportResult> (*importer)(const TrendOptions&, Reporter&)) {
     auto r = importer(o, rep);
     if (!r.ok()) {
-      rep.Log(LogLevel::kError, r.status().message());
-      if (!out.failed) out.error = r.status().message();
+      rep.Log(LogLevel::kError, r.status().detail());
+      if (!out.failed) out.error = r.status();
       out.failed = true;
       return;
     }
     if (r->written) out.written.push_back(r.value());
   };
   if (args.format == "auto") {
-    rep.Log(LogLevel::kInfo, "Auto-detect mode: attempting both dump and monitor imports");
-    rep.Log(LogLevel::kInfo, "Trying dump import...");
+    rep.Log(LogLevel::kInfo, Msg<msg::kAutoDetectModeAttempting>());
+    rep.Log(LogLevel::kInfo, Msg<msg::kTryingDumpImport>());
     run(&ImportDumpTrend);
-    rep.Log(LogLevel::kInfo, "Trying monitor import...");
+    rep.Log(LogLevel::kInfo, Msg<msg::kTryingMonitorImport>());
     run(&ImportMonitorTrend);
   } else {
-    rep.Log(LogLevel::kInfo, "Importing data in '" + args.format + "' format");
+    rep.Log(LogLevel::kInfo, Msg<msg::kImportingDataFormat>(args.format));
     run(args.format == "dump" ? &ImportDumpTrend : &ImportMonitorTrend);
   }
   rep.Progress(100, false);

@@ -30,7 +30,7 @@ std::string Data2DbHelp();
 struct Data2DbOutcome {
   std::vector<TrendImportResult> written;  // the databases produced
   bool failed = false;  // an importer failed (auto mode ran the other one)
-  std::string error;  // its message
+  Status error;  // the first failure (its message, with id and arguments: base/status.h)
 };
 
 // Validation errors come back as a Status (exit 1). `threads_cap` bounds process_num (1 in wasm).

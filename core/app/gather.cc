@@ -36,8 +36,7 @@ Result<std::string> GatherVis(const std::vector<PartInfo>& parts, const std::str
     for (const UnitRange& r : p.ranges) where[static_cast<size_t>(r.unit)][r.table] = {r.lo, r.hi};
   for (size_t u = 0; u < where.size(); ++u)
     if (where[u].empty())
-      return InvalidInput(parts[u % static_cast<size_t>(n)].path + " lacks unit " + std::to_string(u) +
-                          " (the shard did not finish?): run shard " + std::to_string(u % static_cast<size_t>(n)) + " again");
+      return InvalidInput(Msg<msg::kLacksUnitShardDid>(parts[u % static_cast<size_t>(n)].path, u, u % static_cast<size_t>(n)));
 
   RETURN_IF_ERROR(CheckNewPath(out_dir));
   RETURN_IF_ERROR(MakeDirs(out_dir));
@@ -49,8 +48,7 @@ Result<std::string> GatherVis(const std::vector<PartInfo>& parts, const std::str
   // peak of 160 MB and 589 MB instead of 107 MB.
   ASSIGN_OR_RETURN(std::unique_ptr<VisDbWriter> w, VisDbWriter::Open(path, dbo));
   sqlite3* db = w->handle();
-  rep.Log(LogLevel::kInfo, "Gathering " + std::to_string(p0.meta.units) + " graphs from " + std::to_string(parts.size()) +
-                               " parts into " + BaseName(path) + "...");
+  rep.Log(LogLevel::kInfo, Msg<msg::kGatheringGraphsFromParts>(p0.meta.units, parts.size(), BaseName(path)));
   const std::vector<std::string> tables = PartTables();
   for (size_t u = 0; u < where.size(); ++u) {
     const PartInfo& p = parts[u % static_cast<size_t>(n)];
@@ -65,21 +63,21 @@ Result<std::string> GatherVis(const std::vector<PartInfo>& parts, const std::str
     if (s.ok() && u == 0) s = ExecSql(db, "INSERT OR IGNORE INTO main.tb_config SELECT * FROM part.tb_config");
     s = s.ok() ? ExecSql(db, "COMMIT") : (ExecSql(db, "ROLLBACK"), s);
     Status d = ExecSql(db, "DETACH DATABASE part");
-    if (!s.ok()) return Status(s.code(), p.path + ": " + s.message());
+    if (!s.ok()) return Status(s.code(), Msg<msg::kPathPrefixed>(p.path, s));
     RETURN_IF_ERROR(d);
     rep.Progress(90.0 * static_cast<double>(u + 1) / static_cast<double>(where.size()), true);
   }
-  rep.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
+  rep.Log(LogLevel::kInfo, Msg<msg::kStartAddingIndexDb>());
   RETURN_IF_ERROR(w->CreateIndexes());
   if (batch) {
-    auto d = AnalyzeDistributed(db, overflow_check, [&rep](const std::string& m) { rep.Log(LogLevel::kInfo, m); });
+    auto d = AnalyzeDistributed(db, overflow_check, [&rep](const auto& m) { rep.Log(LogLevel::kInfo, m); });
     if (!d.ok()) return d.status();
   }
   ASSIGN_OR_RETURN(std::string done, w->Commit());
-  rep.Log(LogLevel::kInfo, "Adding index to db file completed.");
+  rep.Log(LogLevel::kInfo, Msg<msg::kAddingIndexDbFile>());
+  const std::string saved = RealPath(out_dir) + "/" + BaseName(done);
   rep.Log(LogLevel::kInfo,
-          std::string(compare ? "Exporting compare graph result successfully" : "Model graph exported successfully") +
-              ", the result file is saved in " + RealPath(out_dir) + "/" + BaseName(done));
+          compare ? Msg<msg::kExportingCompareGraphResult>(saved) : Msg<msg::kModelGraphExportedSuccessfully>(saved));
   return done;
 }
 
@@ -95,7 +93,7 @@ Result<std::string> GatherParts(const std::vector<std::string>& paths, const std
   ASSIGN_OR_RETURN(parts, CheckParts(std::move(parts)));
   if (parts[0].meta.kind == "vis") return GatherVis(parts, out_dir, rep);
   if (parts[0].meta.kind == "trend") return GatherTrend(parts, out_dir, rep);
-  return InvalidInput(parts[0].path + ": unknown kind of part '" + parts[0].meta.kind + "'");
+  return InvalidInput(Msg<msg::kPartUnknownKind>(parts[0].path, parts[0].meta.kind));
 }
 
 }  // namespace visprobe

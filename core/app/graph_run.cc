@@ -35,9 +35,10 @@ double ThreadSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-std::string WriterText(double cpu) {
+// The writer thread's CPU seconds, "%.2f".
+std::string CpuText(double cpu) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, " (the writer thread %.2f CPU s)", cpu);
+  std::snprintf(buf, sizeof buf, "%.2f", cpu);
   return buf;
 }
 
@@ -48,9 +49,8 @@ struct BuiltGraph {
 };
 
 Status ExportError(const Status& s, const std::string& file, const std::string& dir, bool compare) {
-  const std::string& m = s.message();
-  if (m.rfind("An sqlite3 error", 0) == 0) return Status(s.code(), lines::ExportFailed(compare, file, m));  // §13.9
-  if (m.find(dir) == std::string::npos) return Status(s.code(), m + " (in " + dir + ")");
+  if (s.detail().id() == msg::kSqlite3ErrorOccurred) return Status(s.code(), lines::ExportFailed(compare, file, s));  // §13.9
+  if (s.message().find(dir) == std::string::npos) return Status(s.code(), Msg<msg::kInFolder>(s, dir));
   return s;
 }
 
@@ -111,8 +111,8 @@ Status GraphRun::BuildOne(size_t i) {
   auto build = [&](const std::string& dir, size_t stage, std::unique_ptr<Graph>* dst) -> Status {
     auto r = BuildGraph(dir, BuildOpts(stage));
     if (!r.ok()) {
-      const std::string& m = r.status().message();
-      return m.find(dir) == std::string::npos ? Status(r.status().code(), m + " (in " + dir + ")") : r.status();
+      const Status& s = r.status();
+      return s.message().find(dir) == std::string::npos ? Status(s.code(), Msg<msg::kInFolder>(s, dir)) : s;
     }
     *dst = std::move(r.value());
     return Status::Ok();
@@ -140,7 +140,7 @@ Status GraphRun::BuildOne(size_t i) {
                   "%zu nodes; construct.json %.2f s, stack.json %.2f s, nodes %.2f s, key scan %.2f s (its thread %.2f s), "
                   "rules %.2f s",
                   g->size(), g->t_construct, g->t_stack, g->t_nodes, g->t_scan, g->t_scanner, g->t_post);
-    progress_->Log(LogLevel::kDebug, "Graph structure of " + g->dump_path + ": " + buf);
+    progress_->Log(LogLevel::kDebug, Msg<msg::kGraphStructureTimes>(g->dump_path, buf));
   }
   if (!compare()) out.micro_steps = PageMicroSteps(*out.graph);
   if (batch()) progress_->Log(LogLevel::kInfo, lines::GraphBuilt(job.step, BaseName(job.target_dir)));
@@ -160,9 +160,8 @@ Status GraphRun::WriteBuild(size_t i, BuiltGraph& b, VisDbWriter& db, RunSummary
   if (ws.ok()) ws = StreamRows(*b.graph, BuildOpts(2 * i + 1), db, Workers(), nullptr);
   double t1 = Seconds();
   Result<size_t> rows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
-  progress_->Log(LogLevel::kDebug, "Rows of " + b.graph->dump_path + ": streamed in " + std::to_string(t1 - t0) +
-                                       " s, finished in " + std::to_string(Seconds() - t1) + " s" +
-                                       WriterText(ThreadSeconds() - c0));
+  progress_->Log(LogLevel::kDebug, Msg<msg::kRowsStreamedTimes>(b.graph->dump_path, std::to_string(t1 - t0),
+                                                                std::to_string(Seconds() - t1), CpuText(ThreadSeconds() - c0)));
   if (!rows.ok()) return ExportError(rows.status(), file_, job.target_dir, false);
   sum.rows += rows.value();
   sum.dump_bytes += b.graph->dump_bytes;
@@ -221,7 +220,7 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
   ASSIGN_OR_RETURN(size_t brows, WriteGolden(i, gb, mode, needed, db, &bench_items));
   double t_golden = Seconds(), c_golden = ThreadSeconds();
   progress_->Log(LogLevel::kDebug,
-                 "Rows of " + gb.dump_path + ": " + std::to_string(t_golden - t_start) + " s" + WriterText(c_golden - c_start));
+                 Msg<msg::kRowsWrittenTimes>(gb.dump_path, std::to_string(t_golden - t_start), CpuText(c_golden - c_start)));
 
   GraphRowsInfo ninfo;
   ninfo.step = job.step;
@@ -253,8 +252,8 @@ Status GraphRun::WriteCompare(size_t i, BuiltGraph& b, VisDbWriter& db, RunSumma
                     });
   Result<size_t> nrows = ws.ok() ? db.EndGraph() : Result<size_t>(ws);
   if (!nrows.ok()) return ExportError(nrows.status(), file_, job.target_dir, true);
-  progress_->Log(LogLevel::kDebug, "Rows of " + gn.dump_path + ", compared: " + std::to_string(Seconds() - t_golden) + " s" +
-                                       WriterText(ThreadSeconds() - c_golden));
+  progress_->Log(LogLevel::kDebug, Msg<msg::kRowsComparedTimes>(gn.dump_path, std::to_string(Seconds() - t_golden),
+                                                                CpuText(ThreadSeconds() - c_golden)));
   progress_->Log(LogLevel::kInfo, lines::Compared(rank_name));
   sum.rows += brows + nrows.value();
   sum.dump_bytes += gn.dump_bytes + gb.dump_bytes;
@@ -330,8 +329,7 @@ Result<RunSummary> GraphRun::Run() {
       [&](size_t i) { return WriteOne(i, *out, sum); }));
   if (plan.sharded()) {
     // The part keeps its rows as written: indexes and the cross-rank links are made by the gather.
-    ASSIGN_OR_RETURN(sum.db_path,
-                     out->FinishPart(std::to_string(plan_.jobs.size()) + " of " + std::to_string(plan.units) + " graphs"));
+    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(plan_.jobs.size(), plan.units, false));
     return sum;
   }
   if (batch()) progress_->Log(LogLevel::kInfo, lines::AllExported(compare()));

@@ -43,7 +43,7 @@ RunPlan VisRunPlan(const GraphVisualizeArgs& args, const std::string& settings, 
 
 Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep) {
   auto fail = [&](const Status& s) -> Status {
-    rep.Log(LogLevel::kError, "An unexpected error occurred: " + s.message());
+    rep.Log(LogLevel::kError, Msg<msg::kUnexpectedError>(s));
     rep.Progress(0, false);
     return s;
   };
@@ -51,26 +51,17 @@ Result<RunSummary> RunGraphVisualize(const GraphVisualizeArgs& args, const RunOp
   LayoutKind kind = LayoutKind::kFiles;
   auto check = [&]() -> Status {
     if (args.has_rank_size) { ASSIGN_OR_RETURN(params, LoadParallelParams(args)); }
-    if (args.file_type == "json" && args.has_golden)
-      return InvalidInput(
-          "The --file_type json parameter is not supported in graph comparison mode. Please remove the "
-          "-gp/--golden_path parameter or use --file_type db.");
-    if (args.file_type == "json" && !args.has_rank_size)
-      rep.Log(LogLevel::kWarning,
-              "The --file_type json parameter is only supported in graph merge build scenarios. "
-              "Falling back to default db output.");
+    if (args.file_type == "json" && args.has_golden) return InvalidInput(Msg<msg::kFileTypeJsonParameter>());
+    if (args.file_type == "json" && !args.has_rank_size) rep.Log(LogLevel::kWarning, Msg<msg::kFileTypeJsonParameterOnly>());
     const PathAccess access = opts.check_input_writable ? PathAccess::kWrite : PathAccess::kNone;
     RETURN_IF_ERROR(CheckPath(args.target_path, PathKind::kDir, access));
     if (args.has_golden) RETURN_IF_ERROR(CheckPath(args.golden_path, PathKind::kDir, access));
     if (args.shard.active() && args.file_type == "json" && args.has_rank_size)
-      return InvalidInput("--shard writes database parts: it cannot be used with --file_type json.");
+      return InvalidInput(Msg<msg::kShardWritesDatabaseParts>());
     if (args.has_rank_size) {
       // §15: rank folders are merged; a single rank folder is built as usual, except for json output.
       ASSIGN_OR_RETURN(kind, Classify(args.target_path));
-      if (kind == LayoutKind::kFiles && args.file_type == "json")
-        return InvalidInput(
-            "You have specified the \"--rank_size\" parameter for data merging, so the \"-tp\" parameter "
-            "must pass in multiple rank data.");
+      if (kind == LayoutKind::kFiles && args.file_type == "json") return InvalidInput(Msg<msg::kYouHaveSpecifiedRank>());
     }
     return Status::Ok();
   };

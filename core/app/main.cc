@@ -77,7 +77,7 @@ int GraphVisualizeMain(const std::vector<std::string>& argv) {
   auto parsed = visprobe::ParseGraphVisualizeArgs(argv);
   if (!parsed.ok()) {
     std::fputs(visprobe::GraphVisualizeUsage().c_str(), stderr);
-    std::fprintf(stderr, "visprobe graph_visualize: error: %s\n", parsed.status().message().c_str());
+    visprobe::PrintError(stderr, "visprobe graph_visualize: ", parsed.status().detail());
     return 2;
   }
   visprobe::RunOptions opts;
@@ -129,7 +129,7 @@ int Data2DbMain(const std::vector<std::string>& argv) {
   auto parsed = visprobe::ParseData2DbArgs(argv);
   if (!parsed.ok()) {
     std::fputs(visprobe::Data2DbUsage().c_str(), stderr);
-    std::fprintf(stderr, "visprobe data2db: error: %s\n", parsed.status().message().c_str());
+    visprobe::PrintError(stderr, "visprobe data2db: ", parsed.status().detail());
     return 2;
   }
   visprobe::ConsoleReporter rep(false, ::isatty(2) != 0);
@@ -140,11 +140,11 @@ int Data2DbMain(const std::vector<std::string>& argv) {
 #endif
   auto r = visprobe::RunData2Db(parsed.value(), rep, threads_cap, CreatedUtc());
   if (!r.ok()) {
-    std::fprintf(stderr, "error: %s\n", r.status().message().c_str());
+    visprobe::PrintError(stderr, "", r.status().detail());
     return 1;
   }
   if (r->failed) {
-    std::fprintf(stderr, "error: %s\n", r->error.c_str());
+    visprobe::PrintError(stderr, "", r->error.detail());
     return 1;
   }
   return 0;
@@ -155,9 +155,9 @@ const char kGatherUsage[] = "usage: visprobe gather [-h] -o OUTPUT_PATH PART [PA
 int GatherMain(const std::vector<std::string>& argv) {
   std::string out;
   std::vector<std::string> parts;
-  auto usage_error = [](const std::string& m) {
+  auto usage_error = [](const visprobe::Status& s) {
     std::fputs(kGatherUsage, stderr);
-    std::fprintf(stderr, "visprobe gather: error: %s\n", m.c_str());
+    visprobe::PrintError(stderr, "visprobe gather: ", s.detail());
     return 2;
   };
   for (const std::string& a : argv) {
@@ -183,11 +183,11 @@ int GatherMain(const std::vector<std::string>& argv) {
         return visprobe::Status::Ok();
       },
       "PART", &parts);
-  if (!read.ok()) return usage_error(read.message());
+  if (!read.ok()) return usage_error(read);
   visprobe::ConsoleReporter rep(false, ::isatty(2) != 0);
   auto r = visprobe::GatherParts(parts, out, rep);
   if (!r.ok()) {
-    rep.Log(visprobe::LogLevel::kError, r.status().message());
+    rep.Log(visprobe::LogLevel::kError, r.status().detail());
     return 1;
   }
   return 0;
@@ -236,9 +236,8 @@ int main(int argc, char** argv) {
   if (cmd == "plot_model_parallelism") return visprobe::PlotModelParallelismMain(args, stdout, stderr);
   if (cmd == "gather") return GatherMain(args);
   std::fputs(kTopHelp, stderr);
-  std::fprintf(stderr,
-               "visprobe: error: argument command: invalid choice: '%s' (choose from 'graph_visualize', 'data2db', "
-               "'plot_model_parallelism', 'gather', 'serve')\n",
-               cmd.c_str());
+  visprobe::PrintError(stderr, "visprobe: ",
+                       visprobe::Msg<visprobe::msg::kArgumentInvalidChoiceChoose>(
+                           "command", cmd, "'graph_visualize', 'data2db', 'plot_model_parallelism', 'gather', 'serve'"));
   return 2;
 }

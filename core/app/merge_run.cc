@@ -132,7 +132,7 @@ Result<std::vector<StepPlan>> MergeRun::Steps() {
       steps.clear();
       for (const auto& s : tsteps)
         if (g.count(s)) steps.push_back(s);
-      if (steps.empty()) return InvalidInput("Two steps cannot obtain intersection.");
+      if (steps.empty()) return InvalidInput(Msg<msg::kTwoStepsCannotObtain>());
     }
   }
   for (const auto& s : steps) {
@@ -194,7 +194,7 @@ Status MergeRun::BuildSide(const StepPlan& sp, size_t si, size_t side, const std
   BuildOptions bo = BuildOpts();
   bo.items.keep_md5 = keep_md5;
   auto in_dir = [](const Status& st, const std::string& dir) {
-    return st.message().find(dir) == std::string::npos ? Status(st.code(), st.message() + " (in " + dir + ")") : st;
+    return st.message().find(dir) == std::string::npos ? Status(st.code(), Msg<msg::kInFolder>(st, dir)) : st;
   };
   // Both passes of a rank run back to back: its structure is small, its items are what count.
   Status s = ParallelFor(jobs.size(), opts_.threads, [&](size_t i) -> Status {
@@ -240,7 +240,7 @@ Status MergeRun::WriteBuild(RankGraph& r, VisDbWriter& db, RunSummary& sum) {
   info.step = r.step;
   info.rank = r.rank;
   auto rows = db.WriteGraph(*r.graph, info);
-  if (!rows.ok()) return Status(rows.status().code(), lines::ExportFailed(false, file_, rows.status().message()));
+  if (!rows.ok()) return Status(rows.status().code(), lines::ExportFailed(false, file_, rows.status()));
   Log(LogLevel::kInfo, lines::Exported(false, where_));
   sum.rows += rows.value();
   ++sum.graphs;
@@ -284,7 +284,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
   part(1.0 / 3.0);
 
   Log(LogLevel::kInfo, lines::StartExportingCompare(file_));
-  auto failed = [&](const Status& s) { return Status(s.code(), lines::ExportFailed(true, file_, s.message())); };
+  auto failed = [&](const Status& s) { return Status(s.code(), lines::ExportFailed(true, file_, s)); };
   GraphRowsInfo ninfo;
   ninfo.step = n.step;
   ninfo.rank = n.rank;
@@ -372,12 +372,9 @@ Result<MergeRun::MergedStep> MergeRun::MergeStep(size_t si) {
   }
   Progress(si, kSidesShare);
   if (compare() && m.target.size() != m.golden.size())
-    return InvalidInput("Parallel merge failed because the dp of npu: " + std::to_string(m.target.size()) +
-                        " is inconsistent with that of bench: " + std::to_string(m.golden.size()) + "!");
+    return InvalidInput(Msg<msg::kParallelMergeFailedBecause>(m.target.size(), m.golden.size()));
   if (plan_.sharded() && m.target.size() != dp_)
-    return InvalidInput("--shard plans " + std::to_string(dp_) +
-                        " DP replicas per step (rank_size / (tp * pp)), but the merge of " + sp.target_dir + " gave " +
-                        std::to_string(m.target.size()) + ": run it without --shard");
+    return InvalidInput(Msg<msg::kShardPlansDpReplicas>(dp_, sp.target_dir, m.target.size()));
   return m;
 }
 
@@ -389,9 +386,10 @@ Status MergeRun::WriteReplica(size_t si, size_t i, MergedStep& m, const std::vec
   int micro = r.micro_steps;
   const double out_start = kSidesShare;
   if (json()) {
-    Log(LogLevel::kInfo, "Start exporting graph to JSON files...");
-    RETURN_IF_ERROR(WriteMergedJson(r, args_.output_path, [this](const std::string& msg) { Log(LogLevel::kInfo, msg); }));
-    Log(LogLevel::kInfo, "Model graph exported successfully as JSON files to " + args_.output_path);
+    Log(LogLevel::kInfo, Msg<msg::kStartExportingGraphJson>());
+    // (a generic lambda: merge/merge_json.h hands a text, or a Message once its lines have ids)
+    RETURN_IF_ERROR(WriteMergedJson(r, args_.output_path, [this](const auto& msg) { Log(LogLevel::kInfo, msg); }));
+    Log(LogLevel::kInfo, Msg<msg::kModelGraphExportedSuccessfullyJson>(args_.output_path));
     ++sum_.graphs;
   } else if (compare()) {
     const size_t n = m.target.size();
@@ -414,7 +412,7 @@ Status MergeRun::WriteReplica(size_t si, size_t i, MergedStep& m, const std::vec
 Result<RunSummary> MergeRun::Run() {
   if (compare()) {
     ASSIGN_OR_RETURN(LayoutKind gk, Classify(args_.golden_path));
-    if (gk != kind_) return InvalidInput("The directory structures of npu_path and bench_path are inconsistent.");
+    if (gk != kind_) return InvalidInput(Msg<msg::kDirectoryStructuresNpuPath>());
   }
   ASSIGN_OR_RETURN(steps_, Steps());
   progress_ = std::make_unique<StageProgress>(rep_, steps_.size(), 1.0);
@@ -441,8 +439,7 @@ Result<RunSummary> MergeRun::Run() {
   }
   if (json()) return sum_;
   if (plan_.sharded()) {
-    ASSIGN_OR_RETURN(sum_.db_path, out_->FinishPart(std::to_string(written_units_) + " of " + std::to_string(plan_.units) +
-                                                    " (step, DP replica) units"));
+    ASSIGN_OR_RETURN(sum_.db_path, out_->FinishPart(written_units_, plan_.units, true));
     return sum_;
   }
   Log(LogLevel::kInfo, lines::AllExported(compare()));

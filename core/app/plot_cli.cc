@@ -58,7 +58,7 @@ Result<const Opt*> FindOpt(const std::string& arg) {
   if (matches.size() <= 1) return matches.empty() ? nullptr : matches[0];
   std::string names;
   for (const Opt* o : matches) names += std::string(names.empty() ? "" : ", ") + o->name;
-  return InvalidInput("ambiguous option: " + arg + " could match " + names);
+  return InvalidInput(Msg<msg::kAmbiguousOptionCouldMatch>(arg, names));
 }
 
 // Python's int(str): surrounding blanks, an optional sign, digits with single '_' between them.
@@ -112,16 +112,16 @@ Result<PlotArgs> ParseArgs(const std::vector<std::string>& argv) {
       unknown.push_back(argv[i]);
       continue;
     }
-    std::string title = std::string("argument ") + o->name + ": ";
     if (!has_inline) {
-      if (i + 1 >= argv.size() || LooksLikeOption(argv[i + 1])) return InvalidInput(title + "expected one argument");
+      if (i + 1 >= argv.size() || LooksLikeOption(argv[i + 1]))
+        return InvalidInput(Msg<msg::kArgumentExpectedOneArgument>(o->name));
       value = argv[++i];
     }
     std::string name = o->name;
     switch (o->kind) {
       case Kind::kInt: {
         int64_t x = 0;
-        if (!ParsePyInt(value, &x)) return InvalidInput(title + "invalid int value: '" + value + "'");
+        if (!ParsePyInt(value, &x)) return InvalidInput(Msg<msg::kArgumentInvalidIntValue>(o->name, value));
         if (name == "--world_size") {
           a.config.world_size = x;
           has_ws = true;
@@ -148,11 +148,11 @@ Result<PlotArgs> ParseArgs(const std::vector<std::string>& argv) {
         else if (value == "false" || value == "False")
           a.config.standalone_embedding_stage = false;
         else
-          return InvalidInput(title + "invalid choice: '" + value + "' (choose from 'true', 'false', 'True', 'False')");
+          return InvalidInput(Msg<msg::kArgumentInvalidChoiceChoose>(o->name, value, "'true', 'false', 'True', 'False'"));
         break;
       case Kind::kFormat:
         if (value != "svg" && value != "json")
-          return InvalidInput(title + "invalid choice: '" + value + "' (choose from 'svg', 'json')");
+          return InvalidInput(Msg<msg::kArgumentInvalidChoiceChoose>(o->name, value, "'svg', 'json'"));
         a.format = value;
         break;
     }
@@ -160,40 +160,42 @@ Result<PlotArgs> ParseArgs(const std::vector<std::string>& argv) {
   std::string missing;
   if (!has_ws) missing += "--world_size";
   if (!has_layers) missing += std::string(missing.empty() ? "" : ", ") + "--num_layers";
-  if (!missing.empty()) return InvalidInput("the following arguments are required: " + missing);
+  if (!missing.empty()) return InvalidInput(Msg<msg::kFollowingArgumentsRequired>(missing));
   if (!unknown.empty()) {
     std::string u;
     for (const auto& s : unknown) u += (u.empty() ? "" : " ") + s;
-    return InvalidInput("unrecognized arguments: " + u);
+    return InvalidInput(Msg<msg::kUnrecognizedArguments>(u));
   }
   return a;
 }
 
 class Logger {
  public:
-  explicit Logger(std::FILE* out) : out_(out), threshold_(LogThreshold(std::getenv("MSPROBE_LOG_LEVEL"))) {}
-  void operator()(LogLevel level, const std::string& msg) const {
+  explicit Logger(std::FILE* out) : out_(out), threshold_(LogThreshold(std::getenv("MSPROBE_LOG_LEVEL"))), json_(LogAsJson()) {}
+  void operator()(LogLevel level, const Message& msg) const {
     if (static_cast<int>(level) < threshold_) return;
-    std::fprintf(out_, "%s\n", FormatLogLine(level, msg).c_str());
+    const std::string line = json_ ? LogJsonLine(level, msg) : FormatLogLine(level, msg.text());
+    std::fprintf(out_, "%s\n", line.c_str());
     std::fflush(out_);
   }
 
  private:
   std::FILE* out_;
   int threshold_;
+  bool json_;
 };
 
 // Written beside the target and renamed over it: an existing file is replaced whole or kept.
 Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
   std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return IoError("cannot write " + tmp + ": " + std::strerror(errno));
+  if (!f) return IoError(Msg<msg::kCannotWriteWhy>(tmp, std::strerror(errno)));
   bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
   ok = (std::fclose(f) == 0) && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
+    const int err = errno;
     std::remove(tmp.c_str());
-    return IoError("cannot write " + path + ": " + why);
+    return IoError(Msg<msg::kCannotWriteWhy>(path, std::strerror(err)));
   }
   return Status::Ok();
 }
@@ -234,44 +236,40 @@ int PlotModelParallelismMain(const std::vector<std::string>& argv, std::FILE* ou
   auto parsed = ParseArgs(argv);
   if (!parsed.ok()) {
     std::fputs(PlotModelParallelismUsage().c_str(), err);
-    std::fprintf(err, "%s: error: %s\n", kProg, parsed.status().message().c_str());
+    PrintError(err, std::string(kProg) + ": ", parsed.status().detail());
     return 2;
   }
   const PlotArgs& a = parsed.value();
   Logger log(out);
   auto fail = [&](const Status& s) {
-    std::fprintf(err, "error: %s\n", s.message().c_str());
+    PrintError(err, "", s.detail());
     return 1;
   };
-  log(LogLevel::kInfo, "Starting model parallelism visualization");
+  log(LogLevel::kInfo, Msg<msg::kStartingModelParallelismVisualization>());
   auto layout = ComputeParallelLayout(a.config);
   if (!layout.ok()) return fail(layout.status());
   const ParallelLayout& l = layout.value();
-  log(LogLevel::kInfo, "Model configuration generation completed: " + std::to_string(l.tp_groups.size()) + " TP groups, " +
-                           std::to_string(l.dp_groups.size()) + " DP groups, " + std::to_string(l.pp_groups.size()) +
-                           " PP groups");
+  log(LogLevel::kInfo,
+      Msg<msg::kModelConfigurationGenerationCompleted>(l.tp_groups.size(), l.dp_groups.size(), l.pp_groups.size()));
 
   Status made = MakeDirs(a.output_path);
   if (!made.ok()) return fail(made);
   std::string path = JoinPath(a.output_path, l.file_stem + (a.format == "json" ? ".json" : ".svg"));
-  if (PathExists(path)) log(LogLevel::kWarning, "Existing path will be recovered: " + path);
+  if (PathExists(path)) log(LogLevel::kWarning, Msg<msg::kExistingPathWillRecovered>(path));
 
   std::string bytes;
   if (a.format == "json") {
     bytes = ParallelLayoutToJson(l);
     bytes += '\n';
   } else {
-    if (l.cell_count > kDrawSlowCells)
-      log(LogLevel::kWarning, "Large-scale drawing: " + std::to_string(l.cell_count) + " model stages, may take a long time");
+    if (l.cell_count > kDrawSlowCells) log(LogLevel::kWarning, Msg<msg::kLargeScaleDrawing>(l.cell_count));
     bytes = ParallelLayoutToSvg(l);
-    if (l.cell_count > kDrawMemoryCells)
-      log(LogLevel::kWarning, "Large-scale visualization: " + std::to_string(l.cell_count) +
-                                  " model stages detected, this may cause memory overflow");
+    if (l.cell_count > kDrawMemoryCells) log(LogLevel::kWarning, Msg<msg::kLargeScaleVisualization>(l.cell_count));
   }
-  log(LogLevel::kInfo, "Saving visualization result to " + path + "...");
+  log(LogLevel::kInfo, Msg<msg::kSavingVisualizationResult>(path));
   Status w = WriteFileAtomically(path, bytes);
   if (!w.ok()) return fail(w);
-  log(LogLevel::kInfo, "Done");
+  log(LogLevel::kInfo, Msg<msg::kPlotDone>());
   std::fprintf(out, "%s\n", path.c_str());
   std::fflush(out);
   return 0;

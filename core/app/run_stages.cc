@@ -42,20 +42,14 @@ ConfigRow MakeConfigRow(bool compare, CompareMode mode, int micro_steps, bool ov
 Status CheckFrameworks(const Graph& target, const Graph& golden, bool layer_mapping, const StageLog& log) {
   ASSIGN_OR_RETURN(std::string tdet, DetectFramework(target));
   ASSIGN_OR_RETURN(std::string gdet, DetectFramework(golden));
-  if (tdet != gdet && !layer_mapping)
-    return InvalidInput(
-        "The cross_frame graph comparison failed. Please specify -lm or --layer_mapping when performing "
-        "cross_frame graph comparison.");
-  if (!target.framework_given)
-    log(LogLevel::kWarning, "Unable to get framework information from target dump.json, default setting is pytorch.");
-  if (!golden.framework_given)
-    log(LogLevel::kWarning, "Unable to get framework information from golden dump.json, default setting is pytorch.");
+  if (tdet != gdet && !layer_mapping) return InvalidInput(Msg<msg::kCrossFrameGraphComparison>());
+  if (!target.framework_given) log(LogLevel::kWarning, Msg<msg::kUnableGetFrameworkInformation>("target"));
+  if (!golden.framework_given) log(LogLevel::kWarning, Msg<msg::kUnableGetFrameworkInformation>("golden"));
   const std::string& tf = target.framework;
   const std::string& gf = golden.framework;
   bool pair_ok = (tf == "pytorch" && gf == "pytorch") ||
                  ((tf == "mindspore" || tf == "mindtorch") && (gf == "pytorch" || gf == "mindspore"));
-  if (!pair_ok)
-    return InvalidInput("Unrecognized framework, target now is " + tf + ", golden now is " + gf + ", please check dump.json.");
+  if (!pair_ok) return InvalidInput(Msg<msg::kUnrecognizedFrameworkTargetNow>(tf, gf));
   return Status::Ok();
 }
 
@@ -72,7 +66,7 @@ Result<ComparePlan> PlanCompare(Graph& gn, Graph& gb, const GraphVisualizeArgs& 
     if (m.ok())
       mapping = std::move(m.value());
     else
-      log(LogLevel::kWarning, "The layer mapping file parsing failed, please check file format, mapping is not effective.");
+      log(LogLevel::kWarning, Msg<msg::kLayerMappingFileParsing>());
   }
   RETURN_IF_ERROR(CheckFrameworks(gn, gb, args.layer_mapping, log));
   plan.pairs = MatchGraphs(gn, gb, kind, mapping);
@@ -161,26 +155,27 @@ Status RunOutput::Config(const ConfigRow& row) {
 
 Status RunOutput::UnitDone(int64_t unit) { return sharded_ ? marks_.Mark(db_->handle(), unit) : Status::Ok(); }
 
-Result<std::string> RunOutput::FinishPart(const std::string& written) {
+Result<std::string> RunOutput::FinishPart(size_t written, size_t units, bool replicas) {
   ASSIGN_OR_RETURN(std::string path, db_->Commit());
-  rep_.Log(LogLevel::kInfo, "Shard " + std::to_string(part_.shard) + "/" + std::to_string(part_.shards) + ": " + written +
-                                " written to " + path + "; join all parts with: visprobe gather -o OUT PART.vis.db ...");
+  const char* gather = "visprobe gather -o OUT PART.vis.db ...";
+  rep_.Log(LogLevel::kInfo, replicas
+                                ? Msg<msg::kShardUnitsWrittenJoin>(part_.shard, part_.shards, written, units, path, gather)
+                                : Msg<msg::kShardGraphsWrittenJoin>(part_.shard, part_.shards, written, units, path, gather));
   return path;
 }
 
 Result<std::string> RunOutput::Finish(bool cross_rank_links, bool overflow_check, const StageLog& log) {
-  rep_.Log(LogLevel::kInfo, "Start adding index to db file, please wait...");
+  rep_.Log(LogLevel::kInfo, Msg<msg::kStartAddingIndexDb>());
   const auto t0 = std::chrono::steady_clock::now();
   RETURN_IF_ERROR(db_->CreateIndexes());
   if (cross_rank_links) {
-    auto d = AnalyzeDistributed(db_->handle(), overflow_check, [&log](const std::string& m) { log(LogLevel::kInfo, m); });
+    auto d = AnalyzeDistributed(db_->handle(), overflow_check, [&log](const auto& m) { log(LogLevel::kInfo, m); });
     if (!d.ok()) return d.status();
   }
   ASSIGN_OR_RETURN(std::string path, db_->Commit());
-  rep_.Log(LogLevel::kDebug, "Indexes and commit in " +
-                                 std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) +
-                                 " s");
-  rep_.Log(LogLevel::kInfo, "Adding index to db file completed.");
+  rep_.Log(LogLevel::kDebug, Msg<msg::kIndexesCommitTime>(
+                                 std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())));
+  rep_.Log(LogLevel::kInfo, Msg<msg::kAddingIndexDbFile>());
   return path;
 }
 

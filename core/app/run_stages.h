@@ -26,34 +26,28 @@ using StageLog = std::function<void(LogLevel, const Message&)>;
 // The lines msProbe's graph_visualize logs at each stage (INFO unless said), written here once for
 // both pipelines (the page translates them: web/src/engine_text.js).
 namespace lines {
-inline std::string StartBuildingGraphs() { return "Start building model graphs..."; }
-inline std::string StartProcessing(const std::string& step_folder) { return "Start processing data for " + step_folder + "..."; }
-inline std::string StartBuildingGraph(const std::string& rank_folder) {
-  return "Start building graph for " + rank_folder + "...";
+inline Message StartBuildingGraphs() { return Msg<msg::kStartBuildingModelGraphs>(); }
+inline Message StartProcessing(const std::string& step_folder) { return Msg<msg::kStartProcessingData>(step_folder); }
+inline Message StartBuildingGraph(const std::string& rank_folder) { return Msg<msg::kStartBuildingGraph>(rank_folder); }
+inline Message GraphBuilt(int step, const std::string& rank_folder) {
+  return Msg<msg::kBuildingGraphStepRank>(step, rank_folder);
 }
-inline std::string GraphBuilt(int step, const std::string& rank_folder) {
-  return "Building graph for step: " + std::to_string(step) + ", rank: " + rank_folder + " finished.";
-}
-inline std::string GraphsBuilt() { return "Model graphs built successfully, start comparing graphs..."; }
-inline std::string StartComparing(const std::string& rank) { return "Start comparing data for " + rank + "..."; }
-inline std::string Compared(const std::string& rank) { return "Comparing data for " + rank + " finished."; }
-inline std::string StartExportingBuild(const std::string& file) { return "Start exporting graph for " + file + "..."; }
-inline std::string StartExportingCompare(const std::string& file) {
-  return "Start exporting compare graph result, file name: " + file + "...";
-}
+inline Message GraphsBuilt() { return Msg<msg::kModelGraphsBuiltSuccessfully>(); }
+inline Message StartComparing(const std::string& rank) { return Msg<msg::kStartComparingData>(rank); }
+inline Message Compared(const std::string& rank) { return Msg<msg::kComparingDataFinished>(rank); }
+inline Message StartExportingBuild(const std::string& file) { return Msg<msg::kStartExportingGraph>(file); }
+inline Message StartExportingCompare(const std::string& file) { return Msg<msg::kStartExportingCompareGraph>(file); }
 // A graph's rows are in (`where`: the file's real path).
-inline std::string Exported(bool compare, const std::string& where) {
-  return compare ? "Exporting compare graph result successfully, the result file is saved in " + where
-                 : "Model graph exported successfully, the result file is saved in " + where;
+inline Message Exported(bool compare, const std::string& where) {
+  return compare ? Msg<msg::kExportingCompareGraphResult>(where) : Msg<msg::kModelGraphExportedSuccessfully>(where);
 }
 // Every graph of a batch run is in.
-inline std::string AllExported(bool compare) {
-  return compare ? "Successfully exported compare graph results." : "Successfully exported build graph results.";
+inline Message AllExported(bool compare) {
+  return compare ? Msg<msg::kSuccessfullyExportedCompareGraph>() : Msg<msg::kSuccessfullyExportedBuildGraph>();
 }
 // ERROR: the database refused a graph's rows (§13.9).
-inline std::string ExportFailed(bool compare, const std::string& file, const std::string& error) {
-  return std::string(compare ? "Failed to export compare graph result, file: " : "Failed to export model graph, file: ") + file +
-         ", error: " + error;
+inline Message ExportFailed(bool compare, const std::string& file, const Status& error) {
+  return compare ? Msg<msg::kFailedExportCompareGraph>(file, error) : Msg<msg::kFailedExportModelGraph>(file, error);
 }
 }  // namespace lines
 
@@ -114,8 +108,9 @@ class RunOutput {
   Status Config(const ConfigRow& row);  // the first call writes tb_config
   Status UnitDone(int64_t unit);  // a shard records the unit's rowid ranges
   // A shard's end: its part is committed as written (the gather makes indexes and links), with a
-  // line saying what it holds (`written`: "3 of 8 graphs") and how to gather the parts.
-  Result<std::string> FinishPart(const std::string& written);
+  // line saying what it holds (`written` of `units`: "3 of 8 graphs", or "(step, DP replica) units" for
+  // a merge's `replicas`) and how to gather the parts.
+  Result<std::string> FinishPart(size_t written, size_t units, bool replicas);
   // A whole run's end: the indexes, then (`cross_rank_links`, batch runs) §14's links across ranks
   // (progress lines through `log`), then the file is renamed into place.
   Result<std::string> Finish(bool cross_rank_links, bool overflow_check, const StageLog& log);
