@@ -310,21 +310,21 @@ NodeComparison CompareNode(const CompareSettings& s, std::string_view name, cons
 
 // §9.1: the compare mode of a pair of dumps.
 Result<CompareMode> DetectCompareMode(const Graph& n, const Graph& b) {
-  if (n.task.empty()) return InvalidInput("Task for npu is empty, please check.");
-  if (b.task.empty()) return InvalidInput("Task for bench is empty, please check.");
-  if (!n.has_data_key) return InvalidInput("Missing 'data' in dump.json, please check dump.json of npu.");
-  if (!n.data_is_dict) return InvalidInput("Invalid type for 'data': expected a dict. Please check dump.json of npu.");
-  if (!b.has_data_key) return InvalidInput("Missing 'data' in dump.json, please check dump.json of bench.");
-  if (!b.data_is_dict) return InvalidInput("Invalid type for 'data': expected a dict. Please check dump.json of bench.");
-  if (n.task != b.task) return InvalidInput("Please check the dump task is consistent.");
+  if (n.task.empty()) return InvalidInput(Msg<msg::kTaskEmptyPleaseCheck>("npu"));
+  if (b.task.empty()) return InvalidInput(Msg<msg::kTaskEmptyPleaseCheck>("bench"));
+  if (!n.has_data_key) return InvalidInput(Msg<msg::kMissingDataDumpJson>("npu"));
+  if (!n.data_is_dict) return InvalidInput(Msg<msg::kInvalidTypeDataExpected>("npu"));
+  if (!b.has_data_key) return InvalidInput(Msg<msg::kMissingDataDumpJson>("bench"));
+  if (!b.data_is_dict) return InvalidInput(Msg<msg::kInvalidTypeDataExpected>("bench"));
+  if (n.task != b.task) return InvalidInput(Msg<msg::kPleaseCheckDumpTask>());
   if (n.task == "tensor") return CompareMode::kRealData;
   if (n.task == "structure") return CompareMode::kStructure;
   if (n.task == "statistics") {
     if (n.has_md5 && b.has_md5) return CompareMode::kMd5;
     if (!n.has_md5 && !b.has_md5) return CompareMode::kSummary;
-    return InvalidInput("Please check the dump task is consistent, dump mode of npu and bench should both be statistics or md5.");
+    return InvalidInput(Msg<msg::kPleaseCheckDumpTaskConsistent>());
   }
-  return InvalidInput("Compare applies only to task is tensor or statistics");
+  return InvalidInput(Msg<msg::kCompareAppliesOnlyTask>());
 }
 
 }  // namespace visprobe

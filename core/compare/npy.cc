@@ -23,9 +23,7 @@ namespace {
 constexpr uint32_t kMaxHeaderSize = 10000;
 constexpr size_t kChunkBytes = 1 << 20;
 
-Status Bad(const std::string& path, const std::string& what) {
-  return InvalidInput(path + ": not a readable .npy file: " + what);
-}
+Status Bad(const std::string& path, const std::string& what) { return InvalidInput(Msg<msg::kNotReadableNpyFile>(path, what)); }
 
 // ---- element decoding ----------------------------------------------------------------------
 
@@ -274,7 +272,7 @@ Result<uint64_t> ElementCount(const std::string& path, const std::vector<uint64_
   }
   // Half of the address space at most: 32-bit wasm cannot hold more than that anyway.
   if (count > std::numeric_limits<size_t>::max() / 2 / sizeof(double))
-    return Status(Code::kOutOfMemory, path + ": too many elements (" + std::to_string(count) + ")");
+    return Status(Code::kOutOfMemory, Msg<msg::kTooManyElements>(path, count));
   return count;
 }
 
@@ -282,14 +280,14 @@ Result<uint64_t> ElementCount(const std::string& path, const std::vector<uint64_
 
 Result<NpyArray> ReadNpy(const std::string& path) {
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return NotFound("cannot open " + path);
-  if (!S_ISREG(st.st_mode)) return IoError(path + " is not a regular file");
+  if (::stat(path.c_str(), &st) != 0) return NotFound(Msg<msg::kCannotOpen>(path));
+  if (!S_ISREG(st.st_mode)) return IoError(Msg<msg::kPathNotRegularFile>(path));
   std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return IoError("cannot open " + path);
+  if (!file) return IoError(Msg<msg::kCannotOpen>(path));
   // The size of the opened file bounds every read below (64-bit offsets, also in wasm).
-  if (fseeko(file.get(), 0, SEEK_END) != 0) return IoError("cannot seek in " + path);
+  if (fseeko(file.get(), 0, SEEK_END) != 0) return IoError(Msg<msg::kCannotSeek>(path));
   const off_t end = ftello(file.get());
-  if (end < 0 || fseeko(file.get(), 0, SEEK_SET) != 0) return IoError("cannot seek in " + path);
+  if (end < 0 || fseeko(file.get(), 0, SEEK_SET) != 0) return IoError(Msg<msg::kCannotSeek>(path));
   const uint64_t file_size = static_cast<uint64_t>(end);
 
   NpyHeader h;

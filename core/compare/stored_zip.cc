@@ -27,14 +27,12 @@ uint64_t Le(const unsigned char* p, int n) {
 
 }  // namespace
 
-Status StoredZip::Bad(const std::string& what) const {
-  return InvalidInput(path_ + ": not a readable torch.save archive: " + what);
-}
+Status StoredZip::Bad(const std::string& what) const { return InvalidInput(Msg<msg::kNotReadableTorchArchive>(path_, what)); }
 
 Status StoredZip::ReadAt(uint64_t offset, void* out, size_t n) const {
   if (offset > file_size_ || n > file_size_ - offset) return Bad("truncated (a read past the end of the file)");
-  if (fseeko(file_.get(), static_cast<off_t>(offset), SEEK_SET) != 0) return IoError("cannot seek in " + path_);
-  if (n && std::fread(out, 1, n, file_.get()) != n) return IoError("read error in " + path_);
+  if (fseeko(file_.get(), static_cast<off_t>(offset), SEEK_SET) != 0) return IoError(Msg<msg::kCannotSeek>(path_));
+  if (n && std::fread(out, 1, n, file_.get()) != n) return IoError(Msg<msg::kReadErrorIn>(path_));
   return Status::Ok();
 }
 
@@ -56,14 +54,14 @@ Result<StoredZip> StoredZip::Open(const std::string& path) {
   StoredZip z;
   z.path_ = path;
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return NotFound("cannot open " + path);
-  if (!S_ISREG(st.st_mode)) return IoError(path + " is not a regular file");
+  if (::stat(path.c_str(), &st) != 0) return NotFound(Msg<msg::kCannotOpen>(path));
+  if (!S_ISREG(st.st_mode)) return IoError(Msg<msg::kPathNotRegularFile>(path));
   FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return IoError("cannot open " + path);
+  if (!f) return IoError(Msg<msg::kCannotOpen>(path));
   z.file_.reset(f, Closer());
-  if (fseeko(f, 0, SEEK_END) != 0) return IoError("cannot seek in " + path);
+  if (fseeko(f, 0, SEEK_END) != 0) return IoError(Msg<msg::kCannotSeek>(path));
   const off_t end = ftello(f);
-  if (end < 0) return IoError("cannot seek in " + path);
+  if (end < 0) return IoError(Msg<msg::kCannotSeek>(path));
   z.file_size_ = static_cast<uint64_t>(end);
   RETURN_IF_ERROR(z.ReadDirectory());
   return z;

@@ -440,9 +440,9 @@ TensorMetrics CompareTensorFiles(const std::string& npu_dir, const std::string& 
   return m;
 }
 
-std::string TensorCompareLogLine(const std::string& npu_name, const TensorMetrics& m) {
-  std::string s = "[" + npu_name + "] Compare result: ";
-  if (m.no_data) return s + m.message + " ";
+Message TensorCompareLogLine(const std::string& npu_name, const TensorMetrics& m) {
+  if (m.no_data) return Msg<msg::kTensorCompareResult>(npu_name, m.message + " ");
+  std::string s;
   static const char* const kLogNames[kTensorMetricCount] = {
       "cosine", "euc_dist", "max_abs_err", "max_relative_err", "one_thousand_err_ratio", "five_thousand_err_ratio"};
   for (int i = 0; i < kTensorMetricCount; ++i) {
@@ -451,21 +451,26 @@ std::string TensorCompareLogLine(const std::string& npu_name, const TensorMetric
     AppendMetric(s, m.values[i]);
     s += ", ";
   }
-  return s + m.message;
+  return Msg<msg::kTensorCompareResult>(npu_name, s + m.message);
 }
 
-TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
-                                 std::function<void(const std::string&)> log_info) {
+TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir, TensorLogFn log_info) {
   return TensorMetricsInDirs(JoinPath(target_rank_dir, "dump_tensor_data"), JoinPath(golden_rank_dir, "dump_tensor_data"),
                              std::move(log_info));
 }
 
-TensorMetricsFn TensorMetricsInDirs(const std::string& nd, const std::string& bd,
-                                    std::function<void(const std::string&)> log_info) {
+TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
+                                 const std::function<void(const std::string&)>& log_text) {
+  TensorLogFn log_info;
+  if (log_text) log_info = [log_text](const Message& m) { log_text(m.text()); };
+  return TensorMetricsFor(target_rank_dir, golden_rank_dir, std::move(log_info));
+}
+
+TensorMetricsFn TensorMetricsInDirs(const std::string& nd, const std::string& bd, TensorLogFn log_info) {
   return [nd, bd, log_info](const CmpItem& n, const CmpItem* b) {
     TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));
     if (log_info) {
-      log_info("start compare: " + n.name);
+      log_info(Msg<msg::kTensorStartCompare>(n.name));
       log_info(TensorCompareLogLine(n.name, m));
     }
     std::array<Cell, 6> out;

@@ -53,7 +53,7 @@ class Unpickler {
   }
 
  private:
-  Status Bad(const std::string& what) const { return InvalidInput(where_ + ": not a readable torch.save file: " + what); }
+  Status Bad(const std::string& what) const { return InvalidInput(Msg<msg::kNotReadableTorchFile>(where_, what)); }
 
   Status Need(size_t n) const { return p_.size() - pos_ >= n ? Status::Ok() : Bad("truncated pickle"); }
   uint64_t Le(size_t n) {
@@ -115,9 +115,7 @@ class Unpickler {
     if (storage && !StorageClassDtype(name))
       return Bad("unsupported tensor dtype: storage class '" + name +
                  "' (float, bfloat16, float8, integer and bool tensors are read)");
-    if (!AllowedGlobal(name))
-      return InvalidInput(where_ + ": refused: the pickle names the global '" + name +
-                          "', which torch.save never writes for a tensor (nothing in a .pt file is run)");
+    if (!AllowedGlobal(name)) return InvalidInput(Msg<msg::kPickleGlobalRefused>(where_, name));
     Value v;
     v.kind = Value::kGlobal;
     v.s = std::move(name);

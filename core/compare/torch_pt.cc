@@ -16,9 +16,7 @@ namespace {
 constexpr uint64_t kMaxPickleBytes = 16u << 20;
 constexpr size_t kChunkBytes = 1 << 20;
 
-Status Bad(const std::string& path, const std::string& what) {
-  return InvalidInput(path + ": not a readable torch.save file: " + what);
-}
+Status Bad(const std::string& path, const std::string& what) { return InvalidInput(Msg<msg::kNotReadableTorchFile>(path, what)); }
 
 double Float8E4M3ToDouble(uint8_t b) {
   const int exp = (b >> 3) & 0xf, man = b & 7;
@@ -253,7 +251,7 @@ Result<NpyArray> ReadPt(const std::string& path) {
     return Bad(path, "tensor of size " + PyShapeText(t.size) + " at offset " + std::to_string(t.offset) + " reaches element " +
                          std::to_string(last) + " of a storage of " + std::to_string(t.storage_numel));
   if (count > std::numeric_limits<size_t>::max() / 2 / sizeof(double))
-    return Status(Code::kOutOfMemory, path + ": too many elements (" + std::to_string(count) + ")");
+    return Status(Code::kOutOfMemory, Msg<msg::kTooManyElements>(path, count));
 
   NpyArray arr;
   arr.dtype = NumpyDtypeOf(t.dtype);

@@ -148,18 +148,13 @@ Result<RankGroups> Merger::TpGroups() {
   }
 
   if (groups.empty()) {
-    Log(LogLevel::kInfo,
-        "Unable to get tp groups based on Distributed Api (reduce_scatter or all_reduce), generate tp groups using "
-        "parallel param \"rank_size\", \"tp\" and \"pp\".");
+    Log(LogLevel::kInfo, Msg<msg::kUnableGetTpGroups>());
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "tp"));
   } else if (static_cast<int>(groups[0].size()) != p_.tp) {
-    Log(LogLevel::kWarning,
-        "Based on Distributed Api (reduce_scatter or all_reduce), the resulting tp groups=" + GroupsText(groups) +
-            ", its length is not equal to the parallel param \"tp\"(" + std::to_string(p_.tp) +
-            ") you defined, generate tp groups using parallel param \"rank_size\", \"tp\" and \"pp\".");
+    Log(LogLevel::kWarning, Msg<msg::kTpGroupsLengthMismatch>(GroupsText(groups), p_.tp));
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "tp"));
   }
-  Log(LogLevel::kInfo, prefix_ + " All tp groups is " + GroupsText(groups) + ".");
+  Log(LogLevel::kInfo, Msg<msg::kSidePrefixed>(side_, Msg<msg::kAllGroups>("tp", GroupsText(groups))));
   return groups;
 }
 
@@ -195,18 +190,13 @@ Result<RankGroups> Merger::PpGroups() {
   RankGroups groups = TraceP2PChains(next);
 
   if (groups.empty()) {
-    Log(LogLevel::kInfo,
-        "Unable to get pp groups based on Distributed Api (batch_isend_irecv, send, or isend), generate pp groups "
-        "using parallel param \"rank_size\", \"tp\" and \"pp\".");
+    Log(LogLevel::kInfo, Msg<msg::kUnableGetPpGroups>());
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "pp"));
   } else if (static_cast<int>(groups[0].size()) != p_.pp) {
-    Log(LogLevel::kWarning,
-        "Based on Distributed Api (atch_isend_irecv, send, or isend), the resulting pp groups=" + GroupsText(groups) +
-            ", its length is not equal to the parallel param \"pp\"(" + std::to_string(p_.pp) +
-            ") you defined, generate pp groups using parallel param \"rank_size\", \"tp\" and \"pp\".");
+    Log(LogLevel::kWarning, Msg<msg::kPpGroupsLengthMismatch>(GroupsText(groups), p_.pp));
     ASSIGN_OR_RETURN(groups, DefaultGroups(p_, "pp"));
   }
-  Log(LogLevel::kInfo, prefix_ + " All pp groups is " + GroupsText(groups) + ".");
+  Log(LogLevel::kInfo, Msg<msg::kSidePrefixed>(side_, Msg<msg::kAllGroups>("pp", GroupsText(groups))));
   return groups;
 }
 
@@ -217,8 +207,8 @@ Result<std::vector<std::vector<MergeGraph*>>> Merger::ByGroups(const RankGroups&
     for (int r : g) {
       auto it = by_rank_.find(r);
       if (it == by_rank_.end())
-        return InvalidInput(prefix_ + " Graph merge failed: rank" + std::to_string(r) + " of the group " +
-                            GroupsText({g}).substr(1, GroupsText({g}).size() - 2) + " has no rank folder.");
+        return InvalidInput(Msg<msg::kSidePrefixed>(
+            side_, Msg<msg::kGraphMergeFailedRank>(r, GroupsText({g}).substr(1, GroupsText({g}).size() - 2))));
       list.push_back(it->second);
     }
     out.push_back(std::move(list));
@@ -324,7 +314,7 @@ Status Merger::RunTpPp(MergeStrategy strategy, const std::vector<MergeGraph*>& a
 Status Merger::RunFull(MergeStrategy strategy, std::vector<MergeGraph*>* outputs) {
   ASSIGN_OR_RETURN(RankGroups pp, PpGroups());
   ASSIGN_OR_RETURN(RankGroups tp, TpGroups());
-  if (tp.empty()) return InvalidInput("Graph merged error, and tp_groups is " + GroupsText(tp) + ".");
+  if (tp.empty()) return InvalidInput(Msg<msg::kGraphMergedErrorTp>(GroupsText(tp)));
   TpMapping mapping = TpMappingOf(tp);
   ASSIGN_OR_RETURN(auto pp_lists, ByGroups(pp));
   CountUses(pp_lists);

@@ -139,7 +139,7 @@ void MergeGraph::RegisterTree(NodeId top, const MergeLogFn& log) {
     stack.pop_back();
     std::string_view name = node(id).name;
     if (Has(name)) {
-      if (log) log(LogLevel::kWarning, std::string(name) + " is exist!");
+      if (log) log(LogLevel::kWarning, Msg<msg::kNameIsExist>(name));
     } else {
       Set(name, id);
     }

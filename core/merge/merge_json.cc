@@ -222,10 +222,10 @@ class EntryWriter {
 
 Status WriteText(const std::string& path, const std::string& text) {
   FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return IoError("cannot write " + path);
+  if (!f) return IoError(Msg<msg::kCannotWritePath>(path));
   bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   ok = std::fclose(f) == 0 && ok;
-  return ok ? Status::Ok() : IoError("cannot write " + path);
+  return ok ? Status::Ok() : IoError(Msg<msg::kCannotWritePath>(path));
 }
 
 // construct.json: node -> parent, post-order, the root left out.

@@ -43,7 +43,7 @@ using GatheredList = std::vector<Gathered>;
 class Merger {
  public:
   Merger(const ParallelParam& p, bool is_bench, const MergeLogFn& log, const MergeProgressFn& progress)
-      : p_(p), prefix_(is_bench ? "[Bench]" : "[NPU]"), log_(log), progress_(progress) {}
+      : p_(p), side_(is_bench ? "Bench" : "NPU"), log_(log), progress_(progress) {}
 
   Result<std::vector<RankGraph>> Run(std::vector<RankGraph> ranks);
   using TpMapping = std::map<int, std::vector<int>>;
@@ -103,7 +103,7 @@ class Merger {
   void CountUses(const std::vector<std::vector<MergeGraph*>>& groups);
 
   const ParallelParam& p_;
-  std::string prefix_;
+  std::string side_;
   const MergeLogFn& log_;
   const MergeProgressFn& progress_;
   size_t stages_done_ = 0;

@@ -8,22 +8,21 @@
 namespace visprobe {
 
 Status ValidateParallelParam(const ParallelParam& p, size_t ranks_found, const std::string& prefix) {
-  auto fail = [&](const std::string& m) { return InvalidInput(prefix + " " + m); };
-  if (static_cast<long long>(ranks_found) != p.rank_size)
-    return fail("The parallel param \"rank_size\" error, you set " + std::to_string(p.rank_size) + " but expected " +
-                std::to_string(ranks_found) + ".");
-  if (p.tp <= 0 || p.pp <= 0 || p.rank_size <= 0 || p.vpp <= 0)
-    return fail("The parallel params \"tp/pp/vpp/rank_size\" must be greater than 0!");
-  if (p.tp > p.rank_size) return fail("The parallel param \"tp\" must be less than or equal to \"rank_size\"!");
-  if (p.pp > p.rank_size) return fail("The parallel param \"pp\" must be less than or equal to \"rank_size\"!");
-  if (p.rank_size % p.tp != 0) return fail("The parallel param \"rank_size\" must be divisible by \"tp\"!");
-  if (p.rank_size % p.pp != 0) return fail("The parallel param \"rank_size\" must be divisible by \"pp\"!");
-  if (static_cast<long long>(p.tp) * p.pp > p.rank_size)
-    return fail("The parallel params \"tp * pp\" must be less than or equal to \"rank_size\"!");
-  if (p.vpp > 1 && p.pp < 2) return fail("When configuring the parallel param \"vpp\", the \"pp\" param must be greater than 1!");
+  // prefix is "[NPU]" or "[Bench]": the side, bracketed by SidePrefixed.
+  const bool bracketed = prefix.size() >= 2 && prefix.front() == '[' && prefix.back() == ']';
+  const std::string side = bracketed ? prefix.substr(1, prefix.size() - 2) : prefix;
+  auto fail = [&side](const Message& m) { return InvalidInput(Msg<msg::kSidePrefixed>(side, m)); };
+  if (static_cast<long long>(ranks_found) != p.rank_size) return fail(Msg<msg::kParallelParamRankSize>(p.rank_size, ranks_found));
+  if (p.tp <= 0 || p.pp <= 0 || p.rank_size <= 0 || p.vpp <= 0) return fail(Msg<msg::kParallelParamsTpPp>());
+  if (p.tp > p.rank_size) return fail(Msg<msg::kParallelParamMustLess>("tp"));
+  if (p.pp > p.rank_size) return fail(Msg<msg::kParallelParamMustLess>("pp"));
+  if (p.rank_size % p.tp != 0) return fail(Msg<msg::kParallelParamRankSizeMust>("tp"));
+  if (p.rank_size % p.pp != 0) return fail(Msg<msg::kParallelParamRankSizeMust>("pp"));
+  if (static_cast<long long>(p.tp) * p.pp > p.rank_size) return fail(Msg<msg::kParallelParamsTpPpMust>());
+  if (p.vpp > 1 && p.pp < 2) return fail(Msg<msg::kWhenConfiguringParallelParam>());
   bool order_ok =
       !p.order.empty() && std::all_of(p.order.begin(), p.order.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
-  if (!order_ok) return fail("The parallel params \"order\" must consist only of lowercase letters and \"-\"!");
+  if (!order_ok) return fail(Msg<msg::kParallelParamsOrderMust>());
   return Status::Ok();
 }
 
@@ -84,8 +83,7 @@ Result<RankGroups> DefaultGroups(const ParallelParam& p, const std::string& toke
   const long long cp = 1, ep = 1;
   long long product = static_cast<long long>(p.tp) * p.pp * cp;
   if (product <= 0 || p.rank_size % product != 0)
-    return InvalidInput("The world size (" + std::to_string(p.rank_size) + ") is not divisible by " + std::to_string(p.tp) +
-                        " x " + std::to_string(p.pp) + " x " + std::to_string(cp) + ".");
+    return InvalidInput(Msg<msg::kWorldSizeNotDivisible>(p.rank_size, p.tp, p.pp, cp));
   long long dp = p.rank_size / product;
   std::map<std::string, long long> sizes{{"tp", p.tp}, {"pp", p.pp}, {"dp", dp}, {"ep", ep}, {"cp", cp}};
   std::string order = p.order;
@@ -93,12 +91,10 @@ Result<RankGroups> DefaultGroups(const ParallelParam& p, const std::string& toke
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   if (order.find("ep") != std::string::npos && order.find("ep-dp") == std::string::npos &&
       order.find("dp-ep") == std::string::npos)
-    return InvalidInput("The ep and dp must be adjacent in order (" + p.order + ").");
+    return InvalidInput(Msg<msg::kEpDpMustAdjacent>(p.order));
   for (const char* name : {"tp", "pp", "dp", "ep", "cp"}) {
     if (order.find(name) != std::string::npos) continue;
-    if (sizes[name] != 1)
-      return InvalidInput(std::string("The parallel size (") + name + ") is (" + std::to_string(sizes[name]) +
-                          "), but it's not specified in order (" + p.order + ").");
+    if (sizes[name] != 1) return InvalidInput(Msg<msg::kParallelSizeNotInOrder>(name, sizes[name], p.order));
     order += std::string("-") + name;
   }
   std::vector<std::string> names;
@@ -106,7 +102,7 @@ Result<RankGroups> DefaultGroups(const ParallelParam& p, const std::string& toke
   for (const std::string& item : SplitDash(order)) {
     if (item == "ep") continue;
     auto it = sizes.find(item);
-    if (it == sizes.end()) return InvalidInput("Unknown parallel dimension (" + item + ") in order (" + p.order + ").");
+    if (it == sizes.end()) return InvalidInput(Msg<msg::kUnknownParallelDimensionOrder>(item, p.order));
     names.push_back(item);
     dims.push_back(it->second);
   }
@@ -120,7 +116,7 @@ Result<RankGroups> DefaultGroups(const ParallelParam& p, const std::string& toke
     (m ? masked_strides : unmasked_strides).push_back(stride);
     stride *= dims[i];
   }
-  if (!found) return InvalidInput("Unknown parallel dimension (" + token + ").");
+  if (!found) return InvalidInput(Msg<msg::kUnknownParallelDimension>(token));
   long long group_dim = 1;
   for (long long d : masked_dims) group_dim *= d;
   RankGroups out;

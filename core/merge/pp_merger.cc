@@ -199,7 +199,7 @@ void Merger::RenameMarked(MergeGraph& G, NodeId n) {
     stack.pop_back();
     std::string cur(G.node(id).name);
     if (!G.Has(cur)) {
-      Log(LogLevel::kWarning, "Update node id " + cur + " fail!");
+      Log(LogLevel::kWarning, Msg<msg::kUpdateNodeIdFail>(cur));
     } else {
       G.Erase(cur);
       std::string old = StripMark(cur);

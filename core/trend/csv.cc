@@ -21,7 +21,7 @@ Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
         buf.clear();
         size_t i = pos_ + 1;
         for (;;) {
-          if (i >= text_.size()) return InvalidInput("line " + std::to_string(record_line_) + ": unterminated quoted field");
+          if (i >= text_.size()) return InvalidInput(Msg<msg::kLineUnterminatedQuotedField>(record_line_));
           char c = text_[i];
           if (c == '"') {
             if (i + 1 < text_.size() && text_[i + 1] == '"') {
@@ -39,11 +39,11 @@ Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
         fields.emplace_back(buf);
         pos_ = i;
         if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r')
-          return InvalidInput("line " + std::to_string(record_line_) + ": text after a closing quote");
+          return InvalidInput(Msg<msg::kLineTextAfterClosing>(record_line_));
       } else {
         size_t i = pos_;
         while (i < text_.size() && text_[i] != ',' && text_[i] != '\n' && text_[i] != '\r') {
-          if (text_[i] == '"') return InvalidInput("line " + std::to_string(record_line_) + ": quote inside an unquoted field");
+          if (text_[i] == '"') return InvalidInput(Msg<msg::kLineQuoteInsideUnquoted>(record_line_));
           ++i;
         }
         fields.emplace_back(text_.substr(pos_, i - pos_));

@@ -23,11 +23,11 @@ constexpr double kMaxMappingGrowth = 1024;
 }  // namespace
 
 Result<NameMapping> LoadNameMapping(const std::string& path) {
-  const std::string fail = "Load json file " + path + " failed.";
+  auto fail = [&path](const MessageArg& why) { return InvalidInput(Msg<msg::kLoadJsonFailedPath>(path, why)); };
   Status c = CheckPath(path, PathKind::kFile, PathAccess::kRead, ".json");
-  if (!c.ok()) return InvalidInput(fail + " " + c.message());
+  if (!c.ok()) return fail(c);
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return InvalidInput(fail + " It cannot be opened.");
+  if (!f) return fail(Msg<msg::kCannotBeOpened>());
   std::string text;
   char buf[65536];
   size_t n;
@@ -36,15 +36,14 @@ Result<NameMapping> LoadNameMapping(const std::string& path) {
   JTree t;
   JIdx root = kJNone;
   Status p = ParseJsonText(text, t, &root);
-  if (!p.ok()) return InvalidInput(fail + " " + p.message());
-  if (t.Kind(root) != JKind::kObject) return InvalidInput(fail + " The mapping must be a JSON object of strings.");
+  if (!p.ok()) return fail(p);
+  if (t.Kind(root) != JKind::kObject) return fail(Msg<msg::kMappingMustJsonObject>());
   NameMapping m;
   for (JIdx c2 = t.at(root).first; c2 != kJNone; c2 = t.at(c2).next) {
     JIdx v = t.DictMember(root, c2);
     if (v == kJNone) continue;
-    if (t.Kind(v) != JKind::kString)
-      return InvalidInput(fail + " The value of \"" + std::string(t.Key(c2)) + "\" is not a string.");
-    if (t.Key(c2).empty()) return InvalidInput(fail + " The mapping has an empty key.");
+    if (t.Kind(v) != JKind::kString) return fail(Msg<msg::kValueNotString>(t.Key(c2)));
+    if (t.Key(c2).empty()) return fail(Msg<msg::kMappingHasEmptyKey>());
     m.emplace_back(std::string(t.Key(c2)), std::string(t.Str(v)));
   }
   // Replacements run one after another, so each can multiply a name's length by |to| / |from|:
@@ -52,9 +51,7 @@ Result<NameMapping> LoadNameMapping(const std::string& path) {
   // "a": "aa" pairs would otherwise double it per pair).
   double growth = 1;
   for (const auto& kv : m) growth *= std::max(1.0, static_cast<double>(kv.second.size()) / static_cast<double>(kv.first.size()));
-  if (growth > kMaxMappingGrowth)
-    return InvalidInput(fail + " Its replacements could make names more than " +
-                        std::to_string(static_cast<int>(kMaxMappingGrowth)) + " times longer.");
+  if (growth > kMaxMappingGrowth) return fail(Msg<msg::kReplacementsCouldMakeNames>(static_cast<int>(kMaxMappingGrowth)));
   return m;
 }
 
@@ -245,7 +242,7 @@ Result<MicroPlan> DumpRun::PlanRank(const RankFolder& rf) {
   MicroPlan plan;
   std::string construct = JoinPath(rf.path, "construct.json");
   if (!IsRegularFile(construct)) {
-    rep_.Log(LogLevel::kWarning, "No 'construct.json' file found in: " + rf.path + "; its entries are counted as one micro step");
+    rep_.Log(LogLevel::kWarning, Msg<msg::kNoConstructJsonFile>(rf.path));
     return plan;
   }
   RETURN_IF_ERROR(CheckPath(construct, PathKind::kFile, PathAccess::kRead, ".json"));
@@ -280,7 +277,7 @@ Status DumpRun::ImportRank(const StepFolder& sf, const RankFolder& rf, const Mic
   done_bytes_ += read->bytes;
   ++files_;
   if (read->meta_root == kJNone || read->meta.Find(read->meta_root, "data") == kJNone)
-    rep_.Log(LogLevel::kWarning, dump + " has no \"data\" object; it contributes no rows");
+    rep_.Log(LogLevel::kWarning, Msg<msg::kHasNoDataObject>(dump));
   return Status::Ok();
 }
 
@@ -302,8 +299,7 @@ Status DumpRun::ImportStep(const StepFolder& sf) {
   min_step_ = std::min(min_step_, sf.step);
   max_step_ = std::max(max_step_, sf.step);
   if (opts_.micro_step) {
-    rep_.Log(LogLevel::kInfo,
-             "Step " + std::to_string(sf.step) + " processing completed. Total micro steps identified: [" + PyList(counts) + "]");
+    rep_.Log(LogLevel::kInfo, Msg<msg::kStepProcessingCompletedTotal>(sf.step, PyList(counts)));
     if (step_count > 1000000 || sum_.step_map.size() > 10000000) step_map_ok_ = false;
     for (int64_t j = 0; step_map_ok_ && j < step_count; ++j) sum_.step_map.push_back({offset_ + j, {sf.step, j}});
     offset_ += step_count;
@@ -333,18 +329,17 @@ Result<TrendImportResult> DumpRun::Finish() {
   res.input_bytes = done_bytes_;
   ASSIGN_OR_RETURN(res.db_path, w_->Commit(sum_));
   res.written = true;
-  rep_.Log(LogLevel::kInfo, "Dump data import completed. DB: " + res.db_path);
+  rep_.Log(LogLevel::kInfo, Msg<msg::kDumpDataImportCompleted>(res.db_path));
   return res;
 }
 
 Result<TrendImportResult> DumpRun::Run() {
-  rep_.Log(LogLevel::kInfo, "Starting dump data import...");
-  rep_.Log(LogLevel::kInfo, "Scanning data directory...");
+  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingDumpDataImport>());
+  rep_.Log(LogLevel::kInfo, Msg<msg::kScanningDataDirectory>());
   ASSIGN_OR_RETURN(scan_, ScanDumpFolders(opts_.data_dir, rep_));
   if (scan_.steps.empty()) {
     rep_.Log(opts_.format == "dump" || scan_.step_seen ? LogLevel::kError : LogLevel::kInfo,
-             "No valid dump data discovered in: " + opts_.data_dir +
-                 ", dump import skipped. See preceding scan warnings for the exact reason.");
+             Msg<msg::kNoValidDumpData>(opts_.data_dir));
     return TrendImportResult();
   }
   RETURN_IF_ERROR(OpenOutput());

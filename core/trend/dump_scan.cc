@@ -56,15 +56,14 @@ Result<DumpScan> ScanDumpFolders(const std::string& data, Reporter& rep) {
       any_candidate = true;
       std::string folder = JoinPath(step_path, e.name);
       if (!IsRegularFile(JoinPath(folder, "dump.json"))) {
-        rep.Log(LogLevel::kWarning, "No 'dump.json' file found in: " + folder);
+        rep.Log(LogLevel::kWarning, Msg<msg::kNoDumpJsonFile>(folder));
         continue;
       }
       (is_rank ? ranks : procs).emplace_back(n, folder);
     }
     if (!any_candidate) {
-      rep.Log(LogLevel::kWarning, "No valid 'rank*' or 'proc*' directories found in: " + step_path +
-                                      ". Expected directory names like 'rank0' or 'proc0'. Skipped entries: " +
-                                      (any_named ? PyList(skipped) : std::string("(none — no rank*/proc* entries at all)")));
+      rep.Log(LogLevel::kWarning, Msg<msg::kNoValidRankProc>(step_path, any_named ? MessageArg(PyList(skipped))
+                                                                                  : MessageArg(Msg<msg::kNoneNoRankProc>())));
     }
     std::sort(ranks.begin(), ranks.end());
     std::sort(procs.begin(), procs.end());
@@ -77,12 +76,11 @@ Result<DumpScan> ScanDumpFolders(const std::string& data, Reporter& rep) {
         map += (map.empty() ? "" : ", ") + std::string("'") + BaseName(p.second) + "': " + std::to_string(next);
         sf.ranks.push_back({next++, p.second});
       }
-      rep.Log(LogLevel::kInfo, "Step " + std::to_string(step) + ": proc to rank mapping - {" + map + "}");
+      rep.Log(LogLevel::kInfo, Msg<msg::kStepProcRankMapping>(step, map));
     }
     if (!sf.ranks.empty()) scan.steps.push_back(std::move(sf));
   }
-  if (!scan.step_seen)
-    rep.Log(LogLevel::kWarning, "No valid 'step*' directories found in: " + data + ", Expected directory names like 'step0'.");
+  if (!scan.step_seen) rep.Log(LogLevel::kWarning, Msg<msg::kNoValidStepDirectories>(data));
   return scan;
 }
 
@@ -205,8 +203,7 @@ Result<std::unordered_map<std::string, ConstructValue>> RememberParents(const st
     const std::string& key = c.entries[k].first;
     if (megatron && key == "megatron_micro_step_number") continue;
     if (megatron && c.is_list[k] && c.list_len[k] != 2)
-      return InvalidInput(path + ": the value of \"" + key + "\" is a list of " + std::to_string(c.list_len[k]) +
-                          " elements, expected [parent, micro_step]");
+      return InvalidInput(Msg<msg::kValueListElementsExpected>(path, key, c.list_len[k]));
     keys->push_back(k);
     const ConstructValue& v = c.entries[k].second;
     if (v.kind == ConstructValue::kNull) {
@@ -259,8 +256,7 @@ Result<MicroPlan> PlanMicroSteps(const std::string& path, Reporter& rep) {
     bool cycle = false;
     std::optional<int64_t> slot = SlotOf(c.entries[k].first, remembered, &cycle);
     if (cycle && !warned_cycle) {
-      rep.Log(LogLevel::kWarning,
-              "Cycle in the parent chain of " + c.entries[k].first + " in " + path + "; such nodes are not placed");
+      rep.Log(LogLevel::kWarning, Msg<msg::kCycleParentChainSuch>(c.entries[k].first, path));
       warned_cycle = true;
     }
     if (!slot || *slot < 0) continue;

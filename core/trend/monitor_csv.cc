@@ -32,14 +32,14 @@ bool IsWordOrDash(unsigned char c) {
 // `([\w-]{0,20})-rank(\d{1,5})-` matched from the start, greedy with backtracking.
 Result<std::string> ReadWholeFile(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return IoError("cannot open " + path);
+  if (!f) return IoError(Msg<msg::kCannotOpen>(path));
   std::string text;
   char buf[1 << 16];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
   bool err = std::ferror(f) != 0;
   std::fclose(f);
-  if (err) return IoError("cannot read " + path);
+  if (err) return IoError(Msg<msg::kCannotRead>(path));
   return text;
 }
 
@@ -166,30 +166,29 @@ std::string_view Cell(const std::vector<std::string_view>& f, int i) {
 // A row's vpp_stage, step and micro_step (0 without their column), or why the row is skipped.
 struct RowKeys {
   int64_t vpp = 0, step = 0, micro = 0;
-  std::string skip;  // empty: the row is valid
+  std::optional<Message> skip;  // none: the row is valid
 };
 
 RowKeys ReadRowKeys(const CsvColumns& c, const std::vector<std::string_view>& f, size_t line) {
   RowKeys k;
   if (f.size() > c.width) {
-    k.skip =
-        "line " + std::to_string(line) + " has " + std::to_string(f.size()) + " fields, the header " + std::to_string(c.width);
+    k.skip = Msg<msg::kLineFieldsMoreThanHeader>(line, f.size(), c.width);
     return k;
   }
   auto cell = [&f](int i) { return Cell(f, i); };
-  if (c.name < 0) return RowKeys{0, 0, 0, "no 'name' column"};
-  if (c.vpp < 0) return RowKeys{0, 0, 0, "no 'vpp_stage' column"};
+  if (c.name < 0) return RowKeys{0, 0, 0, Msg<msg::kNoNameColumn>()};
+  if (c.vpp < 0) return RowKeys{0, 0, 0, Msg<msg::kNoVppStageColumn>()};
   auto vpp = ParseCsvInt(cell(c.vpp));
-  if (!vpp) return RowKeys{0, 0, 0, "invalid vpp_stage '" + std::string(cell(c.vpp)) + "'"};
+  if (!vpp) return RowKeys{0, 0, 0, Msg<msg::kInvalidColumnValue>("vpp_stage", cell(c.vpp))};
   k.vpp = *vpp;
   if (c.step >= 0) {
     auto v = ParseCsvInt(cell(c.step));
-    if (!v) return RowKeys{0, 0, 0, "invalid step '" + std::string(cell(c.step)) + "'"};
+    if (!v) return RowKeys{0, 0, 0, Msg<msg::kInvalidColumnValue>("step", cell(c.step))};
     k.step = *v;
   }
   if (c.micro >= 0) {
     auto v = ParseCsvInt(cell(c.micro));
-    if (!v) return RowKeys{0, 0, 0, "invalid micro_step '" + std::string(cell(c.micro)) + "'"};
+    if (!v) return RowKeys{0, 0, 0, Msg<msg::kInvalidColumnValue>("micro_step", cell(c.micro))};
     k.micro = *v;
   }
   return k;
@@ -207,7 +206,7 @@ void ScanCsv(const CsvFile& file, const TrendOptions& opts, bool keep_rows, File
   std::vector<std::string_view> f;
   auto header = reader.Next(f);
   if (!header.ok()) {
-    out.status = InvalidInput(file.path + ": " + header.status().message());
+    out.status = InvalidInput(Msg<msg::kPathPrefixed>(file.path, header.status()));
     return;
   }
   if (!header.value()) return;  // empty file
@@ -217,13 +216,13 @@ void ScanCsv(const CsvFile& file, const TrendOptions& opts, bool keep_rows, File
   for (;;) {
     auto more = reader.Next(f);
     if (!more.ok()) {
-      out.status = InvalidInput(file.path + ": " + more.status().message());
+      out.status = InvalidInput(Msg<msg::kPathPrefixed>(file.path, more.status()));
       return;
     }
     if (!more.value()) break;
     const RowKeys k = ReadRowKeys(cols, f, reader.line());
-    if (!k.skip.empty()) {
-      if (++skipped <= kWarningsPerFile) out.warnings.push_back("Skip invalid row in " + file.path + ": " + k.skip);
+    if (k.skip) {
+      if (++skipped <= kWarningsPerFile) out.warnings.push_back(Msg<msg::kSkipInvalidRow>(file.path, *k.skip));
       continue;
     }
     std::string_view raw_name = Cell(f, cols.name);
@@ -246,8 +245,7 @@ void ScanCsv(const CsvFile& file, const TrendOptions& opts, bool keep_rows, File
     out.rows.push_back(std::move(row));
   }
   if (skipped > kWarningsPerFile)
-    out.warnings.push_back("Skip invalid row in " + file.path + ": " + std::to_string(skipped - kWarningsPerFile) +
-                           " more rows skipped");
+    out.warnings.push_back(Msg<msg::kSkipInvalidRow>(file.path, Msg<msg::kMoreRowsSkipped>(skipped - kWarningsPerFile)));
 }
 
 std::string JoinStats(uint32_t mask) {

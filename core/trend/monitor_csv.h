@@ -56,7 +56,7 @@ struct CsvRow {
 struct FileScan {
   Status status;
   uint32_t stat_mask = 0;
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   // Pass 1: distinct targets (mapped name, vpp, micro) in first-appearance order, step -> micro count.
   std::vector<TrendTarget> targets;
   std::map<int64_t, int64_t> step_counts;

@@ -76,10 +76,7 @@ Result<bool> MonitorRun::FindRanks() {
     if (!MatchRankFolder(e.name, &tag, &rank)) continue;
     std::array<int, 5> when;
     if (!ParseTimeTag(tag, &when)) {
-      rep_.Log(LogLevel::kWarning,
-               "illegal timestamp: " + tag +
-                   ", timestamp should be prefix of existing output dirpath, like 'Dec03_21-34-40'. Skipped: " +
-                   JoinPath(opts_.data_dir, e.name));
+      rep_.Log(LogLevel::kWarning, Msg<msg::kIllegalTimestampTimestampShould>(tag, JoinPath(opts_.data_dir, e.name)));
       continue;
     }
     if (!e.is_dir) continue;
@@ -91,19 +88,18 @@ Result<bool> MonitorRun::FindRanks() {
     }
     bool newer = std::tie(d.when, d.name) > std::tie(it->second.when, it->second.name);
     const RankDir& dropped = newer ? it->second : d;
-    rep_.Log(LogLevel::kWarning,
-             "Two monitor folders for rank " + std::to_string(rank) + "; using the latest, discarding " + dropped.path);
+    rep_.Log(LogLevel::kWarning, Msg<msg::kTwoMonitorFoldersRank>(rank, dropped.path));
     if (newer) it->second = d;
   }
   if (ranks_.empty()) {
-    rep_.Log(LogLevel::kWarning, "No valid monitor directories found in: " + opts_.data_dir);
+    rep_.Log(LogLevel::kWarning, Msg<msg::kNoValidMonitorDirectories>(opts_.data_dir));
     return false;
   }
   return true;
 }
 
 Result<bool> MonitorRun::ListFiles() {
-  rep_.Log(LogLevel::kInfo, "Scanning dimensions...");
+  rep_.Log(LogLevel::kInfo, Msg<msg::kScanningDimensions>());
   for (const auto& [rank, dir] : ranks_) {
     ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDir(dir.path));
     bool any = false;
@@ -113,24 +109,21 @@ Result<bool> MonitorRun::ListFiles() {
       CsvFile cf{rank, metric, JoinPath(dir.path, e.name), 0};
       RETURN_IF_ERROR(CheckPath(cf.path, PathKind::kFile, PathAccess::kRead));
       cf.size = FileSize(cf.path);
-      if (cf.size >= kCsvLimit)
-        return InvalidInput("The size (" + std::to_string(cf.size) + ") of " + cf.path + " exceeds (" +
-                            std::to_string(kCsvLimit) + ") bytes, tools not support.");
+      if (cf.size >= kCsvLimit) return InvalidInput(Msg<msg::kSizeExceedsBytesTools>(cf.size, cf.path, kCsvLimit));
       files_.push_back(cf);
       any = true;
     }
     if (any) max_rank_ = std::max(max_rank_, rank);
   }
   if (files_.empty()) {
-    rep_.Log(LogLevel::kWarning, "No valid CSV files found");
-    rep_.Log(LogLevel::kError, "No valid data files found during pre-scan");
+    rep_.Log(LogLevel::kWarning, Msg<msg::kNoValidCsvFiles>());
+    rep_.Log(LogLevel::kError, Msg<msg::kNoValidDataFiles>());
     return false;
   }
   std::map<int64_t, size_t> per_rank;
   for (const auto& f : files_) ++per_rank[f.rank];
   for (const auto& kv : per_rank) batches_ += (kv.second + kBatchFiles - 1) / kBatchFiles;
-  rep_.Log(LogLevel::kInfo, "Split " + std::to_string(per_rank.size()) + " ranks into " + std::to_string(batches_) +
-                                " batches (batch_size=100, total_files=" + std::to_string(files_.size()) + ")");
+  rep_.Log(LogLevel::kInfo, Msg<msg::kSplitRanksIntoBatches>(per_rank.size(), batches_, kBatchFiles, files_.size()));
   for (const auto& f : files_) total_bytes_ += f.size;
   return true;
 }
@@ -163,8 +156,8 @@ Result<bool> MonitorRun::ScanDimensions() {
     columns_mask |= metric_stats_[m];
   }
   if (metric_names_.empty()) {
-    rep_.Log(LogLevel::kWarning, "No valid CSV files found");
-    rep_.Log(LogLevel::kError, "No valid data files found during pre-scan");
+    rep_.Log(LogLevel::kWarning, Msg<msg::kNoValidCsvFiles>());
+    rep_.Log(LogLevel::kError, Msg<msg::kNoValidDataFiles>());
     return false;
   }
   column_of_stat_.assign(kStatCount, SIZE_MAX);
@@ -231,7 +224,7 @@ Status MonitorRun::EndUnit(int64_t rank) {
 Status MonitorRun::ImportFile(size_t i, FileScan& fs) {
   RETURN_IF_ERROR(fs.status);
   if (files_[i].rank != current_rank_) {
-    rep_.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank_) + " inserted " + std::to_string(rank_rows_) + " rows");
+    rep_.Log(LogLevel::kInfo, Msg<msg::kRankInsertedRows>(current_rank_, rank_rows_));
     if (opts_.shard.active()) {
       RETURN_IF_ERROR(EndUnit(current_rank_));
       w_->BeginUnit();
@@ -257,8 +250,7 @@ Status MonitorRun::ImportFile(size_t i, FileScan& fs) {
 // Pass 2: rows, parsed on process_num threads ahead of the inserts, which go in file order.
 Status MonitorRun::ImportRows() {
   if (opts_.shard.active() && !files_.empty()) w_->BeginUnit();
-  rep_.Log(LogLevel::kInfo,
-           "Starting data import for " + std::to_string(batches_) + " batches, " + std::to_string(files_.size()) + " files...");
+  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingDataImportBatches>(batches_, files_.size()));
   current_rank_ = files_.empty() ? 0 : files_.front().rank;
   values_.assign(columns_.size(), std::nullopt);
   std::vector<FileScan> parsed(files_.size());
@@ -274,8 +266,7 @@ Status MonitorRun::ImportRows() {
         parsed[i] = FileScan();  // its rows are in: free them
         return st;
       }));
-  if (!files_.empty())
-    rep_.Log(LogLevel::kInfo, "Rank " + std::to_string(current_rank_) + " inserted " + std::to_string(rank_rows_) + " rows");
+  if (!files_.empty()) rep_.Log(LogLevel::kInfo, Msg<msg::kRankInsertedRows>(current_rank_, rank_rows_));
   if (opts_.shard.active()) {
     if (!files_.empty()) RETURN_IF_ERROR(EndUnit(current_rank_));
     while (!unit_of_rank_.empty()) {  // the shard's rank folders without files
@@ -303,12 +294,12 @@ Result<TrendImportResult> MonitorRun::Finish() {
   res.files = files_.size();
   ASSIGN_OR_RETURN(res.db_path, w_->Commit(sum_));
   res.written = true;
-  rep_.Log(LogLevel::kInfo, "Monitor data import completed. DB: " + res.db_path);
+  rep_.Log(LogLevel::kInfo, Msg<msg::kMonitorDataImportCompleted>(res.db_path));
   return res;
 }
 
 Result<TrendImportResult> MonitorRun::Run() {
-  rep_.Log(LogLevel::kInfo, "Starting monitor data import...");
+  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingMonitorDataImport>());
   ASSIGN_OR_RETURN(bool found, FindRanks());
   if (found) { ASSIGN_OR_RETURN(found, ListFiles()); }
   if (found) { ASSIGN_OR_RETURN(found, ScanDimensions()); }

@@ -74,16 +74,15 @@ Status CheckScalars(const ParallelConfig& c) {
               {"pipeline_parallel_size", c.pipeline_parallel_size},
               {"num_layers_per_virtual_pipeline_stage", c.num_layers_per_virtual_pipeline_stage.value_or(1)}};
   for (const auto& i : ints)
-    if (i.value < 1) return InvalidInput(std::string(i.name) + " must be a positive integer");
+    if (i.value < 1) return InvalidInput(Msg<msg::kMustPositiveInteger>(i.name));
   if (c.world_size > kMaxWorldSize)
-    return InvalidInput("world_size (" + std::to_string(c.world_size) + ") exceeds the maximum supported value of 1024.");
+    return InvalidInput(Msg<msg::kExceedsMaximumSupportedValue>("world_size", c.world_size, kMaxWorldSize));
   if (c.num_layers > kMaxNumLayers)
-    return InvalidInput("num_layers (" + std::to_string(c.num_layers) + ") exceeds the maximum supported value of 256.");
+    return InvalidInput(Msg<msg::kExceedsMaximumSupportedValue>("num_layers", c.num_layers, kMaxNumLayers));
   // tp or pp above world_size cannot divide it; testing that first keeps tp × pp from overflowing.
   int64_t tp = c.tensor_parallel_size, pp = c.pipeline_parallel_size;
   if (tp > c.world_size || pp > c.world_size || c.world_size % (tp * pp) != 0)
-    return InvalidInput("world_size (" + std::to_string(c.world_size) + ") is not divisible by tensor_parallel_size(" +
-                        std::to_string(tp) + ") x pipeline_parallel_size (" + std::to_string(pp) + ")");
+    return InvalidInput(Msg<msg::kWorldSizeNotDivisibleTensor>(c.world_size, tp, pp));
   return Status::Ok();
 }
 
@@ -102,14 +101,12 @@ struct Dim {
 Result<std::vector<Dim>> ResolveOrder(const std::string& order, int tp, int pp, int dp) {
   std::string norm = Lower(order);
   if (norm.find("ep") != std::string::npos && norm.find("ep-dp") == std::string::npos && norm.find("dp-ep") == std::string::npos)
-    return InvalidInput("The ep and dp must be adjacent in order (" + order + ").");
+    return InvalidInput(Msg<msg::kEpDpMustAdjacent>(order));
   const Dim sizes[] = {{"tp", tp}, {"pp", pp}, {"dp", dp}, {"ep", 1}, {"cp", 1}};
   // A substring test, as the reference does; with valid tokens it is the same as token membership.
   for (const Dim& d : sizes) {
     if (norm.find(d.name) != std::string::npos) continue;
-    if (d.size != 1)
-      return InvalidInput("The parallel size (" + d.name + ") is (" + std::to_string(d.size) +
-                          "), but it's not specified in order (" + order + ").");
+    if (d.size != 1) return InvalidInput(Msg<msg::kParallelSizeNotInOrder>(d.name, d.size, order));
     norm += "-" + d.name;
   }
   // The reference fails on unknown tokens with a KeyError and accepts duplicates (§14 D-15).
@@ -122,9 +119,9 @@ Result<std::vector<Dim>> ResolveOrder(const std::string& order, int tp, int pp, 
     const Dim* d = nullptr;
     for (const Dim& s : sizes)
       if (s.name == tokens[i]) d = &s;
-    if (!d) return InvalidInput("invalid token '" + shown + "' in order (" + order + ")");
+    if (!d) return InvalidInput(Msg<msg::kInvalidTokenOrder>(shown, order));
     if (std::find(seen.begin(), seen.end(), tokens[i]) != seen.end())
-      return InvalidInput("duplicate token '" + shown + "' in order (" + order + ")");
+      return InvalidInput(Msg<msg::kDuplicateTokenOrder>(shown, order));
     seen.push_back(tokens[i]);
     if (d->name != "ep") dims.push_back(*d);
   }
@@ -243,22 +240,16 @@ Status DeriveSizes(const ParallelConfig& config, ParallelLayout& l) {
   bool standalone = config.standalone_embedding_stage;
   l.tpp = standalone ? l.pp - 1 : l.pp;  // step 6
   if (l.tpp == 0 || l.num_layers % l.tpp != 0) {  // step 7
-    std::string head = "number of layers (" + std::to_string(l.num_layers) + ") must be divisible by ";
-    if (standalone)
-      return InvalidInput(head + "transformer_pipeline_parallel_size (" + std::to_string(l.tpp) +
-                          "), which is pipeline_parallel_size-1 when standalone_embedding_stage is enabled.");
-    return InvalidInput(head + "pipeline_parallel_size (" + std::to_string(l.pp) + ").");
+    if (standalone) return InvalidInput(Msg<msg::kNumberLayersMustDivisible>(l.num_layers, l.tpp));
+    return InvalidInput(Msg<msg::kNumberLayersMustDivisiblePipeline>(l.num_layers, l.pp));
   }
   l.lps = l.num_layers / l.tpp;  // step 8
   if (config.num_layers_per_virtual_pipeline_stage) {
     int v = static_cast<int>(std::min<int64_t>(*config.num_layers_per_virtual_pipeline_stage, kMaxNumLayers + 1));
     if (l.lps % v != 0)
-      return InvalidInput("number of layers per pipeline stage (" + std::to_string(l.lps) +
-                          ") must be divisible by number of layers per virtual pipeline stage (" +
-                          std::to_string(*config.num_layers_per_virtual_pipeline_stage) + ").");
+      return InvalidInput(Msg<msg::kNumberLayersPerPipeline>(l.lps, *config.num_layers_per_virtual_pipeline_stage));
     l.vpp = l.lps / v;
-    if (l.vpp > 1 && l.pp <= 1)
-      return InvalidInput("pipeline-model-parallel size should be greater than 1 with virtual-pipeline");
+    if (l.vpp > 1 && l.pp <= 1) return InvalidInput(Msg<msg::kPipelineModelParallelSize>());
   }
   l.dp = l.world_size / (l.tp * l.pp);  // step 9
   return Status::Ok();

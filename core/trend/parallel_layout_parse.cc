@@ -33,7 +33,7 @@ Result<ParallelConfig> ParallelConfigFromJson(std::string_view json) {
   JTree t;
   JIdx root = kJNone;
   Status ps = ParseJsonText(json, t, &root);
-  if (!ps.ok()) return InvalidInput("invalid parallel config JSON: " + ps.message());
+  if (!ps.ok()) return InvalidInput(Msg<msg::kInvalidParallelConfigJson>(ps));
   ParallelConfig c;
   auto member = [&](const char* name) { return t.Find(root, name); };
   auto is_null = [&](JIdx v) { return v == kJNone || t.Kind(v) == JKind::kNull; };
@@ -61,14 +61,14 @@ Result<ParallelConfig> ParallelConfigFromJson(std::string_view json) {
   // the order when the groups are built (after every other check).
   if (bad_standalone) {
     RETURN_IF_ERROR(CheckScalars(c));
-    return InvalidInput("standalone_embedding_stage must be a boolean");
+    return InvalidInput(Msg<msg::kStandaloneEmbeddingStageMust>());
   }
   if (bad_order) {
     ParallelConfig probe = c;
     probe.order = ParallelConfig().order;
     auto r = ComputeParallelLayout(probe);
     if (!r.ok()) return r.status();
-    return InvalidInput("order must be a string");
+    return InvalidInput(Msg<msg::kOrderMustString>());
   }
   return c;
 }

@@ -39,15 +39,16 @@ struct Stmt {
 Status TrendDbWriter::Exec(const std::string& sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string m = err ? err : "unknown error";
+    MessageArg why = err ? MessageArg(err) : MessageArg(Msg<msg::kUnknownError>());
     sqlite3_free(err);
-    return IoError("cannot write " + final_ + ": " + m);
+    return IoError(Msg<msg::kCannotWriteWhy>(final_, why));
   }
   return Status::Ok();
 }
 
 Status TrendDbWriter::SqlError(const char* what) {
-  return IoError(std::string("cannot write ") + final_ + " (" + what + "): " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+  return IoError(
+      Msg<msg::kCannotWriteWhat>(final_, what, db_ ? MessageArg(sqlite3_errmsg(db_)) : MessageArg(Msg<msg::kOutOfMemory>())));
 }
 
 void TrendDbWriter::Abort() {

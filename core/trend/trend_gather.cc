@@ -25,22 +25,23 @@ struct OpenPart {
   }
 };
 
-Status PartError(const OpenPart& p, const std::string& what) {
-  return InvalidInput(p.info->path + ": " + what + (p.db ? std::string(" (") + sqlite3_errmsg(p.db) + ")" : std::string()));
+Status PartError(const OpenPart& p, const Message& what) {
+  if (!p.db) return InvalidInput(Msg<msg::kPathPrefixed>(p.info->path, what));
+  return InvalidInput(Msg<msg::kPathPrefixed>(p.info->path, Msg<msg::kWithSqliteMessage>(what, sqlite3_errmsg(p.db))));
 }
 
 // Runs `sql` and calls row(stmt) for each result row.
 template <typename F>
 Status Query(OpenPart& p, const std::string& sql, const std::vector<int64_t>& binds, F row) {
   sqlite3_stmt* st = nullptr;
-  if (sqlite3_prepare_v2(p.db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) return PartError(p, "cannot read it");
+  if (sqlite3_prepare_v2(p.db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) return PartError(p, Msg<msg::kPartCannotRead>());
   for (size_t i = 0; i < binds.size(); ++i) sqlite3_bind_int64(st, static_cast<int>(i + 1), binds[i]);
   int rc;
   Status s;
   while (s.ok() && (rc = sqlite3_step(st)) == SQLITE_ROW) s = row(st);
   sqlite3_finalize(st);
   if (!s.ok()) return s;
-  if (rc != SQLITE_DONE) return PartError(p, "cannot read it");
+  if (rc != SQLITE_DONE) return PartError(p, Msg<msg::kPartCannotRead>());
   return Status::Ok();
 }
 
@@ -57,13 +58,13 @@ Status OpenParts(const std::vector<PartInfo>& infos, int64_t pre, Parts* parts) 
     auto p = std::make_unique<OpenPart>();
     p->info = &info;
     if (sqlite3_open_v2(info.path.c_str(), &p->db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
-      return PartError(*p, "cannot be opened");
+      return PartError(*p, Msg<msg::kPartCannotBeOpened>());
     RETURN_IF_ERROR(Query(*p, "SELECT target_id, target_name, vpp_stage, micro_step FROM monitoring_targets ORDER BY target_id",
                           {}, [&](sqlite3_stmt* st) {
                             p->targets.push_back({Text(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)});
                             return Status::Ok();
                           }));
-    if (static_cast<int64_t>(p->targets.size()) < pre) return PartError(*p, "holds fewer targets than the run planned");
+    if (static_cast<int64_t>(p->targets.size()) < pre) return PartError(*p, Msg<msg::kPartFewerTargetsThanPlanned>());
     p->global.assign(p->targets.size(), 0);
     parts->push_back(std::move(p));
   }
@@ -91,7 +92,7 @@ Status ReadSummary(OpenPart& first, TrendSummary* sum) {
         gcols.push_back({Text(st, 0), Text(st, 1)});
         return Status::Ok();
       }));
-  if (gcols.empty()) return PartError(first, "has no global_stats table");
+  if (gcols.empty()) return PartError(first, Msg<msg::kPartNoGlobalStatsTable>());
   RETURN_IF_ERROR(Query(first, "SELECT * FROM global_stats LIMIT 1", {}, [&](sqlite3_stmt* st) {
     for (size_t c = 0; c < gcols.size(); ++c) {
       if (gcols[c].second.rfind("INT", 0) == 0)
@@ -140,13 +141,10 @@ Status GatherUnit(OpenPart& p, int64_t u, UnitCopy& c) {
     hi = sqlite3_column_int64(st, 2);
     return Status::Ok();
   }));
-  if (!found)
-    return InvalidInput(p.info->path + " lacks unit " + std::to_string(u) + " (the shard did not finish?): run shard " +
-                        std::to_string(p.info->meta.shard) + " again");
+  if (!found) return InvalidInput(Msg<msg::kLacksUnitShardDid>(p.info->path, u, p.info->meta.shard));
   RETURN_IF_ERROR(Query(p, "SELECT target_id FROM vp_shard_targets WHERE unit = ? ORDER BY seq", {u}, [&](sqlite3_stmt* st) {
     int64_t t = sqlite3_column_int64(st, 0);
-    if (t < 1 || t > static_cast<int64_t>(p.targets.size()))
-      return PartError(p, "names an unknown target id " + std::to_string(t));
+    if (t < 1 || t > static_cast<int64_t>(p.targets.size())) return PartError(p, Msg<msg::kPartUnknownTargetId>(t));
     const TrendTarget& tt = p.targets[static_cast<size_t>(t - 1)];
     p.global[static_cast<size_t>(t - 1)] = c.w.Target(tt.name, tt.vpp_stage, tt.micro_step);
     return Status::Ok();
@@ -157,7 +155,7 @@ Status GatherUnit(OpenPart& p, int64_t u, UnitCopy& c) {
                  int64_t m = sqlite3_column_int64(st, 2);
                  if (t < 1 || t > static_cast<int64_t>(p.global.size()) || !p.global[static_cast<size_t>(t - 1)] || m < 1 ||
                      m > static_cast<int64_t>(c.metrics.size()))
-                   return PartError(p, "holds a row of a target or metric it does not list");
+                   return PartError(p, Msg<msg::kPartRowOfUnlistedTarget>());
                  for (size_t k = 0; k < c.stats.size(); ++k) {
                    int col = static_cast<int>(k) + 3;
                    c.values[k] = sqlite3_column_type(st, col) == SQLITE_NULL
@@ -174,7 +172,7 @@ Status GatherUnit(OpenPart& p, int64_t u, UnitCopy& c) {
 Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::string& out_dir, Reporter& rep) {
   const PartInfo& p0 = infos[0];
   const std::string format = p0.Value("format");
-  if (format != "dump" && format != "monitor") return InvalidInput(p0.path + ": unknown trend format '" + format + "'");
+  if (format != "dump" && format != "monitor") return InvalidInput(Msg<msg::kUnknownTrendFormat>(p0.path, format));
   const int64_t pre = std::strtoll(p0.Value("targets_pre").c_str(), nullptr, 10);
   Parts parts;
   RETURN_IF_ERROR(OpenParts(infos, pre, &parts));
@@ -189,8 +187,7 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
   RETURN_IF_ERROR(CheckPath(out_dir, PathKind::kDir, PathAccess::kWrite));
   ASSIGN_OR_RETURN(std::string path, ClaimOutput(out_dir, format == "dump" ? "dump_data" : "monitor_data", ".trend.db", rep));
   ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(path, metrics, stats));
-  rep.Log(LogLevel::kInfo, "Gathering " + std::to_string(p0.meta.units) + " rank folders from " + std::to_string(parts.size()) +
-                               " parts into " + BaseName(path) + "...");
+  rep.Log(LogLevel::kInfo, Msg<msg::kGatheringRankFoldersFrom>(p0.meta.units, parts.size(), BaseName(path)));
   // The targets every part has (planned by each shard alike), then unit by unit what it first touched.
   for (int64_t t = 0; t < pre; ++t) {
     const TrendTarget& tt = first.targets[static_cast<size_t>(t)];
@@ -205,7 +202,8 @@ Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::s
     rep.Progress(95.0 * static_cast<double>(u + 1) / static_cast<double>(p0.meta.units), true);
   }
   ASSIGN_OR_RETURN(std::string done, w->Commit(sum));
-  rep.Log(LogLevel::kInfo, std::string(format == "dump" ? "Dump" : "Monitor") + " data import completed. DB: " + done);
+  rep.Log(LogLevel::kInfo,
+          format == "dump" ? Msg<msg::kDumpDataImportCompleted>(done) : Msg<msg::kMonitorDataImportCompleted>(done));
   return done;
 }
 

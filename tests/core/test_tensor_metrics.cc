@@ -867,15 +867,15 @@ TEST_CASE("§9.6.1 locating: no data file, unmatched, unreadable", "[tensor]") {
 TEST_CASE("§9.6.7 -tensor_log lines and metric rendering", "[tensor]") {
   vptest::TempDir dir;
   TensorMetrics m = CompareFiles(dir, Vec("<f4", {1, 2, 3, 4}), Vec("<f4", {1, 2, 3, 5}));
-  CHECK(TensorCompareLogLine("Cell.fc.Dense.forward.0.output.0", m) ==
+  CHECK(TensorCompareLogLine("Cell.fc.Dense.forward.0.output.0", m).text() ==
         "[Cell.fc.Dense.forward.0.output.0] Compare result: cosine 0.993999088548, euc_dist 1.0, max_abs_err 1.0, "
         "max_relative_err 0.20000000298, one_thousand_err_ratio 0.75, five_thousand_err_ratio 0.75, ");
   m = CompareTensorFiles(dir.path(), "-1", dir.path(), "x.npy");
-  CHECK(TensorCompareLogLine("a.b", m) == "[a.b] Compare result: NPU does not have data file. ");
+  CHECK(TensorCompareLogLine("a.b", m).text() == "[a.b] Compare result: NPU does not have data file. ");
   m = CompareTensorFiles(dir.path(), "x.npy", dir.path(), "N/A");
-  CHECK(TensorCompareLogLine("a.b", m) == "[a.b] Compare result: Bench api/module unmatched. ");
+  CHECK(TensorCompareLogLine("a.b", m).text() == "[a.b] Compare result: Bench api/module unmatched. ");
   m = CompareTensorFiles(dir.path(), "y.npy", dir.path(), "z.npy");
-  CHECK(TensorCompareLogLine("a.b", m) ==
+  CHECK(TensorCompareLogLine("a.b", m).text() ==
         "[a.b] Compare result: cosine unsupported, euc_dist unsupported, max_abs_err unsupported, max_relative_err "
         "unsupported, one_thousand_err_ratio unsupported, five_thousand_err_ratio unsupported, Dump file: y.npy or "
         "z.npy not found or read failed.");
