@@ -139,6 +139,13 @@ TEST_CASE("validation of a side's parallel parameters (§15.1)", "[merge]") {
   CHECK(check(p, 4) == "[NPU] The parallel params \"order\" must consist only of lowercase letters and \"-\"!");
   CHECK(ValidateParallelParam(Param(2, 2, 1), 3, "[Bench]").message() ==
         "[Bench] The parallel param \"rank_size\" error, you set 2 but expected 3.");
+  // Issue 47: the side is SidePrefixed, the check keeps its own id nested.
+  const Status side = ValidateParallelParam(Param(2, 2, 1), 3, "[Bench]");
+  CHECK(side.detail().id() == msg::kSidePrefixed);
+  REQUIRE(side.detail().args().size() == 2);
+  CHECK(side.detail().args()[0].text == "Bench");
+  REQUIRE(side.detail().args()[1].nested);
+  CHECK(side.detail().args()[1].nested->id() == msg::kParallelParamRankSize);
   SECTION("the rank folders are enumerated strictly") {
     TempDir tmp;
     vptest::MakeDir(tmp / "rank0");

@@ -60,6 +60,14 @@ std::string Bwd(const std::string& ins, const std::string& outs) {
 }
 std::string M(const std::string& key, const std::string& value) { return "\"" + key + "\": " + value; }
 
+// Issue 47: a message and every message nested in it carry an id (the page translates by id).
+bool HasIds(const Message& m) {
+  if (m.id() == msg::kNone) return false;
+  for (const auto& a : m.args())
+    if (a.nested && !HasIds(*a.nested)) return false;
+  return true;
+}
+
 // ---- a data / db folder pair -------------------------------------------------------------------
 
 struct Trend {
@@ -110,6 +118,11 @@ struct Trend {
     for (const auto& l : rep.lines)
       if (l.level == level && l.msg.find(part) != std::string::npos) return true;
     return false;
+  }
+  bool AllLoggedHaveIds() const {
+    for (const auto& m : rep.messages)
+      if (!HasIds(m)) return false;
+    return true;
   }
   std::string Log() const {
     std::string s;
@@ -783,6 +796,14 @@ TEST_CASE("§4.2 LoadNameMapping validation", "[trend]") {
   auto missing = LoadNameMapping(d / "nope.json");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status().message().find("Load json file") == 0);
+  // The reason is nested with its own id, not flattened into the text.
+  WriteFile(d / "m.json", "{\"\": \"x\"}");
+  const Status bad = LoadNameMapping(d / "m.json").status();
+  const Message& why = bad.detail();
+  CHECK(why.id() == msg::kLoadJsonFailedPath);
+  REQUIRE(why.args().size() == 2);
+  REQUIRE(why.args()[1].nested);
+  CHECK(why.args()[1].nested->id() == msg::kMappingHasEmptyKey);
 
   WriteFile(d / "ok.json", "{\"z\": \"1\", \"a\": \"2\", \"m\": \"\"}");
   auto ok = LoadNameMapping(d / "ok.json");
@@ -1164,6 +1185,7 @@ TEST_CASE("§2.2 step without rank/proc entries, and files or bad suffixes as sk
     CHECK(got == std::set<std::string>{"proc", "rank-1", "rank0"});
   }
   CHECK(found);
+  CHECK(t.AllLoggedHaveIds());
 }
 
 TEST_CASE("§2.2 rank folder without dump.json: WARNING, step absent", "[trend]") {
@@ -1189,6 +1211,7 @@ TEST_CASE("§2.2 rank0 + proc0 + proc1 -> ranks 0, 1, 2; procs sorted numericall
   REQUIRE(t.Dump(false).ok());
   CHECK(t.Logged(LogLevel::kInfo, "Step 0: proc to rank mapping - {'proc0': 1, 'proc1': 2}"));
   CHECK(t.Logged(LogLevel::kInfo, "Step 1: proc to rank mapping - {'proc3': 5, 'proc10': 6}"));
+  CHECK(t.AllLoggedHaveIds());
   CHECK(Query(t.dump_db(), "SELECT step, rank, norm FROM trend_data ORDER BY step, rank") == Rows{{"0", "0", "10.0"},
                                                                                                   {"0", "1", "20.0"},
                                                                                                   {"0", "2", "30.0"},
@@ -1371,6 +1394,7 @@ TEST_CASE("§5.2 row validation: invalid rows skipped with a WARNING, name cells
   CHECK(skips == 5);  // badvpp, emptyvpp, badstep, badmicro, short (empty micro_step)
   CHECK(t.LoggedContaining(LogLevel::kWarning, "Skip invalid row in " + t.data() + "/" + f + "/grad_reduced_0-9.csv"));
   CHECK(t.LoggedContaining(LogLevel::kWarning, "Skip invalid row in " + t.data() + "/" + f + "/exp_avg_0-9.csv"));
+  CHECK(t.AllLoggedHaveIds());
   CHECK(vptest::Column(Query(t.monitor_db(), "SELECT metric_name FROM monitoring_metrics")) == std::vector<std::string>{"actv"});
 }
 
