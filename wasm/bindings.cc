@@ -37,6 +37,7 @@
 #include "db/badges.h"
 #include "match/layer_mapping.h"
 #include "trend/parallel_layout.h"
+#include "trend/parallel_layout_parse.h"
 
 namespace {
 

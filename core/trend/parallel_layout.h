@@ -73,11 +73,7 @@ Result<ParallelLayout> ComputeParallelLayout(const ParallelConfig& config);
 // The §11.7 JSON object, plus the derived values, groups, colours and component lists.
 std::string ParallelLayoutToJson(const ParallelLayout& layout);
 
-// The browser's config: a JSON object with the ParallelConfig member names. Integers must be
-// JSON integers (true or 8.5 give "<name> must be a positive integer"), null means the default
-// for the optional members, standalone_embedding_stage must be a JSON boolean. Errors keep the
-// order of §11.2.
-Result<ParallelConfig> ParallelConfigFromJson(std::string_view json);
+// The browser's config read from JSON: ParallelConfigFromJson, in trend/parallel_layout_parse.h.
 
 // Visible for testing: colour of model copy `copy` out of `copies` (§11.5).
 std::string ModelCopyColor(int copy, int copies);

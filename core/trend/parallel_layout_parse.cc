@@ -1,6 +1,6 @@
-// The browser's parallel config (trend spec §11, declared in parallel_layout.h): a JSON object
-// read into a ParallelConfig, with its type errors reported where §11.2 puts them.
-#include "trend/parallel_layout.h"
+// The browser's parallel config (trend spec §11): a JSON object read into a ParallelConfig, with
+// its type errors reported where §11.2 puts them.
+#include "trend/parallel_layout_parse.h"
 
 #include <limits>
 

@@ -14,6 +14,7 @@
 #include "loader/json_tree.h"
 #include "test_util.h"
 #include "trend/parallel_layout.h"
+#include "trend/parallel_layout_parse.h"
 
 using namespace visprobe;
 using Ints = std::vector<int>;
