@@ -15,6 +15,27 @@
 namespace visprobe {
 namespace stdfs = std::filesystem;
 
+Message ErrnoMessage(int err) {
+  switch (err) {
+    case ENOENT: return Msg<msg::kErrnoNoEntry>();
+    case EACCES: return Msg<msg::kErrnoAccess>();
+    case EISDIR: return Msg<msg::kErrnoIsDirectory>();
+    case ENOTDIR: return Msg<msg::kErrnoNotDirectory>();
+    case ELOOP: return Msg<msg::kErrnoLoop>();
+    case ENOSPC: return Msg<msg::kErrnoNoSpace>();
+    case EROFS: return Msg<msg::kErrnoReadOnly>();
+    case EIO: return Msg<msg::kErrnoIo>();
+    case EMFILE: return Msg<msg::kErrnoTooManyOpenFiles>();
+    case ENOMEM: return Msg<msg::kErrnoNoMemory>();
+    case EDQUOT: return Msg<msg::kErrnoQuota>();
+    case ENAMETOOLONG: return Msg<msg::kErrnoNameTooLong>();
+    case EFBIG: return Msg<msg::kErrnoFileTooLarge>();
+    case EPERM: return Msg<msg::kErrnoNotPermitted>();
+    case EINVAL: return Msg<msg::kErrnoInvalidArgument>();
+    default: return Message(std::strerror(err));
+  }
+}
+
 bool PathExists(const std::string& p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0;
@@ -59,9 +80,9 @@ Result<std::vector<DirEntry>> ListDir(const std::string& dir) {
   std::vector<DirEntry> out;
   std::error_code ec;
   stdfs::directory_iterator it(dir, ec), end;
-  if (ec) return IoError("cannot list " + dir + ": " + ec.message());
+  if (ec) return IoError(Msg<msg::kCannotList>(dir, ErrnoMessage(ec.value())));
   for (; it != end; it.increment(ec)) {
-    if (ec) return IoError("cannot list " + dir + ": " + ec.message());
+    if (ec) return IoError(Msg<msg::kCannotList>(dir, ErrnoMessage(ec.value())));
     DirEntry e;
     e.name = it->path().filename().string();
     std::error_code ec2;
@@ -112,23 +133,21 @@ bool LengthOk(const std::string& real) {
 }  // namespace
 
 Status CheckPath(const std::string& path, PathKind kind, PathAccess access, const std::string& suffix) {
-  if (!PathExists(path)) return InvalidInput("The file path " + path + " does not exist.");
+  if (!PathExists(path)) return InvalidInput(Msg<msg::kFilePathNotExist>(path));
   std::string real = RealPath(path);
-  if (!LengthOk(real)) return InvalidInput("The file path length exceeds limit.");
-  if (kind == PathKind::kFile && !IsRegularFile(real)) return InvalidInput("The " + path + " should be a file!");
-  if (kind == PathKind::kDir && !IsDir(real)) return InvalidInput("The " + path + " should be a dictionary!");
+  if (!LengthOk(real)) return InvalidInput(Msg<msg::kFilePathLengthExceeds>());
+  if (kind == PathKind::kFile && !IsRegularFile(real)) return InvalidInput(Msg<msg::kShouldBeFile>(path));
+  if (kind == PathKind::kDir && !IsDir(real)) return InvalidInput(Msg<msg::kShouldBeDirectory>(path));
   if ((access == PathAccess::kRead || access == PathAccess::kReadWrite) && ::access(real.c_str(), R_OK) != 0)
-    return InvalidInput("The file path " + path + " is not readable.");
+    return InvalidInput(Msg<msg::kFilePathNotReadable>(path));
   if ((access == PathAccess::kWrite || access == PathAccess::kReadWrite) && ::access(real.c_str(), W_OK) != 0)
-    return InvalidInput("The file path " + path + " is not writable.");
-  if (!ValidChars(real)) return InvalidInput("The file path " + path + " contains special characters.");
+    return InvalidInput(Msg<msg::kFilePathNotWritable>(path));
+  if (!ValidChars(real)) return InvalidInput(Msg<msg::kFilePathContainsSpecial>(path));
   if (kind == PathKind::kFile) {
     uint64_t size = FileSize(real), limit = SizeLimit(real);
-    if (size >= limit)
-      return InvalidInput("The size (" + std::to_string(size) + ") of " + path + " exceeds (" + std::to_string(limit) +
-                          ") bytes, tools not support.");
+    if (size >= limit) return InvalidInput(Msg<msg::kSizeExceedsBytesTools>(size, path, limit));
     if (!suffix.empty() && (real.size() < suffix.size() || real.compare(real.size() - suffix.size(), suffix.size(), suffix) != 0))
-      return InvalidInput(path + " should be one of the following types of files: [" + suffix + "]!");
+      return InvalidInput(Msg<msg::kShouldOneFollowingTypes>(path, suffix));
   }
   return Status::Ok();
 }
@@ -137,8 +156,8 @@ Status CheckNewPath(const std::string& path) {
   std::error_code ec;
   std::string abs = stdfs::absolute(path, ec).lexically_normal().string();
   if (ec) abs = path;
-  if (!LengthOk(abs)) return InvalidInput("The file path length exceeds limit.");
-  if (!ValidChars(abs)) return InvalidInput("The file path " + path + " contains special characters.");
+  if (!LengthOk(abs)) return InvalidInput(Msg<msg::kFilePathLengthExceeds>());
+  if (!ValidChars(abs)) return InvalidInput(Msg<msg::kFilePathContainsSpecial>(path));
   return Status::Ok();
 }
 
@@ -154,16 +173,16 @@ Result<std::string> ClaimNewFile(const std::string& dir, const std::string& stem
         ::close(fd);
         return path;
       }
-      if (errno != EEXIST) return IoError("cannot create " + path + ".tmp: " + std::strerror(errno));
+      if (errno != EEXIST) return IoError(Msg<msg::kCannotCreate>(path + ".tmp", ErrnoMessage(errno)));
     }
     if (taken) *taken = true;  // finished, or another run is writing it
   }
-  return IoError("no free file name for " + JoinPath(dir, stem + ext) + " (tried " + std::to_string(kMaxTries) + ")");
+  return IoError(Msg<msg::kNoFreeFileName>(JoinPath(dir, stem + ext), kMaxTries));
 }
 
 Status TruncateOrCreate(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0640);
-  if (fd < 0) return IoError("cannot create " + path + ": " + std::strerror(errno));
+  if (fd < 0) return IoError(Msg<msg::kCannotCreate>(path, ErrnoMessage(errno)));
   ::close(fd);
   return Status::Ok();
 }
@@ -173,7 +192,7 @@ Status MakeDirs(const std::string& dir) {
   RETURN_IF_ERROR(CheckNewPath(dir));
   std::string parent = DirName(dir);
   if (parent != dir && !IsDir(parent)) RETURN_IF_ERROR(MakeDirs(parent));
-  if (::mkdir(dir.c_str(), 0750) != 0 && !IsDir(dir)) return IoError("cannot create the folder " + dir);
+  if (::mkdir(dir.c_str(), 0750) != 0 && !IsDir(dir)) return IoError(Msg<msg::kCannotCreateFolder>(dir));
   return Status::Ok();
 }
 

@@ -16,6 +16,10 @@ struct DirEntry {
   bool is_file = false;
 };
 
+// strerror(err) as a message: its Errno* id (base/messages.def) where there is one, else the plain
+// text (a nested part of the message that names the file).
+Message ErrnoMessage(int err);
+
 bool PathExists(const std::string& p);
 bool IsDir(const std::string& p);
 bool IsRegularFile(const std::string& p);

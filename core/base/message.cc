@@ -56,6 +56,13 @@ Message::Message(msg::Id id, std::vector<MessageArg> args) : id_(id), args_(std:
       });
 }
 
+bool MentionsMessage(const Message& m, msg::Id id) {
+  if (m.id() == id) return true;
+  for (const MessageArg& a : m.args())
+    if (a.nested && MentionsMessage(*a.nested, id)) return true;
+  return false;
+}
+
 std::vector<std::string> PlaceholderNames(std::string_view tmpl) {
   std::vector<std::string> out;
   WalkTemplate(

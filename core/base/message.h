@@ -94,6 +94,10 @@ Message Msg(Args&&... args) {
 std::string MessageJson(const Message& m);
 void AppendMessageJson(std::string& out, const Message& m);
 
+// Whether m is the message `id` or holds it as a nested argument, at any depth (core code asks
+// what an error is by id, never by its English).
+bool MentionsMessage(const Message& m, msg::Id id);
+
 // The placeholder names of a template, in order ("{dir}" -> "dir").
 std::vector<std::string> PlaceholderNames(std::string_view tmpl);
 

@@ -126,7 +126,7 @@ Result<std::unique_ptr<DistNode>> ReadNode(sqlite3_stmt* st, bool overflow_check
   if (!ParseJsonText(input, n->tree, &root).ok()) return std::unique_ptr<DistNode>();
   n->input = root;
   size_t dot = n->name.find('.');
-  if (dot == std::string::npos) return InvalidInput("Invalid node id " + n->name + ".");
+  if (dot == std::string::npos) return InvalidInput(Msg<msg::kInvalidNodeId>(n->name));
   size_t dot2 = n->name.find('.', dot + 1);
   n->api = n->name.substr(dot + 1, dot2 == std::string::npos ? std::string::npos : dot2 - dot - 1);
   int idx_col = overflow_check ? 6 : 5;
@@ -146,7 +146,7 @@ Status ReadDistributedNodes(sqlite3* db, bool overflow_check, Groups* groups, si
       "SELECT node_name, input_data, rank, step, data_source, precision_index, overflow_level FROM tb_nodes "
       "WHERE is_distributed = 1 ORDER BY data_source DESC, step, rank, node_order";
   if (sqlite3_prepare_v2(db, q, -1, &st, nullptr) != SQLITE_OK)
-    return IoError(std::string("An sqlite3 error occurred: ") + sqlite3_errmsg(db));
+    return IoError(Msg<msg::kSqlite3ErrorOccurred>(Message(sqlite3_errmsg(db))));
   *total = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
     Result<std::unique_ptr<DistNode>> n = ReadNode(st, overflow_check);
@@ -252,7 +252,7 @@ Status WriteMatches(sqlite3* db, sqlite3_stmt* up, const std::string& source, in
       sqlite3_bind_int64(up, 3, std::stoll(rank));
       sqlite3_bind_text(up, 4, source.c_str(), -1, SQLITE_TRANSIENT);
       sqlite3_bind_text(up, 5, n->name.c_str(), -1, SQLITE_TRANSIENT);
-      if (sqlite3_step(up) != SQLITE_DONE) return IoError(std::string("An sqlite3 error occurred: ") + sqlite3_errmsg(db));
+      if (sqlite3_step(up) != SQLITE_DONE) return IoError(Msg<msg::kSqlite3ErrorOccurred>(Message(sqlite3_errmsg(db))));
       ++*updated;
     }
   }
@@ -261,19 +261,19 @@ Status WriteMatches(sqlite3* db, sqlite3_stmt* up, const std::string& source, in
 
 }  // namespace
 
-Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, const std::function<void(const std::string&)>& log) {
+Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, const std::function<void(const Message&)>& log) {
   Groups groups;
   size_t total = 0;
   RETURN_IF_ERROR(ReadDistributedNodes(db, overflow_check, &groups, &total));
   if (total == 0) return size_t{0};
-  log("Start analyzing distributed nodes...");
+  log(Msg<msg::kStartAnalyzingDistributedNodes>());
 
   sqlite3_stmt* up = nullptr;
   if (sqlite3_prepare_v2(db,
                          "UPDATE tb_nodes SET matched_distributed = ? WHERE step = ? AND rank = ? AND data_source = ? "
                          "AND node_name = ?",
                          -1, &up, nullptr) != SQLITE_OK)
-    return IoError(std::string("An sqlite3 error occurred: ") + sqlite3_errmsg(db));
+    return IoError(Msg<msg::kSqlite3ErrorOccurred>(Message(sqlite3_errmsg(db))));
   size_t updated = 0;
   sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
   for (auto& [source, steps] : groups) {
@@ -300,7 +300,7 @@ Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, const std::f
   }
   sqlite3_finalize(up);
   sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-  log("Successfully analyzed distributed nodes.");
+  log(Msg<msg::kSuccessfullyAnalyzedDistributedNodes>());
   return updated;
 }
 

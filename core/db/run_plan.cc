@@ -23,9 +23,7 @@ std::string PartStem(const std::string& stem, const ShardSpec& shard) {
 Result<std::string> ClaimOutput(const std::string& dir, const std::string& stem, const std::string& ext, Reporter& rep) {
   bool taken = false;
   ASSIGN_OR_RETURN(std::string path, ClaimNewFile(dir, stem, ext, &taken));
-  if (taken)
-    rep.Log(LogLevel::kWarning, stem + ext + " already exists in " + dir + " (or another run is writing it); this run writes " +
-                                    BaseName(path) + ".");
+  if (taken) rep.Log(LogLevel::kWarning, Msg<msg::kAlreadyExistsAnotherRun>(stem + ext, dir, BaseName(path)));
   return path;
 }
 

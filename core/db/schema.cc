@@ -18,9 +18,7 @@ bool SafeIdentifier(const char* s) {
   return true;
 }
 
-Status Unsafe(const char* s) {
-  return InvalidInput(std::string("Invalid identifier '") + (s ? s : "") + "', potential SQL injection.");
-}
+Status Unsafe(const char* s) { return InvalidInput(Msg<msg::kInvalidIdentifierPotentialSql>(s ? s : "")); }
 
 }  // namespace
 
@@ -37,7 +35,7 @@ Status PublishDb(sqlite3** db, const std::string& temp, const std::string& final
                  const std::function<Status()>& close_error) {
   if (sqlite3_close(*db) != SQLITE_OK) return close_error();
   *db = nullptr;
-  if (std::rename(temp.c_str(), final_path.c_str()) != 0) return IoError("cannot rename " + temp + " to " + final_path);
+  if (std::rename(temp.c_str(), final_path.c_str()) != 0) return IoError(Msg<msg::kCannotRename>(temp, final_path));
   return Status::Ok();
 }
 

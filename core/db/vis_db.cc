@@ -72,7 +72,8 @@ void AppendItems(std::string& out, const NodeItems& items, const std::vector<Ite
 
 Status VisDbWriter::SqlError(const char* what) const {
   std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-  return IoError(std::string("An sqlite3 error occurred: ") + msg + (what ? std::string(" (") + what + ")" : ""));
+  // SQLite's own text (and the step that failed) is nested as it is.
+  return IoError(Msg<msg::kSqlite3ErrorOccurred>(Message(msg + (what ? std::string(" (") + what + ")" : ""))));
 }
 
 Status VisDbWriter::Exec(const std::string& sql) {
@@ -80,7 +81,7 @@ Status VisDbWriter::Exec(const std::string& sql) {
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     std::string m = err ? err : "unknown error";
     sqlite3_free(err);
-    return IoError("An sqlite3 error occurred: " + m);
+    return IoError(Msg<msg::kSqlite3ErrorOccurred>(Message(m)));
   }
   return Status::Ok();
 }
@@ -251,7 +252,7 @@ int64_t VisDbWriter::ReserveRows(size_t rows) {
 }
 
 Result<size_t> VisDbWriter::EndGraph() {
-  if (!g_) return Internal("EndGraph without BeginGraph");
+  if (!g_) return Internal(Msg<msg::kEndGraphWithoutBeginGraph>());
   auto fail = [&](Status s) {
     Exec("ROLLBACK");
     g_ = nullptr;

@@ -185,9 +185,7 @@ bool EntryParser::SetUntypedFields(ItemBuild& it, JIdx leaf, const std::string& 
 }
 
 Status EntryParser::Walk(JIdx v, std::string& nm, int depth) {
-  if (depth > kMaxWalkDepth)
-    return InvalidInput("the entry '" + std::string(node_) +
-                        "' is nested more than 400 levels deep (exceeds the recursion limit)");
+  if (depth > kMaxWalkDepth) return InvalidInput(Msg<msg::kEntryNestedMoreThan>(node_, kMaxWalkDepth));
   JKind k = t_.Kind(v);
   if (k == JKind::kNull) {
     ItemBuild& it = DefaultItem(nm);

@@ -3,7 +3,7 @@
 #include "graph/node_records.h"
 
 #include <algorithm>
-#include <cstring>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,9 +16,6 @@
 
 namespace visprobe {
 namespace {
-
-// Marks errors of the record consumer (e.g. the database), which are not dump.json's fault.
-constexpr const char* kNotDumpError = "\x01";
 
 // §6.8: batch_isend_irecv outputs -> {op, peer, group_id} of the first output list.
 void ExtractBatchP2P(const JTree& t, JIdx v, std::vector<BatchP2PInfo>* out) {
@@ -77,6 +74,10 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
     if (c < by_offset.size() && by_offset[c].first == at) return by_offset[c++].second;
     return kNoNode;
   };
+  // Errors of the record consumer (e.g. the database) are not dump.json's fault: they are returned
+  // as they are, told apart from the reader's by identity.
+  std::mutex consumer_mu;
+  std::vector<Status> consumer_errors;
   auto rec = [&](int worker, std::string_view key, uint64_t at, const JTree& t, JIdx v) -> Status {
     NodeId id = known ? node_at(worker, at) : g.Find(key);
     if (id == kNoNode) return Status::Ok();
@@ -87,8 +88,11 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
     n.overflow = opts.overflow_check ? CheckOverflow(t, v, n.name) : Overflow::kNone;
     if (key.find("batch_isend_irecv") != std::string_view::npos) ExtractBatchP2P(t, v, &n.batch_p2p);
     Status s = fn(worker, id, it);
-    if (!s.ok()) return Status(s.code(), kNotDumpError + s.message());
-    return Status::Ok();
+    if (!s.ok()) {
+      std::lock_guard<std::mutex> lock(consumer_mu);
+      consumer_errors.push_back(s);
+    }
+    return s;
   };
   Status st;
   if (known) {
@@ -106,8 +110,8 @@ Status StreamNodeRecordsParallel(Graph& g, const BuildOptions& opts, int workers
     st = r.ok() ? Status::Ok() : r.status();
   }
   if (!st.ok()) {
-    const std::string& m = st.message();
-    if (m.rfind(kNotDumpError, 0) == 0) return Status(st.code(), m.substr(std::strlen(kNotDumpError)));
+    for (const Status& c : consumer_errors)
+      if (&c.detail() == &st.detail()) return st;
     return LoadFailed("dump.json", st);
   }
   return Status::Ok();

@@ -14,16 +14,14 @@ constexpr int64_t kMaxMicroSteps = 1000000;
 
 namespace {
 
-Status ConstructParseFailed() { return InvalidInput("Parse construct json file \"construct.json\" failed."); }
+Status ConstructParseFailed() { return InvalidInput(Msg<msg::kParseConstructJsonFile>("construct.json")); }
 
 }  // namespace
 
-Status LoadFailed(const std::string& base, const Status& why) {
-  return InvalidInput("load json file \"" + base + "\" failed. " + why.message());
-}
+Status LoadFailed(const std::string& base, const Status& why) { return InvalidInput(Msg<msg::kLoadJsonFailed>(base, why)); }
 
 Status TooManyNodes(const std::string& path, uint64_t limit, const char* what) {
-  return InvalidInput(path + " holds more than " + std::to_string(limit) + " " + what + ", the limit of nodes in one graph.");
+  return InvalidInput(Msg<msg::kHoldsMoreThanLimit>(path, limit, what));
 }
 
 Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
@@ -97,11 +95,7 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
   if (!c.megatron)
     for (const auto& e : c.entries)
       if (e.from_list) return ConstructParseFailed();
-  if (c.entries.empty())
-    return InvalidInput(
-        "The content of 'construct.json' is empty, failed to build graph. When dumping data, it is necessary to "
-        "select level L0 or mix in order to collect model structure data, that is, the content of "
-        "'construct.json' is not empty.");
+  if (c.entries.empty()) return InvalidInput(Msg<msg::kContentConstructJsonEmpty>());
   return c;
 }
 
@@ -158,9 +152,9 @@ Status LoadStacks(const std::string& path, Graph& g, Stacks& s) {
   };
   auto r = ReadJsonRecords(path, o, rec);
   if (!r.ok()) {
-    if (r.status().message().find("not a JSON object") != std::string::npos ||
-        r.status().message().find("not an object") != std::string::npos)
-      return InvalidInput("The format of the stack.json is incorrect, the outermost layer of stack.json should be a dict type.");
+    const Message& m = r.status().detail();
+    if (MentionsMessage(m, msg::kTopLevelValueNot) || MentionsMessage(m, msg::kTopLevelValueNotObject))
+      return InvalidInput(Msg<msg::kFormatStackJsonIncorrect>());
     return LoadFailed("stack.json", r.status());
   }
   // The map gets its room once (grown by doubling it was rehashed into fresh memory, like

@@ -40,15 +40,11 @@ long SortKey(const std::string& name) {
   return std::strtol(name.c_str() + 4, nullptr, 10);
 }
 
-const char kNamingError[] =
-    "The input path content does not conform to the expected naming convention. It is expected to be all "
-    "step{number} named folders (such as step0), all rank{number} named folders (such as rank0), or all files.";
-
 }  // namespace
 
 Result<LayoutKind> Classify(const std::string& dir) {
   ASSIGN_OR_RETURN(auto entries, ListDir(dir));
-  if (entries.empty()) return InvalidInput("The path " + dir + " is empty.");
+  if (entries.empty()) return InvalidInput(Msg<msg::kPathEmpty>(dir));
   if (IsDir(JoinPath(dir, "dump_tensor_data"))) return LayoutKind::kFiles;
   bool all_files = std::all_of(entries.begin(), entries.end(), [](const DirEntry& e) { return e.is_file; });
   if (all_files) return LayoutKind::kFiles;
@@ -68,7 +64,7 @@ Result<LayoutKind> Classify(const std::string& dir) {
   }
   if (any_dir && all_rank) return LayoutKind::kRanks;
   if (any_dir && all_step) return LayoutKind::kSteps;
-  return InvalidInput(kNamingError + std::string(" Found in ") + dir + ".");
+  return InvalidInput(Msg<msg::kInputPathContentDoes>(dir));
 }
 
 Result<std::vector<std::string>> ListNamed(const std::string& dir, const std::string& prefix, bool strict) {
@@ -79,10 +75,7 @@ Result<std::vector<std::string>> ListNamed(const std::string& dir, const std::st
       out.push_back(e.name);
       continue;
     }
-    if (strict)
-      return InvalidInput("dump_dir contains '" + e.name + "'. Expected '" + prefix +
-                          "'. This name is not in the format of dump output. Please check and delete irrelevant files in " + dir +
-                          " and try again.");
+    if (strict) return InvalidInput(Msg<msg::kDumpDirContainsExpected>(e.name, prefix, dir));
   }
   std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return SortKey(a) < SortKey(b); });
   return out;
@@ -93,8 +86,7 @@ Result<std::string> FindProcDir(const std::string& dir) {
   std::vector<std::string> procs;
   for (const auto& e : entries)
     if (e.is_dir && IsProcName(e.name)) procs.push_back(e.name);
-  if (procs.size() != 1)
-    return InvalidInput("No or multiple proc directories were found in the " + dir + ". Expected exactly one.");
+  if (procs.size() != 1) return InvalidInput(Msg<msg::kNoMultipleProcDirectories>(dir));
   return procs[0];
 }
 
@@ -105,8 +97,7 @@ Result<int> IdOf(const std::string& name, bool is_rank) {
   auto k = rest.find(word);
   if (k != std::string::npos) rest.erase(k, 4);
   if (AllDigits(rest, 0) && rest.size() < 10) return static_cast<int>(std::strtol(rest.c_str(), nullptr, 10));
-  return InvalidInput(std::string("The folder name format is incorrect, expected ") + word +
-                      "+number, such as rank0, step1, etc. Found '" + name + "'.");
+  return InvalidInput(Msg<msg::kFolderNameFormatIncorrect>(word, name));
 }
 
 namespace {
@@ -127,8 +118,7 @@ Result<std::vector<std::string>> RankNames(const std::string& dir) {
 }
 
 Status TooMany(const std::string& dir, size_t n, const char* what, size_t limit) {
-  return InvalidInput("The path " + dir + " holds " + std::to_string(n) + " " + what + " folders, more than the limit of " +
-                      std::to_string(limit) + ".");
+  return InvalidInput(Msg<msg::kPathHoldsFoldersMore>(dir, n, what, limit));
 }
 
 // Adds the jobs of one folder of rank folders (target, and golden if given).
@@ -154,7 +144,7 @@ Status AddRanks(LayoutPlan& plan, int step, const std::string& tdir, const std::
       std::vector<std::string> common;
       for (auto& n : tn)
         if (gs.count(n)) common.push_back(n);
-      if (common.empty()) return InvalidInput("The ranks in the two runs are completely different. Unable to match the ranks.");
+      if (common.empty()) return InvalidInput(Msg<msg::kRanksTwoRunsCompletely>());
       tn = common;
     }
     names = tn;
@@ -180,7 +170,7 @@ Result<LayoutPlan> PlanRun(const std::string& target, const std::string& golden,
   ASSIGN_OR_RETURN(plan.kind, Classify(target));
   if (!golden.empty()) {
     ASSIGN_OR_RETURN(LayoutKind gk, Classify(golden));
-    if (gk != plan.kind) return InvalidInput("The directory structures of npu_path and bench_path are inconsistent.");
+    if (gk != plan.kind) return InvalidInput(Msg<msg::kDirectoryStructuresNpuPath>());
   }
   switch (plan.kind) {
     case LayoutKind::kFiles: {
@@ -211,7 +201,7 @@ Result<LayoutPlan> PlanRun(const std::string& target, const std::string& golden,
           std::vector<std::string> common;
           for (auto& s : ts)
             if (g.count(s)) common.push_back(s);
-          if (common.empty()) return InvalidInput("Two steps cannot obtain intersection.");
+          if (common.empty()) return InvalidInput(Msg<msg::kTwoStepsCannotObtain>());
           ts = common;
         }
         steps = ts;

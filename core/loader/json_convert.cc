@@ -35,28 +35,34 @@ bool NonFinite(std::string_view tok, double* out) {
 
 }  // namespace
 
-std::string StringLimitText(size_t limit) {
-  return "a string longer than the limit of " + std::to_string(limit) + " bytes for one string";
-}
+Message StringLimitText(size_t limit) { return Msg<msg::kStringLongerThanLimit>(limit); }
 
-std::string ErrorText(simdjson::error_code e) {
+Message ErrorText(simdjson::error_code e) {
   switch (e) {
-    case simdjson::TAPE_ERROR: return "invalid JSON syntax";
-    case simdjson::INCORRECT_TYPE: return "unexpected value type";
-    case simdjson::N_ATOM_ERROR: return "invalid literal (expected null)";
-    case simdjson::T_ATOM_ERROR: return "invalid literal (expected true)";
-    case simdjson::F_ATOM_ERROR: return "invalid literal (expected false)";
-    case simdjson::NUMBER_ERROR: return "invalid number";
-    case simdjson::UTF8_ERROR: return "invalid UTF-8 in a string";
-    case simdjson::UNCLOSED_STRING: return "unclosed string";
-    case simdjson::STRING_ERROR: return "invalid string escape";
-    case simdjson::DEPTH_ERROR: return "JSON nesting deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels";
-    case simdjson::TRAILING_CONTENT: return "unexpected content after a value";
-    default: return simdjson::error_message(e);
+    case simdjson::TAPE_ERROR: return Msg<msg::kInvalidJsonSyntax>();
+    case simdjson::INCORRECT_TYPE: return Msg<msg::kUnexpectedValueType>();
+    case simdjson::N_ATOM_ERROR: return Msg<msg::kInvalidLiteralExpectedNull>();
+    case simdjson::T_ATOM_ERROR: return Msg<msg::kInvalidLiteralExpectedTrue>();
+    case simdjson::F_ATOM_ERROR: return Msg<msg::kInvalidLiteralExpectedFalse>();
+    case simdjson::NUMBER_ERROR: return Msg<msg::kInvalidNumber>();
+    case simdjson::UTF8_ERROR: return Msg<msg::kInvalidUtfString>();
+    case simdjson::UNCLOSED_STRING: return Msg<msg::kUnclosedString>();
+    case simdjson::STRING_ERROR: return Msg<msg::kInvalidStringEscape>();
+    case simdjson::DEPTH_ERROR: return Msg<msg::kJsonNestingDeeperThan>(kMaxJsonDepth);
+    case simdjson::TRAILING_CONTENT: return Msg<msg::kUnexpectedContentAfterValue>();
+    // simdjson's own texts for the rest (error_message), by id where the page has them.
+    case simdjson::UNESCAPED_CHARS: return Msg<msg::kSimdjsonUnescapedChars>();
+    case simdjson::BIGINT_ERROR: return Msg<msg::kSimdjsonBigint>();
+    case simdjson::NUMBER_OUT_OF_RANGE: return Msg<msg::kSimdjsonNumberOutOfRange>();
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return Msg<msg::kSimdjsonIncomplete>();
+    case simdjson::CAPACITY: return Msg<msg::kSimdjsonCapacity>();
+    case simdjson::MEMALLOC: return Msg<msg::kSimdjsonMemalloc>();
+    case simdjson::EMPTY: return Msg<msg::kSimdjsonEmpty>();
+    default: return Message(simdjson::error_message(e));
   }
 }
 
-std::string Converter::Text() const { return what.empty() ? ErrorText(error) : what; }
+Message Converter::Text() const { return what.text().empty() ? ErrorText(error) : what; }
 
 bool Converter::Scalar(od::value& v, JIdx idx) {
   JNode* n = &tree.at(idx);

@@ -13,9 +13,9 @@
 namespace visprobe {
 namespace json_internal {
 
-// The error texts: a string over the limit, and simdjson's errors in the reader's words.
-std::string StringLimitText(size_t limit);
-std::string ErrorText(simdjson::error_code e);
+// The error messages: a string over the limit, and simdjson's errors in the reader's words.
+Message StringLimitText(size_t limit);
+Message ErrorText(simdjson::error_code e);
 
 // Converts one value (and everything below it) into a tree; a converter per value.
 class Converter {
@@ -25,7 +25,7 @@ class Converter {
   // The value into node idx (already added), its children below it. False on an error: Text()
   // says which. Recursion depth is bounded by kMaxJsonDepth (a few hundred bytes per frame).
   bool Value(od::value v, JIdx idx, int depth);
-  std::string Text() const;
+  Message Text() const;
 
  private:
   // A scalar (or a value simdjson cannot type: NaN / Infinity, or an error).
@@ -34,13 +34,12 @@ class Converter {
     error = e;
     return false;
   }
-  bool FailLimit(std::string w) {
+  bool FailLimit(Message w) {
     what = std::move(w);
     return false;
   }
   bool Add(JIdx* out) {
-    if (tree.size() >= limits.max_record_values)
-      return FailLimit("the member holds more than the limit of " + std::to_string(limits.max_record_values) + " values");
+    if (tree.size() >= limits.max_record_values) return FailLimit(Msg<msg::kMemberHoldsMoreValues>(limits.max_record_values));
     *out = tree.Add(JKind::kNull);
     return true;
   }
@@ -48,7 +47,7 @@ class Converter {
   JTree& tree;
   JsonLimits limits;
   simdjson::error_code error = simdjson::SUCCESS;
-  std::string what;  // set for a limit; replaces the simdjson error text
+  Message what;  // set for a limit; replaces the simdjson error
 };
 
 }  // namespace json_internal

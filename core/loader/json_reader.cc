@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/fs.h"
 #include "loader/json_convert.h"
 #include "loader/json_reader_internal.h"
 #include "loader/record_splitter.h"
@@ -46,6 +47,12 @@ const char* FindBytes(const char* h, size_t hn, const char* nd, size_t nn) {
 #endif
   if (i >= hn) return nullptr;
   return static_cast<const char*>(::memmem(h + i, hn - i, nd, nn));
+}
+
+// The splitter's "@ byte N: what" (JsonErrorAtByte) with the file's path: "path @ byte N: what".
+Status AtPath(const std::string& path, const Status& st) {
+  const Message& m = st.detail();
+  return InvalidInput(Msg<msg::kJsonErrorAt>(path, m.args()[0], m.args()[1]));
 }
 
 }  // namespace
@@ -90,10 +97,10 @@ Status WindowParser::Parse(std::string& window, const std::vector<RecordOrigin>&
 Status WindowParser::Error(simdjson::error_code e, const std::vector<RecordOrigin>& origins, size_t rec) {
   return Error(ErrorText(e), origins, rec);
 }
-Status WindowParser::Error(const std::string& text, const std::vector<RecordOrigin>& origins, size_t rec) {
+Status WindowParser::Error(const Message& what, const std::vector<RecordOrigin>& origins, size_t rec) {
   uint64_t pos = origins.empty() ? 0 : origins[rec < origins.size() ? rec : origins.size() - 1].file_pos;
-  std::string where = rec < origins.size() ? " (in the member starting at byte " + std::to_string(pos) + ")" : "";
-  return InvalidInput(path_ + " @ byte " + std::to_string(pos) + ": " + text + where);
+  if (rec < origins.size()) return InvalidInput(Msg<msg::kJsonErrorInMember>(path_, pos, what, pos));
+  return InvalidInput(Msg<msg::kJsonErrorAt>(path_, pos, what));
 }
 
 }  // namespace json_internal
@@ -174,7 +181,7 @@ namespace json_internal {
 
 Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, RecordSplitter& splitter, bool* found) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
+  if (!f) return IoError(Msg<msg::kPathCannotOpen>(path, ErrnoMessage(errno)));
   uint64_t total = 0;
   if (fseeko(f.get(), 0, SEEK_END) == 0) {
     total = static_cast<uint64_t>(ftello(f.get()));
@@ -187,8 +194,10 @@ Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, 
   for (;;) {
     size_t n = std::fread(block.data(), 1, block.size(), f.get());
     if (n == 0) {
-      if (std::ferror(f.get()))
-        return IoError(path + " @ byte " + std::to_string(done) + ": read error (" + std::strerror(errno) + ")");
+      if (std::ferror(f.get())) {
+        const int err = errno;
+        return IoError(Msg<msg::kJsonErrorAt>(path, done, Msg<msg::kReadErrorWhy>(ErrnoMessage(err))));
+      }
       break;
     }
     if (found && !*found && !opts.find_text.empty()) {
@@ -203,21 +212,21 @@ Result<uint64_t> FeedFile(const std::string& path, const JsonReadOptions& opts, 
     }
     Status st = splitter.Feed(block.data(), n);
     if (!st.ok()) {
-      if (st.message().rfind("@ byte", 0) == 0) return InvalidInput(path + " " + st.message());
+      if (st.detail().id() == msg::kJsonErrorAtByte) return AtPath(path, st);
       return st;
     }
     done += n;
     if (opts.progress) opts.progress(done, total);
   }
   Status st = splitter.Finish();
-  if (!st.ok()) return InvalidInput(path + " " + st.message());
+  if (!st.ok()) return AtPath(path, st);
   return done;
 }
 
 Status ParseMeta(const std::string& path, const RecordSplitter& splitter, const JsonReadOptions& opts, JsonReadResult& out) {
   if (opts.container_key.empty()) return Status::Ok();
   Status ms = ParseJsonText(splitter.meta(), out.meta, &out.meta_root);
-  if (!ms.ok()) return InvalidInput(path + ": " + ms.message());
+  if (!ms.ok()) return InvalidInput(Msg<msg::kPathPrefixed>(path, ms));
   return Status::Ok();
 }
 
@@ -254,11 +263,11 @@ Result<JsonReadResult> ScanJsonKeys(const std::string& path, const JsonReadOptio
     std::string_view key = raw;
     if (raw.find('\\') != std::string_view::npos) {
       if (!DecodeJsonString(raw, &decoded))
-        return InvalidInput(path + " @ byte " + std::to_string(pos) + ": invalid string escape");
+        return InvalidInput(Msg<msg::kJsonErrorAt>(path, pos, Msg<msg::kInvalidStringEscape>()));
       key = decoded;
     }
     if (key.size() > opts.max_string_bytes)
-      return InvalidInput(path + " @ byte " + std::to_string(pos) + ": " + StringLimitText(opts.max_string_bytes));
+      return InvalidInput(Msg<msg::kJsonErrorAt>(path, pos, StringLimitText(opts.max_string_bytes)));
     return on_key(key, pos);
   });
   bool found = false;
@@ -284,7 +293,7 @@ Status ParseJsonText(std::string_view text, JTree& tree, JIdx* root) {
   *root = tree.Add(JKind::kNull);
   // A scalar document cannot be read as a value in on-demand mode; the callers only need objects.
   od::object obj;
-  if (doc.get_object().get(obj) != simdjson::SUCCESS) return InvalidInput("the top-level value is not a JSON object");
+  if (doc.get_object().get(obj) != simdjson::SUCCESS) return InvalidInput(Msg<msg::kTopLevelValueNot>());
   tree.at(*root).kind = JKind::kObject;
   JIdx prev = kJNone;
   uint32_t count = 0;

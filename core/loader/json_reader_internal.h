@@ -41,7 +41,7 @@ class WindowParser {
 
  private:
   Status Error(simdjson::error_code e, const std::vector<RecordOrigin>& origins, size_t rec);
-  Status Error(const std::string& text, const std::vector<RecordOrigin>& origins, size_t rec);
+  Status Error(const Message& what, const std::vector<RecordOrigin>& origins, size_t rec);
 
   const std::string& path_;
   AtFn fn_;

@@ -3,7 +3,6 @@
 #include "loader/json_records.h"
 
 #include <cerrno>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "base/bounded_queue.h"
+#include "base/fs.h"
 #include "base/thread_init.h"
 #include "loader/json_reader.h"
 #include "loader/json_reader_internal.h"
@@ -136,7 +136,7 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
                             const std::vector<char>& wanted, size_t window_bytes, int workers, const RecordAtFn& on_record,
                             const std::function<void(uint64_t, uint64_t)>& progress) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
+  if (!f) return IoError(Msg<msg::kPathCannotOpen>(path, ErrnoMessage(errno)));
   const size_t n = pos.size();
   // Reads records [a, b) into one window "{...}" (the separator before record b dropped).
   uint64_t total = n ? ((end == UINT64_MAX ? pos.back() : end) - pos.front()) : 0;
@@ -144,12 +144,11 @@ Status ReadJsonRecordRanges(const std::string& path, const std::vector<uint64_t>
   auto read_window = [&](size_t a, size_t b, WindowPool::Job* job) -> Status {
     uint64_t from = pos[a];
     uint64_t to = b < n ? pos[b] : end;
-    if (to == UINT64_MAX || to < from)
-      return InvalidInput(path + " @ byte " + std::to_string(from) + ": the file changed while it was read");
+    if (to == UINT64_MAX || to < from) return InvalidInput(Msg<msg::kJsonErrorAt>(path, from, Msg<msg::kFileChangedWhileWas>()));
     size_t len = static_cast<size_t>(to - from);
     job->text.resize(len + 2);
     if (fseeko(f.get(), static_cast<off_t>(from), SEEK_SET) != 0 || std::fread(&job->text[1], 1, len, f.get()) != len)
-      return IoError(path + " @ byte " + std::to_string(from) + ": read error");
+      return IoError(Msg<msg::kJsonErrorAt>(path, from, Msg<msg::kReadError>()));
     job->text[0] = '{';
     // Drop the trailing whitespace and the comma that separates record b-1 from record b.
     size_t e = len + 1;

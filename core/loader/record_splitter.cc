@@ -137,22 +137,17 @@ RecordSplitter::RecordSplitter(std::string container_key, size_t window_bytes, W
   window_ = "{";
 }
 
-Status RecordSplitter::Fail(uint64_t pos, const std::string& what) const {
-  return InvalidInput("@ byte " + std::to_string(pos) + ": " + what);
+Status RecordSplitter::Fail(uint64_t pos, const Message& what) const {
+  return InvalidInput(Msg<msg::kJsonErrorAtByte>(pos, what));
 }
 
-std::string RecordSplitter::KeyLimitText() const {
-  return "a key longer than the limit of " + std::to_string(max_key_bytes_) + " bytes for one string";
-}
+Message RecordSplitter::KeyLimitText() const { return Msg<msg::kKeyLongerThanLimit>(max_key_bytes_); }
 
 // `at`: the file offset reached inside the current record.
 Status RecordSplitter::CheckRecordSize(uint64_t at) const {
   if (in_record_ && at - record_start_ > max_record_bytes_)
-    return Fail(record_start_, "the member starting here is larger than the limit of " + std::to_string(max_record_bytes_) +
-                                   " bytes for one member");
-  if (meta_.size() > max_record_bytes_)
-    return Fail(at, "the members next to \"" + container_key_ + "\" are larger than the limit of " +
-                        std::to_string(max_record_bytes_) + " bytes");
+    return Fail(record_start_, Msg<msg::kMemberStartingHereLarger>(max_record_bytes_));
+  if (meta_.size() > max_record_bytes_) return Fail(at, Msg<msg::kMembersNextLargerThan>(container_key_, max_record_bytes_));
   return Status::Ok();
 }
 
@@ -191,13 +186,11 @@ inline void RecordSplitter::SwitchSink(FeedScan& s, const char* at) {
   s.sink = SinkNow();
 }
 
-Status RecordSplitter::TooDeep(uint64_t at) const {
-  return Fail(at, "JSON nesting deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels");
-}
+Status RecordSplitter::TooDeep(uint64_t at) const { return Fail(at, Msg<msg::kJsonNestingDeeperThan>(kMaxJsonDepth)); }
 
 Status RecordSplitter::AfterTopLevel(uint64_t at) const {
-  if (top_closed_) return Fail(at, "unexpected characters after the top-level object");
-  return Fail(at, "the top-level value is not a JSON object");
+  if (top_closed_) return Fail(at, Msg<msg::kUnexpectedCharactersAfterTop>());
+  return Fail(at, Msg<msg::kTopLevelValueNot>());
 }
 
 // The key text from p to e (and a backslash after it when `escape`), then the key length limit.
@@ -338,7 +331,7 @@ inline Status RecordSplitter::OpenOuterBracket(FeedScan& s, const char* p, char 
 }
 
 inline Status RecordSplitter::CloseOuterBracket(FeedScan& s, const char* p) {
-  if (depth_ <= 0) return Fail(At(s, p), "unbalanced closing bracket");
+  if (depth_ <= 0) return Fail(At(s, p), Msg<msg::kUnbalancedClosingBracket>());
   if (in_container_ && depth_ == container_depth_) {
     // Closing the container (or the top-level object in top mode).
     container_end_ = At(s, p);
@@ -447,10 +440,10 @@ Status RecordSplitter::Feed(const char* data, size_t size) {
 
 Status RecordSplitter::Finish() {
   if (depth_ == 0 && !top_closed_) {
-    if (pos_ == 0) return Fail(0, "the file is empty");
-    return Fail(pos_, "no JSON object found");
+    if (pos_ == 0) return Fail(0, Msg<msg::kFileEmpty>());
+    return Fail(pos_, Msg<msg::kNoJsonObjectFound>());
   }
-  if (!top_closed_ || in_string_) return Fail(pos_, "the file ends inside a JSON value (truncated JSON)");
+  if (!top_closed_ || in_string_) return Fail(pos_, Msg<msg::kFileEndsInsideJson>());
   return Status::Ok();
 }
 

@@ -96,7 +96,7 @@ class RecordSplitter {
   // A byte after the top-level object, or one that does not open it.
   Status AfterTopLevel(uint64_t at) const;
   Status EndRecord(bool container_closed);
-  Status Fail(uint64_t pos, const std::string& what) const;
+  Status Fail(uint64_t pos, const Message& what) const;
   Status CheckRecordSize(uint64_t at) const;
   // Inside a record's value (not in a string), 64 bytes at a time: returns the first bracket
   // outside strings that the byte scan must see (the one closing the value, or one nesting past
@@ -104,7 +104,7 @@ class RecordSplitter {
   // then say where the scan stands). Brackets before it are counted into depth_.
   const char* ScanValueBlocks(const char* p, const char* end, bool* at_bracket);
   bool KeyTooLong() const { return key_.size() / 6 > max_key_bytes_ || record_key_.size() / 6 > max_key_bytes_; }
-  std::string KeyLimitText() const;
+  Message KeyLimitText() const;
 
   std::string container_key_;
   size_t window_bytes_;

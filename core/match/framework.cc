@@ -16,8 +16,6 @@ namespace visprobe {
 namespace match_detail {
 namespace {
 
-constexpr const char* kFrameworkError = " must be based on the MindSpore or PyTorch framework.";
-
 // Python's regex \s on one byte, line ends excluded (they end the line before).
 bool RegexSpaceByte(unsigned char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || (c >= 0x1C && c <= 0x1F); }
 
@@ -28,7 +26,7 @@ bool RegexSpaceByte(unsigned char c) { return c == ' ' || c == '\t' || c == '\v'
 // any length: the pattern is followed by a small NFA over the bytes of a block read.
 Result<std::string> SearchFrameworkLines(const std::string& path) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
+  if (!f) return IoError(Msg<msg::kPathCannotOpen>(path, ErrnoMessage(errno)));
   static constexpr char kType[] = "\"type\":";  // 7 characters, state 7 = inside \s*
   static constexpr char kMs[] = "\"mindspore";  // 10
   static constexpr char kPt[] = "\"torch";  // 6
@@ -38,7 +36,7 @@ Result<std::string> SearchFrameworkLines(const std::string& path) {
   for (;;) {
     size_t n = std::fread(block.data(), 1, block.size(), f.get());
     if (n == 0) {
-      if (std::ferror(f.get())) return IoError(path + ": read error (" + std::strerror(errno) + ")");
+      if (std::ferror(f.get())) return IoError(Msg<msg::kPathReadError>(path, ErrnoMessage(errno)));
       break;
     }
     for (size_t p = 0; p < n; ++p) {
@@ -70,7 +68,7 @@ Result<std::string> SearchFrameworkLines(const std::string& path) {
     }
   }
   if (line_pt) return std::string("pytorch");
-  return InvalidInput(path + kFrameworkError);
+  return InvalidInput(Msg<msg::kMustBasedMindsporePytorch>(path));
 }
 
 }  // namespace match_detail

@@ -79,12 +79,12 @@ Status FrameFunctions(const std::vector<std::string_view>& lines, std::vector<st
       b = e + 1;
     }
     if (Contains(fields[0], "msprobe") || Contains(fields[0], "MindSpeed")) continue;
-    if (fields.size() < 3) return InvalidInput("stack frame without a function field: " + std::string(line));
+    if (fields.size() < 3) return InvalidInput(Msg<msg::kStackFrameWithoutFunction>(line));
     std::string_view func = fields[2];
     if (func.find(',') != std::string_view::npos) func = func.substr(0, func.find(','));
     if (Contains(func, "construct") || Contains(func, "__call__")) continue;
     std::vector<std::string_view> words = SplitWords(func);
-    if (words.size() < 2) return InvalidInput("stack frame with a malformed function field: " + std::string(line));
+    if (words.size() < 2) return InvalidInput(Msg<msg::kStackFrameMalformedFunction>(line));
     out->push_back(words[1]);
   }
   std::reverse(out->begin(), out->end());
@@ -150,7 +150,7 @@ Result<LayerMappingRules> PreprocessLayerMapping(const std::vector<YamlClassMapp
   if (cell && cell->is_null) cell = nullptr;  // d.pop("Cell") is None: nothing is renamed
   LayerMappingRules out;
   auto add = [&](const std::string& name, const YamlClassMapping& c) -> Status {
-    if (c.is_null) return InvalidInput("layer mapping: the value of '" + c.name + "' is not a mapping");
+    if (c.is_null) return InvalidInput(Msg<msg::kLayerMappingValueNot>(c.name));
     auto& groups = out[name];
     groups.clear();
     std::vector<std::string> order;

@@ -22,7 +22,7 @@ struct FileCloser {
 };
 
 inline Status LoadFailed(const std::string& path, const Status& st) {
-  return Status(st.code(), "load json file \"" + BaseName(path) + "\" failed: " + st.message());
+  return Status(st.code(), Msg<msg::kLoadJsonFileFailedColon>(BaseName(path), st));
 }
 
 inline constexpr std::string_view kTopLayer = "TopLayer";

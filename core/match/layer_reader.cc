@@ -75,7 +75,7 @@ struct Work {
   bool has_parent = false;
   ParentInfo parent_raw;  // construct value as is
   ParentInfo parent_megatron;  // the same, with a 2-element list resolved to its first element
-  std::string stack_error;  // set when the (last) raw stack entry makes the reference fail
+  Message stack_error;  // set (a text) when the (last) raw stack entry makes the reference fail
 };
 
 void ParseName(Work& w) {
@@ -267,7 +267,7 @@ Result<bool> ReadDumpKeys(const std::string& dump_json_path, SideItems& side) {
     JIdx data = meta.Find(scan->meta_root, "data");
     if (data != kJNone && !(meta.Kind(data) == JKind::kInt && meta.at(data).i == 0)) {
       bool empty_iterable = (meta.Kind(data) == JKind::kString || meta.Kind(data) == JKind::kArray) && !meta.Truthy(data);
-      if (!empty_iterable) return InvalidInput(dump_json_path + ": the \"data\" member is not an object");
+      if (!empty_iterable) return InvalidInput(Msg<msg::kDataMemberNotObject>(dump_json_path));
       items.clear();
       index.clear();
     }
@@ -283,7 +283,7 @@ void ReadStackEntry(SideItems& side, bool mindspore, std::string_view key, const
   Work& w = side.items[it->second];
   if (!w.name_ok || !w.needs_stack) return;
   w.item.frame_scope.clear();
-  w.stack_error.clear();
+  w.stack_error = Message();
   if (!t.Truthy(v)) return;
   std::vector<std::string_view> lines;
   bool valid = t.Kind(v) == JKind::kArray;
@@ -295,14 +295,14 @@ void ReadStackEntry(SideItems& side, bool mindspore, std::string_view key, const
     lines.push_back(t.Str(c));
   }
   if (!valid) {
-    w.stack_error = "stack is invalid, it should be a list[str] (stack.json entry of " + w.item.data_name + ")";
+    w.stack_error = Msg<msg::kStackJsonEntryOf>(Msg<msg::kStackInvalidList>(), w.item.data_name);
     return;
   }
   auto fs = FrameScopeOf(lines, mindspore);
   if (fs.ok())
     w.item.frame_scope = std::move(fs.value());
   else
-    w.stack_error = fs.status().message() + " (stack.json entry of " + w.item.data_name + ")";
+    w.stack_error = Msg<msg::kStackJsonEntryOf>(fs.status(), w.item.data_name);
 }
 
 // What reading stack.json or construct.json found: any entry, a truthy top-level value that is
@@ -359,10 +359,10 @@ Status ReadParents(const std::string& construct_path, SideItems& side, SideFile*
     // The reference's `"megatron_micro_step_number" in construct` fails on a number, bool or null;
     // a string or list passes and fails later at `construct.get` (only if there is a key to look up).
     if (kind != JKind::kString && kind != JKind::kArray)
-      return LoadFailed(construct_path, InvalidInput("the top-level value is not an object"));
+      return LoadFailed(construct_path, InvalidInput(Msg<msg::kTopLevelValueNotObject>()));
     found->invalid = found->nonempty = truthy.value();
   }
-  if (found->megatron && !bad_lists.empty()) return InvalidInput("Parse construct json file \"construct.json\" failed.");
+  if (found->megatron && !bad_lists.empty()) return InvalidInput(Msg<msg::kParseConstructJsonFile>("construct.json"));
   return Status::Ok();
 }
 
@@ -370,11 +370,7 @@ Status ReadParents(const std::string& construct_path, SideItems& side, SideFile*
 // its name, its parent or its stack.
 Status ResolveScopes(Work& w, bool megatron) {
   LayerDataItem& it = w.item;
-  if (!w.name_ok)
-    return InvalidInput(
-        "The dump data does not comply with the format specification and must contain no less "
-        "than four fields. The current data is " +
-        it.data_name);
+  if (!w.name_ok) return InvalidInput(Msg<msg::kDumpDataTooFewFields>(it.data_name));
   ParentInfo none;
   const ParentInfo& p = !w.has_parent ? none : megatron ? w.parent_megatron : w.parent_raw;
   bool module = IsModuleType(it.api_type), params = it.api_type == kParamsGrad;
@@ -385,16 +381,13 @@ Status ResolveScopes(Work& w, bool megatron) {
     } else if (p.kind == ParentKind::kNone)
       it.layer_scope = std::string(kTopLayer);
     else
-      return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
+      return InvalidInput(Msg<msg::kPathPrefixed>("construct.json", Msg<msg::kParentNotString>(it.data_name)));
   }
   if (p.kind == ParentKind::kString && p.text.find('.') != std::string::npos && Split(p.text, '.').size() < 4)
-    return InvalidInput(
-        "The construct data does not comply with the format specification and must contain no "
-        "less than four fields. The current data is " +
-        p.text);
+    return InvalidInput(Msg<msg::kConstructDataTooFewFields>(p.text));
   if (p.kind == ParentKind::kScalar || p.kind == ParentKind::kDotContainer)
-    return InvalidInput("construct.json: the parent of " + it.data_name + " is not a string");
-  if (!w.stack_error.empty()) return InvalidInput(w.stack_error);
+    return InvalidInput(Msg<msg::kPathPrefixed>("construct.json", Msg<msg::kParentNotString>(it.data_name)));
+  if (!w.stack_error.text().empty()) return InvalidInput(w.stack_error);
   it.full_scope = it.layer_scope;
   if (!it.frame_scope.empty()) it.full_scope += "." + it.frame_scope;
   it.full_scope += "." + it.api_name;
@@ -412,7 +405,7 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
   const std::string construct_path = JoinPath(dir, "construct.json");
   bool have_stack = PathExists(stack_path), have_construct = PathExists(construct_path);
   if (!have_stack && !have_construct) return std::vector<LayerDataItem>();
-  if (!have_stack || !have_construct) return InvalidInput("stack.json or construct.json not found, please check.");
+  if (!have_stack || !have_construct) return InvalidInput(Msg<msg::kStackJsonConstructJson>());
 
   for (Work& w : side.items) ParseName(w);
   SideFile stack, construct;
@@ -420,7 +413,8 @@ Result<std::vector<LayerDataItem>> ReadLayerDataItems(const std::string& dump_js
   RETURN_IF_ERROR(ReadParents(construct_path, side, &construct));
   if (!stack.nonempty || !construct.nonempty) return std::vector<LayerDataItem>();
   if ((stack.invalid || construct.invalid) && !side.items.empty())
-    return InvalidInput((stack.invalid ? stack_path : construct_path) + ": the top-level value is not an object");
+    return InvalidInput(
+        Msg<msg::kPathPrefixed>(stack.invalid ? stack_path : construct_path, Msg<msg::kTopLevelValueNotObject>()));
 
   // Items in dump order; the first failing item decides the error, as in the reference.
   for (Work& w : side.items) RETURN_IF_ERROR(ResolveScopes(w, construct.megatron));

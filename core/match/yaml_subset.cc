@@ -60,12 +60,12 @@ class Parser {
       if (e >= text_.size()) break;
       pos = e + ((text_[e] == '\r' && e + 1 < text_.size() && text_[e + 1] == '\n') ? 2 : 1);
     }
-    if (!seen_content_) return Error("the YAML document is empty (no mapping)");
+    if (!seen_content_) return Error(Msg<msg::kYamlDocumentEmpty>());
     return std::move(classes_);
   }
 
  private:
-  Status Error(const std::string& what) const { return InvalidInput(file_ + ":" + std::to_string(line_no_) + ": " + what); }
+  Status Error(const Message& what) const { return InvalidInput(Msg<msg::kYamlErrorAt>(file_, line_no_, what)); }
 
   static bool Marker(std::string_view line, const char* m) {
     return line.size() >= 3 && line.compare(0, 3, m) == 0 && (line.size() == 3 || IsSpace(line[3]));
@@ -75,23 +75,23 @@ class Parser {
     size_t n = 0;
     while (n < line.size() && line[n] == ' ') ++n;
     if (BlankOrComment(line, n)) return Status::Ok();
-    if (line[n] == '\t') return Error("tab characters are not allowed in indentation");
+    if (line[n] == '\t') return Error(Msg<msg::kYamlTabIndent>());
     if (n == 0 && Marker(line, "---")) {
-      if (seen_content_ || ended_) return Error("only one YAML document is supported");
+      if (seen_content_ || ended_) return Error(Msg<msg::kYamlOneDocument>());
       if (BlankOrComment(line, 3)) return Status::Ok();
-      return Error("content after '---' on the same line is not supported");
+      return Error(Msg<msg::kYamlContentAfterStart>());
     }
     if (n == 0 && Marker(line, "...")) {
-      if (!BlankOrComment(line, 3)) return Error("content after '...' on the same line");
+      if (!BlankOrComment(line, 3)) return Error(Msg<msg::kYamlContentAfterEndSameLine>());
       ended_ = true;
       return Status::Ok();
     }
-    if (ended_) return Error("content after the document end marker '...'");
-    if (flow_empty_) return Error("content after the flow mapping '{}'");
+    if (ended_) return Error(Msg<msg::kYamlContentAfterEnd>());
+    if (flow_empty_) return Error(Msg<msg::kYamlContentAfterFlow>());
     if (top_indent_ < 0) {
       if (line[n] == '{') {
         size_t i = n;
-        if (!EmptyFlow(line, i)) return Error("flow mappings other than '{}' are not supported");
+        if (!EmptyFlow(line, i)) return Error(Msg<msg::kYamlFlowMappings>());
         flow_empty_ = true;
         seen_content_ = true;
         return Status::Ok();
@@ -100,12 +100,10 @@ class Parser {
     }
     int ind = static_cast<int>(n);
     if (ind == top_indent_) return ClassLine(line, n);
-    if (ind < top_indent_) return Error("bad indentation of a mapping entry");
-    if (current_ < 0 || closed_) return Error("unexpected indentation (only two mapping levels are supported)");
+    if (ind < top_indent_) return Error(Msg<msg::kYamlBadEntryIndent>());
+    if (current_ < 0 || closed_) return Error(Msg<msg::kYamlUnexpectedIndent>());
     if (nested_indent_ < 0) nested_indent_ = ind;
-    if (ind != nested_indent_)
-      return Error("bad indentation: expected " + std::to_string(nested_indent_) +
-                   " spaces (multi-line scalars and a third mapping level are not supported)");
+    if (ind != nested_indent_) return Error(Msg<msg::kYamlBadIndentExpected>(nested_indent_));
     return EntryLine(line, n);
   }
 
@@ -146,7 +144,7 @@ class Parser {
       closed_ = true;
       return Status::Ok();
     }
-    return Error("the value of '" + name + "' must be a mapping of source path to target path");
+    return Error(Msg<msg::kYamlValueMustBeMapping>(name));
   }
 
   Status EntryLine(std::string_view line, size_t i) {
@@ -154,9 +152,9 @@ class Parser {
     RETURN_IF_ERROR(Scalar(line, i, true, key));
     RETURN_IF_ERROR(Colon(line, i));
     while (i < line.size() && IsSpace(line[i])) ++i;
-    if (BlankOrComment(line, i)) return Error("empty value for '" + key + "' (a target path is required)");
+    if (BlankOrComment(line, i)) return Error(Msg<msg::kYamlEmptyValue>(key));
     RETURN_IF_ERROR(Scalar(line, i, false, value));
-    if (!BlankOrComment(line, i)) return Error("unexpected content after the value of '" + key + "'");
+    if (!BlankOrComment(line, i)) return Error(Msg<msg::kYamlContentAfterValue>(key));
     YamlClassMapping& cls = classes_[current_];
     cls.is_null = false;
     auto it = entry_index_.find(key);
@@ -172,10 +170,10 @@ class Parser {
   // After a key: optional blanks, ':' and then a blank or the end of the line.
   Status Colon(std::string_view line, size_t& i) {
     while (i < line.size() && IsSpace(line[i])) ++i;
-    if (i >= line.size() || line[i] != ':') return Error("expected ':' after a mapping key");
+    if (i >= line.size() || line[i] != ':') return Error(Msg<msg::kYamlExpectedColon>());
     ++i;
-    if (i < line.size() && line[i] == '\t') return Error("tab characters are not allowed here");
-    if (i < line.size() && !IsSpace(line[i])) return Error("expected a blank after ':'");
+    if (i < line.size() && line[i] == '\t') return Error(Msg<msg::kYamlTabNotAllowed>());
+    if (i < line.size() && !IsSpace(line[i])) return Error(Msg<msg::kYamlExpectedBlank>());
     return Status::Ok();
   }
 
@@ -195,7 +193,7 @@ class Parser {
         ++i;
         continue;
       }
-      if (i + 1 >= s.size()) return Error("unterminated double-quoted scalar (multi-line scalars are not supported)");
+      if (i + 1 >= s.size()) return Error(Msg<msg::kYamlUnterminatedDouble>());
       char e = s[i + 1];
       i += 2;
       int hex_digits = 0;
@@ -221,21 +219,21 @@ class Parser {
         case 'x': hex_digits = 2; break;
         case 'u': hex_digits = 4; break;
         case 'U': hex_digits = 8; break;
-        default: return Error(std::string("unknown escape sequence '\\") + e + "' in a double-quoted scalar");
+        default: return Error(Msg<msg::kYamlUnknownEscape>(std::string(1, e)));
       }
       if (hex_digits) {
         uint32_t cp = 0;
         for (int k = 0; k < hex_digits; ++k) {
           int h = i < s.size() ? HexValue(s[i]) : -1;
-          if (h < 0) return Error("bad hexadecimal escape in a double-quoted scalar");
+          if (h < 0) return Error(Msg<msg::kYamlBadHexEscape>());
           cp = cp * 16 + static_cast<uint32_t>(h);
           ++i;
         }
-        if (cp > 0x10FFFF) return Error("escaped code point out of range");
+        if (cp > 0x10FFFF) return Error(Msg<msg::kYamlCodePointRange>());
         AppendUtf8(out, cp);
       }
     }
-    if (i >= s.size()) return Error("unterminated double-quoted scalar (multi-line scalars are not supported)");
+    if (i >= s.size()) return Error(Msg<msg::kYamlUnterminatedDouble>());
     ++i;
     return AfterQuoted(s, i);
   }
@@ -243,7 +241,7 @@ class Parser {
   Status SingleQuoted(std::string_view s, size_t& i, std::string& out) {
     ++i;
     for (;;) {
-      if (i >= s.size()) return Error("unterminated single-quoted scalar (multi-line scalars are not supported)");
+      if (i >= s.size()) return Error(Msg<msg::kYamlUnterminatedSingle>());
       if (s[i] == '\'') {
         if (i + 1 < s.size() && s[i + 1] == '\'') {
           out += '\'';
@@ -260,8 +258,8 @@ class Parser {
 
   // A closing quote must be followed by a blank, ':', a comment or the end of the line.
   Status AfterQuoted(std::string_view s, size_t i) {
-    if (i < s.size() && s[i] == '\t') return Error("tab characters are not allowed here");
-    if (i < s.size() && !IsSpace(s[i]) && s[i] != ':' && s[i] != '#') return Error("unexpected character after a quoted scalar");
+    if (i < s.size() && s[i] == '\t') return Error(Msg<msg::kYamlTabNotAllowed>());
+    if (i < s.size() && !IsSpace(s[i]) && s[i] != ':' && s[i] != '#') return Error(Msg<msg::kYamlCharAfterQuoted>());
     return Status::Ok();
   }
 
@@ -269,24 +267,24 @@ class Parser {
     char c = s[i];
     bool next_blank = i + 1 >= s.size() || IsSpace(s[i + 1]);
     if (std::strchr(",[]{}#&*!|>'\"%@`", c) != nullptr) {
-      if (c == '{' || c == '[') return Error("flow collections other than an empty document '{}' are not supported");
-      if (c == '&' || c == '*' || c == '!') return Error("anchors, aliases and tags are not supported");
-      if (c == '|' || c == '>') return Error("block scalars are not supported");
-      return Error(std::string("a plain scalar cannot start with '") + c + "'");
+      if (c == '{' || c == '[') return Error(Msg<msg::kYamlFlowCollections>());
+      if (c == '&' || c == '*' || c == '!') return Error(Msg<msg::kYamlAnchors>());
+      if (c == '|' || c == '>') return Error(Msg<msg::kYamlBlockScalars>());
+      return Error(Msg<msg::kYamlPlainScalarStart>(std::string(1, c)));
     }
     if ((c == '-' || c == '?' || c == ':') && next_blank) {
-      if (c == '-') return Error("sequences are not supported");
-      if (c == '?') return Error("complex mapping keys are not supported");
-      return Error("missing mapping key before ':'");
+      if (c == '-') return Error(Msg<msg::kYamlSequences>());
+      if (c == '?') return Error(Msg<msg::kYamlComplexKeys>());
+      return Error(Msg<msg::kYamlMissingKey>());
     }
     size_t start = i;
     size_t end = start;  // end of the scalar text (before trailing blanks)
     while (i < s.size()) {
       char d = s[i];
-      if (d == '\t') return Error("tab characters are not allowed here");
+      if (d == '\t') return Error(Msg<msg::kYamlTabNotAllowed>());
       if (d == ':' && (i + 1 >= s.size() || IsSpace(s[i + 1]))) {
         if (key) break;
-        return Error("mapping values are not allowed here (only two mapping levels are supported)");
+        return Error(Msg<msg::kYamlValuesNotAllowed>());
       }
       if (d == '#' && i > start && IsSpace(s[i - 1])) break;  // a comment ends the scalar
       ++i;
@@ -323,13 +321,13 @@ Result<std::vector<YamlClassMapping>> ParseLayerMappingYaml(std::string_view tex
 Result<std::vector<YamlClassMapping>> LoadLayerMappingYaml(const std::string& path) {
   RETURN_IF_ERROR(CheckPath(path, PathKind::kFile, PathAccess::kRead, ".yaml"));
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) return IoError(path + ": cannot open (" + std::strerror(errno) + ")");
+  if (!f) return IoError(Msg<msg::kPathCannotOpen>(path, ErrnoMessage(errno)));
   std::string text;
   char buf[65536];
   for (;;) {
     size_t n = std::fread(buf, 1, sizeof buf, f.get());
     if (n == 0) {
-      if (std::ferror(f.get())) return IoError(path + ": read error (" + std::strerror(errno) + ")");
+      if (std::ferror(f.get())) return IoError(Msg<msg::kPathReadError>(path, ErrnoMessage(errno)));
       break;
     }
     text.append(buf, n);
