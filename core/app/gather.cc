@@ -1,4 +1,6 @@
 // visprobe gather: the parts of a sharded run joined into the database the one-process run writes.
+#include "app/gather.h"
+
 #include <sqlite3.h>
 
 #include <map>

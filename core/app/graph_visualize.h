@@ -57,13 +57,7 @@ std::string VisStem(bool compare, const std::string& timestamp, const ShardSpec&
 RunPlan VisRunPlan(const GraphVisualizeArgs& args, const std::string& settings, const std::string& units, size_t unit_count,
                    bool batch);
 
-// The tables whose rowid ranges a part records per unit (vp_shard_units), in the order they are copied.
-std::vector<std::string> PartTables();
-
-// visprobe gather: the database the one-process run writes, from the parts of a sharded run
-// (.vis.db parts: rows in the run's unit order, tb_config of unit 0, indexes, cross-rank links;
-// .trend.db parts: see trend/trend_gather.h). Written under a temporary name, renamed when complete.
-Result<std::string> GatherParts(const std::vector<std::string>& parts, const std::string& out_dir, Reporter& rep);
+// visprobe gather (GatherParts) and the tables a part records (PartTables) are in app/gather.h.
 
 // Local time formatted as YYYYmmddHHMMSS.
 std::string NowTimestamp();

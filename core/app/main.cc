@@ -31,6 +31,7 @@ const char* malloc_conf = "narenas:8,thp:always,metadata_thp:auto";
 
 #include "app/args.h"
 #include "app/data2db.h"
+#include "app/gather.h"
 #include "app/log.h"
 #include "app/plot_cli.h"
 #ifndef VISPROBE_VIRTUAL_FS

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gather.h"
 #include "app/graph_visualize.h"
 #include "db/shard_part.h"
 
