@@ -1,3 +1,4 @@
+// No header: glibc's own arc4random (declared in <stdlib.h>), linked into release binaries only.
 // Release binaries (VISPROBE_STATIC_RUNTIME) link libstdc++ statically; GCC 12's std::random_device
 // (cpp-httplib draws multipart boundaries from it) then calls glibc's arc4random, new in glibc
 // 2.36, which alone would make the binary refuse every glibc before 2.36 (Ubuntu 22.04 has 2.35,

@@ -1,3 +1,4 @@
+// No header: the native CLI's main(), which nothing else calls.
 // The native command-line front door: `visprobe graph_visualize ...` (spec §16).
 #include <unistd.h>
 #if defined(VISPROBE_JEMALLOC)

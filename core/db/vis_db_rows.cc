@@ -1,3 +1,4 @@
+// Part of db/vis_db.h: VisDbWriter's row inserts (vis_db.cc holds the rest of the class).
 // How a tb_nodes row goes in (declared in db/vis_db.h): in node_order whatever order the rows come
 // in (a row that comes early is held, past the limit in a TEMP table; the graph's own rows go in
 // when their turn comes), 64 rows to an INSERT statement.

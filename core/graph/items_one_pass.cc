@@ -1,3 +1,4 @@
+// Part of graph/entry_parser.h: EntryParser's one-pass leaf (and graph/items.h's OnePassLeavesOfThisThread).
 // The one-pass way for the common tensor leaf (EntryParser::FastLeaf) and the value rules it
 // shares with the general way in items.cc.
 #include <string>

@@ -1,3 +1,4 @@
+// Part of merge/merger.h: the Merger's PP and VPP merges (graph_merger.cc, tp_merger.cc: the rest).
 // PP and VPP merges (spec §15.7, §15.8): layers split over pipeline stages are gathered under the
 // main rank's modules and renumbered; the model chunks of VPP are folded into chunk 0.
 #include <algorithm>

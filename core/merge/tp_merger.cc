@@ -1,3 +1,4 @@
+// Part of merge/merger.h: the Merger's TP merge (graph_merger.cc, pp_merger.cc: the rest).
 // TP merge (spec §15.6): the nodes of a TP group's other ranks are paired with the main rank's and
 // the statistics that differ are merged into the main node (max, min, mean, norm) with a note of
 // how, including the matmul + reduce and ColumnParallelLinear -> RowParallelLinear cases.
