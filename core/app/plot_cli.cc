@@ -189,13 +189,13 @@ class Logger {
 Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
   std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return IoError(Msg<msg::kCannotWriteWhy>(tmp, std::strerror(errno)));
+  if (!f) return IoError(Msg<msg::kCannotWriteWhy>(tmp, ErrnoMessage(errno)));
   bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
   ok = (std::fclose(f) == 0) && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(tmp.c_str());
-    return IoError(Msg<msg::kCannotWriteWhy>(path, std::strerror(err)));
+    return IoError(Msg<msg::kCannotWriteWhy>(path, ErrnoMessage(err)));
   }
   return Status::Ok();
 }
