@@ -10,8 +10,8 @@
 
 #include "base/prefault.h"
 #include "graph/builder.h"
-#include "graph/paging.h"
 #include "graph/graph.h"
+#include "graph/paging.h"
 #include "test_util.h"
 
 using namespace visprobe;
