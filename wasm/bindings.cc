@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "app/log.h"
 #include "base/pyfmt.h"
 #include "compare/manual_match.h"
+#include "compare/manual_pairing.h"
 #include "db/badges.h"
 #include "match/layer_mapping.h"
 #include "trend/parallel_layout.h"
@@ -317,6 +319,70 @@ val BadgeThresholdsJs(std::string legend) {
   return out;
 }
 
+// A cell of a row the worker read (sql.js: a string, a number or null) as text, '' for NULL.
+std::string CellText(const val& row, const char* column) {
+  if (!Has(row, column)) return std::string();
+  val v = row[column];
+  return v.isString() ? v.as<std::string>() : val::global("String")(v).as<std::string>();
+}
+
+// A tb_nodes row by column name (null: no such row) as core reads it.
+std::optional<visprobe::StoredNodeRow> StoredRow(const val& row) {
+  if (row.isNull() || row.isUndefined()) return std::nullopt;
+  visprobe::StoredNodeRow r;
+  r.node_name = CellText(row, "node_name");
+  r.node_type = Has(row, "node_type") ? static_cast<int64_t>(row["node_type"].as<double>()) : 0;
+  r.up_node = CellText(row, "up_node");
+  r.sub_nodes = CellText(row, "sub_nodes");
+  r.matched_node_link = CellText(row, "matched_node_link");
+  r.input_data = CellText(row, "input_data");
+  r.output_data = CellText(row, "output_data");
+  r.dump_data_dir = CellText(row, "dump_data_dir");
+  return r;
+}
+
+// Manual matching (MAT-03 / MAT-04): core decides the pairs and every row's new values
+// (PlanManualMatch / PlanManualUnmatch); the worker reads the rows core asks for from its own
+// database and writes the updates back. request: {task, npu, bench, descendants, unmatch, targetRoot?,
+// goldenRoot? (tensor mode: the mounted folders)}; readRow(side 'NPU' | 'Bench', name): the tb_nodes
+// row by column name, or null. value: {pairs: [npu, bench][], updates: [{side, nodeName, matchedNodeLink,
+// setItems, precisionIndex (null: NULL), inputData, outputData}]}, to be written in order.
+val ManualMatchJs(val request, val read_row) {
+  visprobe::ManualMatchRequest req;
+  req.task = Str(request, "task");
+  req.npu = Str(request, "npu");
+  req.bench = Str(request, "bench");
+  req.descendants = Flag(request, "descendants");
+  req.roots = visprobe::TensorDataDirs{Str(request, "targetRoot"), Str(request, "goldenRoot")};
+  visprobe::StoredNodeReader read = [&read_row](visprobe::MatchSide side, const std::string& name) {
+    return StoredRow(read_row(std::string(visprobe::MatchSideName(side)), name));
+  };
+  auto plan = Flag(request, "unmatch") ? visprobe::PlanManualUnmatch(req, read) : visprobe::PlanManualMatch(req, read);
+  if (!plan.ok()) return Respond(plan.status());
+  val pairs = val::array(), updates = val::array();
+  for (const auto& [npu, bench] : plan->pairs) {
+    val pair = val::array();
+    pair.call<void>("push", npu);
+    pair.call<void>("push", bench);
+    pairs.call<void>("push", pair);
+  }
+  for (const visprobe::MatchedNodeUpdate& u : plan->updates) {
+    val e = val::object();
+    e.set("side", std::string(visprobe::MatchSideName(u.side)));
+    e.set("nodeName", u.node_name);
+    e.set("matchedNodeLink", u.matched_node_link);
+    e.set("setItems", u.set_items);
+    e.set("precisionIndex", u.precision_index < 0 ? val::null() : val(u.precision_index));
+    e.set("inputData", u.input_data);
+    e.set("outputData", u.output_data);
+    updates.call<void>("push", e);
+  }
+  val value = val::object();
+  value.set("pairs", pairs);
+  value.set("updates", updates);
+  return Respond(plan.status(), value);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(visprobe) {
@@ -350,4 +416,5 @@ EMSCRIPTEN_BINDINGS(visprobe) {
   emscripten::function("checkLayerMapping", &CheckLayerMapping);
   emscripten::function("computeBadges", &ComputeBadgesJs);
   emscripten::function("badgeThresholds", &BadgeThresholdsJs);
+  emscripten::function("manualMatch", &ManualMatchJs);
 }

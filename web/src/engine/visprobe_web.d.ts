@@ -40,6 +40,38 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
   export interface TrendResult { ok: boolean; code: string; message: string; dbPaths: string; rows: number; inputBytes: number }
   /** precision -1: NULL. locateTensors and stripFields answer in inputData. */
   export interface MatchResult { ok: boolean; message: string; precision: number; inputData: string; outputData: string }
+  /** The tb_nodes columns manual matching reads (sql.js getAsObject: by column name). */
+  export interface MatchNodeRow {
+    node_name: string;
+    node_type: number;
+    up_node: string | null;
+    sub_nodes: string | null;
+    matched_node_link: string | null;
+    input_data: string | null;
+    output_data: string | null;
+    dump_data_dir: string | null;
+  }
+  /** manualMatch's request: the pair, the database's task, and tensor mode's mounted folders. */
+  export interface ManualMatchRequest {
+    task: string;
+    npu: string;
+    bench: string;
+    descendants: boolean;
+    unmatch: boolean;
+    targetRoot?: string;
+    goldenRoot?: string;
+  }
+  /** One row core changes: matched_node_link (and modified = 1); with setItems also the NPU row's items. */
+  export interface MatchedNodeUpdate {
+    side: 'NPU' | 'Bench';
+    nodeName: string;
+    matchedNodeLink: string;
+    setItems: boolean;
+    precisionIndex: number | null;
+    inputData: string;
+    outputData: string;
+  }
+  export interface ManualMatchPlan { pairs: [string, string][]; updates: MatchedNodeUpdate[] }
   export interface BadgeArrays { index: Uint32Array; worst: Float64Array; counts: Uint32Array; worstOverflow: Uint8Array }
 
   /** An emscripten FS node (MEMFS files keep their bytes in contents). */
@@ -76,6 +108,9 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
     compareStored(task: string, name: string, targetInput: string, targetOutput: string, benchInput: string,
                   benchOutput: string, npuDir: string, benchDir: string): MatchResult;
     stripFields(json: string): MatchResult;
+    /** Manual matching's pairs and row updates, decided by core over the rows readRow answers (null: none). */
+    manualMatch(request: ManualMatchRequest, readRow: (side: 'NPU' | 'Bench', name: string) => MatchNodeRow | null):
+      { status: { code: string; message: { id: string; args: Record<string, unknown>; text: string } }; value: ManualMatchPlan | null };
     locateTensors(stored: string, root: string, probe: string): MatchResult;
     /** Absent from engine builds older than the trend view. */
     parallelLayout?(configJson: string): string;
