@@ -387,8 +387,7 @@ Status MergeRun::WriteReplica(size_t si, size_t i, MergedStep& m, const std::vec
   const double out_start = kSidesShare;
   if (json()) {
     Log(LogLevel::kInfo, Msg<msg::kStartExportingGraphJson>());
-    // (a generic lambda: merge/merge_json.h hands a text, or a Message once its lines have ids)
-    RETURN_IF_ERROR(WriteMergedJson(r, args_.output_path, [this](const auto& msg) { Log(LogLevel::kInfo, msg); }));
+    RETURN_IF_ERROR(WriteMergedJson(r, args_.output_path, [this](const Message& msg) { Log(LogLevel::kInfo, msg); }));
     Log(LogLevel::kInfo, Msg<msg::kModelGraphExportedSuccessfullyJson>(args_.output_path));
     ++sum_.graphs;
   } else if (compare()) {

@@ -365,7 +365,7 @@ std::string DumpJson(const Graph& g, const std::vector<NodeId>& order, const std
 
 }  // namespace
 
-Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std::function<void(const std::string&)>& info) {
+Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std::function<void(const Message&)>& info) {
   const Graph& g = *r.graph;
   std::string dir = JoinPath(JoinPath(out_dir, "step" + std::to_string(r.step)), "rank" + std::to_string(r.rank));
   RETURN_IF_ERROR(CheckNewPath(dir));
@@ -379,7 +379,7 @@ Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std
   RETURN_IF_ERROR(WriteText(JoinPath(dir, "construct.json"), cons));
   RETURN_IF_ERROR(WriteText(JoinPath(dir, "stack.json"), stack));
   RETURN_IF_ERROR(WriteText(JoinPath(dir, "dump.json"), data));
-  if (info) info("JSON files exported to " + dir);
+  if (info) info(Msg<msg::kJsonFilesExported>(dir));
   return Status::Ok();
 }
 

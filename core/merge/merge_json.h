@@ -10,7 +10,8 @@
 
 namespace visprobe {
 
-// Writes <out_dir>/step<step>/rank<rank>/{construct,stack,dump}.json for `r`.
-Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std::function<void(const std::string&)>& info);
+// Writes <out_dir>/step<step>/rank<rank>/{construct,stack,dump}.json for `r`; `info` gets the INFO line
+// saying where (JsonFilesExported).
+Status WriteMergedJson(const RankGraph& r, const std::string& out_dir, const std::function<void(const Message&)>& info);
 
 }  // namespace visprobe
