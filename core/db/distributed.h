@@ -5,7 +5,6 @@
 
 #include <functional>
 #include <string>
-#include <type_traits>
 
 #include "base/status.h"
 
@@ -15,11 +14,5 @@ namespace visprobe {
 
 // `log(message)` receives the INFO lines of §14.1. Returns the number of rows updated.
 Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, const std::function<void(const Message&)>& log);
-
-// For a caller whose `log` still takes the English text (it gets Message::text(), without the id).
-template <typename F, typename = std::enable_if_t<!std::is_invocable_v<F, const Message&>>>
-Result<size_t> AnalyzeDistributed(sqlite3* db, bool overflow_check, F log) {
-  return AnalyzeDistributed(db, overflow_check, std::function<void(const Message&)>([&log](const Message& m) { log(m.text()); }));
-}
 
 }  // namespace visprobe
