@@ -45,16 +45,19 @@ namespace {
 
 using emscripten::val;
 
+// The engine's JSON (a Message, a Status: base/message.h) as a JS value.
+val JsonValue(const std::string& json) { return val::global("JSON").call<val>("parse", json); }
+
 // Forwards log lines (formatted exactly as the CLI prints them) and progress to a JS callback.
 class JsReporter : public visprobe::Reporter {
  public:
   explicit JsReporter(val cb) : cb_(std::move(cb)) {}
-  void Log(visprobe::LogLevel level, const std::string& msg) override {
+  void Log(visprobe::LogLevel level, const visprobe::Message& msg) override {
     val e = val::object();
     e.set("type", "log");
     e.set("level", std::string(visprobe::LogLevelName(level)));
-    e.set("message", msg);
-    e.set("line", visprobe::FormatLogLine(level, msg));
+    e.set("message", JsonValue(visprobe::MessageJson(msg)));
+    e.set("line", visprobe::FormatLogLine(level, msg.text()));
     cb_(e);
   }
   void Progress(double percent, bool running) override {
@@ -69,14 +72,15 @@ class JsReporter : public visprobe::Reporter {
   val cb_;
 };
 
-struct RunResult {
-  bool ok = false;
-  std::string code;
-  std::string message;
-  std::string dbPath;
-  double rows = 0;  // counts cross as doubles (no 64-bit integers in bound signatures)
-  double dumpBytes = 0;
-};
+// Every bound function answers {status, value} (web/src/engine/visprobe_web.d.ts EngineResponse):
+// status {code, message: {id, args, text}} (core StatusJson), code "ok" on success; value the
+// operation's result, null when it failed.
+val Respond(const visprobe::Status& status, val value = val::null()) {
+  val out = val::object();
+  out.set("status", JsonValue(visprobe::StatusJson(status)));
+  out.set("value", status.ok() ? value : val::null());
+  return out;
+}
 
 // Fields of a typed request (a JS object): absent or undefined fields keep their defaults.
 bool Has(const val& o, const char* k) { return o.hasOwnProperty(k) && !o[k].isUndefined() && !o[k].isNull(); }
@@ -130,48 +134,30 @@ visprobe::Result<visprobe::GraphVisualizeArgs> GraphRequest(const val& r) {
   return a;
 }
 
-RunResult GraphVisualize(val request, std::string timestamp, val on_event) {
-  RunResult out;
+// value: {dbPath, rows, dumpBytes} (counts cross as doubles).
+val GraphVisualize(val request, std::string timestamp, val on_event) {
   auto parsed = GraphRequest(request);
-  if (!parsed.ok()) {
-    out.code = parsed.status().code_name();
-    out.message = parsed.status().message();
-    return out;
-  }
+  if (!parsed.ok()) return Respond(parsed.status());
   visprobe::RunOptions opts;
   opts.timestamp = timestamp.empty() ? visprobe::NowTimestamp() : timestamp;
   opts.threads = 1;  // the browser build starts single-threaded
   opts.check_input_writable = false;  // dropped files are read-only (§16.3 allows this)
   JsReporter rep(on_event);
   auto r = visprobe::RunGraphVisualize(parsed.value(), opts, rep);
-  if (!r.ok()) {
-    out.code = r.status().code_name();
-    out.message = r.status().message();
-    return out;
-  }
-  out.ok = true;
-  out.code = "ok";
-  out.dbPath = r->db_path;
-  out.rows = static_cast<double>(r->rows);
-  out.dumpBytes = static_cast<double>(r->dump_bytes);
-  return out;
+  if (!r.ok()) return Respond(r.status());
+  val value = val::object();
+  value.set("dbPath", r->db_path);
+  value.set("rows", static_cast<double>(r->rows));
+  value.set("dumpBytes", static_cast<double>(r->dump_bytes));
+  return Respond(visprobe::Status::Ok(), value);
 }
 
-std::string Help() { return visprobe::GraphVisualizeHelp(); }
-
-struct TrendResult {
-  bool ok = false;
-  std::string code;
-  std::string message;
-  std::string dbPaths;  // the databases written, one per line
-  double rows = 0;
-  double inputBytes = 0;
-};
+val Help() { return Respond(visprobe::Status::Ok(), val(visprobe::GraphVisualizeHelp())); }
 
 // The typed request of a data2db run (core's Data2DbArgs): {data, db, format?, mapping?, microStep?}.
 // Single-threaded.
-TrendResult Data2Db(val request, std::string created_utc, val on_event) {
-  TrendResult out;
+// value: {dbPaths: string[], rows, inputBytes}.
+val Data2Db(val request, std::string created_utc, val on_event) {
   visprobe::Data2DbArgs a;
   a.data = Str(request, "data");
   a.db = Str(request, "db");
@@ -180,28 +166,23 @@ TrendResult Data2Db(val request, std::string created_utc, val on_event) {
   if (Has(request, "microStep")) a.micro_step = request["microStep"].as<bool>();
   visprobe::Status checked = visprobe::CheckData2DbArgs(a);
   if (checked.ok() && (a.data.empty() || a.db.empty()))
-    checked = visprobe::InvalidInput("the following arguments are required: --db, --data");
-  if (!checked.ok()) {
-    out.code = checked.code_name();
-    out.message = checked.message();
-    return out;
-  }
+    checked = visprobe::InvalidInput(visprobe::Msg<visprobe::msg::kFollowingArgumentsRequired>("--db, --data"));
+  if (!checked.ok()) return Respond(checked);
   JsReporter rep(on_event);
   auto r = visprobe::RunData2Db(a, rep, 1, created_utc);
-  if (!r.ok()) {
-    out.code = r.status().code_name();
-    out.message = r.status().message();
-    return out;
-  }
+  if (!r.ok()) return Respond(r.status());
+  if (r->failed) return Respond(r->error);
+  val value = val::object(), paths = val::array();
+  double rows = 0, input_bytes = 0;
   for (const auto& w : r->written) {
-    out.dbPaths += (out.dbPaths.empty() ? "" : "\n") + w.db_path;
-    out.rows += static_cast<double>(w.rows);
-    out.inputBytes += static_cast<double>(w.input_bytes);
+    paths.call<void>("push", w.db_path);
+    rows += static_cast<double>(w.rows);
+    input_bytes += static_cast<double>(w.input_bytes);
   }
-  out.ok = !r->failed;
-  out.code = r->failed ? "InvalidInput" : "ok";
-  out.message = r->error;
-  return out;
+  value.set("dbPaths", paths);
+  value.set("rows", rows);
+  value.set("inputBytes", input_bytes);
+  return Respond(visprobe::Status::Ok(), value);
 }
 
 struct MatchResult {
@@ -255,27 +236,17 @@ MatchResult StripFields(std::string json) {
 
 // Whether a chosen layer-mapping file can be used by -lm (core CheckLayerMappingText): ok, or the
 // error the run would give.
-MatchResult CheckLayerMapping(std::string text, std::string file_name) {
-  MatchResult out;
-  visprobe::Status s = visprobe::CheckLayerMappingText(text, file_name);
-  out.ok = s.ok();
-  out.message = s.message();
-  return out;
+val CheckLayerMapping(std::string text, std::string file_name) {
+  return Respond(visprobe::CheckLayerMappingText(text, file_name), val(true));
 }
 
-// plot_model_parallelism for the UI: the layout JSON (trend spec §11.7) or {"error": message}.
-std::string ParallelLayoutJson(std::string config_json) {
+// plot_model_parallelism for the UI: value is the layout (trend spec §11.7).
+val ParallelLayout(std::string config_json) {
   auto config = visprobe::ParallelConfigFromJson(config_json);
-  visprobe::Status status = config.status();
-  if (config.ok()) {
-    auto layout = visprobe::ComputeParallelLayout(config.value());
-    if (layout.ok()) return visprobe::ParallelLayoutToJson(layout.value());
-    status = layout.status();
-  }
-  std::string out = "{\"error\":";
-  visprobe::AppendJsonString(out, status.message());
-  out += "}";
-  return out;
+  if (!config.ok()) return Respond(config.status());
+  auto layout = visprobe::ComputeParallelLayout(config.value());
+  if (!layout.ok()) return Respond(layout.status());
+  return Respond(visprobe::Status::Ok(), JsonValue(visprobe::ParallelLayoutToJson(layout.value())));
 }
 
 // Problem badges of one graph's rows (the worker's msProbe-made files): the core's rules over the
@@ -307,7 +278,7 @@ val ComputeBadgesJs(val parent_js, val precision_js, val flags_js, val overflow_
   out.set("worst", val::global("Float64Array").new_(emscripten::typed_memory_view(worst.size(), worst.data())));
   out.set("counts", val::global("Uint32Array").new_(emscripten::typed_memory_view(counts.size(), counts.data())));
   out.set("worstOverflow", val::global("Uint8Array").new_(emscripten::typed_memory_view(worst_ov.size(), worst_ov.data())));
-  return out;
+  return Respond(visprobe::Status::Ok(), out);
 }
 
 // The legend's thresholds (tests; the page's colours use the legend directly).
@@ -316,7 +287,7 @@ val BadgeThresholdsJs(std::string legend) {
   val out = val::object();
   out.set("warning", t.warning);
   out.set("error", t.error);
-  return out;
+  return Respond(visprobe::Status::Ok(), out);
 }
 
 // A cell of a row the worker read (sql.js: a string, a number or null) as text, '' for NULL.
@@ -386,33 +357,19 @@ val ManualMatchJs(val request, val read_row) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(visprobe) {
-  emscripten::value_object<RunResult>("RunResult")
-      .field("ok", &RunResult::ok)
-      .field("code", &RunResult::code)
-      .field("message", &RunResult::message)
-      .field("dbPath", &RunResult::dbPath)
-      .field("rows", &RunResult::rows)
-      .field("dumpBytes", &RunResult::dumpBytes);
   emscripten::value_object<MatchResult>("MatchResult")
       .field("ok", &MatchResult::ok)
       .field("message", &MatchResult::message)
       .field("precision", &MatchResult::precision)
       .field("inputData", &MatchResult::inputData)
       .field("outputData", &MatchResult::outputData);
-  emscripten::value_object<TrendResult>("TrendResult")
-      .field("ok", &TrendResult::ok)
-      .field("code", &TrendResult::code)
-      .field("message", &TrendResult::message)
-      .field("dbPaths", &TrendResult::dbPaths)
-      .field("rows", &TrendResult::rows)
-      .field("inputBytes", &TrendResult::inputBytes);
   emscripten::function("graphVisualize", &GraphVisualize);
   emscripten::function("data2db", &Data2Db);
   emscripten::function("compareStored", &CompareStored);
   emscripten::function("stripFields", &StripFields);
   emscripten::function("locateTensors", &LocateTensors);
   emscripten::function("help", &Help);
-  emscripten::function("parallelLayout", &ParallelLayoutJson);
+  emscripten::function("parallelLayout", &ParallelLayout);
   emscripten::function("checkLayerMapping", &CheckLayerMapping);
   emscripten::function("computeBadges", &ComputeBadgesJs);
   emscripten::function("badgeThresholds", &BadgeThresholdsJs);

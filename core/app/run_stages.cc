@@ -73,8 +73,8 @@ Result<ComparePlan> PlanCompare(Graph& gn, Graph& gb, const GraphVisualizeArgs& 
   plan.settings.mode = plan.mode;
   plan.settings.parallel_merge = merged;
   if (plan.mode == CompareMode::kRealData) {
-    std::function<void(const std::string&)> tensor_log;
-    if (args.print_compare_log) tensor_log = [log](const std::string& m) { log(LogLevel::kInfo, m); };
+    TensorLogFn tensor_log;
+    if (args.print_compare_log) tensor_log = [log](const Message& m) { log(LogLevel::kInfo, m); };
     plan.settings.tensor_metrics = TensorMetricsFor(target_dir, golden_dir, tensor_log);
   }
   return plan;

@@ -459,12 +459,6 @@ TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::
                              std::move(log_info));
 }
 
-TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
-                                 const std::function<void(const std::string&)>& log_text) {
-  TensorLogFn log_info;
-  if (log_text) log_info = [log_text](const Message& m) { log_text(m.text()); };
-  return TensorMetricsFor(target_rank_dir, golden_rank_dir, std::move(log_info));
-}
 
 TensorMetricsFn TensorMetricsInDirs(const std::string& nd, const std::string& bd, TensorLogFn log_info) {
   return [nd, bd, log_info](const CmpItem& n, const CmpItem* b) {

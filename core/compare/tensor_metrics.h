@@ -81,10 +81,6 @@ Message TensorCompareLogLine(const std::string& npu_name, const TensorMetrics& m
 // as compare cells. With `log_info`, each comparison logs "start compare: <name>" and its line.
 using TensorLogFn = std::function<void(const Message&)>;
 TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir, TensorLogFn log_info);
-// Transitional, for a caller that logs texts (app/run_stages.cc until it passes a TensorLogFn):
-// the lines lose their ids. Remove once no caller uses it.
-TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::string& golden_rank_dir,
-                                 const std::function<void(const std::string&)>& log_text);
 // The same over the two dump_tensor_data folders themselves (manual matching: tb_nodes.dump_data_dir).
 TensorMetricsFn TensorMetricsInDirs(const std::string& npu_data_dir, const std::string& bench_data_dir, TensorLogFn log_info);
 

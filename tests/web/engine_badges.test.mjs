@@ -11,20 +11,23 @@ import { badgeThresholds, computeBadges, hasBadgeTable, badgesOf, refreshBadges,
 
 const SQL = await initSqlJs();
 
+/** The engine's answer shape (bindings.cc Respond). */
+const ok = (value) => ({ status: { code: 'ok', message: { id: '', args: {}, text: '' } }, value });
+
 /** A stand-in of the wasm module: one answer row per node with a child, counting what it was given. */
 function fakeEngine() {
   const seen = [];
   return {
     seen,
-    badgeThresholds: (json) => { seen.push(['thresholds', json]); return { warning: '0.3', error: 0.6 }; },
+    badgeThresholds: (json) => { seen.push(['thresholds', json]); return ok({ warning: '0.3', error: 0.6 }); },
     computeBadges(parent, precision, flags, overflow, compare, legend) {
       seen.push({ parent: [...parent], precision: [...precision], flags: [...flags], overflow: [...overflow], compare, legend });
       const index = [...new Set([...parent].filter((p) => p >= 0))].sort((a, b) => a - b);
       const n = index.length;
       const counts = new Int32Array(4 * n);
       index.forEach((p, k) => { counts[4 * k] = [...parent].filter((q) => q === p).length; counts[4 * k + 3] = k; });
-      return { index: Int32Array.from(index), worst: Float64Array.from(index.map((p, k) => (k === 0 ? -1 : precision[p]))), counts,
-               worstOverflow: Int32Array.from(index.map((p) => overflow[p])) };
+      return ok({ index: Int32Array.from(index), worst: Float64Array.from(index.map((p, k) => (k === 0 ? -1 : precision[p]))), counts,
+                  worstOverflow: Int32Array.from(index.map((p) => overflow[p])) });
     },
   };
 }
@@ -60,9 +63,11 @@ test('the engine\'s answer back into [name, worst, n_error, n_warning, n_unmatch
   assert.equal(e.seen[0].legend, '{"x":1}');
 });
 
-test('an engine build without computeBadges is an EngineError that says to rebuild', () => {
-  assert.throws(() => computeBadges({}, [['a', null, 1, null, null, 0]], false, ''),
-    (err) => err.name === 'EngineError' && /rebuild the wasm/.test(err.message));
+test('an engine failure is an EngineError carrying the engine\'s message', () => {
+  const message = { id: 'InvalidNodeId', args: { id: '7' }, text: 'Invalid node id 7.' };
+  const failing = { computeBadges: () => ({ status: { code: 'invalid_input', message }, value: null }) };
+  assert.throws(() => computeBadges(failing, [['a', null, 1, null, null, 0]], false, ''),
+    (err) => err.name === 'EngineError' && err.message === 'Invalid node id 7.' && err.engineMessage === message);
 });
 
 test('thresholds of a legend: the engine\'s answer as numbers, no legend as ""', () => {

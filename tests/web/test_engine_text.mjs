@@ -1,49 +1,39 @@
-// The page's Chinese for the engine's messages (web/src/engine_text.js, issue 19 point 4), checked
-// against what the real native CLI prints: every case of the malformed corpus (run as
-// tests/cli/test_malformed.py runs it), a build and a compare of a generated dump (steps, ranks,
-// overflow check), and the common refusals (empty folder, missing folder, bad parallel
-// parameters, a layer-mapping file that is not YAML). For each message, and for the bare message
-// of an ERROR line (what the wasm engine hands the page), the Chinese must differ from the
-// English, keep every variable part, and leave no run of four English words outside them.
+// The page's language for the engine's messages (web/src/engine_text.js; issues 19 and 47). The
+// engine sends each message as {id, args, text}; the page translates by id. Checked here:
+// - every id of core/base/messages.def has Chinese with the same placeholders, and the catalog
+//   names no id core lacks; the page's own messages likewise;
+// - what the real native CLI says (VISPROBE_LOG_JSON=1: each message as JSON) on every case of the
+//   malformed corpus, a build and a compare of a generated dump (steps, ranks, overflow check) and
+//   the common refusals (empty folder, missing folder, bad parallel parameters, a layer-mapping
+//   file that is not YAML): every message has an id, nested ones too, and its Chinese keeps every
+//   argument and leaves no run of four English words outside them.
 //   node --test tests/web/test_engine_text.mjs   (env: VISPROBE_NATIVE, default build/native/visprobe)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { engineText, engineLogLine, catalogTemplates } from '../../web/src/engine_text.js';
+import { engineText, engineLogLine, catalog, pageMessage } from '../../web/src/engine_text.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const native = resolve(process.env.VISPROBE_NATIVE || join(root, 'build', 'native', 'visprobe'));
 const cases = join(root, 'tests', 'malformed', 'cases');
-const LOG_LINE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+\) \[(DEBUG|INFO|WARNING|ERROR)\] (.*)$/;
-const USAGE = /^visprobe [\w_]+: error: (.*)$/;
 let tmp;
-/** message -> the run that printed it */
-const messages = new Map();
-/** whole log lines, for the prefix check */
-const lines = [];
+/** [message, the run that printed it, its level] */
+const messages = [];
 
-/** Runs the CLI and keeps every message it printed (log lines on stdout, usage errors on stderr). */
+/** Runs the CLI with VISPROBE_LOG_JSON=1 and keeps every message it printed (stdout, and usage errors on stderr). */
 function run(label, args) {
-  const r = spawnSync(native, args, { encoding: 'utf8', timeout: 60000 });
+  const r = spawnSync(native, args, { encoding: 'utf8', timeout: 60000, env: { ...process.env, VISPROBE_LOG_JSON: '1' } });
   assert.ok(r.status === 0 || r.status === 1 || r.status === 2, `${label}: status ${r.status} ${r.stderr}`);
   let n = 0;
-  for (const line of r.stdout.split('\n')) {
-    const m = LOG_LINE.exec(line);
-    if (!m) continue;
-    lines.push(line);
-    messages.set(m[2], label);
-    // The wasm engine returns the Status message itself: the page shows it without the prefix.
-    const bare = /^An unexpected error occurred: (.*)$/.exec(m[2]);
-    if (bare) messages.set(bare[1], label);
+  for (const line of (r.stdout + '\n' + r.stderr).split('\n')) {
+    if (!line.startsWith('{"level":')) continue;
+    const { level, message } = JSON.parse(line);
+    messages.push([message, label, level]);
     ++n;
-  }
-  for (const line of r.stderr.split('\n')) {
-    const m = USAGE.exec(line);
-    if (m) { messages.set(m[1], label); ++n; }
   }
   assert.ok(n > 0, `${label} printed no message: ${r.stdout} ${r.stderr}`);
   return r;
@@ -75,6 +65,16 @@ before(() => {
 });
 
 after(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
+
+/** The ids and English templates of core/base/messages.def. */
+function coreCatalog() {
+  const text = readFileSync(join(root, 'core', 'base', 'messages.def'), 'utf8');
+  const out = new Map();
+  for (const m of text.matchAll(/^VP_MESSAGE\((\w+), "((?:[^"\\]|\\.)*)"\)$/gm)) out.set(m[1], m[2].replace(/\\(.)/g, '$1'));
+  return out;
+}
+
+const names = (s) => [...s.replace(/\{\{|\}\}/g, '').matchAll(/\{(\w+)(?::[td])?\}/g)].map((m) => m[1]).sort();
 
 /**
  * The variable parts of an English message: paths and file names, quoted text, numbers, rank /
@@ -109,6 +109,15 @@ function keeps(zh, v) {
   return new RegExp(`(?<![\\w.])${v.replace('.', '\\.')}(?![\\w])`).test(zh);
 }
 
+/** The messages inside a message, itself first. */
+function* nested(m) {
+  yield m;
+  for (const v of Object.values(m.args)) if (typeof v !== 'string') yield* nested(v);
+}
+
+/** The argument values that are text, at any depth. */
+const leafArgs = (m) => [...nested(m)].flatMap((x) => Object.values(x.args).filter((v) => typeof v === 'string'));
+
 test('the checks themselves catch a dropped number and an English phrase left over', () => {
   const en = 'load json file "dump.json" failed. r/dump.json @ byte 97: the file is empty';
   assert.ok(englishRuns(en, variables(en)).length > 0, 'the English itself fails the check');
@@ -117,58 +126,77 @@ test('the checks themselves catch a dropped number and an English phrase left ov
   const dropped = '加载 JSON 文件 "dump.json" 失败。r/dump.json 第 9 字节处：文件为空';
   assert.ok(variables(en).some((v) => !keeps(dropped, v)), 'the byte offset 97 is missed');
   assert.ok(!keeps('rank970 第 9 字节', '97'), 'digits inside a name are not the number');
-  assert.ok(variables(en).includes('r/dump.json') && variables(en).includes('97'));
 });
 
-test('every catalog template keeps its variable parts and names no part it lacks', () => {
-  const names = (s) => [...s.replace(/\{\{|\}\}/g, '').matchAll(/\{(\w+)(?::[td])?\}/g)].map((m) => m[1]).sort();
-  const seen = new Set();
-  for (const [en, zh] of catalogTemplates()) {
-    assert.deepEqual(names(zh), names(en), `${en} -> ${zh}`);
-    assert.ok(!seen.has(en), `twice: ${en}`);
-    seen.add(en);
-    assert.doesNotMatch(zh, /\{\w+:[td]\}/, `kinds belong to the English template: ${zh}`);
-  }
-  assert.ok(seen.size >= 200, `${seen.size} entries`);
-});
-
-test('every message the CLI printed has a Chinese translation that keeps its variable parts', () => {
-  assert.ok(messages.size >= 60, `${messages.size} messages`);
+test('every id of core/base/messages.def has Chinese with the same placeholders, and no other id does', () => {
+  const core = coreCatalog();
+  assert.ok(core.size >= 200, `${core.size} ids`);
+  const zh = new Map(catalog().engine);
   const problems = [];
-  for (const [en, label] of messages) {
-    assert.equal(engineText(en, 'en'), en);
-    const zh = engineText(en, 'zh');
-    const vars = variables(en);
-    if (zh === en) { problems.push(`[${label}] untranslated: ${en}`); continue; }
-    const lost = vars.filter((v) => !keeps(zh, v));
-    if (lost.length) problems.push(`[${label}] lost ${JSON.stringify(lost)}: ${en} -> ${zh}`);
-    const runs = englishRuns(zh, vars);
-    if (runs.length) problems.push(`[${label}] English left ${JSON.stringify(runs)}: ${zh}`);
+  for (const [id, en] of core) {
+    if (!zh.has(id)) { problems.push(`no Chinese for ${id}: ${en}`); continue; }
+    if (names(zh.get(id)).join() !== names(en).join()) problems.push(`${id}: ${en} -> ${zh.get(id)}`);
+    if (/\{\w+:[td]\}/.test(zh.get(id))) problems.push(`${id}: kinds belong to the English template`);
+    // Placeholders and identifiers (NUMBER_OUT_OF_RANGE, pipeline_parallel_size) are not English prose.
+    const runs = englishRuns(zh.get(id).replace(/\{\w+\}|\w+_\w+/g, ' § '), variables(en));
+    if (runs.length) problems.push(`${id}: English left ${JSON.stringify(runs)}`);
+  }
+  for (const id of zh.keys()) if (!core.has(id)) problems.push(`Chinese for ${id}, which core/base/messages.def does not declare`);
+  for (const [id, en, z] of catalog().page) {
+    if (core.has(id)) problems.push(`${id} is both a core and a page message`);
+    if (names(z).join() !== names(en).join()) problems.push(`${id}: ${en} -> ${z}`);
   }
   assert.deepEqual(problems, []);
 });
 
-test('the malformed corpus: each ERROR line names its file in Chinese', () => {
-  const errors = lines.filter((l) => l.includes('[ERROR] '));
-  assert.ok(errors.length >= readdirSync(cases).length);
-  for (const line of errors) {
-    const zh = engineLogLine(line, 'zh');
-    const [prefix] = /^.*?\[ERROR\] /.exec(line) || [''];
-    assert.ok(zh.startsWith(prefix), `the time, pid and level stay: ${zh}`);
-    assert.match(zh, /\[ERROR\] 发生意外错误：/);
-    const file = /(dump|construct|stack)\.json/.exec(line);
-    if (file) assert.ok(zh.includes(file[0]), zh);
-  }
-  assert.equal(engineLogLine(errors[0], 'en'), errors[0]);
+test('every message the CLI printed has an id, nested ones too', () => {
+  assert.ok(messages.length >= 60, `${messages.length} messages`);
+  const problems = [];
+  for (const [m, label] of messages)
+    for (const x of nested(m)) if (!x.id) problems.push(`[${label}] no id: ${x.text}`);
+  assert.deepEqual([...new Set(problems)], []);
 });
 
-test('unknown text comes back unchanged; lines are translated one by one', () => {
+test('each message in Chinese keeps every argument and leaves no English phrase; in English it is the CLI\'s text', () => {
+  const problems = [];
+  for (const [m, label] of messages) {
+    assert.equal(engineText(m, 'en'), m.text);
+    const zh = engineText(m, 'zh');
+    const vars = [...new Set([...leafArgs(m), ...variables(m.text).filter((v) => leafArgs(m).some((a) => a.includes(v)))])];
+    const lost = vars.filter((v) => !zh.includes(v));
+    if (lost.length) problems.push(`[${label}] lost ${JSON.stringify(lost)}: ${m.text} -> ${zh}`);
+    const runs = englishRuns(zh, vars);
+    if (runs.length) problems.push(`[${label}] English left ${JSON.stringify(runs)}: ${zh}`);
+  }
+  assert.deepEqual([...new Set(problems)], []);
+});
+
+test('the malformed corpus: each ERROR names its file in Chinese, with msProbe\'s prefix kept on the log line', () => {
+  const errors = messages.filter(([, label, level]) => level === 'ERROR' && readdirSync(cases).includes(label));
+  assert.ok(errors.length >= readdirSync(cases).length);
+  for (const [m] of errors) {
+    assert.equal(m.id, 'UnexpectedError');
+    const zh = engineText(m, 'zh');
+    assert.match(zh, /^发生意外错误：/);
+    const file = /(dump|construct|stack)\.json/.exec(m.text);
+    if (file) assert.ok(zh.includes(file[0]), zh);
+    const line = `2026-01-02 03:04:05 (42) [ERROR] ${m.text}`;
+    assert.equal(engineLogLine(line, m, 'zh'), `2026-01-02 03:04:05 (42) [ERROR] ${zh}`);
+    assert.equal(engineLogLine(line, m, 'en'), line);
+  }
+});
+
+test('a text without an id, or an id the page does not know, shows its English; text stays text', () => {
   assert.equal(engineText('something the catalog never saw', 'zh'), 'something the catalog never saw');
+  assert.equal(engineText({ id: '', args: {}, text: 'SQLite said so' }, 'zh'), 'SQLite said so');
+  assert.equal(engineText({ id: 'NoSuchId', args: {}, text: 'new words' }, 'zh'), 'new words');
   assert.equal(engineText('', 'zh'), '');
-  // A generic rule claims nothing it cannot translate inside.
-  assert.equal(engineText('x.json: an unknown complaint', 'zh'), 'x.json: an unknown complaint');
-  assert.equal(engineText('[NPU] an unknown complaint', 'zh'), '[NPU] an unknown complaint');
-  assert.equal(engineText('Trying dump import...\nnot known', 'zh'), '正在尝试 dump 导入…\nnot known');
-  // Text from a dump stays text: markup in a path is copied, not interpreted or escaped.
-  assert.equal(engineText('The file path <b>x</b>/dump.json does not exist.', 'zh'), '文件路径 <b>x</b>/dump.json 不存在。');
+  // A nested message is translated in turn; an unknown inner one stays English inside the Chinese.
+  const inner = { id: 'FilePathNotExist', args: { path: '<b>x</b>/dump.json' }, text: 'The file path <b>x</b>/dump.json does not exist.' };
+  assert.equal(engineText({ id: 'UnexpectedError', args: { m: inner }, text: '' }, 'zh'), '发生意外错误：文件路径 <b>x</b>/dump.json 不存在。');
+  assert.equal(engineText({ id: 'UnexpectedError', args: { m: { id: '', args: {}, text: 'odd' } }, text: '' }, 'zh'), '发生意外错误：odd');
+  // The page's own messages are made with the same shape.
+  const stopped = pageMessage('EngineStopped', { m: pageMessage('WorkerError') });
+  assert.deepEqual(stopped, { id: 'EngineStopped', args: { m: { id: 'WorkerError', args: {}, text: 'worker error' } }, text: 'The engine stopped: worker error' });
+  assert.equal(engineText(stopped, 'zh'), '引擎已停止：工作线程出错');
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simdSupported, checkEngineSupport, NO_SIMD_TEXT } from '../../web/src/engine/wasm_features.js';
-import { engineText } from '../../web/src/engine_text.js';
+import { engineText, pageMessage } from '../../web/src/engine_text.js';
 
 test('the SIMD probe validates where SIMD is (Node 20) and the check passes', () => {
   assert.equal(simdSupported(), true);
@@ -15,7 +15,8 @@ test('the SIMD probe validates where SIMD is (Node 20) and the check passes', ()
 test('without SIMD the check throws the message, and a throwing validator counts as no SIMD', () => {
   const seen = [];
   const none = { validate: (b) => { seen.push(b); return false; } };
-  assert.throws(() => checkEngineSupport(none), (e) => e instanceof Error && e.message === NO_SIMD_TEXT);
+  assert.throws(() => checkEngineSupport(none), (e) => e instanceof Error && e.message === NO_SIMD_TEXT &&
+                e.engineMessage.id === 'BrowserCannotRunVisprobe');
   assert.equal(seen.length, 1);
   // What was asked about is the probe: a wasm module ("\0asm", version 1).
   assert.deepEqual([...seen[0].slice(0, 8)], [0, 97, 115, 109, 1, 0, 0, 0]);
@@ -23,9 +24,12 @@ test('without SIMD the check throws the message, and a throwing validator counts
 });
 
 test('the page shows the message in Chinese too, with the browser versions kept', () => {
-  assert.equal(engineText(NO_SIMD_TEXT, 'en'), NO_SIMD_TEXT);
-  const zh = engineText(NO_SIMD_TEXT, 'zh');
+  const m = pageMessage('BrowserCannotRunVisprobe');
+  assert.equal(engineText(m, 'en'), NO_SIMD_TEXT);
+  const zh = engineText(m, 'zh');
   assert.notEqual(zh, NO_SIMD_TEXT);
   for (const v of ['WebAssembly SIMD', 'Chromium 91', 'Firefox 89', 'Safari 16.4']) assert.ok(zh.includes(v), v);
-  assert.equal(engineText(`The engine stopped: ${NO_SIMD_TEXT}`, 'zh'), `引擎已停止：${zh}`);
+  const stopped = pageMessage('EngineStopped', { m });
+  assert.equal(stopped.text, `The engine stopped: ${NO_SIMD_TEXT}`);
+  assert.equal(engineText(stopped, 'zh'), `引擎已停止：${zh}`);
 });

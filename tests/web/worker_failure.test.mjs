@@ -24,3 +24,14 @@ test('an ordinary failure is reported as it was thrown, without the engine\'s ou
   assert.deepEqual(describeFailure(e), { name: 'DbOpenError', message: e.message });
   assert.deepEqual(describeFailure('plain text'), { name: 'EngineError', message: 'plain text' });
 });
+
+test('a failure with a message keeps it (id and arguments) for the page; an abort is a message too', async () => {
+  const { MessageError, pageMessage } = await import('../../web/src/engine_text.js');
+  const m = pageMessage('NotOpen', { name: 'a.vis.db' });
+  const got = describeFailure(new MessageError(m, 'DbNotOpen'));
+  assert.deepEqual(got, { name: 'DbNotOpen', message: 'a.vis.db is not open.', engineMessage: m });
+  engineOutput.printErr('last words');
+  const aborted = describeFailure(new WebAssembly.RuntimeError('Aborted(x)'));
+  assert.equal(aborted.engineMessage.id, 'EngineAborted');
+  assert.equal(aborted.engineMessage.text, aborted.message);
+});

@@ -3,7 +3,7 @@
 // Both keep what the engine said in English and show it in the page's language (engine_text.js),
 // again after each language toggle. A log line is a <span> whose title holds the original line.
 // Text only, never markup: messages name the user's own files.
-import { engineText, engineLogLine } from './engine_text.js';
+import { engineText, engineLogLine, messageOf } from './engine_text.js';
 import { onLanguage } from './i18n.js';
 import { setDrawer } from './host/app_shell.js';
 
@@ -32,22 +32,33 @@ export function setError(text) {
   if (text && document.body.classList.contains('app')) setDrawer(false);
 }
 
-/** An engine message (or a worker's) as the error, in the page's language. @param {string} message */
-export function setEngineError(message) {
-  setError(message ? () => engineText(String(message)) : '');
+/**
+ * A failure (an Error, a MessageError with the engine's message) or an engine message as the
+ * error, in the page's language. @param {unknown} failure
+ */
+export function setEngineError(failure) {
+  const m = failure ? messageOf(failure) : '';
+  setError(m ? () => engineText(m) : '');
 }
+
+/** The message of each log line (its title holds the engine's line). @type {WeakMap<HTMLElement, import('./engine/protocol.js').EngineMessage>} */
+const lineMessages = new WeakMap();
 
 /** @param {HTMLElement} span  a log line: the engine's line is in its title */
 function renderLogLine(span) {
-  span.textContent = engineLogLine(span.title) + '\n';
+  span.textContent = engineLogLine(span.title, lineMessages.get(span) || span.title) + '\n';
 }
 
-/** Appends one line the engine logged ("YYYY-mm-dd HH:MM:SS (pid) [LEVEL] message"). @param {string} line */
-export function appendLog(line) {
+/**
+ * Appends one line the engine logged ("YYYY-mm-dd HH:MM:SS (pid) [LEVEL] message") with its message.
+ * @param {string} line @param {import('./engine/protocol.js').EngineMessage} [message]
+ */
+export function appendLog(line, message) {
   const el = $('log');
   if (!el) return;
   const span = document.createElement('span');
   span.title = line;
+  if (message) lineMessages.set(span, message);
   renderLogLine(span);
   el.append(span);
   el.scrollTop = el.scrollHeight;

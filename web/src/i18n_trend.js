@@ -47,7 +47,6 @@ export const TREND_TEXTS = {
   trTrend: ['Trend', '趋势'],
   trLineHint: ['Click a cell of the heat map to plot its line here.', '点击热力图中的单元格，在此绘制它的折线。'],
   trNoMetric: ['Heat map — this file has no metric with statistics', '热力图 — 此文件中没有带统计量的指标'],
-  trError: ['Trend view: {0}', '趋势视图：{0}'],
   trInvalidParams: ['Invalid parameters', '参数无效'],
   trNoSuchMetric: ['No metric found with name: {0}', '没有名为 {0} 的指标'],
   trInvalidStat: ['Invalid stat: {0}', '无效的统计量：{0}'],

@@ -13,7 +13,8 @@ import { toast, setText } from './graph/dom.js';
 import { t as translate } from './i18n.js';
 import { initPrefs, toggleTheme, toggleLanguage } from './host/prefs.js';
 import { setDrawer, inApp, wireAppShell } from './host/app_shell.js';
-import { engineText } from './engine_text.js';
+import { engineText, MessageError, pageMessage } from './engine_text.js';
+/** @typedef {import('./engine/protocol.js').EngineMessage} EngineMessage */
 import { setError, setEngineError, appendLog as log } from './engine_messages.js';
 import { listNodes as listNodesOf } from './host/db_summary.js';
 import { initShow } from './host/show.js';
@@ -156,7 +157,7 @@ async function openDbFile(file, name) {
     else await showDatabase(info.name, { file, source: addSource('', info.name, file) });
     setStatus('databaseOpened', 100);
   } catch (e) {
-    setEngineError(String(/** @type {Error} */ (e).message));
+    setEngineError(e);
   }
 }
 
@@ -186,7 +187,7 @@ async function openHostedDb(spec) {
     setStatus('databaseOpened', 100);
   } catch (e) {
     setStatus('statusFailed', 0);
-    setEngineError(String(/** @type {Error} */ (e).message));
+    setEngineError(e);
   }
 }
 
@@ -204,7 +205,7 @@ async function openServerGraphs(runs) {
     setStatus('databaseOpened', 100);
   } catch (e) {
     setStatus('statusFailed', 0);
-    setEngineError(String(/** @type {Error} */ (e).message));
+    setEngineError(e);
   }
 }
 
@@ -223,7 +224,8 @@ async function runEngine() {
   /** @type {HTMLButtonElement} */ ($('cancel')).disabled = false;
   setStatus('statusRunning', 0);
   const sub = $('subset-box').hidden ? '' : /** @type {HTMLSelectElement} */ ($('subset')).value;
-  let stage = 'starting';
+  /** @type {EngineMessage} */
+  let stage = pageMessage('Starting');
   const options = {
     overflowCheck: /** @type {HTMLInputElement} */ ($('opt-oc')).checked,
     fuzzyMatch: /** @type {HTMLInputElement} */ ($('opt-fm')).checked,
@@ -244,7 +246,7 @@ async function runEngine() {
                                  keepRuns: store.keptRuns() },
       (type, data) => {
         if (type === 'LOG') {
-          log(data.line);
+          log(data.line, data.message);
           if (data.level === 'INFO') stage = data.message;
         } else if (type === 'PROGRESS') {
           if (data.running) setStatus('statusRunningAt', data.percent, data.percent.toFixed(0), engineText(stage));
@@ -253,7 +255,7 @@ async function runEngine() {
       });
     if (!r.ok) {
       const q = r.quota, command = cliCommand();
-      setError(() => (q ? `${translate('quotaFull', q.usageMB, q.quotaMB, command)}\n` : '') + engineText(r.message || ''));
+      setError(() => (q ? `${translate('quotaFull', q.usageMB, q.quotaMB, command)}\n` : '') + engineText(r.message));
       setStatus('statusFailed', 0);
       markPrevious(true);
     } else {
@@ -264,7 +266,7 @@ async function runEngine() {
   } catch (e) {
     const err = /** @type {Error} */ (e);
     setStatus(err.name === 'Cancelled' ? 'statusCancelled' : 'statusFailed', 0);
-    if (err.name !== 'Cancelled') setEngineError(err.message);
+    if (err.name !== 'Cancelled') setEngineError(err);
     markPrevious(true);
   } finally {
     /** @type {HTMLButtonElement} */ ($('cancel')).disabled = true;
@@ -281,7 +283,8 @@ async function runTrend() {
   /** @type {HTMLButtonElement} */ ($('run-trend')).disabled = true;
   /** @type {HTMLButtonElement} */ ($('cancel')).disabled = false;
   setStatus('statusTrendRunning', 0);
-  let stage = 'starting';
+  /** @type {EngineMessage} */
+  let stage = pageMessage('Starting');
   const options = {
     format: /** @type {HTMLSelectElement} */ ($('trend-format')).value,
     microStep: /** @type {HTMLInputElement} */ ($('opt-micro')).checked,
@@ -289,14 +292,14 @@ async function runTrend() {
   try {
     const r = await engine.trend({ data: t.entries, options, dataName: t.name }, (type, data) => {
       if (type === 'LOG') {
-        log(data.line);
+        log(data.line, data.message);
         if (data.level === 'INFO') stage = data.message;
       } else if (type === 'PROGRESS') {
         if (data.running) setStatus('statusTrendAt', data.percent, data.percent.toFixed(0), engineText(stage));
         else setStatus('statusFinishing', data.percent);
       }
     });
-    if (!r.ok) throw new Error(r.message || 'data2db failed');
+    if (!r.ok) throw new MessageError(r.message);
     if (!r.databases.length) throw new Error(translate('noTrendData'));
     // Issue 19: a second run keeps the first one's databases beside it (for A/B): a name already
     // open gets the suffix the CLI gives a repeated run (dump_data_1.trend.db, ...).
@@ -309,7 +312,7 @@ async function runTrend() {
     }
     setStatus('statusTrendReady', 100, r.seconds.toFixed(1), r.rows);
   } catch (e) {
-    setEngineError(String(/** @type {Error} */ (e).message));
+    setEngineError(e);
     setStatus('statusFailed', 0);
     markPrevious(true);
   } finally {
@@ -372,7 +375,7 @@ function initLanguage() {
   if (trendSample) trendSample.dataset.i18n = 'loadTrendSample';
   initPrefs();
   wireAppShell({
-    download: () => { download().catch((e) => setEngineError(String(e.message || e))); },
+    download: () => { download().catch((e) => setEngineError(e)); },
     toggleTheme, toggleLanguage,
     help: () => {
       const d = /** @type {HTMLDetailsElement|null} */ (document.querySelector('#workspace:not([hidden]) .ws-shortcuts'));

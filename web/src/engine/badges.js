@@ -6,6 +6,7 @@
 // stays consistent. The rules and the legend's thresholds are the engine's (core/db/badges.cc,
 // ComputeBadgesFlat and BadgeThresholdsFromLegend, through the wasm module): this file only reads
 // the rows of tb_nodes into the typed arrays those take and turns the answer back into rows.
+import { valueOf } from './engine_call.js';
 
 /** @typedef {import('visprobe-wasm/visprobe_web.mjs').VisprobeModule} VisprobeModule */
 /** @typedef {import('sql.js').Database} Database */
@@ -24,7 +25,7 @@ const UNMATCHED = 2;
  * @returns {{warning: number, error: number}}
  */
 export function badgeThresholds(engine, json) {
-  const t = engine.badgeThresholds(String(json || ''));
+  const t = valueOf(engine.badgeThresholds(String(json || '')));
   return { warning: Number(t.warning), error: Number(t.error) };
 }
 
@@ -53,9 +54,7 @@ export function computeBadges(engine, rows, compare, legend) {
     flags[i] = (leaf ? LEAF : 0) | (unmatched ? UNMATCHED : 0);
     overflow[i] = LEVEL[/** @type {'medium'} */ (String(ov))] || 0;
   }
-  if (typeof engine.computeBadges !== 'function')
-    throw Object.assign(new Error('This engine build has no computeBadges: rebuild the wasm (./scripts/build.sh wasm).'), { name: 'EngineError' });
-  const r = engine.computeBadges(parent, precision, flags, overflow, compare, String(legend || ''));
+  const r = valueOf(engine.computeBadges(parent, precision, flags, overflow, compare, String(legend || '')));
   /** @type {BadgeRow[]} */
   const out = [];
   for (let k = 0; k < r.index.length; ++k) {

@@ -2,6 +2,7 @@
 // The page's handle on the engine worker: promises per request id, progress callbacks, and
 // cancel = terminate + restart (the page stays usable).
 import { Req, Ev } from './protocol.js';
+import { MessageError, pageMessage } from '../engine_text.js';
 
 /** @typedef {import('./protocol.js').FileEntry} FileEntry */
 /** @typedef {import('./protocol.js').LogEvent} LogEvent */
@@ -9,7 +10,7 @@ import { Req, Ev } from './protocol.js';
 /** What RUN and TREND report while they run. @typedef {(...e: ['LOG', LogEvent] | ['PROGRESS', ProgressEvent]) => void} OnEvent */
 /**
  * A worker's message: an event or the answer of request `requestId`, or its failure.
- * @typedef {{requestId: number, type?: string, data?: unknown, error?: {name: string, message: string}}} Reply
+ * @typedef {{requestId: number, type?: string, data?: unknown, error?: import('./protocol.js').FailureReply}} Reply
  */
 
 export class EngineClient {
@@ -29,7 +30,7 @@ export class EngineClient {
     const worker = this.worker = new Worker(this.workerUrl, { type: this.workerType });
     worker.onmessage = (ev) => this.onMessage(ev.data);
     worker.onerror = (ev) => {
-      const err = new Error(`The engine stopped: ${ev.message || 'worker error'}`);
+      const err = new MessageError(pageMessage('EngineStopped', { m: ev.message ? String(ev.message) : pageMessage('WorkerError') }));
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
@@ -42,7 +43,7 @@ export class EngineClient {
     if (!p) return;
     if (msg.error) {
       this.pending.delete(msg.requestId);
-      const e = new Error(msg.error.message);
+      const e = msg.error.engineMessage ? new MessageError(msg.error.engineMessage, msg.error.name) : new Error(msg.error.message);
       e.name = msg.error.name;
       p.reject(e);
     } else if (msg.type === Ev.RESULT) {
@@ -127,7 +128,7 @@ export class EngineClient {
 
   cancel() {
     this.worker.terminate();
-    const err = new Error('Cancelled.');
+    const err = new MessageError(pageMessage('Cancelled'), 'Cancelled');
     err.name = 'Cancelled';
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();

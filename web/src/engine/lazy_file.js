@@ -11,6 +11,7 @@
 // what SQLite writes (manual matching) stays in an overlay of modified blocks; the file never
 // grows into a whole-file copy. Nothing else of MEMFS touches the contents except readFile (sql.js's
 // export), which the worker avoids for lazy databases (exportBlob).
+import { MessageError, pageMessage } from '../engine_text.js';
 
 // Bytes read per miss, and clean blocks kept (48 MiB; 96 for URLs). For URLs each miss is a synchronous Range
 // request; 8 MiB blocks (12 kept) measured worse: on a 2.1 GB file the first draw read 2,094 MB
@@ -37,8 +38,7 @@ export function blobSource(blob, label) {
       try {
         return new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, end)));
       } catch (e) {
-        throw Object.assign(new Error(`${label} could not be read at bytes ${start}-${end} (${/** @type {Error} */ (e).message}); ` +
-          'was the file moved or changed after it was opened?'), { name: 'DbReadError' });
+        throw new MessageError(pageMessage('FileUnreadableAt', { name: label, start, end, m: String(/** @type {Error} */ (e).message) }), 'DbReadError');
       }
     },
   };
@@ -53,12 +53,12 @@ export function urlSource(url) {
   const head = new XMLHttpRequest();
   head.open('HEAD', url, false);
   try { head.send(null); } catch (e) {
-    throw Object.assign(new Error(`${url} cannot be reached (${/** @type {Error} */ (e).message}).`), { name: 'DbOpenError' });
+    throw new MessageError(pageMessage('CannotReached', { url, m: String(/** @type {Error} */ (e).message) }), 'DbOpenError');
   }
-  if (head.status !== 200) throw Object.assign(new Error(`${url}: the server answered ${head.status} ${head.statusText}.`), { name: 'DbOpenError' });
+  if (head.status !== 200) throw new MessageError(pageMessage('ServerAnswered', { url, status: head.status, text: head.statusText }), 'DbOpenError');
   const size = Number(head.getResponseHeader('Content-Length'));
   if (!Number.isFinite(size) || size <= 0)
-    throw Object.assign(new Error(`${url}: the server gives no Content-Length, so the database cannot be read in parts.`), { name: 'DbOpenError' });
+    throw new MessageError(pageMessage('ServerGivesNoContent', { url }), 'DbOpenError');
   const read = (/** @type {number} */ start, /** @type {number} */ end) => {
     const x = new XMLHttpRequest();
     x.open('GET', url, false);
@@ -66,12 +66,10 @@ export function urlSource(url) {
     x.setRequestHeader('Range', `bytes=${start}-${end - 1}`);
     x.send(null);
     if (x.status !== 206)
-      throw Object.assign(new Error(`${url} does not answer HTTP Range requests (status ${x.status} instead of 206): ` +
-        'host it on a server that does (scripts/static_server.py, nginx, S3, GitHub Pages do), or download it and open the file.'),
-      { name: 'DbNoRange' });
+      throw new MessageError(pageMessage('NoRangeRequests', { url, status: x.status }), 'DbNoRange');
     const bytes = new Uint8Array(x.response);
     if (bytes.length !== end - start)
-      throw Object.assign(new Error(`${url}: asked for ${end - start} bytes at ${start}, got ${bytes.length}.`), { name: 'DbReadError' });
+      throw new MessageError(pageMessage('ShortRangeRead', { url, n: end - start, at: start, got: bytes.length }), 'DbReadError');
     return bytes;
   };
   read(0, 1);   // the Range probe

@@ -9,6 +9,7 @@
 // Chromium 156 (measured): getFile() works while a sync handle is open, and removeEntry() of a
 // file another handle holds open fails, so a handle kept open is the lock that keeps a database a
 // tab shows from being swept by another tab.
+import { MessageError, pageMessage } from '../engine_text.js';
 
 const E = { PERM: 63, NOENT: 44, IO: 29, EXIST: 20, ISDIR: 31, INVAL: 28, NOSPC: 51, NOTEMPTY: 55 };
 const DIR_MODE = 0o40777, S_IFMT = 0o170000, S_IFDIR = 0o40000;
@@ -223,7 +224,7 @@ function readAt(fs, slot, into, length, position) {
     // reports "disk I/O error"); kept for the run's message.
     const total = fs.guard('getSize', position, () => access.getSize());
     if (position + n < total) {
-      fs.pool.ioError = Object.assign(new Error(`read ${n} of ${length} bytes inside a file of ${total} bytes`), { name: 'ShortRead', op: 'read', at: position });
+      fs.pool.ioError = Object.assign(new MessageError(pageMessage('ReadBytesInsideFile', { r: n, n: length, size: total }), 'ShortRead'), { op: 'read', at: position });
     }
   }
   return n;
@@ -236,9 +237,9 @@ function readAt(fs, slot, into, length, position) {
 function writeAt(fs, slot, from, length, position) {
   const n = fs.guard('write', position, () => {
     const w = slot.access.write(from, { at: position });
-    if (w < length) throw Object.assign(new Error(`wrote ${w} of ${length} bytes`), { name: 'QuotaExceededError' });
+    if (w < length) throw new MessageError(pageMessage('WroteBytes', { w, n: length }), 'QuotaExceededError');
     // A private window's OPFS past its limit answers 2^32 - 8 (measured): nothing was written.
-    if (w > length) throw Object.assign(new Error(`the storage answered ${w} bytes written for ${length}`), { name: 'StorageLost' });
+    if (w > length) throw new MessageError(pageMessage('StorageAnsweredBytesWritten', { w, n: length }), 'StorageLost');
     return w;
   });
   // Every CHECK_BYTES of growth: the file really is that long. A private window's in-memory
@@ -249,7 +250,7 @@ function writeAt(fs, slot, from, length, position) {
     slot.checkedTo = end;
     const total = fs.guard('getSize', position, () => slot.access.getSize());
     if (total < end) {
-      if (!fs.pool.ioError) fs.pool.ioError = Object.assign(new Error(`the file stayed at ${total} bytes after a write up to byte ${end}`), { name: 'StorageLost', op: 'write', at: position });
+      if (!fs.pool.ioError) fs.pool.ioError = Object.assign(new MessageError(pageMessage('FileStayedBytesAfter', { size: total, end }), 'StorageLost'), { op: 'write', at: position });
       throw fs.err(E.IO);
     }
   }

@@ -1,6 +1,6 @@
 // @ts-check
 // The only place worker message names are spelled (requests {id, type, args}; replies
-// {requestId, type, data} or {requestId, error: {name, message}}).
+// {requestId, type, data} or {requestId, error: {name, message, engineMessage?}}).
 export const Req = Object.freeze({
   RUN: 'RUN',            // args: {target: FileEntry[], golden: FileEntry[]|null, options, keepRuns?: string[]} -> {ok, ..., stored: 'opfs'|'memory', quota?, db: {..., opfs?: {run, file}}}
   OPEN_DB: 'OPEN_DB',    // args: {name, bytes: ArrayBuffer | file: Blob | url, current?: false}: added to the open set (same name replaced), current unless false; file and url open lazily -> {name, kind, tables, lazy, size}
@@ -16,12 +16,20 @@ export const Req = Object.freeze({
   BADGES: 'BADGES',      // args: {step, rank, side, db?} -> {source: 'stored'|'computed', rows: [name, worst, n_error, n_warning, n_unmatched, n_overflow, worst_overflow][]} (BEY-08)
   THRESHOLDS: 'THRESHOLDS', // args: {db?} -> {warning, error}: the bounds of the file's colour legend, by the engine's rule
   PARALLEL_LAYOUT: 'PARALLEL_LAYOUT',  // args: ParallelConfig (trend-analyzer §11.1) -> layout JSON (§11.7)
-  CHECK_MAPPING: 'CHECK_MAPPING', // args: {text, name} -> {ok, message}: whether -lm can use the layer-mapping file (the engine's reader)
+  CHECK_MAPPING: 'CHECK_MAPPING', // args: {text, name} -> {ok, message: EngineMessage}: whether -lm can use the layer-mapping file (the engine's reader)
   TREND: 'TREND'         // args: {data: FileEntry[], options: {format, microStep, mapping}} -> {ok, ..., databases: [{name, bytes}]}
 });
 export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RESULT' });
 
 /** @typedef {{path: string, file: Blob}} FileEntry  path relative to the dropped folder */
+/**
+ * A message of the engine or the worker (core/base/message.h MessageJson): id a VP_MESSAGE of
+ * core/base/messages.def or a page message of engine_text.js ('' for a text with no id), args its
+ * placeholders' values (a nested message for {name:t}), text the English. The page shows it with
+ * engine_text.js engineText, by id.
+ * @typedef {{id: string, args: Record<string, string|EngineMessage>, text: string}} EngineMessage
+ */
+/** A failure as the worker replies it: engineMessage when the failure is a message. @typedef {{name: string, message: string, engineMessage?: EngineMessage}} FailureReply */
 
 // The requests' arguments and answers (checked by tsc: web_typecheck). Values SQLite returns.
 /** @typedef {number|string|Uint8Array|null} SqlValue */
@@ -46,11 +54,11 @@ export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RES
  * @typedef {{target: FileEntry[], golden: FileEntry[]|null, options?: RunOptions, targetName?: string,
  *            goldenName?: string, keepRuns?: string[]}} RunArgs
  */
-/** @typedef {{level: string, line: string, message: string}} LogEvent  LOG */
+/** @typedef {{level: string, line: string, message: EngineMessage}} LogEvent  LOG: line, msProbe's log line; message, its message */
 /** @typedef {{percent: number, running: boolean}} ProgressEvent  PROGRESS */
 /**
  * RUN's answer. quota: the storage numbers when OPFS was full; db: the database it opened.
- * @typedef {{ok: boolean, code: string, message: string, dbPath: string, rows: number, dumpBytes: number, seconds: number,
+ * @typedef {{ok: boolean, code: string, message: EngineMessage, dbPath: string, rows: number, dumpBytes: number, seconds: number,
  *            stored: 'opfs'|'memory', quota?: {quotaMB: number, usageMB: number}|null, db?: DbInfo}} RunResult
  */
 /**
@@ -61,7 +69,7 @@ export const Ev = Object.freeze({ LOG: 'LOG', PROGRESS: 'PROGRESS', RESULT: 'RES
 /** @typedef {{format?: string, microStep?: boolean, mapping?: File|null, dataSub?: string}} TrendOptions */
 /** @typedef {{data: FileEntry[], options?: TrendOptions, dataName?: string}} TrendArgs */
 /**
- * @typedef {{ok: boolean, code: string, message: string, rows: number, inputBytes: number, seconds: number,
+ * @typedef {{ok: boolean, code: string, message: EngineMessage, rows: number, inputBytes: number, seconds: number,
  *            databases: {name: string, bytes: ArrayBuffer}[]}} TrendResult
  */
 /** @typedef {{step: number, rank: number, npu: string, bench: string, descendants: boolean}} MatchArgs */

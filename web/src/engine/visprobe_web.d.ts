@@ -4,9 +4,16 @@
 // worker.js loads the same module by URL. Keep in step with EMSCRIPTEN_BINDINGS in wasm/bindings.cc.
 
 declare module 'visprobe-wasm/visprobe_web.mjs' {
+  /** A message (core MessageJson): id from core/base/messages.def ('' none), placeholder values, English. */
+  export interface EngineMessage { id: string; args: Record<string, string | EngineMessage>; text: string }
+  /** core StatusJson: code 'ok' or the error's (invalid_input, not_found, io, ...). */
+  export interface EngineStatus { code: string; message: EngineMessage }
+  /** What every bound function answers (bindings.cc Respond): value null unless status.code is 'ok'. */
+  export interface EngineResponse<T> { status: EngineStatus; value: T | null }
+
   /** What graphVisualize and data2db report while they run (JsReporter). */
   export type EngineEvent =
-    | { type: 'log'; level: string; message: string; line: string }
+    | { type: 'log'; level: string; message: EngineMessage; line: string }
     | { type: 'progress'; percent: number; running: boolean };
 
   /** The typed request of a graph_visualize run (GraphRequest): absent fields keep their defaults. */
@@ -36,8 +43,8 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
     mapping?: string;
   }
 
-  export interface RunResult { ok: boolean; code: string; message: string; dbPath: string; rows: number; dumpBytes: number }
-  export interface TrendResult { ok: boolean; code: string; message: string; dbPaths: string; rows: number; inputBytes: number }
+  export interface RunValue { dbPath: string; rows: number; dumpBytes: number }
+  export interface TrendValue { dbPaths: string[]; rows: number; inputBytes: number }
   /** precision -1: NULL. locateTensors and stripFields answer in inputData. */
   export interface MatchResult { ok: boolean; message: string; precision: number; inputData: string; outputData: string }
   /** The tb_nodes columns manual matching reads (sql.js getAsObject: by column name). */
@@ -103,23 +110,23 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
   export interface VisprobeModule {
     FS: EmscriptenFS;
     WORKERFS?: object;
-    graphVisualize(request: GraphRequest, timestamp: string, onEvent: (e: EngineEvent) => void): RunResult;
-    data2db(request: Data2DbRequest, timestamp: string, onEvent: (e: EngineEvent) => void): TrendResult;
+    graphVisualize(request: GraphRequest, timestamp: string, onEvent: (e: EngineEvent) => void): EngineResponse<RunValue>;
+    data2db(request: Data2DbRequest, timestamp: string, onEvent: (e: EngineEvent) => void): EngineResponse<TrendValue>;
     compareStored(task: string, name: string, targetInput: string, targetOutput: string, benchInput: string,
                   benchOutput: string, npuDir: string, benchDir: string): MatchResult;
     stripFields(json: string): MatchResult;
     /** Manual matching's pairs and row updates, decided by core over the rows readRow answers (null: none). */
-    manualMatch(request: ManualMatchRequest, readRow: (side: 'NPU' | 'Bench', name: string) => MatchNodeRow | null):
-      { status: { code: string; message: { id: string; args: Record<string, unknown>; text: string } }; value: ManualMatchPlan | null };
+    manualMatch(request: ManualMatchRequest, readRow: (side: 'NPU' | 'Bench', name: string) => MatchNodeRow | null): EngineResponse<ManualMatchPlan>;
     locateTensors(stored: string, root: string, probe: string): MatchResult;
-    /** Absent from engine builds older than the trend view. */
-    parallelLayout?(configJson: string): string;
-    /** Whether a layer-mapping file's text can be used by -lm (core CheckLayerMappingText). */
-    checkLayerMapping(text: string, fileName: string): MatchResult;
-    /** Absent from engine builds older than BEY-08. */
-    computeBadges?(parent: Int32Array, precision: Float64Array, flags: Uint8Array, overflow: Uint8Array,
-                   compare: boolean, legend: string): BadgeArrays;
-    badgeThresholds(legend: string): { warning: number; error: number };
+    /** plot_model_parallelism's layout (trend spec §11.7) of a ParallelConfig's JSON. */
+    parallelLayout(configJson: string): EngineResponse<Record<string, unknown>>;
+    /** Whether a layer-mapping file's text can be used by -lm (core CheckLayerMappingText): value true. */
+    checkLayerMapping(text: string, fileName: string): EngineResponse<true>;
+    computeBadges(parent: Int32Array, precision: Float64Array, flags: Uint8Array, overflow: Uint8Array,
+                  compare: boolean, legend: string): EngineResponse<BadgeArrays>;
+    badgeThresholds(legend: string): EngineResponse<{ warning: number; error: number }>;
+    /** graph_visualize's --help text. */
+    help(): EngineResponse<string>;
   }
 
   export interface ModuleOptions {

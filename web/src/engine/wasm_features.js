@@ -9,7 +9,10 @@
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15,
   253, 98, 11]);
 
-export const NO_SIMD_TEXT = 'This browser cannot run the visprobe engine: it lacks WebAssembly SIMD (Chromium 91, Firefox 89 and Safari 16.4 and later have it). Databases made elsewhere still open and draw here.';
+import { MessageError, pageMessage } from '../engine_text.js';
+
+/** What the page says where the engine cannot run (engine_text.js BrowserCannotRunVisprobe). */
+export const NO_SIMD_TEXT = pageMessage('BrowserCannotRunVisprobe').text;
 
 /** @param {{validate: (bytes: BufferSource) => boolean}} [wa] */
 export function simdSupported(wa = WebAssembly) {
@@ -22,5 +25,5 @@ export function simdSupported(wa = WebAssembly) {
 
 /** Throws NO_SIMD_TEXT when the engine module could not run here. @param {{validate: (bytes: BufferSource) => boolean}} [wa] */
 export function checkEngineSupport(wa = WebAssembly) {
-  if (!simdSupported(wa)) throw new Error(NO_SIMD_TEXT);
+  if (!simdSupported(wa)) throw new MessageError(pageMessage('BrowserCannotRunVisprobe'), 'EngineUnsupported');
 }

@@ -9,6 +9,9 @@ import { createPool, opfsAvailable, opfsFilesystem, slotOf, sweepRuns } from './
 import { checkEngineSupport } from './wasm_features.js';
 import { manualMatch, manualUnmatch, keepTensorFolders, setTensorFolders, tensorFolderNames } from './manual_match.js';
 import { engineOutput, describeFailure, logStatements, queryPlans } from './worker_diag.js';
+import { namedMessage, valueOf } from './engine_call.js';
+import { MessageError, messageOf, pageMessage } from '../engine_text.js';
+/** @typedef {import('./protocol.js').EngineMessage} EngineMessage */
 
 /** @typedef {import('visprobe-wasm/visprobe_web.mjs').VisprobeModule} VisprobeModule */
 /** @typedef {import('sql.js').Database} Database */
@@ -120,7 +123,7 @@ function openDatabase(name, bytes, current = true, lazy = null, opfs = undefined
     // The pages the views touch stay in SQLite's cache (32 MiB) above the reader's blocks (48 MiB).
     if (lazy) next.exec('PRAGMA cache_size=-32768');
   } catch (e) {
-    throw Object.assign(new Error(`${name} is not an SQLite database (${/** @type {Error} */ (e).message}).`), { name: 'DbOpenError' });
+    throw new MessageError(pageMessage('NotSqliteDatabase', { name, m: String(/** @type {Error} */ (e).message) }), 'DbOpenError');
   }
   let names;
   try {
@@ -128,13 +131,13 @@ function openDatabase(name, bytes, current = true, lazy = null, opfs = undefined
     names = tables ? tables.values.map((r) => String(r[0])) : [];
   } catch (e) {
     next.close();
-    throw Object.assign(new Error(`${name} is not an SQLite database (${/** @type {Error} */ (e).message}).`), { name: 'DbOpenError' });
+    throw new MessageError(pageMessage('NotSqliteDatabase', { name, m: String(/** @type {Error} */ (e).message) }), 'DbOpenError');
   }
   // A graph database (.vis.db: tb_nodes) or a trend database (.trend.db: trend_data / global_stats).
   const kind = names.includes('tb_nodes') ? 'vis' : (names.includes('trend_data') || names.includes('global_stats')) ? 'trend' : '';
   if (!kind) {
     next.close();
-    throw Object.assign(new Error(`${name} is not a visprobe / msProbe database (no tb_nodes or trend_data table).`), { name: 'DbOpenError' });
+    throw new MessageError(pageMessage('NotVisprobeMsprobeDatabase', { name }), 'DbOpenError');
   }
   for (const [n, o] of [...open]) if (n === name || (kind === 'vis' && o.kind === 'vis')) closeDatabase(n);
   open.set(name, { db: next, kind, lazy, opfs });
@@ -156,11 +159,11 @@ function closeDatabase(name) {
 /** The database a QUERY names, else the current one. @param {string|undefined} name */
 function databaseOf(name) {
   if (!name) {
-    if (!db) throw new Error('No database is open.');
+    if (!db) throw new MessageError(pageMessage('NoDatabaseOpen'));
     return db;
   }
   const o = open.get(name);
-  if (!o) throw Object.assign(new Error(`${name} is not open.`), { name: 'DbNotOpen' });
+  if (!o) throw new MessageError(pageMessage('NotOpen', { name }), 'DbNotOpen');
   return o.db;
 }
 
@@ -244,7 +247,7 @@ function graphRequest(args, at) {
  * The end of a run whose database went to OPFS: the database opened lazily from its OPFS file, or
  * (none written) the reason, with the storage's own error or the quota when it failed.
  * @param {number} id @param {import('./protocol.js').RunArgs} args @param {import('./opfs_fs.js').Pool} pool
- * @param {{ok: boolean, dbPath: string}} result @param {{ok: boolean, message: string}} plain
+ * @param {{ok: boolean, dbPath: string}} result @param {{ok: boolean, message: EngineMessage}} plain
  * @param {VisprobeModule['FS']} FS @param {string} out  the folder the pool is mounted on
  */
 async function finishInOpfs(id, args, pool, result, plain, FS, out) {
@@ -256,12 +259,11 @@ async function finishInOpfs(id, args, pool, result, plain, FS, out) {
     else if (pool.ioError && !plain.ok) {
       // SQLite reports any storage failure as "disk I/O error": say what the browser's storage said.
       const e = /** @type {Error & {op: string, at: number}} */ (pool.ioError);
-      plain.message += `\nThe browser's storage (OPFS) failed: ${e.op} at byte ${e.at} of the database: ${e.name}: ${e.message}.` +
-        ' A private window keeps OPFS in memory (in Chromium about 1.5 GB a file): open the page in a normal window,' +
-        ' or build with the CLI (visprobe graph_visualize) and open its database here.';
+      const storage = pageMessage('OpfsFailed', { op: e.op, at: e.at, name: e.name, m: messageOf(e) });
+      plain.message = pageMessage('TwoLines', { a: plain.message, b: storage });
     }
     await sweepRuns(opfsKeep(args.keepRuns));
-    reply(id, Ev.RESULT, result.ok ? { ...plain, ok: false, message: `The engine wrote no ${result.dbPath}.` } : plain);
+    reply(id, Ev.RESULT, result.ok ? { ...plain, ok: false, message: pageMessage('EngineWroteNo', { path: result.dbPath }) } : plain);
     return;
   }
   for (const s of pool.slots) if (s !== slot) await pool.dir.removeEntry(s.file).catch(() => {});
@@ -299,13 +301,15 @@ async function run(id, args) {
   const named = userPaths([[at.target, args.targetName || 'target'], [at.golden, args.goldenName || 'golden'],
                            [`${at.root}/mapping`, ''], [at.out, '']]);
   const t0 = performance.now();
-  const result = engine.graphVisualize(request, '', (e) => {
-    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
+  const response = engine.graphVisualize(request, '', (e) => {
+    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: namedMessage(named, e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
   const seconds = (performance.now() - t0) / 1000;
-  const plain = { ok: result.ok, code: result.code, message: named(result.message), dbPath: result.dbPath, rows: result.rows,
-                  dumpBytes: result.dumpBytes, seconds, stored: pool ? 'opfs' : 'memory' };
+  const v = response.value || { dbPath: '', rows: 0, dumpBytes: 0 };
+  const result = { ok: response.status.code === 'ok', dbPath: v.dbPath };
+  const plain = { ok: result.ok, code: response.status.code, message: namedMessage(named, response.status.message), dbPath: v.dbPath,
+                  rows: v.rows, dumpBytes: v.dumpBytes, seconds, stored: pool ? 'opfs' : 'memory' };
   if (o.mapping) FS.unmount(`${at.root}/mapping`);
   FS.unmount(at.target);
   if (args.golden) FS.unmount(at.golden);
@@ -348,8 +352,8 @@ async function trend(id, args) {
   }
   const named = userPaths([[data, args.dataName || 'data'], [`${root}/mapping`, ''], [out, '']]);
   const t0 = performance.now();
-  const result = engine.data2db(request, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (e) => {
-    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: named(e.message) });
+  const response = engine.data2db(request, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), (e) => {
+    if (e.type === 'log') reply(id, Ev.LOG, { level: e.level, line: named(e.line), message: namedMessage(named, e.message) });
     else reply(id, Ev.PROGRESS, { percent: e.percent, running: e.running });
   });
   const seconds = (performance.now() - t0) / 1000;
@@ -357,12 +361,13 @@ async function trend(id, args) {
   if (o.mapping) FS.unmount(`${root}/mapping`);
   /** @type {{name: string, bytes: ArrayBuffer}[]} */
   const databases = [];
-  for (const path of result.dbPaths ? String(result.dbPaths).split('\n') : []) {
+  const result = response.value || { dbPaths: [], rows: 0, inputBytes: 0 };
+  for (const path of result.dbPaths) {
     const node = FS.lookupPath(path).node;
     databases.push({ name: path.split('/').pop() || 'data.trend.db', bytes: node.contents.slice(0, node.usedBytes).buffer });
     FS.unlink(path);
   }
-  reply(id, Ev.RESULT, { ok: result.ok, code: result.code, message: named(result.message), rows: result.rows,
+  reply(id, Ev.RESULT, { ok: response.status.code === 'ok', code: response.status.code, message: namedMessage(named, response.status.message), rows: result.rows,
                          inputBytes: result.inputBytes, seconds, databases }, databases.map((d) => d.bytes));
 }
 
@@ -381,13 +386,9 @@ export function installWorker(l) {
  * @param {import('../trend/parallel.js').ParallelConfig} config
  */
 function parallelLayout(config) {
-  const engine = mod();
-  if (typeof engine.parallelLayout !== 'function')
-    throw Object.assign(new Error('This engine build has no parallelLayout: rebuild the wasm (./scripts/build.sh wasm).'), { name: 'EngineError' });
-  const out = JSON.parse(engine.parallelLayout(JSON.stringify(config || {})));
-  if (!out || typeof out !== 'object') throw new Error('parallelLayout returned no layout.');
-  if (out.error) throw Object.assign(new Error(String(out.error)), { name: 'ParallelConfigError' });
-  return out;
+  const response = mod().parallelLayout(JSON.stringify(config || {}));
+  if (response.status.code !== 'ok') throw new MessageError(response.status.message, 'ParallelConfigError');
+  return valueOf(response);
 }
 
 /**
@@ -462,11 +463,11 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
       reply(id, Ev.RESULT, res.length ? { columns: res[0].columns, values: res[0].values } : { columns: [], values: [] });
     } else if (type === Req.TENSOR_FOLDERS) {
       const name = args && args.db ? String(args.db) : dbName;
-      if (!name) throw new Error('No database is open.');
+      if (!name) throw new MessageError(pageMessage('NoDatabaseOpen'));
       setTensorFolders(name, args);
       reply(id, Ev.RESULT, { db: name });
     } else if (type === Req.MATCH || type === Req.UNMATCH) {
-      if (!db) throw new Error('No database is open.');
+      if (!db) throw new MessageError(pageMessage('NoDatabaseOpen'));
       await loadEngine();
       const env = { db, dbName, engine: mod(), mount, userPaths };
       const out = type === Req.MATCH ? manualMatch(env, args) : manualUnmatch(env, args);
@@ -486,11 +487,11 @@ async function onMessage(/** @type {MessageEvent} */ ev) {
     } else if (type === Req.CHECK_MAPPING) {
       await loadEngine();
       const r = mod().checkLayerMapping(String(args.text), String(args.name));
-      reply(id, Ev.RESULT, { ok: r.ok, message: r.message });
+      reply(id, Ev.RESULT, { ok: r.status.code === 'ok', message: r.status.message });
     } else if (type === Req.EXPORT_DB) {
       exportDb(id, args);
     } else {
-      throw new Error(`Unknown request ${type}`);
+      throw new MessageError(pageMessage('UnknownRequest', { type: String(type) }));
     }
   } catch (e) {
     fail(id, e);

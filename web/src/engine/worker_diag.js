@@ -2,6 +2,8 @@
 // What the engine worker keeps for diagnosis (web/src/engine/worker_core.js): the engine module's
 // last output lines, added to the error when it aborts, and every statement run on a database, for
 // the query plans a test asks SQLite for.
+import { pageMessage } from '../engine_text.js';
+/** @typedef {import('./protocol.js').EngineMessage} EngineMessage */
 
 /** @typedef {import('sql.js').Database} Database */
 /** @typedef {{print: (text: string) => void, printErr: (text: string) => void}} EngineOutput */
@@ -24,15 +26,19 @@ function keepTail(text) {
 /**
  * The error a request failed with, with the engine's last output lines when the module aborted
  * (emscripten throws a RuntimeError whose message starts "Aborted"; a wasm trap is a RuntimeError).
- * @param {unknown} e @returns {{name: string, message: string}}
+ * engineMessage: the failure's message (id and arguments) when it has one.
+ * @param {unknown} e @returns {import('./protocol.js').FailureReply}
  */
 export function describeFailure(e) {
-  const err = /** @type {{name?: string, message?: string}|null|undefined} */ (e);
+  const err = /** @type {{name?: string, message?: string, engineMessage?: EngineMessage}|null|undefined} */ (e);
   const name = err && err.name || 'EngineError';
-  let message = String(err && err.message || err);
+  const message = String(err && err.message || err);
   const aborted = name === 'RuntimeError' || /^Aborted\b/.test(message);
-  if (aborted && engineTail.length) message += '\nThe engine\'s last output:\n' + engineTail.join('\n');
-  return { name, message };
+  if (aborted && engineTail.length) {
+    const m = pageMessage('EngineAborted', { m: message, tail: engineTail.join('\n') });
+    return { name, message: m.text, engineMessage: m };
+  }
+  return err && err.engineMessage ? { name, message, engineMessage: err.engineMessage } : { name, message };
 }
 
 // Every distinct statement the views and this worker have run on a database (with the first

@@ -1,7 +1,7 @@
 // @ts-check
 // Small DOM helpers of the graph workspace. Text always goes in as text, never as HTML.
 import { t } from '../i18n.js';
-import { engineText } from '../engine_text.js';
+import { engineText, messageOf } from '../engine_text.js';
 
 /** @param {string} tag @param {string} [text] @param {string} [cls] @returns {HTMLElement} */
 export function el(tag, text, cls) {
@@ -42,8 +42,9 @@ export function setPlaceholder(e, key) {
 }
 
 /**
- * APP-05: a toast at the top centre; errors stay until clicked.
- * @param {string} text @param {'ok'|'info'|'warn'|'error'} [kind]
+ * APP-05: a toast at the top centre; errors stay until clicked. An error may be a failure (an
+ * Error, the engine's MessageError): its message in the page's language.
+ * @param {unknown} text @param {'ok'|'info'|'warn'|'error'} [kind]
  */
 export function toast(text, kind = 'info') {
   let box = document.querySelector('.toasts');
@@ -52,8 +53,7 @@ export function toast(text, kind = 'info') {
     box.setAttribute('role', 'status');
     document.body.append(box);
   }
-  // An error may be the engine's (English) message: in the page's language (engine_text.js).
-  const item = el('div', kind === 'error' ? engineText(String(text)) : text, 'toast ' + kind);
+  const item = el('div', kind === 'error' ? engineText(messageOf(text)) : String(text), 'toast ' + kind);
   item.dataset.testid = 'toast';
   box.append(item);
   const remove = () => item.remove();

@@ -71,7 +71,7 @@ export function runAction(ws, action, exports) {
     box.dispatchEvent(new Event('change'));
     return true;
   };
-  const fail = (/** @type {unknown} */ e) => toast(String((e && /** @type {Error} */ (e).message) || e), 'error');
+  const fail = (/** @type {unknown} */ e) => toast(e, 'error');
   switch (action) {
     case 'first': ws.navigator.first().catch(fail); return true;
     case 'next': ws.navigator.step(1).catch(() => {}); return true;

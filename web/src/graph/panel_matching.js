@@ -10,7 +10,7 @@ import { el, tel, setText, setTitle, setPlaceholder, toast, checkbox } from './d
 import { VirtualList, appendHighlighted } from './virtual_list.js';
 import { saveBlob as save } from '../host/download.js';
 import { t } from '../i18n.js';
-import { engineText } from '../engine_text.js';
+import { engineText, messageOf } from '../engine_text.js';
 import { entriesFromFileList } from '../intake/files.js';
 import { handMadeLinks, linkRow } from './queries.js';
 
@@ -324,8 +324,8 @@ export class MatchingPanel {
 
   /** An engine message, with the way out when tensor files are missing. @param {unknown} e */
   failureText(e) {
-    const m = /** @type {Error} */ (e).message;
-    return m === 'Tensor files required for real-data matching' ? t('tensorFoldersNeeded') : engineText(m);
+    const m = messageOf(e);
+    return typeof m !== 'string' && m.id === 'TensorFilesRequiredReal' ? t('tensorFoldersNeeded') : engineText(m);
   }
 
   /** MAT-03 / MAT-04, then MAT-05. @param {boolean} match */

@@ -27,7 +27,7 @@ export class SelectionPopover {
     const switchTo = (/** @type {string} */ id) => {
       if (!opts.onSource || id === src.current) return;
       opts.onSource(id).catch((e) => {
-        toast(String(e.message || e), 'error');
+        toast(e, 'error');
         dirSel.set(dirs, cur.dir);   // the selects show the source still shown
         fileSel.set(filesOf(cur.dir), cur.id);
       });

@@ -26,7 +26,7 @@ function remember(key, on) {
 
 /** @typedef {import('./workspace.js').Workspace} Workspace */
 /** A click's promise, its failure shown as a toast. @param {() => unknown} fn */
-const guarded = (fn) => () => { Promise.resolve(fn()).catch((e) => toast(String(e.message || e), 'error')); };
+const guarded = (fn) => () => { Promise.resolve(fn()).catch((e) => toast(e, 'error')); };
 
 /**
  * Appends the controls to `bar`.
@@ -144,7 +144,7 @@ function depthControls(ws) {
   depthSel.addEventListener('change', () => {
     const d = Number(depthSel.value);
     depthSel.selectedIndex = 0;
-    if (d > 0) ws.expandDepth(d).catch((e) => toast(String(e.message || e), 'error'));
+    if (d > 0) ws.expandDepth(d).catch((e) => toast(e, 'error'));
   });
   depthBox.append(expandAll, collapseAll, depthSel);
   return depthBox;

@@ -12,7 +12,7 @@ import { addSource, findSource, getCurrentSource, setCurrentSource, sourceList, 
 import { toast } from '../graph/dom.js';
 import { t as translate } from '../i18n.js';
 import { setDrawer } from './app_shell.js';
-import { engineText } from '../engine_text.js';
+import { engineText, messageOf } from '../engine_text.js';
 import { setError, setEngineError } from '../engine_messages.js';
 import { fillSummary } from './db_summary.js';
 import { keepSession } from './keep_session.js';
@@ -95,7 +95,7 @@ async function showDatabase(name, opts = {}) {
     }
     urlState.changed();
   } catch (e) {
-    const m = /** @type {Error} */ (e).message;
+    const m = messageOf(e);
     setError(() => translate('graphOpenFailed', engineText(m)));
   }
 }

@@ -8,7 +8,7 @@ import { el, field } from './widgets.js';
 import { standaloneSvg, saveSvg, savePng } from './export.js';
 import { t, onLanguage } from '../i18n.js';
 import { onTheme } from '../host/prefs.js';
-import { engineText } from '../engine_text.js';
+import { engineText, messageOf } from '../engine_text.js';
 
 /**
  * @typedef {{world_size: number, num_layers: number, tp: number, pp: number, vpp: number, dp: number, order: string,
@@ -142,7 +142,7 @@ export class ParallelView {
       // Issue 19: an invalid setting leaves no chart of the previous one behind.
       this.layout = null;
       this.chart.textContent = '';
-      this.msg.textContent = engineText(String(/** @type {Error} */ (e).message || e));
+      this.msg.textContent = engineText(messageOf(e));
       this.msg.className = 'tr-par-msg bad';
     }
   }

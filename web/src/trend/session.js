@@ -11,7 +11,7 @@ import * as views from '../host/views.js';
 export class TrendSession {
   /**
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
-   * @param {{onError: (m: string) => void}} opts
+   * @param {{onError: (failure: unknown) => void}} opts
    */
   constructor(host, engine, opts) {
     this.host = host;

@@ -3,6 +3,7 @@
 // cascade (TR-03 with U-3, U-4, U-8 fixed), the heat map above the line chart with splitters and
 // spinners, exports, the database dropdown of every opened .trend.db, the A/B comparison with a
 // second one (BEY-11, ab.js), and the parallelism chart. Database text is only ever set as text.
+import { MessageError, messageOf, pageMessage } from '../engine_text.js';
 import { TrendQueries, DIMENSIONS, AXES } from './queries.js';
 import { Heatmap } from './heatmap.js';
 import { LineChart } from './linechart.js';
@@ -55,7 +56,7 @@ export class TrendWorkspace {
 
   /**
    * @param {HTMLElement} host @param {import('../engine/client.js').EngineClient} engine
-   * @param {{onError: (m: string) => void, onState?: () => void}} opts  onState: viewState() may have changed (BEY-04)
+   * @param {{onError: (failure: unknown) => void, onState?: () => void}} opts  onState: viewState() may have changed (BEY-04)
    */
   constructor(host, engine, opts) {
     this.host = host;
@@ -130,7 +131,7 @@ export class TrendWorkspace {
     const heatPane = el('section', undefined, 'tr-pane tr-heat-pane');
     const heatHead = el('div', undefined, 'tr-pane-head');
     this.heatTitle = el('span', t('trHeatMap'), 'tr-pane-title');
-    heatHead.append(this.heatTitle, exportButtons('heat', (k) => exportChart(this, 'heat', k).catch((e) => this.opts.onError(e.message))));
+    heatHead.append(this.heatTitle, exportButtons('heat', (k) => exportChart(this, 'heat', k).catch((e) => this.opts.onError(e))));
     heatPane.append(heatHead);
     this.heat = new Heatmap(heatPane, { onClick: (c) => this.run(() => this.addSeries(c)), onRange: () => this.notify(),
                                         onScale: (kind) => this.onScale(kind) });
@@ -144,7 +145,7 @@ export class TrendWorkspace {
     linePane.append(lineHead);
     this.line = new LineChart(linePane, lineTools);
     this.line.onChange = () => this.notify();
-    lineTools.append(exportButtons('line', (k) => exportChart(this, 'line', k).catch((e) => this.opts.onError(e.message))));
+    lineTools.append(exportButtons('line', (k) => exportChart(this, 'line', k).catch((e) => this.opts.onError(e))));
     this.lineSpin = spinner(linePane);
     const relayout = () => { /* the charts observe their own size */ };
     stack.append(heatPane, splitter(stack, heatPane, 'y', 0.2, 0.9, relayout), linePane);
@@ -183,7 +184,7 @@ export class TrendWorkspace {
     try {
       await fn();
     } catch (e) {
-      this.opts.onError(t('trError', /** @type {Error} */ (e).message));
+      this.opts.onError(new MessageError(pageMessage('TrendViewError', { m: messageOf(e) })));
     } finally {
       this.busy -= 1;
       if (!this.busy) this.host.dataset.state = 'ready';
