@@ -222,7 +222,7 @@ void Builder::SetDumpDataDir(const JTree& t, JIdx root, const std::string& dir) 
 Status Builder::ScanDump(const std::string& path, ScannedKeys* scanned) {
   g_.record_pos.clear();
   auto on_key = [&](std::string_view key, uint64_t at) -> Status {
-    if (g_.record_pos.size() >= opts_.max_nodes) return TooManyNodes(path, opts_.max_nodes, "records");
+    if (g_.record_pos.size() >= opts_.max_nodes) return TooManyNodes(path, opts_.max_nodes, Msg<msg::kCountedRecords>());
     g_.record_pos.push_back(at);
     NodeId id = g_.Find(key);
     if (id != kNoNode) {
@@ -368,7 +368,7 @@ Status Builder::Run(const std::string& dir) {
       ThreadInit();
       const auto start = std::chrono::steady_clock::now();
       sk->result = ScanJsonKeys(dump, o, [sk, &dump, max_nodes](std::string_view key, uint64_t at) {
-        if (sk->ends.size() >= max_nodes) return TooManyNodes(dump, max_nodes, "records");
+        if (sk->ends.size() >= max_nodes) return TooManyNodes(dump, max_nodes, Msg<msg::kCountedRecords>());
         sk->arena.append(key.data(), key.size());
         sk->ends.push_back(sk->arena.size());
         sk->pos.push_back(at);
@@ -416,7 +416,8 @@ Status Builder::Run(const std::string& dir) {
     GetOrCreate(e.child, up, &e.micro);
   }
   // Parents named only as parents add nodes beyond construct.json's entries.
-  if (g_.size() > opts_.max_nodes) return TooManyNodes(JoinPath(dir, "construct.json"), opts_.max_nodes, "nodes");
+  if (g_.size() > opts_.max_nodes)
+    return TooManyNodes(JoinPath(dir, "construct.json"), opts_.max_nodes, Msg<msg::kCountedNodes>());
   g_.t_nodes = now() - t0;
   t0 = now();
   if (scanner.joinable()) scanner.join();
@@ -428,7 +429,7 @@ Status Builder::Run(const std::string& dir) {
   MoveRecomputeNodes(g_, stacks_);
   CollectApisBetweenModules();
   RETURN_IF_ERROR(AttachParametersGrad());
-  if (g_.size() > opts_.max_nodes) return TooManyNodes(dump, opts_.max_nodes, "nodes with construct.json");
+  if (g_.size() > opts_.max_nodes) return TooManyNodes(dump, opts_.max_nodes, Msg<msg::kCountedNodesWithConstruct>());
   g_.t_post = now() - t0;
   return Status::Ok();
 }

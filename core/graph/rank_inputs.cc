@@ -20,7 +20,7 @@ Status ConstructParseFailed() { return InvalidInput(Msg<msg::kParseConstructJson
 
 Status LoadFailed(const std::string& base, const Status& why) { return InvalidInput(Msg<msg::kLoadJsonFailed>(base, why)); }
 
-Status TooManyNodes(const std::string& path, uint64_t limit, const char* what) {
+Status TooManyNodes(const std::string& path, uint64_t limit, const Message& what) {
   return InvalidInput(Msg<msg::kHoldsMoreThanLimit>(path, limit, what));
 }
 
@@ -41,7 +41,7 @@ Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries) {
   bool bad_value = false;
   JsonReadOptions o;
   auto rec = [&](std::string_view key, const JTree& t, JIdx v) -> Status {
-    if (c.entries.size() >= max_entries) return TooManyNodes(path, max_entries, "entries");
+    if (c.entries.size() >= max_entries) return TooManyNodes(path, max_entries, Msg<msg::kCountedEntries>());
     if (key == "megatron_micro_step_number") {
       c.megatron = true;
       // An integer micro-step count; anything else (or one beyond int) cannot be a Megatron

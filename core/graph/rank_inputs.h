@@ -47,7 +47,7 @@ Status LoadFailed(const std::string& base, const Status& why);
 // More than max_entries members (base/limits.h kMaxGraphNodes) fail with a message naming the limit.
 Result<Construct> LoadConstruct(const std::string& path, uint64_t max_entries = kMaxGraphNodes);
 // "<path> holds more than <limit> <what>, the limit of nodes in one graph."
-Status TooManyNodes(const std::string& path, uint64_t limit, const char* what);
+Status TooManyNodes(const std::string& path, uint64_t limit, const Message& what);
 // Fills g.stacks and s.by_name (node name -> index in g.stacks).
 Status LoadStacks(const std::string& path, Graph& g, Stacks& s);
 
