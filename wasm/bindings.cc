@@ -185,55 +185,6 @@ val Data2Db(val request, std::string created_utc, val on_event) {
   return Respond(visprobe::Status::Ok(), value);
 }
 
-struct MatchResult {
-  bool ok = false;
-  std::string message;
-  double precision = -1;  // -1: NULL
-  std::string inputData, outputData;
-};
-
-// Manual matching: the pair re-compared from the texts the database stores; in tensor mode from the
-// two nodes' tensor folders (npuDir / benchDir, '' when the page has none).
-MatchResult CompareStored(std::string task, std::string name, std::string tin, std::string tout, std::string bin,
-                          std::string bout, std::string npu_dir, std::string bench_dir) {
-  MatchResult out;
-  auto r = visprobe::CompareStoredItems(task, name, tin, tout, bin, bout, visprobe::TensorDataDirs{npu_dir, bench_dir});
-  if (!r.ok()) {
-    out.message = r.status().message();
-    return out;
-  }
-  out.ok = true;
-  out.precision = r->precision_index;
-  out.inputData = r->input_data;
-  out.outputData = r->output_data;
-  return out;
-}
-
-// Where a node's tensor files are under a folder mounted for its side (core LocateTensorDir).
-MatchResult LocateTensors(std::string stored, std::string root, std::string probe) {
-  MatchResult out;
-  auto r = visprobe::LocateTensorDir(stored, root, probe);
-  if (!r.ok()) {
-    out.message = r.status().message();
-    return out;
-  }
-  out.ok = true;
-  out.inputData = r.value();
-  return out;
-}
-
-MatchResult StripFields(std::string json) {
-  MatchResult out;
-  auto r = visprobe::StripComparisonFields(json);
-  if (!r.ok()) {
-    out.message = r.status().message();
-    return out;
-  }
-  out.ok = true;
-  out.inputData = r.value();
-  return out;
-}
-
 // Whether a chosen layer-mapping file can be used by -lm (core CheckLayerMappingText): ok, or the
 // error the run would give.
 val CheckLayerMapping(std::string text, std::string file_name) {
@@ -357,17 +308,8 @@ val ManualMatchJs(val request, val read_row) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(visprobe) {
-  emscripten::value_object<MatchResult>("MatchResult")
-      .field("ok", &MatchResult::ok)
-      .field("message", &MatchResult::message)
-      .field("precision", &MatchResult::precision)
-      .field("inputData", &MatchResult::inputData)
-      .field("outputData", &MatchResult::outputData);
   emscripten::function("graphVisualize", &GraphVisualize);
   emscripten::function("data2db", &Data2Db);
-  emscripten::function("compareStored", &CompareStored);
-  emscripten::function("stripFields", &StripFields);
-  emscripten::function("locateTensors", &LocateTensors);
   emscripten::function("help", &Help);
   emscripten::function("parallelLayout", &ParallelLayout);
   emscripten::function("checkLayerMapping", &CheckLayerMapping);

@@ -162,11 +162,11 @@ Result<ManualCompareResult> CompareStoredItems(const std::string& task, std::str
   else if (task == "structure")
     s.mode = CompareMode::kStructure;
   else if (task == "all") {
-    if (dirs.npu.empty() || dirs.bench.empty()) return InvalidInput("Tensor files required for real-data matching");
+    if (dirs.npu.empty() || dirs.bench.empty()) return InvalidInput(Msg<msg::kTensorFilesRequiredReal>());
     s.mode = CompareMode::kRealData;
     s.tensor_metrics = TensorMetricsInDirs(dirs.npu, dirs.bench, nullptr);
   } else {
-    return InvalidInput("Manual matching is not available for the task '" + task + "'.");
+    return InvalidInput(Msg<msg::kManualMatchingNotAvailable>(task));
   }
   NodeItems npu, bench;
   RETURN_IF_ERROR(LoadItems(tin, false, &npu));
@@ -193,8 +193,8 @@ Result<std::string> LocateTensorDir(const std::string& stored, const std::string
     for (size_t m = k; m < parts.size(); ++m) dir = JoinPath(dir, parts[m]);
     if (IsDir(dir) && (probe.empty() || IsRegularFile(JoinPath(dir, probe)))) return dir;
   }
-  return NotFound("No tensor files for this node under " + root + ": looked for " +
-                  (probe.empty() ? std::string("the folder") : probe) + " in a tail of " + stored);
+  if (probe.empty()) return NotFound(Msg<msg::kNoTensorFolderUnder>(root, stored));
+  return NotFound(Msg<msg::kNoTensorFilesUnder>(root, probe, stored));
 }
 
 Result<std::string> StripComparisonFields(std::string_view json) {

@@ -242,10 +242,10 @@ Result<ManualMatchPlan> PlanManualMatch(const ManualMatchRequest& request, const
   Pairing p(request, read);
   std::optional<NodeView> n = p.Read(MatchSide::kNpu, request.npu);
   std::optional<NodeView> b = p.Read(MatchSide::kBench, request.bench);
-  if (!n) return InvalidInput("Please select the debug-side unmatched node!");
-  if (!b) return InvalidInput("Please select the bench-side unmatched node!");
-  if (!n->links.empty() || !b->links.empty()) return InvalidInput("Both nodes must be unmatched.");
-  if (n->type != b->type) return InvalidInput("Node types differ");
+  if (!n) return InvalidInput(Msg<msg::kPleaseSelectDebugSide>());
+  if (!b) return InvalidInput(Msg<msg::kPleaseSelectBenchSide>());
+  if (!n->links.empty() || !b->links.empty()) return InvalidInput(Msg<msg::kBothNodesMustUnmatched>());
+  if (n->type != b->type) return InvalidInput(Msg<msg::kNodeTypesDiffer>());
   RETURN_IF_ERROR(p.VisitMatch(*n, *b));
   // The twin pair (forward with backward) follows, when both exist, unmatched and of one type.
   std::optional<NodeView> tn = p.Read(MatchSide::kNpu, TwinNodeName(n->name));
@@ -259,9 +259,9 @@ Result<ManualMatchPlan> PlanManualUnmatch(const ManualMatchRequest& request, con
   Pairing p(request, read);
   std::optional<NodeView> n = p.Read(MatchSide::kNpu, request.npu);
   std::optional<NodeView> b = p.Read(MatchSide::kBench, request.bench);
-  if (!n || !b) return InvalidInput("Please select the nodes to be unmatched!");
+  if (!n || !b) return InvalidInput(Msg<msg::kPleaseSelectNodesUnmatched>());
   if (n->links.empty() || b->links.empty() || n->LastLink() != b->name || b->LastLink() != n->name)
-    return InvalidInput("These nodes are not matched with each other");
+    return InvalidInput(Msg<msg::kTheseNodesNotMatched>());
   RETURN_IF_ERROR(p.VisitUnmatch(*n, *b));
   // The twin pair follows when it is matched with each other.
   std::optional<NodeView> tn = p.Read(MatchSide::kNpu, TwinNodeName(n->name));

@@ -6,6 +6,7 @@
 // files, on the dump folders a build brought or the page gave). This module only transports: it
 // answers the engine's row reads from this database (the engine's own SQLite cannot read sql.js's
 // file) and writes back the updates the engine decided, in one transaction.
+import { namedMessage, valueOf } from './engine_call.js';
 
 /** @typedef {import('./protocol.js').FileEntry} FileEntry */
 /** @typedef {import('./protocol.js').MatchArgs} MatchArgs */
@@ -89,11 +90,12 @@ function matchOrUnmatch(env, a, unmatch) {
   const roots = mountTensorFolders();
   const rows = rowReader(a.step, a.rank);
   try {
-    const { status, value: plan } = engine.manualMatch({ task: task(), npu: a.npu, bench: a.bench, descendants: Boolean(a.descendants),
-                                                        unmatch, targetRoot: roots ? roots.target : '', goldenRoot: roots ? roots.golden : '' },
-                                                      rows.read);
+    const response = engine.manualMatch({ task: task(), npu: a.npu, bench: a.bench, descendants: Boolean(a.descendants),
+                                          unmatch, targetRoot: roots ? roots.target : '', goldenRoot: roots ? roots.golden : '' },
+                                        rows.read);
     // Messages name the user's folders, not the mount points.
-    if (status.code !== 'ok' || !plan) throw new Error(roots ? roots.named(status.message.text) : status.message.text);
+    if (roots) response.status.message = namedMessage(roots.named, response.status.message);
+    const plan = valueOf(response);
     writeUpdates(a, plan.updates);
     return { pairs: plan.pairs };
   } finally {

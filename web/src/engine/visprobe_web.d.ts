@@ -45,8 +45,6 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
 
   export interface RunValue { dbPath: string; rows: number; dumpBytes: number }
   export interface TrendValue { dbPaths: string[]; rows: number; inputBytes: number }
-  /** precision -1: NULL. locateTensors and stripFields answer in inputData. */
-  export interface MatchResult { ok: boolean; message: string; precision: number; inputData: string; outputData: string }
   /** The tb_nodes columns manual matching reads (sql.js getAsObject: by column name). */
   export interface MatchNodeRow {
     node_name: string;
@@ -112,12 +110,8 @@ declare module 'visprobe-wasm/visprobe_web.mjs' {
     WORKERFS?: object;
     graphVisualize(request: GraphRequest, timestamp: string, onEvent: (e: EngineEvent) => void): EngineResponse<RunValue>;
     data2db(request: Data2DbRequest, timestamp: string, onEvent: (e: EngineEvent) => void): EngineResponse<TrendValue>;
-    compareStored(task: string, name: string, targetInput: string, targetOutput: string, benchInput: string,
-                  benchOutput: string, npuDir: string, benchDir: string): MatchResult;
-    stripFields(json: string): MatchResult;
     /** Manual matching's pairs and row updates, decided by core over the rows readRow answers (null: none). */
     manualMatch(request: ManualMatchRequest, readRow: (side: 'NPU' | 'Bench', name: string) => MatchNodeRow | null): EngineResponse<ManualMatchPlan>;
-    locateTensors(stored: string, root: string, probe: string): MatchResult;
     /** plot_model_parallelism's layout (trend spec §11.7) of a ParallelConfig's JSON. */
     parallelLayout(configJson: string): EngineResponse<Record<string, unknown>>;
     /** Whether a layer-mapping file's text can be used by -lm (core CheckLayerMappingText): value true. */
