@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { catalog } from '../../web/src/engine_text.js';
@@ -51,10 +52,13 @@ function checkResponse(r, where) {
 }
 
 before(async () => {
+  // Emscripten 3.1.6's ES module reaches for CommonJS's require and __dirname under Node.
+  globalThis.require = createRequire(import.meta.url);
+  globalThis.__dirname = wasmDir;
   const { default: createVisprobe } = await import(pathToFileURL(join(wasmDir, 'visprobe_web.mjs')).href);
-  engine = await createVisprobe({ print: () => {}, printErr: () => {} });
+  engine = await createVisprobe({ wasmBinary: readFileSync(join(wasmDir, 'visprobe_web.wasm')), print: () => {}, printErr: () => {} });
   tmp = mkdtempSync(join(tmpdir(), 'visprobe_wasm_api_'));
-  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), '--ranks', '1', '--steps', '1', '--hidden', '64',
+  execFileSync('python3', [join(root, 'scripts', 'gen_dump.py'), '--ranks', '2', '--steps', '2', '--hidden', '64',
                            '--golden', join(tmp, 'golden'), '--manifest', join(tmp, 'm.json'), join(tmp, 'target')], { stdio: 'pipe' });
   copyIn(join(tmp, 'target'), '/in/target');
   copyIn(join(tmp, 'golden'), '/in/golden');
