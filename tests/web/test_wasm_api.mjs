@@ -77,6 +77,32 @@ test('the declaration names exactly the functions wasm/bindings.cc binds, and th
   for (const name of bound) assert.equal(typeof engine[name], 'function', name);
 });
 
+/** The fields of a declared interface (visprobe_web.d.ts). */
+function declaredFields(dts, name) {
+  const body = new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n {2}\\}`).exec(dts)[1];
+  return [...body.matchAll(/^ {4}(\w+)\??:/gm)].map((m) => m[1]).sort();
+}
+
+/** The request fields a bound function of bindings.cc reads: Str/Flag/Has/Tokens(o, "field"), o["field"], {"field", "--flag"}. */
+function readFields(source, fn) {
+  const start = source.indexOf(fn);
+  const body = source.slice(start, source.indexOf('\n}\n', start));
+  const keys = new Set();
+  for (const m of body.matchAll(/(?:Str|Flag|Has|Tokens)\((?:r|request), "(\w+)"\)|request\["(\w+)"\]|\{"(\w+)", "--\w+"\}/g)) keys.add(m[1] || m[2] || m[3]);
+  return [...keys].sort();
+}
+
+test('each declared request has exactly the fields bindings.cc reads', () => {
+  const source = readFileSync(join(root, 'wasm', 'bindings.cc'), 'utf8');
+  const dts = readFileSync(join(root, 'web', 'src', 'engine', 'visprobe_web.d.ts'), 'utf8');
+  for (const [iface, fn] of [['GraphRequest', 'GraphRequest(const val& r)'], ['Data2DbRequest', 'val Data2Db('],
+                             ['ManualMatchRequest', 'val ManualMatchJs(']]) {
+    const read = readFields(source, fn);
+    assert.ok(read.length >= 3, `${fn}: ${read}`);
+    assert.deepEqual(declaredFields(dts, iface), read, iface);
+  }
+});
+
 test('graphVisualize: a compare answers its database; every log event carries a message; a refusal is a status', () => {
   const events = [];
   const r = checkResponse(engine.graphVisualize({ targetPath: '/in/target', goldenPath: '/in/golden', outputPath: '/out' }, '',
