@@ -8,29 +8,11 @@
 using namespace visprobe;
 using vptest::Query;
 
-namespace {
-
-// Compares the worked example natively and returns the database path.
-std::string CompareWorkedExample(const std::string& out) {
-  GraphVisualizeArgs a;
-  a.target_path = vptest::WorkedExampleDir("npu");
-  a.golden_path = vptest::WorkedExampleDir("bench");
-  a.has_golden = true;
-  a.output_path = out;
-  RunOptions o;
-  o.timestamp = "20240102030405";
-  o.check_input_writable = false;
-  vptest::RecordingReporter rep;
-  auto r = RunGraphVisualize(a, o, rep);
-  REQUIRE(r.ok());
-  return r->db_path;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("manual match from stored texts gives the rows the engine wrote") {
   vptest::TempDir t;
-  const std::string db = CompareWorkedExample(t / "out");
+  const std::string db = vptest::CompareWorkedExample(t / "out");
   for (const char* name : {"Functional.relu.0.forward", "Torch.sum.0.forward", "Functional.linear.0.forward",
                            "Module.fc1.Linear.parameters_grad.0"}) {
     INFO(name);
@@ -51,7 +33,7 @@ TEST_CASE("manual match from stored texts gives the rows the engine wrote") {
 
 TEST_CASE("unmatch strips every comparison field and keeps the items") {
   vptest::TempDir t;
-  const std::string db = CompareWorkedExample(t / "out");
+  const std::string db = vptest::CompareWorkedExample(t / "out");
   auto npu = Query(db, "SELECT input_data FROM tb_nodes WHERE data_source='NPU' AND node_name='Functional.relu.0.forward'");
   auto stripped = StripComparisonFields(npu[0][0]);
   REQUIRE(stripped.ok());

@@ -76,21 +76,6 @@ class VisDb {
   sqlite3* db_ = nullptr;
 };
 
-std::string CompareWorkedExample(const std::string& out) {
-  GraphVisualizeArgs a;
-  a.target_path = vptest::WorkedExampleDir("npu");
-  a.golden_path = vptest::WorkedExampleDir("bench");
-  a.has_golden = true;
-  a.output_path = out;
-  RunOptions o;
-  o.timestamp = "20240102030408";
-  o.check_input_writable = false;
-  vptest::RecordingReporter rep;
-  auto r = RunGraphVisualize(a, o, rep);
-  REQUIRE(r.ok());
-  return r->db_path;
-}
-
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
 // Rows in memory, for shapes the worked example has not got.
@@ -132,7 +117,7 @@ TEST_CASE("pairing: children pair by type and name without numbers; twins swap f
 
 TEST_CASE("pairing: unmatch and match again with descendants give back the rows the engine wrote", "[manual_pairing]") {
   vptest::TempDir t;
-  const std::string path = CompareWorkedExample(t / "out");
+  const std::string path = vptest::CompareWorkedExample(t / "out", "20240102030408");
   const vptest::Rows before =
       vptest::Query(path,
                     "SELECT data_source, node_name, matched_node_link, input_data, output_data, precision_index FROM "

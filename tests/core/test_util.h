@@ -4,6 +4,7 @@
 #pragma once
 
 #include <sqlite3.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/graph_visualize.h"
 #include "app/log.h"
 #include "graph/builder.h"
 #include "graph/graph.h"
@@ -287,6 +289,22 @@ inline EntryItems ItemsOf(const std::string& name, const std::string& entry_json
   o.keep_md5 = keep_md5;
   r.status = visprobe::ParseEntryItems(p->tree, p->Get("e"), name, o, r.items);
   return r;
+}
+
+// Compares the worked example natively (the engine's own run) and returns the database path.
+inline std::string CompareWorkedExample(const std::string& out, const std::string& timestamp = "20240102030405") {
+  visprobe::GraphVisualizeArgs a;
+  a.target_path = WorkedExampleDir("npu");
+  a.golden_path = WorkedExampleDir("bench");
+  a.has_golden = true;
+  a.output_path = out;
+  visprobe::RunOptions o;
+  o.timestamp = timestamp;
+  o.check_input_writable = false;
+  RecordingReporter rep;
+  auto r = visprobe::RunGraphVisualize(a, o, rep);
+  REQUIRE(r.ok());
+  return r->db_path;
 }
 
 }  // namespace vptest
