@@ -50,7 +50,16 @@ function trendShownAs(page, want) {
 }
 
 /** The fragment rewritten (debounced) with the db of this view. @param {'graph'|'trend'} kind */
-const fragmentOf = (page, kind) => page.waitForFunction((k) => /[#&]db=/.test(location.hash) && location.hash.includes(`${k}.`), kind, { timeout: 10000 });
+/**
+ * The fragment names the database and holds the view's current state, every field of it (the page
+ * rewrites the fragment a moment after a change: a link taken before that would be the state before).
+ */
+const fragmentOf = (page, kind) => page.waitForFunction((k) => {
+  if (!/[#&]db=/.test(location.hash) || !location.hash.includes(`${k}.`)) return false;
+  const state = k === 'graph' ? window.visprobeGraph.viewState() : window.__visprobeTrend.state();
+  const p = new URLSearchParams(location.hash.slice(1));
+  return Object.entries(state).every(([key, v]) => v === undefined || v === null || v === '' || p.get(`${k}.${key}`) === String(v));
+}, kind, { timeout: 10000 });
 
 /**
  * The compare opened and kept, its first flagged node selected; then the .trend.db opened and kept,
