@@ -11,7 +11,6 @@
 #include "app/run_stages.h"
 #include "app/stream_rows.h"
 #include "base/fs.h"
-#include "base/parallel.h"
 #include "base/progress.h"
 #include "base/thread_init.h"
 #include "compare/cmp_items.h"
@@ -54,27 +53,39 @@ Status ExportError(const Status& s, const std::string& file, const std::string& 
   return s;
 }
 
-// The streamed pipeline's stages over one run: its units are the layout plan's (step, rank) jobs
-// this process takes; a unit is built (BuildOne, on a worker thread) and then written (WriteOne, on
-// the calling thread, in unit order). A unit's progress stages: its target's structure and rows
-// (build), or both structures, the compare plan, the golden rows and the target's rows (compare).
-class GraphRun {
+// The streamed pipeline's planner (db/run_executor.h): its items are the layout plan's (step, rank)
+// jobs, one unit of the run each; a taken unit is built (Prepare, on a worker thread) and then
+// written (Consume, on the calling thread, in unit order). A unit's progress stages: its target's
+// structure and rows (build), or both structures, the compare plan, the golden rows and the
+// target's rows (compare).
+class GraphRun : public RunPlanner {
  public:
   GraphRun(const GraphVisualizeArgs& a, const RunOptions& o, Reporter& r) : args_(a), opts_(o), rep_(r) {}
-  Result<RunSummary> Run();
+  const RunSummary& summary() const { return sum_; }
+
+  Result<bool> Plan(RunExecutor& ex) override;
+  size_t Items() const override { return units_; }
+  Status Open(RunExecutor& ex) override;
+  Status Prepare(size_t i) override { return BuildOne(i); }
+  Status Consume(size_t i) override { return WriteOne(i, *out_, sum_); }
+  Status Finish(RunExecutor& ex) override;
+  void Abandon() override { out_.reset(); }
+  // Up to `threads` graphs are built ahead of the writer; the writer takes them in (step, rank)
+  // order, so the file does not depend on scheduling.
+  int Threads() const override { return opts_.threads > 1 ? opts_.threads : 1; }
+  size_t Ahead() const override { return static_cast<size_t>(Threads()); }
 
  private:
   bool compare() const { return args_.has_golden; }
   bool batch() const { return plan_.kind != LayoutKind::kFiles; }
   size_t StagesPerJob() const { return compare() ? 5 : 2; }
-  RunPlan Plan();
   BuildOptions BuildOpts(size_t stage) {
     BuildOptions bo;
     bo.overflow_check = args_.overflow_check;
     bo.window_bytes = opts_.window_bytes;
     bo.keep_items = false;
     bo.threads = opts_.threads;
-    StageProgress* p = progress_.get();
+    StageProgress* p = progress_;
     bo.progress = [p, stage](uint64_t done, uint64_t total) {
       if (total) p->Stage(stage, double(done) / double(total));
     };
@@ -95,9 +106,12 @@ class GraphRun {
   const GraphVisualizeArgs& args_;
   const RunOptions& opts_;
   Reporter& rep_;
-  std::unique_ptr<StageProgress> progress_;
+  StageProgress* progress_ = nullptr;  // the executor's
   LayoutPlan plan_;
+  size_t units_ = 0;  // the layout's jobs, before a shard keeps its own
   std::vector<BuiltGraph> built_;
+  std::unique_ptr<RunOutput> out_;
+  RunSummary sum_;
   std::string file_;
   std::vector<size_t> unit_of_;  // plan_.jobs[i] is unit unit_of_[i] of the whole run
   int last_step_ = -1;
@@ -286,63 +300,60 @@ Status GraphRun::WriteOne(size_t i, RunOutput& out, RunSummary& sum) {
   return Status::Ok();
 }
 
-// The run's plan: one unit per (step, rank) job of the layout, in (step, rank) order; a shard keeps
-// every count-th unit and remembers where each stood in the whole run.
-RunPlan GraphRun::Plan() {
+// The run's plan: one unit per (step, rank) job of the layout, in (step, rank) order.
+Result<bool> GraphRun::Plan(RunExecutor& ex) {
+  ASSIGN_OR_RETURN(plan_, PlanRun(args_.target_path, compare() ? args_.golden_path : ""));
   std::string units;
   if (args_.shard.active())
     for (const GraphJob& j : plan_.jobs)
       units += "|" + std::to_string(j.step) + ":" + std::to_string(j.rank) + ":" + j.target_dir + ":" + j.golden_dir;
-  RunPlan plan = VisRunPlan(args_, "", units, plan_.jobs.size(), batch());
-  std::vector<GraphJob> kept;
-  for (size_t u = 0; u < plan_.jobs.size(); ++u)
-    if (plan.Takes(u)) {
-      kept.push_back(plan_.jobs[u]);
-      unit_of_.push_back(u);
-    }
-  plan_.jobs = std::move(kept);
-  return plan;
+  units_ = plan_.jobs.size();
+  ex.SetPlan(VisRunPlan(args_, "", units, units_, batch()));
+  return true;
 }
 
-Result<RunSummary> GraphRun::Run() {
-  ASSIGN_OR_RETURN(plan_, PlanRun(args_.target_path, compare() ? args_.golden_path : ""));
-  const RunPlan plan = Plan();
-  progress_ = std::make_unique<StageProgress>(rep_, StagesPerJob() * plan_.jobs.size(), batch() ? 2.0 : 0.0);
+// A shard keeps the units it takes (and remembers where each stood in the whole run); the output
+// is opened with the writer's cache sized for the largest dump.json among them.
+Status GraphRun::Open(RunExecutor& ex) {
+  unit_of_ = ex.taken();
+  std::vector<GraphJob> kept;
+  for (size_t u : unit_of_) kept.push_back(plan_.jobs[u]);
+  plan_.jobs = std::move(kept);
+  progress_ = &ex.StartProgress(StagesPerJob() * plan_.jobs.size(), batch() ? 2.0 : 0.0);
 
   uint64_t dump_bytes = 0;
   for (const GraphJob& j : plan_.jobs)
     for (const std::string& d : {j.target_dir, j.golden_dir})
       if (!d.empty()) dump_bytes = std::max<uint64_t>(dump_bytes, FileSize(JoinPath(d, "dump.json")));
-  ASSIGN_OR_RETURN(std::unique_ptr<RunOutput> out, RunOutput::Open(args_, opts_, rep_, dump_bytes, /*streamed=*/true, plan));
-  file_ = out->file();
+  ASSIGN_OR_RETURN(out_, RunOutput::Open(args_, opts_, ex, dump_bytes, /*streamed=*/true));
+  file_ = out_->file();
 
   rep_.Log(LogLevel::kInfo, lines::StartBuildingGraphs());
   built_.clear();
   built_.resize(plan_.jobs.size());
-  RunSummary sum;
-  sum.db_path = JoinPath(args_.output_path, file_);
-  // Up to `threads` graphs are built ahead of the writer; the writer takes them in (step, rank)
-  // order, so the file does not depend on scheduling.
-  const int threads = opts_.threads > 1 ? opts_.threads : 1;
-  RETURN_IF_ERROR(RunInOrder(
-      plan_.jobs.size(), threads, static_cast<size_t>(threads), [this](size_t i) { return BuildOne(i); },
-      [&](size_t i) { return WriteOne(i, *out, sum); }));
-  if (plan.sharded()) {
+  sum_.db_path = JoinPath(args_.output_path, file_);
+  return Status::Ok();
+}
+
+Status GraphRun::Finish(RunExecutor& ex) {
+  if (ex.sharded()) {
     // The part keeps its rows as written: indexes and the cross-rank links are made by the gather.
-    ASSIGN_OR_RETURN(sum.db_path, out->FinishPart(plan_.jobs.size(), plan.units, false));
-    return sum;
+    ASSIGN_OR_RETURN(sum_.db_path, out_->FinishPart(plan_.jobs.size(), ex.plan().units, false));
+    return Status::Ok();
   }
   if (batch()) progress_->Log(LogLevel::kInfo, lines::AllExported(compare()));
   // §14: communication nodes linked across ranks (batch runs only).
-  ASSIGN_OR_RETURN(sum.db_path, out->Finish(batch(), args_.overflow_check, Logger()));
-  return sum;
+  ASSIGN_OR_RETURN(sum_.db_path, out_->Finish(batch(), args_.overflow_check, Logger()));
+  return Status::Ok();
 }
 
 }  // namespace
 
 Result<RunSummary> RunStreamedGraphVisualize(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep) {
   GraphRun run(args, opts, rep);
-  return run.Run();
+  RunExecutor ex(rep);
+  RETURN_IF_ERROR(ex.Run(run));
+  return run.summary();
 }
 
 }  // namespace visprobe

@@ -41,11 +41,25 @@ struct RankJob {
   int rank = 0;
 };
 
-class MergeRun {
+// The merged pipeline's planner (db/run_executor.h): its items are the steps, each covering its
+// (step, DP replica) units; a taken step is built and merged (Prepare, on the calling thread: a
+// step's ranks are built side by side on the pool instead) and its taken replicas written (Consume).
+class MergeRun : public RunPlanner {
  public:
-  MergeRun(const GraphVisualizeArgs& a, const std::vector<ParallelParam>& p, LayoutKind k, const RunOptions& o, Reporter& r)
-      : args_(a), params_(p), kind_(k), opts_(o), rep_(r) {}
-  Result<RunSummary> Run();
+  MergeRun(const GraphVisualizeArgs& a, const std::vector<ParallelParam>& p, LayoutKind k, const RunOptions& o)
+      : args_(a), params_(p), kind_(k), opts_(o) {}
+  const RunSummary& summary() const { return sum_; }
+
+  Result<bool> Plan(RunExecutor& ex) override;
+  size_t Items() const override { return steps_.size(); }
+  bool Takes(const RunPlan& plan, size_t si) const override;
+  Status Open(RunExecutor& ex) override;
+  Status Prepare(size_t nth) override;
+  Status Consume(size_t nth) override;
+  // Another shard's step counts as done.
+  Status Skip(size_t si) override { return (Progress(si, 1.0), Status::Ok()); }
+  Status Finish(RunExecutor& ex) override;
+  void Abandon() override { out_.reset(); }
 
  private:
   bool compare() const { return args_.has_golden; }
@@ -65,9 +79,8 @@ class MergeRun {
     std::vector<RankGraph> target, golden;  // one merged graph per DP replica
   };
   Result<std::vector<StepPlan>> Steps();
-  RunPlan Plan() const;
-  bool StepTaken(size_t si) const;
-  Status OpenOutput();
+  RunPlan MakePlan() const;
+  Status OpenOutput(RunExecutor& ex);
   Result<MergedStep> MergeStep(size_t si);
   Status WriteReplica(size_t si, size_t i, MergedStep& m, const std::vector<int>& rank_list);
   Result<std::vector<RankJob>> RankJobs(const std::string& dir, bool golden);
@@ -95,14 +108,14 @@ class MergeRun {
   const std::vector<ParallelParam>& params_;
   LayoutKind kind_;
   const RunOptions& opts_;
-  Reporter& rep_;
-  std::unique_ptr<StageProgress> progress_;
+  RunExecutor* ex_ = nullptr;
+  StageProgress* progress_ = nullptr;  // the executor's
   std::string file_, where_;
   std::vector<StepPlan> steps_;
   std::vector<int> step_list_;
   size_t dp_ = 1;
-  RunPlan plan_;
   std::unique_ptr<RunOutput> out_;
+  MergedStep merged_;  // the step being written
   RunSummary sum_;
   size_t written_units_ = 0;
 };
@@ -319,7 +332,7 @@ Status MergeRun::ComparePair(RankGraph& n, RankGraph& b, VisDbWriter& db, RunSum
 // dp = rank_size / (tp * pp) from the command line, so every shard knows the plan before building.
 // The TP groups and PP chains are traced from all ranks of a step (§15.5): a shard with a replica
 // of a step builds and merges the whole step and writes only its replicas' rows.
-RunPlan MergeRun::Plan() const {
+RunPlan MergeRun::MakePlan() const {
   std::string settings, units;
   if (args_.shard.active()) {
     for (const ParallelParam& p : params_)
@@ -330,13 +343,13 @@ RunPlan MergeRun::Plan() const {
   return VisRunPlan(args_, settings, units, steps_.size() * dp_, false);
 }
 
-bool MergeRun::StepTaken(size_t si) const {
+bool MergeRun::Takes(const RunPlan& plan, size_t si) const {
   for (size_t r = 0; r < dp_; ++r)
-    if (plan_.Takes(si * dp_ + r)) return true;
+    if (plan.Takes(si * dp_ + r)) return true;
   return false;
 }
 
-Status MergeRun::OpenOutput() {
+Status MergeRun::OpenOutput(RunExecutor& ex) {
   // The writer's page cache follows the largest rank dump.json (app/run_stages.h); rows are
   // written from memory on this thread, with nothing parsing beside them.
   uint64_t largest = 0;
@@ -348,7 +361,7 @@ Status MergeRun::OpenOutput() {
         for (const auto& r : ranks.value())
           largest = std::max<uint64_t>(largest, FileSize(JoinPath(JoinPath(dir, r), "dump.json")));
     }
-  ASSIGN_OR_RETURN(out_, RunOutput::Open(args_, opts_, rep_, largest, /*streamed=*/false, plan_));
+  ASSIGN_OR_RETURN(out_, RunOutput::Open(args_, opts_, ex, largest, /*streamed=*/false));
   file_ = out_->file();
   where_ = out_->where();
   return Status::Ok();
@@ -373,7 +386,7 @@ Result<MergeRun::MergedStep> MergeRun::MergeStep(size_t si) {
   Progress(si, kSidesShare);
   if (compare() && m.target.size() != m.golden.size())
     return InvalidInput(Msg<msg::kParallelMergeFailedBecause>(m.target.size(), m.golden.size()));
-  if (plan_.sharded() && m.target.size() != dp_)
+  if (ex_->sharded() && m.target.size() != dp_)
     return InvalidInput(Msg<msg::kShardPlansDpReplicas>(dp_, sp.target_dir, m.target.size()));
   return m;
 }
@@ -401,58 +414,73 @@ Status MergeRun::WriteReplica(size_t si, size_t i, MergedStep& m, const std::vec
   }
   if (!json()) RETURN_IF_ERROR(out_->Config(MakeConfigRow(compare(), mode, micro, args_.overflow_check, rank_list, step_list_)));
   Progress(si, out_start + (1.0 - out_start) * static_cast<double>(i + 1) / static_cast<double>(m.target.size()));
-  if (plan_.sharded()) {
+  if (ex_->sharded()) {
     RETURN_IF_ERROR(out_->UnitDone(static_cast<int64_t>(si * dp_ + i)));
     ++written_units_;
   }
   return Status::Ok();
 }
 
-Result<RunSummary> MergeRun::Run() {
+Result<bool> MergeRun::Plan(RunExecutor& ex) {
+  ex_ = &ex;
   if (compare()) {
     ASSIGN_OR_RETURN(LayoutKind gk, Classify(args_.golden_path));
     if (gk != kind_) return InvalidInput(Msg<msg::kDirectoryStructuresNpuPath>());
   }
   ASSIGN_OR_RETURN(steps_, Steps());
-  progress_ = std::make_unique<StageProgress>(rep_, steps_.size(), 1.0);
+  progress_ = &ex.StartProgress(steps_.size(), 1.0);
   for (const auto& s : steps_) step_list_.push_back(s.step);
   const ParallelParam& p0 = params_[0];
   dp_ = static_cast<size_t>(std::max(1, p0.rank_size / std::max(1, p0.tp * p0.pp)));
-  plan_ = Plan();
+  ex.SetPlan(MakePlan());
+  return true;
+}
+
+Status MergeRun::Open(RunExecutor& ex) {
   if (!json()) {
-    RETURN_IF_ERROR(OpenOutput());
+    RETURN_IF_ERROR(OpenOutput(ex));
     sum_.db_path = JoinPath(args_.output_path, file_);
   }
   Log(LogLevel::kInfo, lines::StartBuildingGraphs());
-  for (size_t si = 0; si < steps_.size(); ++si) {
-    if (!StepTaken(si)) {
-      Progress(si, 1.0);  // another shard's step counts as done
-      continue;
-    }
-    ASSIGN_OR_RETURN(MergedStep m, MergeStep(si));
-    std::vector<int> rank_list;
-    for (const RankGraph& r : m.target) rank_list.push_back(r.rank);
-    if (compare() && si == 0) Log(LogLevel::kInfo, lines::GraphsBuilt());
-    for (size_t i = 0; i < m.target.size(); ++i)
-      if (plan_.Takes(si * dp_ + i)) RETURN_IF_ERROR(WriteReplica(si, i, m, rank_list));
-  }
-  if (json()) return sum_;
-  if (plan_.sharded()) {
-    ASSIGN_OR_RETURN(sum_.db_path, out_->FinishPart(written_units_, plan_.units, true));
-    return sum_;
+  return Status::Ok();
+}
+
+Status MergeRun::Prepare(size_t nth) {
+  ASSIGN_OR_RETURN(merged_, MergeStep(ex_->taken()[nth]));
+  return Status::Ok();
+}
+
+Status MergeRun::Consume(size_t nth) {
+  const size_t si = ex_->taken()[nth];
+  MergedStep m = std::move(merged_);
+  std::vector<int> rank_list;
+  for (const RankGraph& r : m.target) rank_list.push_back(r.rank);
+  if (compare() && si == 0) Log(LogLevel::kInfo, lines::GraphsBuilt());
+  for (size_t i = 0; i < m.target.size(); ++i)
+    if (ex_->plan().Takes(si * dp_ + i)) RETURN_IF_ERROR(WriteReplica(si, i, m, rank_list));
+  return Status::Ok();
+}
+
+Status MergeRun::Finish(RunExecutor& ex) {
+  if (json()) return Status::Ok();
+  if (ex.sharded()) {
+    ASSIGN_OR_RETURN(sum_.db_path, out_->FinishPart(written_units_, ex.plan().units, true));
+    return Status::Ok();
   }
   Log(LogLevel::kInfo, lines::AllExported(compare()));
   // Merged graphs get no cross-rank links (§15).
   ASSIGN_OR_RETURN(sum_.db_path, out_->Finish(false, args_.overflow_check, [this](LogLevel l, const Message& m) { Log(l, m); }));
-  return sum_;
+  return Status::Ok();
 }
 
 }  // namespace
 
 Result<RunSummary> RunMergedGraphVisualize(const GraphVisualizeArgs& args, const std::vector<ParallelParam>& params,
                                            LayoutKind kind, const RunOptions& opts, Reporter& rep) {
-  MergeRun run(args, params, kind, opts, rep);
-  return run.Run();
+  MergeRun run(args, params, kind, opts);
+  RunExecutor ex(rep);
+  RETURN_IF_ERROR(ex.Run(run));
+  return run.summary();
 }
 
 }  // namespace visprobe

@@ -125,13 +125,14 @@ DbOptions WriterOptions(uint64_t largest_dump_bytes, bool streamed) {
   return dbo;
 }
 
-Result<std::unique_ptr<RunOutput>> RunOutput::Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
-                                                   uint64_t largest_dump_bytes, bool streamed, const RunPlan& plan) {
-  std::unique_ptr<RunOutput> out(new RunOutput(rep));
+Result<std::unique_ptr<RunOutput>> RunOutput::Open(const GraphVisualizeArgs& args, const RunOptions& opts, RunExecutor& ex,
+                                                   uint64_t largest_dump_bytes, bool streamed) {
+  const RunPlan& plan = ex.plan();
+  std::unique_ptr<RunOutput> out(new RunOutput(ex.reporter()));
   RETURN_IF_ERROR(CheckNewPath(args.output_path));
   RETURN_IF_ERROR(MakeDirs(args.output_path));
   ASSIGN_OR_RETURN(std::string db_path,
-                   ClaimOutput(args.output_path, VisStem(args.has_golden, opts.timestamp, plan.shard), ".vis.db", rep));
+                   ex.ClaimOutput(args.output_path, VisStem(args.has_golden, opts.timestamp, plan.shard), ".vis.db"));
   out->dir_ = args.output_path;
   out->file_ = BaseName(db_path);
   DbOptions dbo = WriterOptions(largest_dump_bytes, streamed);

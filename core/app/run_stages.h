@@ -12,6 +12,7 @@
 
 #include "app/gather.h"
 #include "app/graph_visualize.h"
+#include "db/run_executor.h"
 #include "db/shard_part.h"
 
 #include "base/reporter.h"
@@ -96,13 +97,14 @@ void ApplyCollectionRuleTo(Graph& g, NodeId id, CompareMode mode);
 DbOptions WriterOptions(uint64_t largest_dump_bytes, bool streamed);
 
 // The emit stage both paths end in: the .vis.db a run writes, from its claimed name to the file
-// renamed into place. Open checks and makes the output folder, claims the name (ClaimOutput), opens
-// the writer with WriterOptions (and RunOptions::held_bytes) and, for a shard, writes its part's
-// vp_shard rows; every unit's rows then go through db(); the first unit's tb_config row wins.
+// renamed into place. Open checks and makes the output folder, claims the name through the run's
+// executor (db/run_executor.h: it removes the temporary file if the run fails), opens the writer
+// with WriterOptions (and RunOptions::held_bytes) and, for a shard, writes its part's vp_shard rows
+// (the executor's plan); every unit's rows then go through db(); the first unit's tb_config row wins.
 class RunOutput {
  public:
-  static Result<std::unique_ptr<RunOutput>> Open(const GraphVisualizeArgs& args, const RunOptions& opts, Reporter& rep,
-                                                 uint64_t largest_dump_bytes, bool streamed, const RunPlan& plan);
+  static Result<std::unique_ptr<RunOutput>> Open(const GraphVisualizeArgs& args, const RunOptions& opts, RunExecutor& ex,
+                                                 uint64_t largest_dump_bytes, bool streamed);
   VisDbWriter& db() { return *db_; }
   const std::string& file() const { return file_; }  // the file's name, in the output folder
   std::string where() const;  // its real path

@@ -459,7 +459,6 @@ TensorMetricsFn TensorMetricsFor(const std::string& target_rank_dir, const std::
                              std::move(log_info));
 }
 
-
 TensorMetricsFn TensorMetricsInDirs(const std::string& nd, const std::string& bd, TensorLogFn log_info) {
   return [nd, bd, log_info](const CmpItem& n, const CmpItem* b) {
     TensorMetrics m = CompareTensorFiles(nd, n.data_name, bd, b ? b->data_name : std::string("-1"));

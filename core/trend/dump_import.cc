@@ -9,6 +9,7 @@
 
 #include "base/fs.h"
 #include "base/strings.h"
+#include "db/run_executor.h"
 #include "loader/json_reader.h"
 #include "trend/dump_scan.h"
 #include "trend/tags.h"
@@ -188,53 +189,85 @@ RunPlan TrendRunPlan(const std::string& format, const TrendOptions& opts, const 
 
 namespace {
 
-// data2db --format dump as a plan and its stages: the step*/rank* folders (one unit each, in scan
-// order), the output, then step by step every rank folder's micro-step plan (construct.json: the
-// slots of all ranks place the rows, so a shard reads every one) and this process's units'
-// dump.json rows, on the calling thread.
-class DumpRun {
+// data2db --format dump as a planner (db/run_executor.h): its items are the step*/rank* folders
+// (one unit each, in scan order); step by step, every rank folder's micro-step plan is read
+// (construct.json: the slots of all ranks place the rows, so a shard reads every one, Skip included)
+// and this process's units' dump.json rows go in, on the calling thread.
+class DumpRun : public RunPlanner {
  public:
   DumpRun(const TrendOptions& o, Reporter& r) : opts_(o), rep_(r) {}
-  Result<TrendImportResult> Run();
+  const TrendImportResult& result() const { return res_; }
+
+  Result<bool> Plan(RunExecutor& ex) override;
+  size_t Items() const override { return units_.size(); }
+  Status Open(RunExecutor& ex) override;
+  Status Consume(size_t nth) override { return RankUnit(ex_->taken()[nth], true); }
+  Status Skip(size_t unit) override { return RankUnit(unit, false); }
+  Status Finish(RunExecutor& ex) override;
+  void Abandon() override {
+    importer_.reset();
+    w_.reset();
+  }
 
  private:
-  Status OpenOutput();
-  Status ImportStep(const StepFolder& sf);
+  // Unit `unit`'s rank folder: its micro-step plan, its rows when `take`, and the end of its step
+  // after its step's last rank folder.
+  Status RankUnit(size_t unit, bool take);
+  void EndStep(const StepFolder& sf);
   // The micro-step plan of a rank folder (one micro step without construct.json).
   Result<MicroPlan> PlanRank(const RankFolder& rf);
   Status ImportRank(const StepFolder& sf, const RankFolder& rf, const MicroPlan& plan, size_t unit);
-  Result<TrendImportResult> Finish();
 
   const TrendOptions& opts_;
   Reporter& rep_;
+  RunExecutor* ex_ = nullptr;
+  StageProgress* progress_ = nullptr;  // the executor's
   DumpScan scan_;
-  RunPlan plan_;
+  std::vector<std::pair<size_t, size_t>> units_;  // unit -> (step, rank folder) of scan_
   std::unique_ptr<TrendDbWriter> w_;
   std::unique_ptr<DumpFileImporter> importer_;
   TrendSummary sum_;
-  size_t unit_ = 0;
+  TrendImportResult res_;
+  std::vector<std::string> counts_;  // the micro-step counts of the step's rank folders
+  int64_t step_count_ = 0;
   uint64_t total_bytes_ = 0, done_bytes_ = 0, files_ = 0;
   int64_t offset_ = 0, max_rank_ = 0, min_step_ = INT64_MAX, max_step_ = 0;
   bool step_map_ok_ = true;
 };
 
-Status DumpRun::OpenOutput() {
-  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts_.db_dir, PartStem("dump_data", opts_.shard), ".trend.db", rep_));
+// Unit u is the u-th rank folder in scan order.
+Result<bool> DumpRun::Plan(RunExecutor& ex) {
+  ex_ = &ex;
+  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingDumpDataImport>());
+  rep_.Log(LogLevel::kInfo, Msg<msg::kScanningDataDirectory>());
+  ASSIGN_OR_RETURN(scan_, ScanDumpFolders(opts_.data_dir, rep_));
+  if (scan_.steps.empty()) {
+    rep_.Log(opts_.format == "dump" || scan_.step_seen ? LogLevel::kError : LogLevel::kInfo,
+             Msg<msg::kNoValidDumpData>(opts_.data_dir));
+    return false;
+  }
+  std::string units_text;
+  for (size_t s = 0; s < scan_.steps.size(); ++s)
+    for (size_t r = 0; r < scan_.steps[s].ranks.size(); ++r) {
+      const StepFolder& sf = scan_.steps[s];
+      const RankFolder& rf = sf.ranks[r];
+      if (opts_.shard.active()) units_text += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path;
+      units_.push_back({s, r});
+    }
+  ex.SetPlan(TrendRunPlan("dump", opts_, units_text, units_.size(), 0));
+  return true;
+}
+
+Status DumpRun::Open(RunExecutor& ex) {
+  ASSIGN_OR_RETURN(std::string db_path, ex.ClaimOutput(opts_.db_dir, PartStem("dump_data", opts_.shard), ".trend.db"));
   for (const auto& st : scan_.steps)
     for (const auto& r : st.ranks) total_bytes_ += FileSize(JoinPath(r.path, "dump.json"));
   ASSIGN_OR_RETURN(w_, TrendDbWriter::Create(db_path, {"forward", "backward", "recompute", "parameters_grad"},
                                              {"norm", "max", "min", "mean"}));
   importer_ = std::make_unique<DumpFileImporter>(*w_, opts_.mapping);
-  // Unit u is the u-th rank folder in scan order.
-  std::string units_text;
-  size_t units = 0;
-  for (const auto& sf : scan_.steps)
-    for (const auto& rf : sf.ranks) {
-      if (opts_.shard.active()) units_text += "|" + std::to_string(sf.step) + ":" + std::to_string(rf.rank) + ":" + rf.path;
-      ++units;
-    }
-  plan_ = TrendRunPlan("dump", opts_, units_text, units, 0);
-  if (plan_.sharded()) RETURN_IF_ERROR(WritePartMeta(w_->handle(), plan_.Part()));
+  if (ex.sharded()) RETURN_IF_ERROR(WritePartMeta(w_->handle(), ex.plan().Part()));
+  // One stage, the dump.json bytes read; the last 1 % is the commit's.
+  progress_ = &ex.StartProgress(1, 1.0);
   return Status::Ok();
 }
 
@@ -251,12 +284,12 @@ Result<MicroPlan> DumpRun::PlanRank(const RankFolder& rf) {
 
 Status DumpRun::ImportRank(const StepFolder& sf, const RankFolder& rf, const MicroPlan& plan, size_t unit) {
   const std::string dump = JoinPath(rf.path, "dump.json");
-  if (plan_.sharded()) w_->BeginUnit();
+  if (ex_->sharded()) w_->BeginUnit();
   JsonReadOptions ro;
   ro.container_key = "data";
   const uint64_t base = done_bytes_;
   ro.progress = [&](uint64_t d, uint64_t) {
-    if (total_bytes_) rep_.Progress(99.0 * static_cast<double>(base + d) / static_cast<double>(total_bytes_), true);
+    if (total_bytes_) progress_->Stage(0, static_cast<double>(base + d) / static_cast<double>(total_bytes_));
   };
   DumpFileImporter& importer = *importer_;
   const int64_t offset = offset_;
@@ -269,7 +302,7 @@ Status DumpRun::ImportRank(const StepFolder& sf, const RankFolder& rf, const Mic
     return importer.Entry(it->second.second, t, v, rf.rank, offset + it->second.first);
   });
   if (!read.ok()) return read.status();
-  if (plan_.sharded()) {
+  if (ex_->sharded()) {
     int64_t lo = !opts_.micro_step ? sf.step : offset,
             hi = !opts_.micro_step ? sf.step : offset + std::max<int64_t>(1, plan.count) - 1;
     RETURN_IF_ERROR(w_->EndUnit(static_cast<int64_t>(unit), rf.rank, lo, hi));
@@ -281,33 +314,36 @@ Status DumpRun::ImportRank(const StepFolder& sf, const RankFolder& rf, const Mic
   return Status::Ok();
 }
 
-Status DumpRun::ImportStep(const StepFolder& sf) {
-  std::vector<std::string> counts;
-  int64_t step_count = 0;
-  for (const auto& rf : sf.ranks) {
-    RETURN_IF_ERROR(CheckPath(JoinPath(rf.path, "dump.json"), PathKind::kFile, PathAccess::kRead, ".json"));
-    MicroPlan plan;
-    if (opts_.micro_step) {
-      ASSIGN_OR_RETURN(plan, PlanRank(rf));
-      counts.push_back(std::to_string(plan.count));
-      step_count = std::max(step_count, plan.count);
-    }
-    max_rank_ = std::max(max_rank_, rf.rank);
-    const size_t unit = unit_++;
-    if (plan_.Takes(unit)) RETURN_IF_ERROR(ImportRank(sf, rf, plan, unit));
-  }
-  min_step_ = std::min(min_step_, sf.step);
-  max_step_ = std::max(max_step_, sf.step);
+Status DumpRun::RankUnit(size_t unit, bool take) {
+  const StepFolder& sf = scan_.steps[units_[unit].first];
+  const RankFolder& rf = sf.ranks[units_[unit].second];
+  RETURN_IF_ERROR(CheckPath(JoinPath(rf.path, "dump.json"), PathKind::kFile, PathAccess::kRead, ".json"));
+  MicroPlan plan;
   if (opts_.micro_step) {
-    rep_.Log(LogLevel::kInfo, Msg<msg::kStepProcessingCompletedTotal>(sf.step, PyList(counts)));
-    if (step_count > 1000000 || sum_.step_map.size() > 10000000) step_map_ok_ = false;
-    for (int64_t j = 0; step_map_ok_ && j < step_count; ++j) sum_.step_map.push_back({offset_ + j, {sf.step, j}});
-    offset_ += step_count;
+    ASSIGN_OR_RETURN(plan, PlanRank(rf));
+    counts_.push_back(std::to_string(plan.count));
+    step_count_ = std::max(step_count_, plan.count);
   }
+  max_rank_ = std::max(max_rank_, rf.rank);
+  if (take) RETURN_IF_ERROR(ImportRank(sf, rf, plan, unit));
+  if (units_[unit].second + 1 == sf.ranks.size()) EndStep(sf);
   return Status::Ok();
 }
 
-Result<TrendImportResult> DumpRun::Finish() {
+void DumpRun::EndStep(const StepFolder& sf) {
+  min_step_ = std::min(min_step_, sf.step);
+  max_step_ = std::max(max_step_, sf.step);
+  if (opts_.micro_step) {
+    rep_.Log(LogLevel::kInfo, Msg<msg::kStepProcessingCompletedTotal>(sf.step, PyList(counts_)));
+    if (step_count_ > 1000000 || sum_.step_map.size() > 10000000) step_map_ok_ = false;
+    for (int64_t j = 0; step_map_ok_ && j < step_count_; ++j) sum_.step_map.push_back({offset_ + j, {sf.step, j}});
+    offset_ += step_count_;
+  }
+  counts_.clear();
+  step_count_ = 0;
+}
+
+Status DumpRun::Finish(RunExecutor&) {
   if (!step_map_ok_) sum_.step_map.clear();
   if (opts_.micro_step) {
     min_step_ = 0;
@@ -322,36 +358,23 @@ Result<TrendImportResult> DumpRun::Finish() {
                {"mapping_file", opts_.mapping_file},
                {"tool_version", "visprobe 0.1"}};
   if (!opts_.created_utc.empty()) sum_.meta.push_back({"created_utc", opts_.created_utc});
-  TrendImportResult res;
-  res.files = files_;
-  res.rows = w_->rows_offered();
-  res.targets = w_->target_count();
-  res.input_bytes = done_bytes_;
-  ASSIGN_OR_RETURN(res.db_path, w_->Commit(sum_));
-  res.written = true;
-  rep_.Log(LogLevel::kInfo, Msg<msg::kDumpDataImportCompleted>(res.db_path));
-  return res;
-}
-
-Result<TrendImportResult> DumpRun::Run() {
-  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingDumpDataImport>());
-  rep_.Log(LogLevel::kInfo, Msg<msg::kScanningDataDirectory>());
-  ASSIGN_OR_RETURN(scan_, ScanDumpFolders(opts_.data_dir, rep_));
-  if (scan_.steps.empty()) {
-    rep_.Log(opts_.format == "dump" || scan_.step_seen ? LogLevel::kError : LogLevel::kInfo,
-             Msg<msg::kNoValidDumpData>(opts_.data_dir));
-    return TrendImportResult();
-  }
-  RETURN_IF_ERROR(OpenOutput());
-  for (const auto& sf : scan_.steps) RETURN_IF_ERROR(ImportStep(sf));
-  return Finish();
+  res_.files = files_;
+  res_.rows = w_->rows_offered();
+  res_.targets = w_->target_count();
+  res_.input_bytes = done_bytes_;
+  ASSIGN_OR_RETURN(res_.db_path, w_->Commit(sum_));
+  res_.written = true;
+  rep_.Log(LogLevel::kInfo, Msg<msg::kDumpDataImportCompleted>(res_.db_path));
+  return Status::Ok();
 }
 
 }  // namespace
 
 Result<TrendImportResult> ImportDumpTrend(const TrendOptions& opts, Reporter& rep) {
   DumpRun run(opts, rep);
-  return run.Run();
+  RunExecutor ex(rep);
+  RETURN_IF_ERROR(ex.Run(run));
+  return run.result();
 }
 
 }  // namespace visprobe

@@ -15,6 +15,7 @@
 #include "base/fs.h"
 #include "base/parallel.h"
 #include "base/strings.h"
+#include "db/run_executor.h"
 #include "trend/dump_import.h"
 #include "trend/monitor_csv.h"
 #include "trend/tags.h"
@@ -25,28 +26,46 @@
 namespace visprobe {
 namespace {
 
-// data2db --format monitor as a plan and its stages: the rank folders (one unit each, the latest
-// folder of a rank), their CSV files, a first pass over every file for the run's dimensions (metrics,
-// columns, micro-step slots and target ids: the same in every shard), then the rows of this process's
-// units, parsed process_num files ahead of the inserts, which go in file order.
-class MonitorRun {
+// data2db --format monitor as a planner (db/run_executor.h): the rank folders (one unit each, the
+// latest folder of a rank), their CSV files, a first pass over every file for the run's dimensions
+// (metrics, columns, micro-step slots and target ids: the same in every shard); its items are the
+// CSV files, taken when their rank folder's unit is, parsed process_num files ahead of the inserts,
+// which go in file order.
+class MonitorRun : public RunPlanner {
  public:
   MonitorRun(const TrendOptions& o, Reporter& r) : opts_(o), rep_(r) {}
-  Result<TrendImportResult> Run();
+  const TrendImportResult& result() const { return res_; }
+
+  Result<bool> Plan(RunExecutor& ex) override;
+  size_t Items() const override { return files_.size(); }
+  bool Takes(const RunPlan& plan, size_t i) const override { return plan.Takes(unit_of_.at(files_[i].rank)); }
+  Status Open(RunExecutor& ex) override;
+  Status Prepare(size_t nth) override {
+    ScanCsv(files_[ex_->taken()[nth]], opts_, true, parsed_[nth]);
+    return Status::Ok();
+  }
+  Status Consume(size_t nth) override {
+    Status st = ImportFile(ex_->taken()[nth], parsed_[nth]);
+    parsed_[nth] = FileScan();  // its rows are in: free them
+    return st;
+  }
+  Status Finish(RunExecutor& ex) override;
+  void Abandon() override { w_.reset(); }
+  int Threads() const override { return std::max(1, opts_.process_num); }
+  size_t Ahead() const override { return static_cast<size_t>(Threads()); }
 
  private:
   // The rank folders (`false`: none, said why).
   Result<bool> FindRanks();
   Result<bool> ListFiles();
   Result<bool> ScanDimensions();
-  Status OpenOutput();
-  Status ImportRows();
   Status ImportFile(size_t i, FileScan& fs);
   Status EndUnit(int64_t rank);
-  Result<TrendImportResult> Finish();
 
   const TrendOptions& opts_;
   Reporter& rep_;
+  RunExecutor* ex_ = nullptr;
+  StageProgress* progress_ = nullptr;  // the executor's: the first pass (30 %), the rows (69 %)
   std::map<int64_t, RankDir> ranks_;
   std::vector<CsvFile> files_;
   int64_t max_rank_ = 0;
@@ -62,7 +81,10 @@ class MonitorRun {
   int64_t min_step_ = 0, max_step_ = 0;
   TrendSummary sum_;
   std::unique_ptr<TrendDbWriter> w_;
-  std::map<int64_t, int64_t> unit_of_rank_;  // a shard's rank folders -> their unit
+  std::map<int64_t, size_t> unit_of_;  // rank -> its folder's unit
+  std::map<int64_t, int64_t> unit_of_rank_;  // a shard's rank folders not yet marked -> their unit
+  std::vector<FileScan> parsed_;  // [nth taken file]
+  TrendImportResult res_;
   int64_t current_rank_ = 0;
   uint64_t rank_rows_ = 0, done_bytes_ = 0;
   std::vector<std::optional<double>> values_;  // one row's stats, reused (one per column)
@@ -139,7 +161,7 @@ Result<bool> MonitorRun::ScanDimensions() {
     for (const auto& w : scans_[i].warnings) rep_.Log(LogLevel::kWarning, w);
     RETURN_IF_ERROR(scans_[i].status);
   }
-  rep_.Progress(30, true);
+  progress_->Stage(0, 1.0);
   std::array<bool, kMetricCount> metric_has_rows{};
   std::map<int64_t, int64_t> step_counts;
   for (size_t i = 0; i < files_.size(); ++i) {
@@ -183,8 +205,28 @@ Result<bool> MonitorRun::ScanDimensions() {
   return true;
 }
 
-Status MonitorRun::OpenOutput() {
-  ASSIGN_OR_RETURN(std::string db_path, ClaimOutput(opts_.db_dir, PartStem("monitor_data", opts_.shard), ".trend.db", rep_));
+Result<bool> MonitorRun::Plan(RunExecutor& ex) {
+  ex_ = &ex;
+  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingMonitorDataImport>());
+  ASSIGN_OR_RETURN(bool found, FindRanks());
+  if (found) { ASSIGN_OR_RETURN(found, ListFiles()); }
+  progress_ = &ex.StartProgress({30.0, 69.0});
+  if (found) { ASSIGN_OR_RETURN(found, ScanDimensions()); }
+  if (!found) return false;
+  // Unit u is the u-th rank folder.
+  std::string units;
+  for (const auto& [rank, dir] : ranks_) {
+    if (opts_.shard.active()) units += "|" + std::to_string(rank) + ":" + dir.path;
+    unit_of_.emplace(rank, unit_of_.size());
+  }
+  ex.SetPlan(TrendRunPlan("monitor", opts_, units, ranks_.size(), 0));
+  return true;
+}
+
+// The output, with the target ids of the first pass; a shard has done that pass over every file
+// (dimensions, slots and these target ids are the whole run's), and its part names how many.
+Status MonitorRun::Open(RunExecutor& ex) {
+  ASSIGN_OR_RETURN(std::string db_path, ex.ClaimOutput(opts_.db_dir, PartStem("monitor_data", opts_.shard), ".trend.db"));
   ASSIGN_OR_RETURN(w_, TrendDbWriter::Create(db_path, metric_names_, columns_));
   // Target ids: canonical metric order, then ranks, files, rows (§8.4).
   for (size_t m = 0; m < kMetricCount; ++m)
@@ -192,23 +234,19 @@ Status MonitorRun::OpenOutput() {
       if (static_cast<size_t>(files_[i].metric) == m)
         for (const auto& t : scans_[i].targets) w_->Target(t.name, t.vpp_stage, t.micro_step);
   scans_.clear();
-  // A shard has done pass 1 over every file (dimensions, slots and these target ids are the whole
-  // run's); pass 2 reads only its units' files: unit u is the u-th rank folder.
-  std::string units;
-  if (opts_.shard.active())
-    for (const auto& [rank, dir] : ranks_) units += "|" + std::to_string(rank) + ":" + dir.path;
-  const RunPlan plan = TrendRunPlan("monitor", opts_, units, ranks_.size(), w_->target_count());
-  if (!plan.sharded()) return Status::Ok();
-  int64_t u = 0;
-  for (const auto& kv : ranks_) {
-    if (plan.Takes(static_cast<size_t>(u))) unit_of_rank_[kv.first] = u;
-    ++u;
+  const std::vector<size_t>& taken = ex.taken();
+  if (ex.sharded()) {
+    RunPlan part = ex.plan();
+    part.extra = TrendRunPlan("monitor", opts_, "", 0, w_->target_count()).extra;
+    RETURN_IF_ERROR(WritePartMeta(w_->handle(), part.Part()));
+    for (const auto& [rank, u] : unit_of_)
+      if (ex.plan().Takes(u)) unit_of_rank_[rank] = static_cast<int64_t>(u);
+    if (!taken.empty()) w_->BeginUnit();
   }
-  RETURN_IF_ERROR(WritePartMeta(w_->handle(), plan.Part()));
-  std::vector<CsvFile> mine;
-  for (const auto& f : files_)
-    if (unit_of_rank_.count(f.rank)) mine.push_back(f);
-  files_ = std::move(mine);
+  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingDataImportBatches>(batches_, taken.size()));
+  current_rank_ = taken.empty() ? 0 : files_[taken.front()].rank;
+  values_.assign(columns_.size(), std::nullopt);
+  parsed_.assign(taken.size(), FileScan());
   return Status::Ok();
 }
 
@@ -243,41 +281,21 @@ Status MonitorRun::ImportFile(size_t i, FileScan& fs) {
     ++rank_rows_;
   }
   done_bytes_ += files_[i].size;
-  rep_.Progress(30 + 69.0 * static_cast<double>(done_bytes_) / static_cast<double>(std::max<uint64_t>(1, total_bytes_)), true);
+  progress_->Stage(1, static_cast<double>(done_bytes_) / static_cast<double>(std::max<uint64_t>(1, total_bytes_)));
   return Status::Ok();
 }
 
-// Pass 2: rows, parsed on process_num threads ahead of the inserts, which go in file order.
-Status MonitorRun::ImportRows() {
-  if (opts_.shard.active() && !files_.empty()) w_->BeginUnit();
-  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingDataImportBatches>(batches_, files_.size()));
-  current_rank_ = files_.empty() ? 0 : files_.front().rank;
-  values_.assign(columns_.size(), std::nullopt);
-  std::vector<FileScan> parsed(files_.size());
-  const int threads = std::max(1, opts_.process_num);
-  RETURN_IF_ERROR(RunInOrder(
-      files_.size(), threads, static_cast<size_t>(threads),
-      [&](size_t i) {
-        ScanCsv(files_[i], opts_, true, parsed[i]);
-        return Status::Ok();
-      },
-      [&](size_t i) {
-        Status st = ImportFile(i, parsed[i]);
-        parsed[i] = FileScan();  // its rows are in: free them
-        return st;
-      }));
-  if (!files_.empty()) rep_.Log(LogLevel::kInfo, Msg<msg::kRankInsertedRows>(current_rank_, rank_rows_));
-  if (opts_.shard.active()) {
-    if (!files_.empty()) RETURN_IF_ERROR(EndUnit(current_rank_));
+// The last rank's line (and a shard's marks), then the summary tables and the commit.
+Status MonitorRun::Finish(RunExecutor& ex) {
+  const size_t files = ex.taken().size();
+  if (files) rep_.Log(LogLevel::kInfo, Msg<msg::kRankInsertedRows>(current_rank_, rank_rows_));
+  if (ex.sharded()) {
+    if (files) RETURN_IF_ERROR(EndUnit(current_rank_));
     while (!unit_of_rank_.empty()) {  // the shard's rank folders without files
       w_->BeginUnit();
       RETURN_IF_ERROR(EndUnit(unit_of_rank_.begin()->first));
     }
   }
-  return Status::Ok();
-}
-
-Result<TrendImportResult> MonitorRun::Finish() {
   sum_.int_columns = {{"min_step", min_step_}, {"max_step", max_step_}, {"max_rank", max_rank_}};
   for (size_t m = 0; m < kMetricCount; ++m)
     if (metric_id_[m]) sum_.text_columns.push_back({kMetrics[m], JoinStats(metric_stats_[m])});
@@ -287,33 +305,23 @@ Result<TrendImportResult> MonitorRun::Finish() {
                {"mapping_file", opts_.mapping_file},
                {"tool_version", "visprobe 0.1"}};
   if (!opts_.created_utc.empty()) sum_.meta.push_back({"created_utc", opts_.created_utc});
-  TrendImportResult res;
-  res.rows = w_->rows_offered();
-  res.targets = w_->target_count();
-  res.input_bytes = total_bytes_;
-  res.files = files_.size();
-  ASSIGN_OR_RETURN(res.db_path, w_->Commit(sum_));
-  res.written = true;
-  rep_.Log(LogLevel::kInfo, Msg<msg::kMonitorDataImportCompleted>(res.db_path));
-  return res;
-}
-
-Result<TrendImportResult> MonitorRun::Run() {
-  rep_.Log(LogLevel::kInfo, Msg<msg::kStartingMonitorDataImport>());
-  ASSIGN_OR_RETURN(bool found, FindRanks());
-  if (found) { ASSIGN_OR_RETURN(found, ListFiles()); }
-  if (found) { ASSIGN_OR_RETURN(found, ScanDimensions()); }
-  if (!found) return TrendImportResult();
-  RETURN_IF_ERROR(OpenOutput());
-  RETURN_IF_ERROR(ImportRows());
-  return Finish();
+  res_.rows = w_->rows_offered();
+  res_.targets = w_->target_count();
+  res_.input_bytes = total_bytes_;
+  res_.files = files;
+  ASSIGN_OR_RETURN(res_.db_path, w_->Commit(sum_));
+  res_.written = true;
+  rep_.Log(LogLevel::kInfo, Msg<msg::kMonitorDataImportCompleted>(res_.db_path));
+  return Status::Ok();
 }
 
 }  // namespace
 
 Result<TrendImportResult> ImportMonitorTrend(const TrendOptions& opts, Reporter& rep) {
   MonitorRun run(opts, rep);
-  return run.Run();
+  RunExecutor ex(rep);
+  RETURN_IF_ERROR(ex.Run(run));
+  return run.result();
 }
 
 }  // namespace visprobe

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "base/fs.h"
-#include "db/run_plan.h"
+#include "db/run_executor.h"
 #include "trend/tags.h"
 #include "trend/trend_db.h"
 #include "trend/trend_import.h"
@@ -167,44 +167,90 @@ Status GatherUnit(OpenPart& p, int64_t u, UnitCopy& c) {
                });
 }
 
+// The .trend.db parts joined, as a planner (db/run_executor.h): its items are the run's units, each
+// copied from the part that has it, in unit order, after the targets every part planned alike.
+class TrendGather : public RunPlanner {
+ public:
+  TrendGather(const std::vector<PartInfo>& infos, const std::string& out_dir) : infos_(infos), out_dir_(out_dir) {}
+  const std::string& path() const { return done_; }
+
+  Result<bool> Plan(RunExecutor& ex) override;
+  size_t Items() const override { return static_cast<size_t>(infos_[0].meta.units); }
+  Status Open(RunExecutor& ex) override;
+  Status Consume(size_t u) override {
+    RETURN_IF_ERROR(GatherUnit(*parts_[u % parts_.size()], static_cast<int64_t>(u), *copy_));
+    progress_->Stage(u, 1.0);
+    return Status::Ok();
+  }
+  Status Finish(RunExecutor& ex) override;
+  void Abandon() override {
+    copy_.reset();
+    w_.reset();
+  }
+
+ private:
+  const std::vector<PartInfo>& infos_;
+  const std::string& out_dir_;
+  std::string format_;
+  int64_t pre_ = 0;
+  Parts parts_;
+  std::vector<std::string> metrics_, stats_;
+  TrendSummary sum_;
+  std::unique_ptr<TrendDbWriter> w_;
+  std::unique_ptr<UnitCopy> copy_;
+  StageProgress* progress_ = nullptr;  // the executor's: one stage per unit, 5 % kept for the commit
+  std::string done_;
+};
+
+Result<bool> TrendGather::Plan(RunExecutor& ex) {
+  const PartInfo& p0 = infos_[0];
+  format_ = p0.Value("format");
+  if (format_ != "dump" && format_ != "monitor") return InvalidInput(Msg<msg::kUnknownTrendFormat>(p0.path, format_));
+  pre_ = std::strtoll(p0.Value("targets_pre").c_str(), nullptr, 10);
+  RETURN_IF_ERROR(OpenParts(infos_, pre_, &parts_));
+  RETURN_IF_ERROR(ReadColumns(*parts_[0], &metrics_, &stats_));
+  RETURN_IF_ERROR(ReadSummary(*parts_[0], &sum_));
+  sum_.tags = format_ == "dump" ? &DumpTargetTags : &MonitorTargetTags;
+  RunPlan plan;  // every unit, in one process
+  plan.kind = "trend";
+  plan.units = Items();
+  ex.SetPlan(plan);
+  return true;
+}
+
+Status TrendGather::Open(RunExecutor& ex) {
+  RETURN_IF_ERROR(MakeDirs(out_dir_));
+  RETURN_IF_ERROR(CheckPath(out_dir_, PathKind::kDir, PathAccess::kWrite));
+  ASSIGN_OR_RETURN(std::string path, ex.ClaimOutput(out_dir_, format_ == "dump" ? "dump_data" : "monitor_data", ".trend.db"));
+  ASSIGN_OR_RETURN(w_, TrendDbWriter::Create(path, metrics_, stats_));
+  ex.reporter().Log(LogLevel::kInfo, Msg<msg::kGatheringRankFoldersFrom>(infos_[0].meta.units, parts_.size(), BaseName(path)));
+  // The targets every part has (planned by each shard alike), then unit by unit what it first touched.
+  OpenPart& first = *parts_[0];
+  for (int64_t t = 0; t < pre_; ++t) {
+    const TrendTarget& tt = first.targets[static_cast<size_t>(t)];
+    int64_t id = w_->Target(tt.name, tt.vpp_stage, tt.micro_step);
+    for (auto& p : parts_) p->global[static_cast<size_t>(t)] = id;
+  }
+  copy_.reset(new UnitCopy{*w_, metrics_, stats_, std::string(), std::vector<std::optional<double>>(stats_.size())});
+  for (const auto& s : stats_) copy_->stat_cols += ", \"" + s + "\"";
+  progress_ = &ex.StartProgress(Items(), 5.0);
+  return Status::Ok();
+}
+
+Status TrendGather::Finish(RunExecutor& ex) {
+  ASSIGN_OR_RETURN(done_, w_->Commit(sum_));
+  ex.reporter().Log(LogLevel::kInfo,
+                    format_ == "dump" ? Msg<msg::kDumpDataImportCompleted>(done_) : Msg<msg::kMonitorDataImportCompleted>(done_));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<std::string> GatherTrend(const std::vector<PartInfo>& infos, const std::string& out_dir, Reporter& rep) {
-  const PartInfo& p0 = infos[0];
-  const std::string format = p0.Value("format");
-  if (format != "dump" && format != "monitor") return InvalidInput(Msg<msg::kUnknownTrendFormat>(p0.path, format));
-  const int64_t pre = std::strtoll(p0.Value("targets_pre").c_str(), nullptr, 10);
-  Parts parts;
-  RETURN_IF_ERROR(OpenParts(infos, pre, &parts));
-  OpenPart& first = *parts[0];
-  std::vector<std::string> metrics, stats;
-  RETURN_IF_ERROR(ReadColumns(first, &metrics, &stats));
-  TrendSummary sum;
-  RETURN_IF_ERROR(ReadSummary(first, &sum));
-  sum.tags = format == "dump" ? &DumpTargetTags : &MonitorTargetTags;
-
-  RETURN_IF_ERROR(MakeDirs(out_dir));
-  RETURN_IF_ERROR(CheckPath(out_dir, PathKind::kDir, PathAccess::kWrite));
-  ASSIGN_OR_RETURN(std::string path, ClaimOutput(out_dir, format == "dump" ? "dump_data" : "monitor_data", ".trend.db", rep));
-  ASSIGN_OR_RETURN(std::unique_ptr<TrendDbWriter> w, TrendDbWriter::Create(path, metrics, stats));
-  rep.Log(LogLevel::kInfo, Msg<msg::kGatheringRankFoldersFrom>(p0.meta.units, parts.size(), BaseName(path)));
-  // The targets every part has (planned by each shard alike), then unit by unit what it first touched.
-  for (int64_t t = 0; t < pre; ++t) {
-    const TrendTarget& tt = first.targets[static_cast<size_t>(t)];
-    int64_t id = w->Target(tt.name, tt.vpp_stage, tt.micro_step);
-    for (auto& p : parts) p->global[static_cast<size_t>(t)] = id;
-  }
-  UnitCopy copy{*w, metrics, stats, std::string(), std::vector<std::optional<double>>(stats.size())};
-  for (const auto& s : stats) copy.stat_cols += ", \"" + s + "\"";
-  const size_t n = parts.size();
-  for (int64_t u = 0; u < p0.meta.units; ++u) {
-    RETURN_IF_ERROR(GatherUnit(*parts[static_cast<size_t>(u) % n], u, copy));
-    rep.Progress(95.0 * static_cast<double>(u + 1) / static_cast<double>(p0.meta.units), true);
-  }
-  ASSIGN_OR_RETURN(std::string done, w->Commit(sum));
-  rep.Log(LogLevel::kInfo,
-          format == "dump" ? Msg<msg::kDumpDataImportCompleted>(done) : Msg<msg::kMonitorDataImportCompleted>(done));
-  return done;
+  TrendGather gather(infos, out_dir);
+  RunExecutor ex(rep);
+  RETURN_IF_ERROR(ex.Run(gather));
+  return gather.path();
 }
 
 }  // namespace visprobe
