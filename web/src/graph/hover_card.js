@@ -8,7 +8,7 @@
 // started once the pointer rests on a node; every value is set as text.
 import { el, tel } from './dom.js';
 import { isLeaf } from './layout.js';
-import { keysOf } from './panel_detail.js';
+import { keysOf, errMessages } from './panel_detail.js';
 import { bucketOf, rangeText, isUncoloured } from './colours.js';
 import { t } from '../i18n.js';
 
@@ -210,7 +210,7 @@ function reasonRows(row) {
   const flagged = items.filter((x) => x.level === worst);
   const out = flagged.slice(0, REASON_ROWS).map(({ k, item }) => {
     const short = k.startsWith(row.name + '.') ? k.slice(row.name.length + 1) : k;
-    const msgs = messages(item.Err_message);
+    const msgs = errMessages(item.Err_message);
     const said = msgs.join(' ').toLowerCase().replace(/\s+/g, '');
     const quoted = METRICS.filter((m) => item[m] !== undefined && item[m] !== null && said.includes(m.toLowerCase().replace(/\s+/g, '')))
       .map((m) => `${m} ${item[m]}`);
@@ -220,16 +220,6 @@ function reasonRows(row) {
   return out;
 }
 
-/** Err_message as msProbe stores it (a JSON list in a string, or text) as a list. @param {unknown} v */
-function messages(v) {
-  if (v === null || v === undefined) return [];
-  if (Array.isArray(v)) return v.map(String).filter(Boolean);
-  const text = String(v).trim();
-  if (text.startsWith('[')) {
-    try { const list = JSON.parse(text); if (Array.isArray(list)) return list.map(String).filter(Boolean); } catch { /* as text */ }
-  }
-  return text && text !== '-' && text !== 'None' ? [text] : [];
-}
 
 /** Numbers shortened to 5 significant digits, text as written. @param {unknown} v */
 function fmt(v) {
